@@ -1,0 +1,93 @@
+/**
+ * Push-based async event streams. Producers `push` events; one consumer iterates them with
+ * `for await`; `result()` resolves with the final value once the terminal event arrives.
+ *
+ * @module
+ */
+import type { AssistantMessage, AssistantMessageEvent } from "./types.ts";
+
+/** A single-consumer async queue of events that ends on a terminal event or `end()`. */
+export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
+  #queue: TEvent[] = [];
+  #head = 0;
+  #waiting: ((r: IteratorResult<TEvent>) => void)[] = [];
+  #done = false;
+  #resolve!: (value: TResult) => void;
+  #result: Promise<TResult>;
+
+  constructor(
+    private readonly isTerminal: (event: TEvent) => boolean,
+    private readonly resultOf: (event: TEvent) => TResult,
+  ) {
+    this.#result = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** Adds an event; ignored once the stream has ended. */
+  push(event: TEvent): void {
+    if (this.#done) return;
+    if (this.isTerminal(event)) {
+      this.#done = true;
+      this.#resolve(this.resultOf(event));
+    }
+    const waiter = this.#waiting.shift();
+    if (waiter) waiter({ value: event, done: false });
+    else this.#queue.push(event);
+    if (this.#done) this.#flushWaiters();
+  }
+
+  /** Ends the stream, optionally with a result when no terminal event carried one. */
+  end(result?: TResult): void {
+    this.#done = true;
+    if (result !== undefined) this.#resolve(result);
+    this.#flushWaiters();
+  }
+
+  #flushWaiters(): void {
+    if (this.#queue.length > this.#head) return;
+    for (const waiter of this.#waiting.splice(0)) waiter({ value: undefined, done: true });
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<TEvent> {
+    while (true) {
+      if (this.#head < this.#queue.length) {
+        const event = this.#queue[this.#head++];
+        // Compact occasionally so a long stream does not keep every delivered event alive.
+        if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+          this.#queue = this.#queue.slice(this.#head);
+          this.#head = 0;
+        }
+        yield event;
+      } else if (this.#done) {
+        return;
+      } else {
+        const next = await new Promise<IteratorResult<TEvent>>((resolve) => this.#waiting.push(resolve));
+        if (next.done) return;
+        yield next.value;
+      }
+    }
+  }
+
+  /** The final value: the message of the terminal event. */
+  result(): Promise<TResult> {
+    return this.#result;
+  }
+}
+
+/** The stream every provider returns: ends with `done` or `error`, resolves the final message. */
+export class AssistantMessageEventStream extends EventStream<AssistantMessageEvent, AssistantMessage> {
+  constructor() {
+    super(
+      (event) => event.type === "done" || event.type === "error",
+      (event) => {
+        if (event.type === "done") return event.message;
+        if (event.type === "error") return event.error;
+        throw new Error("Unexpected event type for final result");
+      },
+    );
+  }
+}
+
+/** Creates an empty assistant-message stream (for custom providers and extensions). */
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+  return new AssistantMessageEventStream();
+}

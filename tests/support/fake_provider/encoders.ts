@@ -1,0 +1,5 @@
+/**
+ * Imports every wire encoder so each registers itself with the fake server.
+ *
+ * @module
+ */
