@@ -3,3 +3,7 @@
  *
  * @module
  */
+import "./anthropic.ts";
+import "./openai_completions.ts";
+import "./openai_responses.ts";
+import "./google.ts";

@@ -1,0 +1,6 @@
+/**
+ * Wire encoder (placeholder until implemented).
+ *
+ * @module
+ */
+export {};
