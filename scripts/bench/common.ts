@@ -1,0 +1,74 @@
+/**
+ * Helpers shared by the benchmark scripts: timing whole commands with A/B alternation, and
+ * summarising by medians (timings here are noisy, so only ratios in one run mean anything).
+ *
+ * @module
+ */
+
+/** One timed command run: wall time in ms and peak RSS in KiB (from GNU time when available). */
+export interface RunSample {
+  ms: number;
+  maxRssKb?: number;
+  code: number;
+}
+
+/** Runs a command once, measuring wall time and, through /usr/bin/time, peak RSS. */
+export async function timeCommand(
+  cmd: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<RunSample> {
+  const useTime = await exists("/usr/bin/time");
+  const argv = useTime ? ["/usr/bin/time", "-f", "__RSS__%M", ...cmd] : cmd;
+  const start = performance.now();
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    env: options.env,
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - start;
+  const err = new TextDecoder().decode(out.stderr);
+  const match = err.match(/__RSS__(\d+)/);
+  return { ms, maxRssKb: match ? Number(match[1]) : undefined, code: out.code };
+}
+
+/** The median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs two commands alternately `rounds` times (after one warm-up each) and returns both sample sets. */
+export async function alternate(
+  a: () => Promise<RunSample>,
+  b: () => Promise<RunSample>,
+  rounds: number,
+): Promise<{ a: RunSample[]; b: RunSample[] }> {
+  await a();
+  await b();
+  const as: RunSample[] = [];
+  const bs: RunSample[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(await a());
+    bs.push(await b());
+  }
+  return { a: as, b: bs };
+}
+
+/** Path of the reference CLI: $PI_REFERENCE_CLI or the scratch install next to the repo. */
+export function referenceCli(): string {
+  return Deno.env.get("PI_REFERENCE_CLI") ??
+    "/work/ref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js";
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
