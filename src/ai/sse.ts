@@ -1,0 +1,61 @@
+/**
+ * Server-sent events over a fetch body. Every streaming provider speaks SSE, so the byte
+ * handling (chunk boundaries, CRLF, comments, multi-line data) lives here once.
+ *
+ * @module
+ */
+import { createParser } from "eventsource-parser";
+
+/** One dispatched SSE event. `event` is absent when the server sent no `event:` field. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  id?: string;
+}
+
+/**
+ * Yields the events of an SSE body. Ends when the body ends (a final event without its
+ * terminating blank line is still delivered, as servers sometimes cut the last one short),
+ * rethrows body errors, and throws "Request was aborted" once `signal` fires.
+ */
+export async function* readSseEvents(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<SseEvent> {
+  const pending: SseEvent[] = [];
+  const parser = createParser({
+    onEvent(message) {
+      const event: SseEvent = { data: message.data };
+      if (message.event !== undefined) event.event = message.event;
+      if (message.id !== undefined) event.id = message.id;
+      pending.push(event);
+    },
+  });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  // Cancelling the reader wakes a pending read() so an abort is noticed promptly.
+  const onAbort = () => {
+    reader.cancel().catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    while (true) {
+      if (signal?.aborted) throw new Error("Request was aborted");
+      const { value, done } = await reader.read();
+      if (signal?.aborted) throw new Error("Request was aborted");
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+      while (pending.length > 0) yield pending.shift()!;
+    }
+    // Flush the decoder, then terminate any half-finished line and event.
+    parser.feed(decoder.decode() + "\n\n");
+    while (pending.length > 0) yield pending.shift()!;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    try {
+      reader.releaseLock();
+    } catch {
+      // A read may still be pending after an abort; the lock goes with the stream.
+    }
+  }
+}
