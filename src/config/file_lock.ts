@@ -1,0 +1,205 @@
+/**
+ * Cross-process file locks that interoperate with npm `proper-lockfile`, which the reference uses for
+ * settings.json and auth.json: the lock is a directory `<file>.lock` created with an atomic mkdir; a lock
+ * whose directory mtime is older than the stale threshold is considered abandoned and may be taken over.
+ * Holders of long locks touch the mtime periodically so they are not mistaken for abandoned ones.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+
+/** Error thrown when another holder owns the lock; `code` matches proper-lockfile's. */
+export class LockHeldError extends Error {
+  /** Same code proper-lockfile uses so callers can branch on it. */
+  readonly code = "ELOCKED";
+  /** The file whose lock is held. */
+  readonly file: string;
+  constructor(file: string) {
+    super("Lock file is already being held");
+    this.name = "LockHeldError";
+    this.file = file;
+  }
+}
+
+/** Options shared by the sync and async lock functions. */
+export interface FileLockOptions {
+  /** Milliseconds after which an untouched lock counts as abandoned (min 2000, default 10000). */
+  stale?: number;
+}
+
+/** Retry policy for {@link lockFileSync}. */
+export interface SyncLockOptions extends FileLockOptions {
+  /** Give up after this many milliseconds of waiting (default 10000). */
+  maxWaitMs?: number;
+}
+
+/** Retry policy for {@link lockFile}, modelled on the `retry` package proper-lockfile uses. */
+export interface AsyncLockOptions extends FileLockOptions {
+  retries?: number;
+  factor?: number;
+  minTimeout?: number;
+  maxTimeout?: number;
+  randomize?: boolean;
+  /** Called if the lock is lost while held (directory removed or taken over). */
+  onCompromised?: (error: Error) => void;
+}
+
+/** Releases a lock taken with {@link lockFileSync}. */
+export type SyncRelease = () => void;
+/** Releases a lock taken with {@link lockFile}. */
+export type AsyncRelease = () => Promise<void>;
+
+const heldLocks = new Set<string>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Like proper-lockfile's signal-exit hook: never leave our lock directories behind on a clean exit.
+  globalThis.addEventListener("unload", () => {
+    for (const lockPath of heldLocks) {
+      try {
+        Deno.removeSync(lockPath);
+      } catch {
+        // Already gone.
+      }
+    }
+    heldLocks.clear();
+  });
+}
+
+function lockPathFor(file: string): string {
+  return `${resolve(file)}.lock`;
+}
+
+function normalizeStale(stale: number | undefined): number {
+  return Math.max(stale ?? 10000, 2000);
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** One attempt; returns true when the lock was taken, false when somebody else holds a fresh one. */
+function tryAcquire(lockPath: string, stale: number): boolean {
+  for (let round = 0; round < 3; round++) {
+    try {
+      Deno.mkdirSync(lockPath);
+      heldLocks.add(lockPath);
+      installExitHook();
+      return true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+    let mtime: Date | null;
+    try {
+      mtime = Deno.statSync(lockPath).mtime;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue; // released meanwhile: try again
+      throw error;
+    }
+    if (mtime && mtime.getTime() >= Date.now() - stale) return false;
+    try {
+      Deno.removeSync(lockPath);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return false;
+}
+
+function releaseSync(lockPath: string): void {
+  heldLocks.delete(lockPath);
+  try {
+    Deno.removeSync(lockPath);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+/**
+ * Takes the lock for `file`, waiting synchronously (short jittered sleeps) while another process holds it.
+ * The reference gives up after ~200 ms; we wait longer so bursts of writes from two processes never drop one.
+ */
+export function lockFileSync(file: string, options: SyncLockOptions = {}): SyncRelease {
+  const lockPath = lockPathFor(file);
+  const stale = normalizeStale(options.stale);
+  const deadline = Date.now() + (options.maxWaitMs ?? 10000);
+  while (true) {
+    if (tryAcquire(lockPath, stale)) {
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        releaseSync(lockPath);
+      };
+    }
+    if (Date.now() >= deadline) throw new LockHeldError(resolve(file));
+    sleepSync(5 + Math.floor(Math.random() * 20));
+  }
+}
+
+function retryDelay(attempt: number, options: AsyncLockOptions): number {
+  const random = options.randomize ? Math.random() + 1 : 1;
+  const delay = Math.round(random * (options.minTimeout ?? 1000) * Math.pow(options.factor ?? 2, attempt));
+  return Math.min(delay, options.maxTimeout ?? Infinity);
+}
+
+/**
+ * Takes the lock for `file` asynchronously with exponential backoff, and keeps it fresh (mtime touched
+ * every stale/2) for as long as it is held, so slow work such as an OAuth refresh cannot be stolen.
+ */
+export async function lockFile(file: string, options: AsyncLockOptions = {}): Promise<AsyncRelease> {
+  const lockPath = lockPathFor(file);
+  const stale = normalizeStale(options.stale);
+  const retries = options.retries ?? 0;
+  for (let attempt = 0;; attempt++) {
+    if (tryAcquire(lockPath, stale)) break;
+    if (attempt >= retries) throw new LockHeldError(resolve(file));
+    await new Promise((r) => setTimeout(r, retryDelay(attempt, options)));
+  }
+
+  let released = false;
+  let lastMtime = Deno.statSync(lockPath).mtime?.getTime() ?? Date.now();
+  const updateEvery = Math.max(stale / 2, 1000);
+  const compromised = (error: Error) => {
+    released = true;
+    clearInterval(timer);
+    heldLocks.delete(lockPath);
+    (options.onCompromised ?? ((e: Error) => {
+      throw e;
+    }))(error);
+  };
+  const timer = setInterval(() => {
+    if (released) return;
+    try {
+      const current = Deno.statSync(lockPath).mtime?.getTime();
+      if (current !== lastMtime) {
+        compromised(
+          Object.assign(new Error("Unable to update lock within the stale threshold"), {
+            code: "ECOMPROMISED",
+          }),
+        );
+        return;
+      }
+      const now = new Date();
+      Deno.utimeSync(lockPath, now, now);
+      lastMtime = Deno.statSync(lockPath).mtime?.getTime() ?? now.getTime();
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      compromised(Object.assign(err, { code: "ECOMPROMISED" }));
+    }
+  }, updateEvery);
+  Deno.unrefTimer(timer);
+
+  return () => {
+    if (released) {
+      return Promise.reject(Object.assign(new Error("Lock is already released"), { code: "ERELEASED" }));
+    }
+    released = true;
+    clearInterval(timer);
+    releaseSync(lockPath);
+    return Promise.resolve();
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Where pi keeps its per-user state (the "agent dir") and how environment variables move it.
+ *
+ * @module
+ */
+
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Name used for the binary, the config folder and the `<APP>_CODING_AGENT_*` variables. */
+export const APP_NAME = "pi";
+
+/** Folder name under the home directory and under a project (`.pi`). */
+export const CONFIG_DIR_NAME = ".pi";
+
+/** Environment variable that relocates the agent dir (tests and sandboxes rely on it). */
+export const ENV_AGENT_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_DIR`;
+
+/** Environment variable that relocates session files without moving the rest of the agent dir. */
+export const ENV_SESSION_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_SESSION_DIR`;
+
+const DEFAULT_SHARE_VIEWER_URL = "https://pi.dev/session/";
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    // Without --allow-env the variable simply counts as unset.
+    return undefined;
+  }
+}
+
+/** Expands a leading `~` or `~/` the way a shell would; other paths pass through untouched. */
+export function expandTildePath(path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return homedir() + path.slice(1);
+  return path;
+}
+
+/** The agent config directory (`~/.pi/agent` unless `PI_CODING_AGENT_DIR` says otherwise). */
+export function getAgentDir(): string {
+  const envDir = readEnv(ENV_AGENT_DIR);
+  if (envDir) return expandTildePath(envDir);
+  return join(homedir(), CONFIG_DIR_NAME, "agent");
+}
+
+/** Path of the user's models.json. */
+export function getModelsPath(): string {
+  return join(getAgentDir(), "models.json");
+}
+
+/** Path of the credential store. */
+export function getAuthPath(): string {
+  return join(getAgentDir(), "auth.json");
+}
+
+/** Path of the global settings file. */
+export function getSettingsPath(): string {
+  return join(getAgentDir(), "settings.json");
+}
+
+/** Folder for user themes. */
+export function getCustomThemesDir(): string {
+  return join(getAgentDir(), "themes");
+}
+
+/** Folder for user tools. */
+export function getToolsDir(): string {
+  return join(getAgentDir(), "tools");
+}
+
+/** Folder for managed helper binaries (fd, rg). */
+export function getBinDir(): string {
+  return join(getAgentDir(), "bin");
+}
+
+/** Folder for user prompt templates. */
+export function getPromptsDir(): string {
+  return join(getAgentDir(), "prompts");
+}
+
+/** Default root for session files when nothing overrides it. */
+export function getSessionsDir(): string {
+  return join(getAgentDir(), "sessions");
+}
+
+/** Path of the debug log. */
+export function getDebugLogPath(): string {
+  return join(getAgentDir(), `${APP_NAME}-debug.log`);
+}
+
+/** URL at which a shared gist can be viewed (`PI_SHARE_VIEWER_URL` overrides the host). */
+export function getShareViewerUrl(gistId: string): string {
+  const baseUrl = readEnv("PI_SHARE_VIEWER_URL") || DEFAULT_SHARE_VIEWER_URL;
+  return `${baseUrl}#${gistId}`;
+}
+
+/** Whether an environment flag is set to one of the accepted truthy spellings (1, true, yes). */
+export function isTruthyEnvFlag(value: string | undefined): boolean {
+  if (!value) return false;
+  const lower = value.toLowerCase();
+  return value === "1" || lower === "true" || lower === "yes";
+}
+
+/** Whether pi should avoid the network for optional work (`PI_OFFLINE`, also set by `--offline`). */
+export function isOfflineMode(): boolean {
+  return isTruthyEnvFlag(readEnv("PI_OFFLINE"));
+}
+
+/**
+ * Picks the session directory: `--session-dir` beats `PI_CODING_AGENT_SESSION_DIR` (tilde-expanded),
+ * which beats the `sessionDir` setting. `undefined` means "use the session manager's default".
+ */
+export function resolveSessionDir(
+  cliSessionDir: string | undefined,
+  settingsSessionDir: string | undefined,
+): string | undefined {
+  const envSessionDir = readEnv(ENV_SESSION_DIR);
+  return cliSessionDir ?? (envSessionDir ? expandTildePath(envSessionDir) : undefined) ?? settingsSessionDir;
+}
