@@ -1,0 +1,191 @@
+/**
+ * Session lists for resume pickers. Each file is streamed once, keeping only the few facts a
+ * {@link SessionInfo} needs; entries are never all held in memory.
+ *
+ * @module
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { SessionInfo, SessionListProgress } from "./entries.ts";
+import { readLines, readLinesSync } from "./jsonl_reader.ts";
+
+type Loose = Record<string, unknown>;
+
+/** Joins the text blocks of a message (images and other blocks are skipped). */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const b of content) {
+    if (b && typeof b === "object" && (b as Loose).type === "text") parts.push(String((b as Loose).text));
+  }
+  return parts.join(" ");
+}
+
+/** Types whose lines can be skipped without parsing (they carry nothing a listing shows). */
+const SKIPPABLE =
+  /^\{"type":"(?:model_change|thinking_level_change|compaction|branch_summary|custom|custom_message|label)"/;
+
+/** Reads one file into a SessionInfo, or null if it is not a session file. */
+export async function buildSessionInfo(filePath: string): Promise<SessionInfo | null> {
+  try {
+    let header: Loose | undefined;
+    let valid = true;
+    let messageCount = 0;
+    let firstMessage = "";
+    const texts: string[] = [];
+    let name: string | undefined;
+    let lastActivity: number | undefined;
+    await readLines(filePath, (line) => {
+      if (!line.trim()) return;
+      if (header && SKIPPABLE.test(line)) return;
+      let entry: Loose;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (!header) {
+        if (!entry || entry.type !== "session") {
+          valid = false;
+          return false;
+        }
+        header = entry;
+        return;
+      }
+      if (entry.type === "session_info") {
+        const n = typeof entry.name === "string" ? entry.name.trim() : "";
+        name = n || undefined;
+      }
+      if (entry.type !== "message") return;
+      messageCount++;
+      const message = entry.message as Loose | undefined;
+      if (!message || typeof message.role !== "string" || !("content" in message)) return;
+      if (message.role !== "user" && message.role !== "assistant") return;
+      if (typeof message.timestamp === "number") {
+        lastActivity = Math.max(lastActivity ?? 0, message.timestamp);
+      } else if (typeof entry.timestamp === "string") {
+        const t = Date.parse(entry.timestamp);
+        if (!Number.isNaN(t)) lastActivity = Math.max(lastActivity ?? 0, t);
+      }
+      const text = textOf(message.content);
+      if (!text) return;
+      texts.push(text);
+      if (!firstMessage && message.role === "user") firstMessage = text;
+    });
+    if (!valid || !header) return null;
+    const stats = await stat(filePath);
+    let modified: Date;
+    if (typeof lastActivity === "number" && lastActivity > 0) modified = new Date(lastActivity);
+    else {
+      const h = typeof header.timestamp === "string" ? Date.parse(header.timestamp) : NaN;
+      modified = Number.isNaN(h) ? stats.mtime : new Date(h);
+    }
+    return {
+      path: filePath,
+      id: header.id as string,
+      cwd: typeof header.cwd === "string" ? header.cwd : "",
+      name,
+      parentSessionPath: header.parentSession as string | undefined,
+      created: new Date(header.timestamp as string),
+      modified,
+      messageCount,
+      firstMessage: firstMessage || "(no messages)",
+      allMessagesText: texts.join(" "),
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function infosFor(
+  files: string[],
+  onProgress: SessionListProgress | undefined,
+  total: number,
+): Promise<SessionInfo[]> {
+  let loaded = 0;
+  const results = await Promise.all(files.map(async (f) => {
+    const info = await buildSessionInfo(f);
+    loaded++;
+    onProgress?.(loaded, total);
+    return info;
+  }));
+  return results.filter((i): i is SessionInfo => i !== null);
+}
+
+function newestFirst(list: SessionInfo[]): SessionInfo[] {
+  return list.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+/** All sessions in one folder, newest first; unreadable files are left out. */
+export async function listSessionsInDir(
+  dir: string,
+  onProgress?: SessionListProgress,
+): Promise<SessionInfo[]> {
+  if (!existsSync(dir)) return [];
+  try {
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f));
+    return newestFirst(await infosFor(files, onProgress, files.length));
+  } catch {
+    return [];
+  }
+}
+
+/** Sessions of every project under `sessionsRoot` (one sub-folder per project), newest first. */
+export async function listSessionsUnder(
+  sessionsRoot: string,
+  onProgress?: SessionListProgress,
+): Promise<SessionInfo[]> {
+  if (!existsSync(sessionsRoot)) return [];
+  try {
+    const dirs = (await readdir(sessionsRoot, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => join(sessionsRoot, e.name));
+    const files: string[] = [];
+    for (const dir of dirs) {
+      try {
+        for (const f of await readdir(dir)) if (f.endsWith(".jsonl")) files.push(join(dir, f));
+      } catch {
+        // An unreadable project folder just contributes nothing.
+      }
+    }
+    return newestFirst(await infosFor(files, onProgress, files.length));
+  } catch {
+    return [];
+  }
+}
+
+/** True when the first line of `path` is a session header with a string id. */
+export function isValidSessionFile(path: string): boolean {
+  let ok = false;
+  try {
+    readLinesSync(path, (line) => {
+      try {
+        const h = JSON.parse(line);
+        ok = h?.type === "session" && typeof h.id === "string";
+      } catch {
+        ok = false;
+      }
+      return false;
+    });
+  } catch {
+    return false;
+  }
+  return ok;
+}
+
+/** The most recently modified valid session file in `sessionDir`, or null. */
+export function findMostRecentSession(sessionDir: string): string | null {
+  try {
+    const files = readdirSync(sessionDir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => join(sessionDir, f))
+      .filter(isValidSessionFile)
+      .map((path) => ({ path, mtime: statSync(path).mtime.getTime() }))
+      .sort((a, b) => b.mtime - a.mtime);
+    return files[0]?.path ?? null;
+  } catch {
+    return null;
+  }
+}

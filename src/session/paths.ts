@@ -1,0 +1,45 @@
+/**
+ * Where session files live. Kept free of `src/config` so sessions work standalone; the config
+ * layer passes its own directories in.
+ *
+ * @module
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The agent directory: `$PI_CODING_AGENT_DIR` (with `~` expanded) or `~/.pi/agent`. */
+export function getDefaultAgentDir(): string {
+  const env = Deno.env.get("PI_CODING_AGENT_DIR");
+  if (env) {
+    if (env === "~") return homedir();
+    if (env.startsWith("~/")) return homedir() + env.slice(1);
+    return env;
+  }
+  return join(homedir(), ".pi", "agent");
+}
+
+/** The root holding one folder per project: `<agentDir>/sessions`. */
+export function getSessionsRoot(agentDir: string = getDefaultAgentDir()): string {
+  return join(agentDir, "sessions");
+}
+
+/**
+ * Folder name for a project: the cwd without its leading separator, with `/`, `\` and `:`
+ * turned into `-`, wrapped in `--` (`/tmp/proj` → `--tmp-proj--`).
+ */
+export function encodeCwd(cwd: string): string {
+  return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
+/** The session folder for `cwd`, created if missing (the reference creates it eagerly too). */
+export function getDefaultSessionDir(cwd: string, agentDir: string = getDefaultAgentDir()): string {
+  const dir = join(getSessionsRoot(agentDir), encodeCwd(cwd));
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** File name for a new session: ISO time with `:` and `.` as `-`, then `_<id>.jsonl`. */
+export function sessionFileName(isoTimestamp: string, sessionId: string): string {
+  return `${isoTimestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}

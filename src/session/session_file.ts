@@ -1,0 +1,140 @@
+/**
+ * Reading and writing session files safely. Every append is one write of complete lines; a
+ * torn last line (writer killed mid-write) is ignored on load and the next append starts on a
+ * fresh line, so one crash never damages the entries around it. Nothing here ever truncates a
+ * file that holds data.
+ *
+ * @module
+ */
+import { existsSync, renameSync, writeFileSync } from "node:fs";
+import type { FileEntry, SessionHeader } from "./entries.ts";
+import { readLinesSync } from "./jsonl_reader.ts";
+
+/** Thrown when a non-empty file does not start with a readable session header. */
+export class InvalidSessionFileError extends Error {
+  /** The file that was refused. */
+  readonly path: string;
+  constructor(path: string, reason: string) {
+    super(`Not a valid session file: ${path} (${reason}). The file was left untouched.`);
+    this.name = "InvalidSessionFileError";
+    this.path = path;
+  }
+}
+
+/** Everything learnt from reading one session file. */
+export interface LoadedSessionFile {
+  /** Parsed lines in file order; the header first when valid. */
+  entries: FileEntry[];
+  /** One message per skipped line (malformed JSON, non-object, torn tail). */
+  warnings: string[];
+  /** False when the file's last byte is not `\n`: the next append must begin with one. */
+  endsWithNewline: boolean;
+  /** True when the file held no non-blank line at all (safe to give it a fresh header). */
+  blank: boolean;
+  /** Null when the first parsed line is not a session header with a string id. */
+  header: SessionHeader | null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Reads a session file line by line; never throws for bad content, only for I/O errors. */
+export function readSessionFile(path: string): LoadedSessionFile {
+  const entries: FileEntry[] = [];
+  const warnings: string[] = [];
+  let blank = true;
+  const scan = readLinesSync(path, (line, lineNumber, terminated) => {
+    if (!line.trim()) return;
+    blank = false;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      warnings.push(
+        terminated
+          ? `${path}:${lineNumber}: skipped malformed line`
+          : `${path}:${lineNumber}: ignored incomplete last line (${line.length} chars, interrupted write?)`,
+      );
+      return;
+    }
+    if (!isObject(value)) {
+      warnings.push(`${path}:${lineNumber}: skipped line that is not a JSON object`);
+      return;
+    }
+    entries.push(value as unknown as FileEntry);
+  });
+  const first = entries[0] as unknown as Record<string, unknown> | undefined;
+  const header = first && first.type === "session" && typeof first.id === "string"
+    ? (first as unknown as SessionHeader)
+    : null;
+  return { entries, warnings, endsWithNewline: scan.endsWithNewline, blank, header };
+}
+
+/** Serializes entries as JSONL text (each line ends with `\n`). */
+export function toJsonl(entries: readonly unknown[]): string {
+  let out = "";
+  for (const e of entries) out += `${JSON.stringify(e)}\n`;
+  return out;
+}
+
+/** Writes all of `bytes` with as few calls as the OS allows (normally one). */
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+}
+
+const encoder = new TextEncoder();
+
+/** Appends `text` (complete lines) to `path`, creating it if needed. */
+export function appendText(path: string, text: string): void {
+  const file = Deno.openSync(path, { append: true, create: true });
+  try {
+    writeAll(file, encoder.encode(text));
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Replaces `path` with `text` atomically (temp file + rename), so a crash leaves either the old
+ * or the new content, never half of each.
+ */
+export function replaceFileAtomically(path: string, text: string): void {
+  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Creates a new file with `text`; refuses to clobber an existing one with data. */
+export function writeNewFile(path: string, text: string): void {
+  if (existsSync(path) && Deno.statSync(path).size > 0) {
+    throw new Error(`Refusing to overwrite existing session file: ${path}`);
+  }
+  writeFileSync(path, text);
+}
+
+/**
+ * All lines of a session file (header first), or `[]` when the file is missing or has no valid
+ * header. Kept for SDK compatibility with the reference's test helper.
+ */
+export function loadEntriesFromFile(filePath: string): FileEntry[] {
+  if (!existsSync(filePath)) return [];
+  const loaded = readSessionFile(filePath);
+  return loaded.header ? loaded.entries : [];
+}
+
+/** Parses JSONL text already in memory (small inputs), skipping malformed lines. */
+export function parseSessionEntries(content: string): FileEntry[] {
+  const out: FileEntry[] = [];
+  for (const line of content.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const v = JSON.parse(line);
+      if (isObject(v)) out.push(v as unknown as FileEntry);
+    } catch {
+      // Malformed lines are skipped, as on load.
+    }
+  }
+  return out;
+}

@@ -1,0 +1,620 @@
+/**
+ * SessionManager: a conversation as an append-only tree stored in a JSONL file (format v3).
+ * Same public names and behaviour as the reference's `SessionManager`, with safer file handling:
+ * loads stream line by line, appends are single writes of whole lines, a torn tail from a crash is
+ * skipped and never glued to the next entry, and a file without a readable header is refused
+ * instead of being replaced.
+ *
+ * @module
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ImageContent, Message, TextContent } from "../ai/types.ts";
+import { buildSessionContext, pathToRoot } from "./context.ts";
+import {
+  type BranchSummaryEntry,
+  type CompactionEntry,
+  CURRENT_SESSION_VERSION,
+  type CustomEntry,
+  type CustomMessageEntry,
+  type FileEntry,
+  type LabelEntry,
+  type ModelChangeEntry,
+  type NewSessionOptions,
+  type SessionContext,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionInfo,
+  type SessionInfoEntry,
+  type SessionListProgress,
+  type SessionMessageEntry,
+  type SessionTreeNode,
+  type ThinkingLevelChangeEntry,
+} from "./entries.ts";
+import { createSessionId, generateEntryId } from "./ids.ts";
+import { findMostRecentSession, listSessionsInDir, listSessionsUnder } from "./listing.ts";
+import type { BashExecutionMessage, CustomMessage } from "./messages.ts";
+import { migrateToCurrentVersion } from "./migrations.ts";
+import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
+import {
+  appendText,
+  InvalidSessionFileError,
+  readSessionFile,
+  replaceFileAtomically,
+  toJsonl,
+  writeNewFile,
+} from "./session_file.ts";
+import { buildTree } from "./tree.ts";
+import { readLinesSync } from "./jsonl_reader.ts";
+
+/** The read-only part of a SessionManager handed to extensions and UIs. */
+export type ReadonlySessionManager = Pick<
+  SessionManager,
+  | "getCwd"
+  | "getSessionDir"
+  | "getSessionId"
+  | "getSessionFile"
+  | "getLeafId"
+  | "getLeafEntry"
+  | "getEntry"
+  | "getLabel"
+  | "getBranch"
+  | "getHeader"
+  | "getEntries"
+  | "getTree"
+  | "getSessionName"
+>;
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Reads just the header of a session file (first parseable line), or undefined. */
+function peekHeader(path: string): SessionHeader | undefined {
+  let header: SessionHeader | undefined;
+  try {
+    readLinesSync(path, (line) => {
+      if (!line.trim()) return;
+      try {
+        const v = JSON.parse(line);
+        if (v?.type === "session") header = v;
+        return false;
+      } catch {
+        return;
+      }
+    });
+  } catch {
+    return undefined;
+  }
+  return header;
+}
+
+/**
+ * Manages one session at a time. The leaf pointer marks the current position: appends create
+ * children of the leaf, `branch()` moves it back so new entries start a sibling branch.
+ */
+export class SessionManager {
+  private sessionId = "";
+  private sessionFile: string | undefined;
+  private sessionDir: string;
+  private cwd: string;
+  private persist: boolean;
+  private fileEntries: FileEntry[] = [];
+  private byId = new Map<string, SessionEntry>();
+  private labelsById = new Map<string, string>();
+  private labelTimestampsById = new Map<string, string>();
+  private leafId: string | null = null;
+  /** How many of `fileEntries` are on disk; the rest are pending. */
+  private writtenCount = 0;
+  private hasAssistant = false;
+  /** The file's last line has no `\n` (torn write): prefix the next append with one. */
+  private needsNewline = false;
+  private loadWarnings: string[] = [];
+
+  private constructor(cwd: string, sessionDir: string, sessionFile: string | undefined, persist: boolean) {
+    this.cwd = cwd;
+    this.sessionDir = sessionDir;
+    this.persist = persist;
+    if (persist && sessionDir && !existsSync(sessionDir)) mkdirSync(sessionDir, { recursive: true });
+    if (sessionFile) this.setSessionFile(sessionFile);
+    else this.newSession();
+  }
+
+  /**
+   * Switches to `sessionFile` (resume, fork). A missing or blank file starts a new session at
+   * that path; a file with data but no valid header throws {@link InvalidSessionFileError}.
+   */
+  setSessionFile(sessionFile: string): void {
+    const path = resolve(sessionFile);
+    if (!existsSync(path)) {
+      this.newSession();
+      this.sessionFile = path;
+      return;
+    }
+    const loaded = readSessionFile(path);
+    if (loaded.blank) {
+      this.newSession();
+      this.sessionFile = path;
+      this.loadWarnings = loaded.warnings;
+      replaceFileAtomically(path, toJsonl(this.fileEntries));
+      this.writtenCount = this.fileEntries.length;
+      return;
+    }
+    if (!loaded.header) {
+      throw new InvalidSessionFileError(path, "the first line is not a session header with an id");
+    }
+    this.sessionFile = path;
+    this.fileEntries = loaded.entries;
+    this.loadWarnings = loaded.warnings;
+    this.sessionId = loaded.header.id;
+    this.needsNewline = !loaded.endsWithNewline;
+    if (migrateToCurrentVersion(this.fileEntries)) {
+      if (loaded.warnings.length > 0) {
+        // Rewriting drops skipped lines; keep the original so nothing is lost.
+        Deno.copyFileSync(path, `${path}.pre-v${CURRENT_SESSION_VERSION}.bak`);
+      }
+      replaceFileAtomically(path, toJsonl(this.fileEntries));
+      this.needsNewline = false;
+    }
+    this.buildIndex();
+    this.writtenCount = this.fileEntries.length;
+  }
+
+  /** Starts an empty session (nothing is written until the first assistant message). */
+  newSession(options?: NewSessionOptions): string | undefined {
+    this.sessionId = options?.id ?? createSessionId();
+    const timestamp = now();
+    const header: SessionHeader = {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: this.sessionId,
+      timestamp,
+      cwd: this.cwd,
+      parentSession: options?.parentSession,
+    };
+    this.fileEntries = [header];
+    this.byId.clear();
+    this.labelsById.clear();
+    this.labelTimestampsById.clear();
+    this.leafId = null;
+    this.writtenCount = 0;
+    this.hasAssistant = false;
+    this.needsNewline = false;
+    this.loadWarnings = [];
+    if (this.persist) {
+      this.sessionFile = join(this.getSessionDir(), sessionFileName(timestamp, this.sessionId));
+    }
+    return this.sessionFile;
+  }
+
+  private buildIndex(): void {
+    this.byId.clear();
+    this.labelsById.clear();
+    this.labelTimestampsById.clear();
+    this.leafId = null;
+    this.hasAssistant = false;
+    for (const entry of this.fileEntries) {
+      if (entry.type === "session") continue;
+      this.byId.set(entry.id, entry);
+      this.leafId = entry.id;
+      if (entry.type === "message" && entry.message?.role === "assistant") this.hasAssistant = true;
+      if (entry.type === "label") this.applyLabel(entry);
+    }
+  }
+
+  private applyLabel(entry: LabelEntry): void {
+    if (entry.label) {
+      this.labelsById.set(entry.targetId, entry.label);
+      this.labelTimestampsById.set(entry.targetId, entry.timestamp);
+    } else {
+      this.labelsById.delete(entry.targetId);
+      this.labelTimestampsById.delete(entry.targetId);
+    }
+  }
+
+  /** Warnings from the last load (skipped malformed lines, an ignored torn last line). */
+  getLoadWarnings(): string[] {
+    return [...this.loadWarnings];
+  }
+
+  /** False for in-memory sessions. */
+  isPersisted(): boolean {
+    return this.persist;
+  }
+
+  /** Working directory of the session. */
+  getCwd(): string {
+    return this.cwd;
+  }
+
+  /** Folder new session files (new, branch) go to. */
+  getSessionDir(): string {
+    return this.sessionDir;
+  }
+
+  /** The session's UUIDv7. */
+  getSessionId(): string {
+    return this.sessionId;
+  }
+
+  /** Path of the session file (it may not exist yet: writing is lazy). */
+  getSessionFile(): string | undefined {
+    return this.sessionFile;
+  }
+
+  /**
+   * Writes pending entries. Until the session has an assistant message nothing goes to disk
+   * (an abandoned prompt leaves no file); from then on every entry is appended at once.
+   */
+  private flush(): void {
+    if (!this.persist || !this.sessionFile) return;
+    if (this.writtenCount === 0 && !this.hasAssistant) return;
+    if (this.writtenCount >= this.fileEntries.length) return;
+    let text = toJsonl(this.fileEntries.slice(this.writtenCount));
+    if (this.needsNewline) text = `\n${text}`;
+    appendText(this.sessionFile, text);
+    this.needsNewline = false;
+    this.writtenCount = this.fileEntries.length;
+  }
+
+  private appendEntry(entry: SessionEntry): void {
+    this.fileEntries.push(entry);
+    this.byId.set(entry.id, entry);
+    this.leafId = entry.id;
+    if (entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
+    this.flush();
+  }
+
+  private nextId(): string {
+    return generateEntryId(this.byId);
+  }
+
+  /**
+   * Appends a message as a child of the leaf and returns its id. Compaction and branch summaries
+   * are not messages here: use appendCompaction() / branchWithSummary().
+   */
+  appendMessage(message: Message | CustomMessage | BashExecutionMessage): string {
+    const entry: SessionMessageEntry = {
+      type: "message",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      message,
+    };
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
+  /** Records a thinking level change; returns the entry id. */
+  appendThinkingLevelChange(thinkingLevel: string): string {
+    const entry: ThinkingLevelChangeEntry = {
+      type: "thinking_level_change",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      thinkingLevel,
+    };
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
+  /** Records a model change; returns the entry id. */
+  appendModelChange(provider: string, modelId: string): string {
+    const entry: ModelChangeEntry = {
+      type: "model_change",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      provider,
+      modelId,
+    };
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
+  /** Records a compaction (history before `firstKeptEntryId` becomes `summary`); returns its id. */
+  appendCompaction<T = unknown>(
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: T,
+    fromHook?: boolean,
+  ): string {
+    const entry: CompactionEntry<T> = {
+      type: "compaction",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      summary,
+      firstKeptEntryId,
+      tokensBefore,
+      details,
+      fromHook,
+    };
+    this.appendEntry(entry as CompactionEntry);
+    return entry.id;
+  }
+
+  /** Stores extension state (not part of the LLM context); returns the entry id. */
+  appendCustomEntry(customType: string, data?: unknown): string {
+    const entry: CustomEntry = {
+      type: "custom",
+      customType,
+      data,
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+    };
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
+  /** Sets the session's display name (trimmed; empty clears it); returns the entry id. */
+  appendSessionInfo(name: string): string {
+    const entry: SessionInfoEntry = {
+      type: "session_info",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      name: name.trim(),
+    };
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
+  /** The name from the latest session_info entry, if any and not cleared. */
+  getSessionName(): string | undefined {
+    for (let i = this.fileEntries.length - 1; i >= 0; i--) {
+      const e = this.fileEntries[i];
+      if (e.type === "session_info") return e.name?.trim() || undefined;
+    }
+    return undefined;
+  }
+
+  /** Appends an extension message that joins the LLM context; returns the entry id. */
+  appendCustomMessageEntry<T = unknown>(
+    customType: string,
+    content: string | (TextContent | ImageContent)[],
+    display: boolean,
+    details?: T,
+  ): string {
+    const entry: CustomMessageEntry<T> = {
+      type: "custom_message",
+      customType,
+      content,
+      display,
+      details,
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+    };
+    this.appendEntry(entry as CustomMessageEntry);
+    return entry.id;
+  }
+
+  /** Id of the current leaf, or null before the first entry. */
+  getLeafId(): string | null {
+    return this.leafId;
+  }
+
+  /** The current leaf entry. */
+  getLeafEntry(): SessionEntry | undefined {
+    return this.leafId ? this.byId.get(this.leafId) : undefined;
+  }
+
+  /** Entry by id. */
+  getEntry(id: string): SessionEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Direct children of an entry, in file order. */
+  getChildren(parentId: string): SessionEntry[] {
+    const out: SessionEntry[] = [];
+    for (const e of this.byId.values()) if (e.parentId === parentId) out.push(e);
+    return out;
+  }
+
+  /** The label currently on an entry. */
+  getLabel(id: string): string | undefined {
+    return this.labelsById.get(id);
+  }
+
+  /** Sets (or with undefined/"" clears) the label of an existing entry; returns the entry id. */
+  appendLabelChange(targetId: string, label: string | undefined): string {
+    if (!this.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+    const entry: LabelEntry = {
+      type: "label",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      targetId,
+      label,
+    };
+    this.appendEntry(entry);
+    this.applyLabel(entry);
+    return entry.id;
+  }
+
+  /** Root-first path to `fromId` (default: the leaf), all entry types included. */
+  getBranch(fromId?: string): SessionEntry[] {
+    const start = fromId ?? this.leafId;
+    return pathToRoot(start ? this.byId.get(start) : undefined, this.byId);
+  }
+
+  /** What the LLM sees from the current leaf. */
+  buildSessionContext(): SessionContext {
+    return buildSessionContext(this.getEntries(), this.leafId, this.byId);
+  }
+
+  /** The session header. */
+  getHeader(): SessionHeader | null {
+    const h = this.fileEntries.find((e) => e.type === "session");
+    return h ? (h as SessionHeader) : null;
+  }
+
+  /** All entries except the header, in file order (a copy of the list). */
+  getEntries(): SessionEntry[] {
+    return this.fileEntries.filter((e): e is SessionEntry => e.type !== "session");
+  }
+
+  /** The whole session as a tree (children oldest first, labels resolved). */
+  getTree(): SessionTreeNode[] {
+    return buildTree(this.getEntries(), this.labelsById, this.labelTimestampsById);
+  }
+
+  /** Moves the leaf to an existing entry; the next append starts a new branch there. */
+  branch(branchFromId: string): void {
+    if (!this.byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
+    this.leafId = branchFromId;
+  }
+
+  /** Moves the leaf before the first entry; the next append creates a new root. */
+  resetLeaf(): void {
+    this.leafId = null;
+  }
+
+  /** Like branch(), then records a summary of the abandoned path there; returns its id. */
+  branchWithSummary(
+    branchFromId: string | null,
+    summary: string,
+    details?: unknown,
+    fromHook?: boolean,
+  ): string {
+    if (branchFromId !== null && !this.byId.has(branchFromId)) {
+      throw new Error(`Entry ${branchFromId} not found`);
+    }
+    this.leafId = branchFromId;
+    const entry: BranchSummaryEntry = {
+      type: "branch_summary",
+      id: this.nextId(),
+      parentId: branchFromId,
+      timestamp: now(),
+      fromId: branchFromId ?? "root",
+      summary,
+      details,
+      fromHook,
+    };
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
+  /**
+   * Makes a new session holding only the root→`leafId` path (labels on it re-created at the end)
+   * and switches to it. Returns the new file path, or undefined in memory.
+   */
+  createBranchedSession(leafId: string): string | undefined {
+    const previousFile = this.sessionFile;
+    const path = this.getBranch(leafId);
+    if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
+    const kept = path.filter((e) => e.type !== "label");
+    const newId = createSessionId();
+    const timestamp = now();
+    const header: SessionHeader = {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: newId,
+      timestamp,
+      cwd: this.cwd,
+      parentSession: this.persist ? previousFile : undefined,
+    };
+    const ids = new Set(kept.map((e) => e.id));
+    const labels: LabelEntry[] = [];
+    let parentId: string | null = kept[kept.length - 1]?.id ?? null;
+    for (const [targetId, label] of this.labelsById) {
+      if (!ids.has(targetId)) continue;
+      const entry: LabelEntry = {
+        type: "label",
+        id: generateEntryId(ids),
+        parentId,
+        timestamp: this.labelTimestampsById.get(targetId)!,
+        targetId,
+        label,
+      };
+      ids.add(entry.id);
+      labels.push(entry);
+      parentId = entry.id;
+    }
+    this.fileEntries = [header, ...kept, ...labels];
+    this.sessionId = newId;
+    this.needsNewline = false;
+    this.loadWarnings = [];
+    this.buildIndex();
+    this.writtenCount = 0;
+    if (!this.persist) return undefined;
+    const newFile = join(this.getSessionDir(), sessionFileName(timestamp, newId));
+    this.sessionFile = newFile;
+    // Same lazy rule as new sessions: only a file with an assistant message is written now.
+    if (this.hasAssistant) {
+      writeNewFile(newFile, toJsonl(this.fileEntries));
+      this.writtenCount = this.fileEntries.length;
+    }
+    return newFile;
+  }
+
+  /** New session for `cwd` in `sessionDir` (default `<agentDir>/sessions/--cwd--/`). */
+  static create(cwd: string, sessionDir?: string): SessionManager {
+    return new SessionManager(cwd, sessionDir ?? getDefaultSessionDir(cwd), undefined, true);
+  }
+
+  /**
+   * Opens a session file. `sessionDir` defaults to the file's folder; the cwd comes from the
+   * header unless `cwdOverride` is given.
+   */
+  static open(path: string, sessionDir?: string, cwdOverride?: string): SessionManager {
+    const header = existsSync(path) ? peekHeader(path) : undefined;
+    const cwd = cwdOverride ?? header?.cwd ?? Deno.cwd();
+    return new SessionManager(cwd, sessionDir ?? resolve(path, ".."), path, true);
+  }
+
+  /** Opens the most recently modified session of `cwd`, or creates a new one. */
+  static continueRecent(cwd: string, sessionDir?: string): SessionManager {
+    const dir = sessionDir ?? getDefaultSessionDir(cwd);
+    return new SessionManager(cwd, dir, findMostRecentSession(dir) ?? undefined, true);
+  }
+
+  /** A session that never touches the disk. */
+  static inMemory(cwd: string = Deno.cwd()): SessionManager {
+    return new SessionManager(cwd, "", undefined, false);
+  }
+
+  /**
+   * Copies a session (possibly of another project) into a new file for `targetCwd`, with a new
+   * id and `parentSession` pointing at the source. Old formats are migrated in the copy.
+   */
+  static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string): SessionManager {
+    const source = existsSync(sourcePath) ? readSessionFile(sourcePath) : undefined;
+    if (!source || source.entries.length === 0) {
+      throw new Error(`Cannot fork: source session file is empty or invalid: ${sourcePath}`);
+    }
+    if (!source.header) throw new Error(`Cannot fork: source session has no header: ${sourcePath}`);
+    migrateToCurrentVersion(source.entries);
+    const dir = sessionDir ?? getDefaultSessionDir(targetCwd);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    const id = createSessionId();
+    const timestamp = now();
+    const file = join(dir, sessionFileName(timestamp, id));
+    const header: SessionHeader = {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id,
+      timestamp,
+      cwd: targetCwd,
+      parentSession: sourcePath,
+    };
+    writeNewFile(file, toJsonl([header, ...source.entries.filter((e) => e.type !== "session")]));
+    return new SessionManager(targetCwd, dir, file, true);
+  }
+
+  /** Sessions of one project folder, newest first. */
+  static list(cwd: string, sessionDir?: string, onProgress?: SessionListProgress): Promise<SessionInfo[]> {
+    return listSessionsInDir(sessionDir ?? getDefaultSessionDir(cwd), onProgress);
+  }
+
+  /**
+   * Sessions of all projects, newest first. `sessionsRoot` defaults to `<agentDir>/sessions`
+   * (an addition to the reference signature so callers need not rely on the environment).
+   */
+  static listAll(onProgress?: SessionListProgress, sessionsRoot?: string): Promise<SessionInfo[]> {
+    return listSessionsUnder(sessionsRoot ?? getSessionsRoot(), onProgress);
+  }
+}
