@@ -1,0 +1,195 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { join } from "node:path";
+import { SettingsManager } from "../../src/config/settings_manager.ts";
+
+const reference = JSON.parse(
+  Deno.readTextFileSync(new URL("../fixtures/config/settings_reference.json", import.meta.url)),
+);
+
+/** V8 in Deno appends "(line L column C)" to JSON.parse messages; Node 20 (where fixtures were captured) does not. */
+function normalizeJsonError(message: string): string {
+  return message.replace(/ \(line \d+ column \d+\)$/, "");
+}
+
+async function withDirs(fn: (cwd: string, agentDir: string) => Promise<void>): Promise<void> {
+  const cwd = await Deno.makeTempDir({ prefix: "pi-settings-" });
+  try {
+    await fn(cwd, join(cwd, "agent"));
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+Deno.test("SET-02 broken global settings.json is reported with the parser's message and never overwritten", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    const expected = reference.brokenGlobal;
+    await Deno.mkdir(agentDir);
+    await Deno.writeTextFile(join(agentDir, "settings.json"), expected.input);
+    const sm = SettingsManager.create(cwd, agentDir);
+    sm.setTheme("light");
+    await sm.flush();
+    const errors = sm.drainErrors().map((e) => ({
+      scope: e.scope,
+      message: normalizeJsonError(e.error.message),
+    }));
+    assertEquals(errors, expected.errors);
+    assertEquals(await Deno.readTextFile(join(agentDir, "settings.json")), expected.after);
+    assertEquals(sm.getTheme(), expected.theme);
+    assertEquals(sm.drainErrors(), []);
+  });
+});
+
+Deno.test("SET-02 broken project settings.json is reported and never overwritten", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    const expected = reference.brokenProject;
+    await Deno.mkdir(join(cwd, ".pi"));
+    await Deno.writeTextFile(join(cwd, ".pi", "settings.json"), expected.input);
+    const sm = SettingsManager.create(cwd, agentDir);
+    sm.setProjectSkillPaths(["x"]);
+    await sm.flush();
+    const errors = sm.drainErrors().map((e) => ({
+      scope: e.scope,
+      message: normalizeJsonError(e.error.message),
+    }));
+    assertEquals(errors, expected.errors);
+    assertEquals(await Deno.readTextFile(join(cwd, ".pi", "settings.json")), expected.after);
+  });
+});
+
+Deno.test("SET-03 setters persist only modified keys merged into the current file, with clamping", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    await Deno.mkdir(agentDir);
+    const path = join(agentDir, "settings.json");
+    await Deno.writeTextFile(path, '{"theme":"dark","compaction":{"reserveTokens":1},"custom":{"x":1}}');
+    const sm = SettingsManager.create(cwd, agentDir);
+    // Another process rewrites the file after we loaded it; its keys must survive our write.
+    await Deno.writeTextFile(
+      path,
+      '{"theme":"dark","compaction":{"reserveTokens":1,"keepRecentTokens":7},"other":true}',
+    );
+    sm.setCompactionEnabled(false);
+    sm.setDefaultModelAndProvider("anthropic", "claude-opus-4-7");
+    sm.setEditorPaddingX(9);
+    sm.setAutocompleteMaxVisible(1);
+    await sm.flush();
+    assertEquals(await Deno.readTextFile(path), reference.writes.after);
+    assertEquals(sm.drainErrors().length, reference.writes.errors);
+  });
+});
+
+Deno.test("SET-05 migrations of old keys on load and on write", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    const expected = reference.migration;
+    await Deno.mkdir(agentDir);
+    await Deno.writeTextFile(join(agentDir, "settings.json"), expected.input);
+    const sm = SettingsManager.create(cwd, agentDir);
+    assertEquals(sm.getGlobalSettings(), expected.global);
+    sm.setTheme("t");
+    await sm.flush();
+    assertEquals(await Deno.readTextFile(join(agentDir, "settings.json")), expected.after);
+  });
+});
+
+Deno.test("SET-01 project settings merge over global one level deep; project writes keep other keys", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    const expected = reference.merge;
+    await Deno.mkdir(agentDir);
+    await Deno.mkdir(join(cwd, ".pi"));
+    await Deno.writeTextFile(join(agentDir, "settings.json"), JSON.stringify(expected.global));
+    await Deno.writeTextFile(join(cwd, ".pi", "settings.json"), JSON.stringify(expected.project));
+    const sm = SettingsManager.create(cwd, agentDir);
+    sm.setProjectSkillPaths(["p2"]);
+    await sm.flush();
+    assertEquals(sm.getCompactionSettings(), expected.compaction);
+    assertEquals(sm.getSkillPaths(), expected.skills);
+    assertEquals(sm.getTheme(), expected.theme);
+    assertEquals(sm.getDefaultModel(), expected.defaultModel);
+    assertEquals(await Deno.readTextFile(join(cwd, ".pi", "settings.json")), expected.projectAfter);
+  });
+});
+
+Deno.test("SET-04 every getter's default matches the reference", () => {
+  const sm = SettingsManager.inMemory();
+  const names = Object.keys(reference.defaults);
+  const actual: Record<string, unknown> = {};
+  const env = { clear: Deno.env.get("PI_CLEAR_ON_SHRINK"), cursor: Deno.env.get("PI_HARDWARE_CURSOR") };
+  Deno.env.delete("PI_CLEAR_ON_SHRINK");
+  Deno.env.delete("PI_HARDWARE_CURSOR");
+  try {
+    const record = sm as unknown as Record<string, () => unknown>;
+    for (const name of names) {
+      assert(typeof record[name] === "function", `missing getter ${name}`);
+      actual[name] = record[name]() ?? null;
+    }
+  } finally {
+    if (env.clear !== undefined) Deno.env.set("PI_CLEAR_ON_SHRINK", env.clear);
+    if (env.cursor !== undefined) Deno.env.set("PI_HARDWARE_CURSOR", env.cursor);
+  }
+  assertEquals(JSON.parse(JSON.stringify(actual)), reference.defaults);
+  const ours = Object.getOwnPropertyNames(SettingsManager.prototype)
+    .filter((n) => n.startsWith("get") && n !== "getGlobalSettings" && n !== "getProjectSettings")
+    .sort();
+  assertEquals(ours, names);
+});
+
+Deno.test("SET-03 first write creates the global file; the project dir is not created", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    const sm = SettingsManager.create(cwd, agentDir);
+    sm.setShowImages(false);
+    await sm.flush();
+    assertEquals(await Deno.readTextFile(join(agentDir, "settings.json")), reference.createOnWrite.after);
+    const projectExists = await Deno.stat(join(cwd, ".pi")).then(() => true, () => false);
+    assertEquals(projectExists, reference.createOnWrite.projectExists);
+  });
+});
+
+Deno.test("SET-01 settings.json with comments is accepted and keeps its comments after a write", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    await Deno.mkdir(agentDir);
+    const path = join(agentDir, "settings.json");
+    const original = [
+      "{",
+      "  // my favourite theme",
+      '  "theme": "dark",',
+      "  /* compaction tuning */",
+      '  "compaction": {',
+      '    "reserveTokens": 1000, // keep room',
+      "  },",
+      "}",
+    ].join("\n");
+    await Deno.writeTextFile(path, original);
+    const sm = SettingsManager.create(cwd, agentDir);
+    assertEquals(sm.drainErrors(), []);
+    assertEquals(sm.getTheme(), "dark");
+    assertEquals(sm.getCompactionReserveTokens(), 1000);
+    sm.setTheme("light");
+    sm.setCompactionEnabled(false);
+    sm.setQuietStartup(true);
+    await sm.flush();
+    const after = await Deno.readTextFile(path);
+    for (const comment of ["// my favourite theme", "/* compaction tuning */", "// keep room"]) {
+      assert(after.includes(comment), `lost comment ${comment}:\n${after}`);
+    }
+    const reloaded = SettingsManager.create(cwd, agentDir);
+    assertEquals(reloaded.getTheme(), "light");
+    assertEquals(reloaded.getCompactionSettings(), {
+      enabled: false,
+      reserveTokens: 1000,
+      keepRecentTokens: 20000,
+    });
+    assertEquals(reloaded.getQuietStartup(), true);
+  });
+});
+
+Deno.test("SET-04 sessionDir expands ~ and overrides are not persisted", async () => {
+  await withDirs(async (cwd, agentDir) => {
+    const sm = SettingsManager.inMemory({ sessionDir: "~/sessions" });
+    assertEquals(sm.getSessionDir(), join(Deno.env.get("HOME") ?? "", "sessions"));
+    const file = SettingsManager.create(cwd, agentDir);
+    file.applyOverrides({ theme: "x" });
+    assertEquals(file.getTheme(), "x");
+    await file.flush();
+    const exists = await Deno.stat(join(agentDir, "settings.json")).then(() => true, () => false);
+    assertEquals(exists, false);
+  });
+});
