@@ -1,0 +1,30 @@
+/**
+ * Opens an existing session file with our SessionManager and appends one entry of each kind.
+ * Used by tests and by scripts/capture/sessions_reference.mjs (which then loads the result with
+ * the reference to record its verdict). Usage: deno run -A append_fixture.ts <file>
+ *
+ * @module
+ */
+import { SessionManager } from "../../../src/session/session_manager.ts";
+import { assistantMessage, bashMessage, userMessage } from "./sample_messages.ts";
+
+/** Appends the fixed set of entries to the session at `file`; returns the new entry ids. */
+export function appendSampleEntries(file: string): string[] {
+  const sm = SessionManager.open(file);
+  const first = sm.getEntries()[0];
+  const ids = [
+    sm.appendMessage(userMessage("appended question")),
+    sm.appendMessage(assistantMessage("appended answer")),
+    sm.appendModelChange("openai", "gpt-5"),
+    sm.appendThinkingLevelChange("high"),
+    sm.appendMessage(bashMessage()),
+    sm.appendCustomMessageEntry("deno-ext", "custom text", true, { n: 1 }),
+    sm.appendSessionInfo("  appended by deno  "),
+  ];
+  if (first) ids.push(sm.appendLabelChange(first.id, "deno-label"));
+  return ids;
+}
+
+if (import.meta.main) {
+  console.log(JSON.stringify(appendSampleEntries(Deno.args[0])));
+}
