@@ -1,0 +1,408 @@
+/**
+ * The stateful agent: owns the transcript, runs the loop, queues steering and follow-up
+ * messages, and tells listeners about everything through one event type.
+ *
+ * @module
+ */
+import { streamSimple } from "../ai/stream.ts";
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  Model,
+  SimpleStreamOptions,
+  TextContent,
+  ThinkingBudgets,
+  Transport,
+} from "../ai/types.ts";
+import { emptyUsage } from "../ai/types.ts";
+import { runAgentLoop, runAgentLoopContinue } from "./agent_loop.ts";
+import { PendingMessageQueue } from "./pending_queue.ts";
+import type {
+  AfterToolCallContext,
+  AfterToolCallResult,
+  AgentContext,
+  AgentEvent,
+  AgentLoopConfig,
+  AgentMessage,
+  AgentState,
+  AgentThinkingLevel,
+  AgentTool,
+  BeforeToolCallContext,
+  BeforeToolCallResult,
+  QueueMode,
+  StreamFn,
+  ToolExecutionMode,
+} from "./types.ts";
+
+/** Options of {@link Agent}. */
+export interface AgentOptions {
+  initialState?: Partial<Pick<AgentState, "systemPrompt" | "model" | "thinkingLevel" | "tools" | "messages">>;
+  convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+  streamFn?: StreamFn;
+  getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+  onPayload?: SimpleStreamOptions["onPayload"];
+  onResponse?: SimpleStreamOptions["onResponse"];
+  beforeToolCall?: (
+    context: BeforeToolCallContext,
+    signal?: AbortSignal,
+  ) => Promise<BeforeToolCallResult | undefined>;
+  afterToolCall?: (
+    context: AfterToolCallContext,
+    signal?: AbortSignal,
+  ) => Promise<AfterToolCallResult | undefined>;
+  steeringMode?: QueueMode;
+  followUpMode?: QueueMode;
+  sessionId?: string;
+  thinkingBudgets?: ThinkingBudgets;
+  transport?: Transport;
+  maxRetryDelayMs?: number;
+  toolExecution?: ToolExecutionMode;
+}
+
+/** A listener; awaited in subscription order before the run goes on. */
+export type AgentListener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
+
+const UNKNOWN_MODEL: Model = {
+  id: "unknown",
+  name: "unknown",
+  api: "unknown",
+  provider: "unknown",
+  baseUrl: "",
+  reasoning: false,
+  input: [],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 0,
+  maxTokens: 0,
+};
+
+/** Keeps only the messages a model understands. */
+function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
+  return messages.filter((m): m is Message =>
+    m.role === "user" || m.role === "assistant" || m.role === "toolResult"
+  );
+}
+
+class MutableState implements AgentState {
+  systemPrompt: string;
+  model: Model;
+  thinkingLevel: AgentThinkingLevel;
+  isStreaming = false;
+  streamingMessage?: AgentMessage;
+  pendingToolCalls: ReadonlySet<string> = new Set();
+  errorMessage?: string;
+  #tools: AgentTool[];
+  #messages: AgentMessage[];
+
+  constructor(initial: AgentOptions["initialState"] = {}) {
+    this.systemPrompt = initial.systemPrompt ?? "";
+    this.model = initial.model ?? UNKNOWN_MODEL;
+    this.thinkingLevel = initial.thinkingLevel ?? "off";
+    this.#tools = initial.tools?.slice() ?? [];
+    this.#messages = initial.messages?.slice() ?? [];
+  }
+
+  /** Assigning copies the array, so callers cannot mutate the agent's state behind its back. */
+  get tools(): AgentTool[] {
+    return this.#tools;
+  }
+  set tools(tools: AgentTool[]) {
+    this.#tools = tools.slice();
+  }
+  get messages(): AgentMessage[] {
+    return this.#messages;
+  }
+  set messages(messages: AgentMessage[]) {
+    this.#messages = messages.slice();
+  }
+}
+
+interface ActiveRun {
+  promise: Promise<void>;
+  resolve: () => void;
+  abortController: AbortController;
+}
+
+/** The stateful wrapper around the agent loop (the reference's `Agent`). */
+export class Agent {
+  #state: MutableState;
+  #listeners = new Set<AgentListener>();
+  #steering: PendingMessageQueue;
+  #followUp: PendingMessageQueue;
+  #activeRun?: ActiveRun;
+
+  convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+  streamFn: StreamFn;
+  getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+  onPayload?: SimpleStreamOptions["onPayload"];
+  onResponse?: SimpleStreamOptions["onResponse"];
+  beforeToolCall?: AgentOptions["beforeToolCall"];
+  afterToolCall?: AgentOptions["afterToolCall"];
+  /** Forwarded to providers for cache-aware routing. */
+  sessionId?: string;
+  thinkingBudgets?: ThinkingBudgets;
+  transport: Transport;
+  maxRetryDelayMs?: number;
+  toolExecution: ToolExecutionMode;
+
+  constructor(options: AgentOptions = {}) {
+    this.#state = new MutableState(options.initialState);
+    this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
+    this.transformContext = options.transformContext;
+    this.streamFn = options.streamFn ?? streamSimple;
+    this.getApiKey = options.getApiKey;
+    this.onPayload = options.onPayload;
+    this.onResponse = options.onResponse;
+    this.beforeToolCall = options.beforeToolCall;
+    this.afterToolCall = options.afterToolCall;
+    this.#steering = new PendingMessageQueue(options.steeringMode ?? "one-at-a-time");
+    this.#followUp = new PendingMessageQueue(options.followUpMode ?? "one-at-a-time");
+    this.sessionId = options.sessionId;
+    this.thinkingBudgets = options.thinkingBudgets;
+    this.transport = options.transport ?? "auto";
+    this.maxRetryDelayMs = options.maxRetryDelayMs;
+    this.toolExecution = options.toolExecution ?? "parallel";
+  }
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  subscribe(listener: AgentListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The current state (transcript, model, tools, streaming status). */
+  get state(): AgentState {
+    return this.#state;
+  }
+
+  get steeringMode(): QueueMode {
+    return this.#steering.mode;
+  }
+  set steeringMode(mode: QueueMode) {
+    this.#steering.mode = mode;
+  }
+  get followUpMode(): QueueMode {
+    return this.#followUp.mode;
+  }
+  set followUpMode(mode: QueueMode) {
+    this.#followUp.mode = mode;
+  }
+
+  /** Queues a message delivered after the current turn's tool calls. */
+  steer(message: AgentMessage): void {
+    this.#steering.enqueue(message);
+  }
+
+  /** Queues a message delivered only when the agent would otherwise stop. */
+  followUp(message: AgentMessage): void {
+    this.#followUp.enqueue(message);
+  }
+
+  clearSteeringQueue(): void {
+    this.#steering.clear();
+  }
+  clearFollowUpQueue(): void {
+    this.#followUp.clear();
+  }
+  clearAllQueues(): void {
+    this.#steering.clear();
+    this.#followUp.clear();
+  }
+  /** Removes and returns queued messages (for UIs that restore them to the editor). */
+  drainQueues(): { steering: AgentMessage[]; followUp: AgentMessage[] } {
+    return { steering: this.#steering.takeAll(), followUp: this.#followUp.takeAll() };
+  }
+  hasQueuedMessages(): boolean {
+    return this.#steering.hasItems() || this.#followUp.hasItems();
+  }
+
+  /** The abort signal of the current run. */
+  get signal(): AbortSignal | undefined {
+    return this.#activeRun?.abortController.signal;
+  }
+
+  /** Aborts the current run, if any. */
+  abort(): void {
+    this.#activeRun?.abortController.abort();
+  }
+
+  /** Resolves once the current run and its listeners have finished. */
+  waitForIdle(): Promise<void> {
+    return this.#activeRun?.promise ?? Promise.resolve();
+  }
+
+  /** Clears the transcript, the runtime state and both queues. */
+  reset(): void {
+    this.#state.messages = [];
+    this.#state.isStreaming = false;
+    this.#state.streamingMessage = undefined;
+    this.#state.pendingToolCalls = new Set();
+    this.#state.errorMessage = undefined;
+    this.clearAllQueues();
+  }
+
+  /** Runs a prompt: text (with optional images), one message, or several. */
+  async prompt(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): Promise<void> {
+    if (this.#activeRun) {
+      throw new Error(
+        "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.",
+      );
+    }
+    await this.#runPrompts(this.#normalize(input, images));
+  }
+
+  /** Continues from the transcript; the last message must be a user or tool-result message. */
+  async continue(): Promise<void> {
+    if (this.#activeRun) {
+      throw new Error("Agent is already processing. Wait for completion before continuing.");
+    }
+    const last = this.#state.messages[this.#state.messages.length - 1];
+    if (!last) throw new Error("No messages to continue from");
+    if (last.role === "assistant") {
+      const steering = this.#steering.drain();
+      if (steering.length > 0) return await this.#runPrompts(steering, true);
+      const followUps = this.#followUp.drain();
+      if (followUps.length > 0) return await this.#runPrompts(followUps);
+      throw new Error("Cannot continue from message role: assistant");
+    }
+    await this.#withLifecycle((signal) =>
+      runAgentLoopContinue(
+        this.#snapshot(),
+        this.#loopConfig(),
+        (e) => this.#process(e),
+        signal,
+        this.streamFn,
+      )
+    );
+  }
+
+  #normalize(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): AgentMessage[] {
+    if (Array.isArray(input)) return input;
+    if (typeof input !== "string") return [input];
+    const content: (TextContent | ImageContent)[] = [{ type: "text", text: input }];
+    if (images?.length) content.push(...images);
+    return [{ role: "user", content, timestamp: Date.now() }];
+  }
+
+  async #runPrompts(messages: AgentMessage[], skipInitialSteeringPoll = false): Promise<void> {
+    await this.#withLifecycle((signal) =>
+      runAgentLoop(
+        messages,
+        this.#snapshot(),
+        this.#loopConfig(skipInitialSteeringPoll),
+        (e) => this.#process(e),
+        signal,
+        this.streamFn,
+      )
+    );
+  }
+
+  #snapshot(): AgentContext {
+    return {
+      systemPrompt: this.#state.systemPrompt,
+      messages: this.#state.messages.slice(),
+      tools: this.#state.tools.slice(),
+    };
+  }
+
+  #loopConfig(skipInitialSteeringPoll = false): AgentLoopConfig {
+    let skip = skipInitialSteeringPoll;
+    return {
+      model: this.#state.model,
+      reasoning: this.#state.thinkingLevel === "off" ? undefined : this.#state.thinkingLevel,
+      sessionId: this.sessionId,
+      onPayload: this.onPayload,
+      onResponse: this.onResponse,
+      transport: this.transport,
+      thinkingBudgets: this.thinkingBudgets,
+      maxRetryDelayMs: this.maxRetryDelayMs,
+      toolExecution: this.toolExecution,
+      beforeToolCall: this.beforeToolCall,
+      afterToolCall: this.afterToolCall,
+      convertToLlm: this.convertToLlm,
+      transformContext: this.transformContext,
+      getApiKey: this.getApiKey,
+      getSteeringMessages: () => {
+        if (skip) {
+          skip = false;
+          return Promise.resolve([]);
+        }
+        return Promise.resolve(this.#steering.drain());
+      },
+      getFollowUpMessages: () => Promise.resolve(this.#followUp.drain()),
+    };
+  }
+
+  async #withLifecycle(executor: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+    if (this.#activeRun) throw new Error("Agent is already processing.");
+    const abortController = new AbortController();
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.#activeRun = { promise, resolve, abortController };
+    this.#state.isStreaming = true;
+    this.#state.streamingMessage = undefined;
+    this.#state.errorMessage = undefined;
+    try {
+      await executor(abortController.signal);
+    } catch (error) {
+      // A failure outside the stream (a throwing listener, convertToLlm …) still ends the run
+      // with an assistant message, so callers and session files see what happened.
+      const failure: AssistantMessage = {
+        role: "assistant",
+        content: [{ type: "text", text: "" }],
+        api: this.#state.model.api,
+        provider: this.#state.model.provider,
+        model: this.#state.model.id,
+        usage: emptyUsage(),
+        stopReason: abortController.signal.aborted ? "aborted" : "error",
+        errorMessage: error instanceof Error ? error.message : String(error),
+        timestamp: Date.now(),
+      };
+      this.#state.messages.push(failure);
+      this.#state.errorMessage = failure.errorMessage;
+      await this.#process({ type: "agent_end", messages: [failure] });
+    } finally {
+      this.#state.isStreaming = false;
+      this.#state.streamingMessage = undefined;
+      this.#state.pendingToolCalls = new Set();
+      this.#activeRun?.resolve();
+      this.#activeRun = undefined;
+    }
+  }
+
+  async #process(event: AgentEvent): Promise<void> {
+    const state = this.#state;
+    switch (event.type) {
+      case "message_start":
+      case "message_update":
+        state.streamingMessage = event.message;
+        break;
+      case "message_end":
+        state.streamingMessage = undefined;
+        state.messages.push(event.message);
+        break;
+      case "tool_execution_start":
+        state.pendingToolCalls = new Set([...state.pendingToolCalls, event.toolCallId]);
+        break;
+      case "tool_execution_end": {
+        const next = new Set(state.pendingToolCalls);
+        next.delete(event.toolCallId);
+        state.pendingToolCalls = next;
+        break;
+      }
+      case "turn_end":
+        if (event.message.role === "assistant" && (event.message as AssistantMessage).errorMessage) {
+          state.errorMessage = (event.message as AssistantMessage).errorMessage;
+        }
+        break;
+      case "agent_end":
+        state.streamingMessage = undefined;
+        break;
+    }
+    const signal = this.#activeRun?.abortController.signal;
+    if (!signal) throw new Error("Agent listener invoked outside active run");
+    for (const listener of this.#listeners) await listener(event, signal);
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * The agent loop: stream an assistant message, run its tool calls, feed the results back, and
+ * turn again until the model stops — delivering steering messages between turns and follow-ups
+ * when it would otherwise stop. Works on AgentMessage throughout and converts to LLM messages
+ * only at the request boundary.
+ *
+ * @module
+ */
+import { EventStream } from "../ai/event_stream.ts";
+import { streamSimple } from "../ai/stream.ts";
+import type { AssistantMessage, Context, ToolCall, ToolResultMessage } from "../ai/types.ts";
+import type {
+  AgentContext,
+  AgentEvent,
+  AgentEventSink,
+  AgentLoopConfig,
+  AgentMessage,
+  StreamFn,
+} from "./types.ts";
+import { executeToolCalls } from "./tool_execution.ts";
+
+/** Starts a run with new prompt messages; the returned stream ends with `agent_end`. */
+export function agentLoop(
+  prompts: AgentMessage[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal?: AbortSignal,
+  streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+  const stream = createAgentStream();
+  void runAgentLoop(prompts, context, config, (e) => stream.push(e), signal, streamFn).then((m) =>
+    stream.end(m)
+  );
+  return stream;
+}
+
+/**
+ * Continues from the current context without a new message (used by retries). The last message
+ * must become a user or tool-result message for the model.
+ */
+export function agentLoopContinue(
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal?: AbortSignal,
+  streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+  assertContinuable(context);
+  const stream = createAgentStream();
+  void runAgentLoopContinue(context, config, (e) => stream.push(e), signal, streamFn).then((m) =>
+    stream.end(m)
+  );
+  return stream;
+}
+
+/** Runs a prompt to completion, emitting events; resolves with the messages the run added. */
+export async function runAgentLoop(
+  prompts: AgentMessage[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  emit: AgentEventSink,
+  signal?: AbortSignal,
+  streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+  const added: AgentMessage[] = [...prompts];
+  const current: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
+  await emit({ type: "agent_start" });
+  await emit({ type: "turn_start" });
+  for (const prompt of prompts) {
+    await emit({ type: "message_start", message: prompt });
+    await emit({ type: "message_end", message: prompt });
+  }
+  await runTurns(current, added, config, emit, signal, streamFn);
+  return added;
+}
+
+/** Continues a run from the context as it is; resolves with the messages the run added. */
+export async function runAgentLoopContinue(
+  context: AgentContext,
+  config: AgentLoopConfig,
+  emit: AgentEventSink,
+  signal?: AbortSignal,
+  streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+  assertContinuable(context);
+  const added: AgentMessage[] = [];
+  await emit({ type: "agent_start" });
+  await emit({ type: "turn_start" });
+  await runTurns({ ...context }, added, config, emit, signal, streamFn);
+  return added;
+}
+
+function assertContinuable(context: AgentContext): void {
+  if (context.messages.length === 0) throw new Error("Cannot continue: no messages in context");
+  if (context.messages[context.messages.length - 1].role === "assistant") {
+    throw new Error("Cannot continue from message role: assistant");
+  }
+}
+
+function createAgentStream(): EventStream<AgentEvent, AgentMessage[]> {
+  return new EventStream<AgentEvent, AgentMessage[]>(
+    (e) => e.type === "agent_end",
+    (e) => (e.type === "agent_end" ? e.messages : []),
+  );
+}
+
+async function runTurns(
+  context: AgentContext,
+  added: AgentMessage[],
+  config: AgentLoopConfig,
+  emit: AgentEventSink,
+  signal: AbortSignal | undefined,
+  streamFn: StreamFn | undefined,
+): Promise<void> {
+  let firstTurn = true;
+  // The user may have typed while the run was starting.
+  let pending = (await config.getSteeringMessages?.()) ?? [];
+  while (true) {
+    let moreToolCalls = true;
+    while (moreToolCalls || pending.length > 0) {
+      if (firstTurn) firstTurn = false;
+      else await emit({ type: "turn_start" });
+
+      for (const message of pending) {
+        await emit({ type: "message_start", message });
+        await emit({ type: "message_end", message });
+        context.messages.push(message);
+        added.push(message);
+      }
+      pending = [];
+
+      const message = await streamAssistantResponse(context, config, emit, signal, streamFn);
+      added.push(message);
+      if (message.stopReason === "error" || message.stopReason === "aborted") {
+        await emit({ type: "turn_end", message, toolResults: [] });
+        await emit({ type: "agent_end", messages: added });
+        return;
+      }
+
+      const toolCalls = message.content.filter((c): c is ToolCall => c.type === "toolCall");
+      let toolResults: ToolResultMessage[] = [];
+      moreToolCalls = false;
+      if (toolCalls.length > 0) {
+        const batch = await executeToolCalls(context, message, toolCalls, config, emit, signal);
+        toolResults = batch.messages;
+        moreToolCalls = !batch.terminate;
+        for (const result of toolResults) {
+          context.messages.push(result);
+          added.push(result);
+        }
+      }
+      await emit({ type: "turn_end", message, toolResults });
+      if (await config.shouldStopAfterTurn?.({ message, toolResults, context, newMessages: added })) {
+        await emit({ type: "agent_end", messages: added });
+        return;
+      }
+      pending = (await config.getSteeringMessages?.()) ?? [];
+    }
+    const followUps = (await config.getFollowUpMessages?.()) ?? [];
+    if (followUps.length === 0) break;
+    pending = followUps;
+  }
+  await emit({ type: "agent_end", messages: added });
+}
+
+/** Streams one assistant message, keeping the growing partial as the context's last message. */
+async function streamAssistantResponse(
+  context: AgentContext,
+  config: AgentLoopConfig,
+  emit: AgentEventSink,
+  signal: AbortSignal | undefined,
+  streamFn: StreamFn | undefined,
+): Promise<AssistantMessage> {
+  const messages = config.transformContext
+    ? await config.transformContext(context.messages, signal)
+    : context.messages;
+  const llmContext: Context = {
+    systemPrompt: context.systemPrompt,
+    messages: await config.convertToLlm(messages),
+    tools: context.tools,
+  };
+  const apiKey = (config.getApiKey ? await config.getApiKey(config.model.provider) : undefined) ||
+    config.apiKey;
+  const {
+    convertToLlm: _c,
+    transformContext: _t,
+    getApiKey: _g,
+    shouldStopAfterTurn: _s,
+    getSteeringMessages: _gs,
+    getFollowUpMessages: _gf,
+    beforeToolCall: _b,
+    afterToolCall: _a,
+    toolExecution: _x,
+    model,
+    ...streamOptions
+  } = config;
+  const response = await (streamFn ?? streamSimple)(model, llmContext, { ...streamOptions, apiKey, signal });
+
+  let partial: AssistantMessage | undefined;
+  for await (const event of response) {
+    if (event.type === "start") {
+      partial = event.partial;
+      context.messages.push(partial);
+      await emit({ type: "message_start", message: { ...partial } });
+    } else if (event.type === "done" || event.type === "error") {
+      break;
+    } else if (partial) {
+      partial = event.partial;
+      context.messages[context.messages.length - 1] = partial;
+      await emit({ type: "message_update", assistantMessageEvent: event, message: { ...partial } });
+    }
+  }
+  const final = await response.result();
+  if (partial) {
+    context.messages[context.messages.length - 1] = final;
+  } else {
+    context.messages.push(final);
+    await emit({ type: "message_start", message: { ...final } });
+  }
+  await emit({ type: "message_end", message: final });
+  return final;
+}
