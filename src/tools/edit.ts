@@ -1,0 +1,180 @@
+/**
+ * The `edit` tool: targeted exact-text replacements in one file, with a fuzzy fallback for
+ * typographic differences. Preserves a UTF-8 BOM and CRLF line endings, serialises with other
+ * writers of the same file, and returns a numbered diff in `details`.
+ *
+ * @module
+ */
+import { constants } from "node:fs";
+import { access, readFile, writeFile } from "node:fs/promises";
+import type { AgentTool } from "../agent/types.ts";
+import {
+  applyEditsToNormalizedContent,
+  describeAccessError,
+  detectLineEnding,
+  type Edit,
+  generateDiffString,
+  normalizeToLF,
+  restoreLineEndings,
+  stripBom,
+} from "./edit_diff.ts";
+import { withFileMutationQueue } from "./file_mutation_queue.ts";
+import { resolveToCwd } from "./path_utils.ts";
+
+/** Arguments after {@link prepareEditArguments}. */
+export interface EditToolInput {
+  path: string;
+  edits: Edit[];
+}
+
+/** What a successful edit reports besides its text. */
+export interface EditToolDetails {
+  diff: string;
+  firstChangedLine?: number;
+}
+
+/** File access the edit tool needs; replace to edit files elsewhere (e.g. over SSH). */
+export interface EditOperations {
+  readFile: (absolutePath: string) => Promise<Uint8Array>;
+  writeFile: (absolutePath: string, content: string) => Promise<void>;
+  /** Throws when the file is missing or not readable and writable. */
+  access: (absolutePath: string) => Promise<void>;
+}
+
+/** Options for {@link createEditTool}. */
+export interface EditToolOptions {
+  operations?: EditOperations;
+}
+
+const EDIT_DESCRIPTION =
+  "Edit a single file using exact text replacement. Every edits[].oldText must match a unique, non-overlapping region of the original file. If two changes affect the same block or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not include large unchanged regions just to connect distant changes.";
+
+/** The JSON schema sent to the model (key order as the reference serialises it). */
+const EDIT_PARAMETERS = {
+  type: "object",
+  required: ["path", "edits"],
+  properties: {
+    path: { type: "string", description: "Path to the file to edit (relative or absolute)" },
+    edits: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["oldText", "newText"],
+        properties: {
+          oldText: {
+            type: "string",
+            description:
+              "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call.",
+          },
+          newText: { type: "string", description: "Replacement text for this targeted edit." },
+        },
+        additionalProperties: false,
+      },
+      description:
+        "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
+    },
+  },
+  additionalProperties: false,
+};
+
+const defaultOperations: EditOperations = {
+  readFile: (path) => readFile(path),
+  writeFile: (path, content) => writeFile(path, content, "utf-8"),
+  access: (path) => access(path, constants.R_OK | constants.W_OK),
+};
+
+/**
+ * Normalises what models actually send: `edits` as a JSON string, or the older single
+ * top-level `oldText`/`newText` pair (appended to `edits`). Anything else passes through.
+ */
+export function prepareEditArguments(input: unknown): EditToolInput {
+  if (!input || typeof input !== "object") return input as EditToolInput;
+  const args = input as Record<string, unknown>;
+  if (typeof args.edits === "string") {
+    try {
+      const parsed: unknown = JSON.parse(args.edits);
+      if (Array.isArray(parsed)) args.edits = parsed;
+    } catch {
+      // Leave the string; validation reports it.
+    }
+  }
+  if (typeof args.oldText !== "string" || typeof args.newText !== "string") {
+    return args as unknown as EditToolInput;
+  }
+  const edits = Array.isArray(args.edits) ? [...args.edits] : [];
+  edits.push({ oldText: args.oldText, newText: args.newText });
+  const { oldText: _o, newText: _n, ...rest } = args;
+  return { ...rest, edits } as unknown as EditToolInput;
+}
+
+function abortError(): Error {
+  return new Error("Operation aborted");
+}
+
+/**
+ * Settles as soon as `signal` aborts (with "Operation aborted"), like the reference; `work`
+ * itself re-checks the signal between steps so nothing is written after an abort.
+ */
+function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (signal?.aborted) return Promise.reject(abortError());
+  if (!signal) return work();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Creates the `edit` tool for files under `cwd`. */
+export function createEditTool(
+  cwd: string,
+  options?: EditToolOptions,
+): AgentTool<EditToolInput, EditToolDetails> & { promptSnippet: string; promptGuidelines: string[] } {
+  const ops = options?.operations ?? defaultOperations;
+  return {
+    name: "edit",
+    label: "edit",
+    description: EDIT_DESCRIPTION,
+    promptSnippet:
+      "Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
+    promptGuidelines: [
+      "Use edit for precise changes (edits[].oldText must match exactly)",
+      "When changing multiple separate locations in one file, use one edit call with multiple entries in edits[] instead of multiple edit calls",
+      "Each edits[].oldText is matched against the original file, not after earlier edits are applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
+      "Keep edits[].oldText as small as possible while still being unique in the file. Do not pad with large unchanged regions.",
+    ],
+    parameters: EDIT_PARAMETERS,
+    prepareArguments: prepareEditArguments,
+    execute(_toolCallId, input, signal) {
+      if (!Array.isArray(input?.edits) || input.edits.length === 0) {
+        return Promise.reject(
+          new Error("Edit tool input is invalid. edits must contain at least one replacement."),
+        );
+      }
+      const { path, edits } = input;
+      const absolutePath = resolveToCwd(path, cwd);
+      return withFileMutationQueue(absolutePath, () =>
+        abortable(signal, async () => {
+          try {
+            await ops.access(absolutePath);
+          } catch (error) {
+            throw new Error(`Could not edit file: ${path}. ${describeAccessError(error)}.`);
+          }
+          if (signal?.aborted) throw abortError();
+          const raw = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await ops.readFile(absolutePath));
+          if (signal?.aborted) throw abortError();
+          const { bom, text } = stripBom(raw);
+          const ending = detectLineEnding(text);
+          const { baseContent, newContent } = applyEditsToNormalizedContent(normalizeToLF(text), edits, path);
+          if (signal?.aborted) throw abortError();
+          await ops.writeFile(absolutePath, bom + restoreLineEndings(newContent, ending));
+          if (signal?.aborted) throw abortError();
+          const { diff, firstChangedLine } = generateDiffString(baseContent, newContent);
+          return {
+            content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],
+            details: { diff, firstChangedLine },
+          };
+        }));
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The `read` tool: text files with line windows and head truncation (continuation notices tell
+ * the model how to page on), images as attachments resized to provider limits.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { constants } from "node:fs";
+import { access, readFile } from "node:fs/promises";
+import type { ImageContent, TextContent } from "../ai/types.ts";
+import type { AgentTool } from "../agent/types.ts";
+import { detectSupportedImageMimeTypeFromFile } from "./image_mime.ts";
+import { formatDimensionNote, resizeImage } from "./image_resize.ts";
+import { resolveReadPath } from "./path_utils.ts";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatSize,
+  truncateHead,
+  type TruncationResult,
+  utf8ByteLength,
+} from "./truncate.ts";
+
+/** Arguments of the read tool; `offset` is 1-based. */
+export interface ReadToolInput {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** Present when the output was cut by the line or byte budget. */
+export interface ReadToolDetails {
+  truncation?: TruncationResult;
+}
+
+/** File access the read tool needs; replace to read elsewhere (e.g. over SSH). */
+export interface ReadOperations {
+  readFile: (absolutePath: string) => Promise<Uint8Array>;
+  /** Throws when the file is missing or unreadable. */
+  access: (absolutePath: string) => Promise<void>;
+  /** MIME type of a supported image, or null/undefined for anything read as text. */
+  detectImageMimeType?: (absolutePath: string) => Promise<string | null | undefined>;
+}
+
+/** Options for {@link createReadTool}. */
+export interface ReadToolOptions {
+  /** Shrink images to fit 2000×2000 and the inline size limit (default true). */
+  autoResizeImages?: boolean;
+  operations?: ReadOperations;
+}
+
+/** The JSON schema sent to the model (key order as the reference serialises it). */
+const READ_PARAMETERS = {
+  type: "object",
+  required: ["path"],
+  properties: {
+    path: { type: "string", description: "Path to the file to read (relative or absolute)" },
+    offset: { type: "number", description: "Line number to start reading from (1-indexed)" },
+    limit: { type: "number", description: "Maximum number of lines to read" },
+  },
+};
+
+const defaultOperations: ReadOperations = {
+  readFile: (path) => readFile(path),
+  access: (path) => access(path, constants.R_OK),
+  detectImageMimeType: detectSupportedImageMimeTypeFromFile,
+};
+
+function abortError(): Error {
+  return new Error("Operation aborted");
+}
+
+/** Rejects as soon as `signal` aborts; `work` re-checks the signal between steps. */
+function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (signal?.aborted) return Promise.reject(abortError());
+  if (!signal) return work();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+async function readImage(
+  bytes: Uint8Array,
+  mimeType: string,
+  autoResize: boolean,
+): Promise<(TextContent | ImageContent)[]> {
+  const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  if (!autoResize) {
+    return [{ type: "text", text: `Read image file [${mimeType}]` }, {
+      type: "image",
+      data: base64,
+      mimeType,
+    }];
+  }
+  const resized = await resizeImage({ data: base64, mimeType });
+  if (!resized) {
+    return [{
+      type: "text",
+      text:
+        `Read image file [${mimeType}]\n[Image omitted: could not be resized below the inline image size limit.]`,
+    }];
+  }
+  const note = formatDimensionNote(resized);
+  return [
+    { type: "text", text: `Read image file [${resized.mimeType}]${note ? `\n${note}` : ""}` },
+    { type: "image", data: resized.data, mimeType: resized.mimeType },
+  ];
+}
+
+/**
+ * Selects the requested window of lines and applies head truncation, appending the notice
+ * that tells the model which offset to continue from. Throws for an offset past the end.
+ */
+function readText(
+  text: string,
+  path: string,
+  offset: number | undefined,
+  limit: number | undefined,
+): { text: string; details: ReadToolDetails | undefined } {
+  const lines = text.split("\n");
+  const start = offset ? Math.max(0, offset - 1) : 0;
+  const firstShown = start + 1;
+  if (start >= lines.length) {
+    throw new Error(`Offset ${offset} is beyond end of file (${lines.length} lines total)`);
+  }
+  let limitedCount: number | undefined;
+  let selected: string;
+  if (limit !== undefined) {
+    const end = Math.min(start + limit, lines.length);
+    selected = lines.slice(start, end).join("\n");
+    limitedCount = end - start;
+  } else {
+    selected = lines.slice(start).join("\n");
+  }
+  const truncation = truncateHead(selected);
+  if (truncation.firstLineExceedsLimit) {
+    const size = formatSize(utf8ByteLength(lines[start]));
+    return {
+      text: `[Line ${firstShown} is ${size}, exceeds ${
+        formatSize(DEFAULT_MAX_BYTES)
+      } limit. Use bash: sed -n '${firstShown}p' ${path} | head -c ${DEFAULT_MAX_BYTES}]`,
+      details: { truncation },
+    };
+  }
+  if (truncation.truncated) {
+    const lastShown = firstShown + truncation.outputLines - 1;
+    const range = `[Showing lines ${firstShown}-${lastShown} of ${lines.length}`;
+    const budget = truncation.truncatedBy === "lines" ? "" : ` (${formatSize(DEFAULT_MAX_BYTES)} limit)`;
+    return {
+      text: `${truncation.content}\n\n${range}${budget}. Use offset=${lastShown + 1} to continue.]`,
+      details: { truncation },
+    };
+  }
+  if (limitedCount !== undefined && start + limitedCount < lines.length) {
+    const remaining = lines.length - (start + limitedCount);
+    return {
+      text: `${truncation.content}\n\n[${remaining} more lines in file. Use offset=${
+        start + limitedCount + 1
+      } to continue.]`,
+      details: undefined,
+    };
+  }
+  return { text: truncation.content, details: undefined };
+}
+
+/** Creates the `read` tool for files under `cwd`. */
+export function createReadTool(
+  cwd: string,
+  options?: ReadToolOptions,
+): AgentTool<ReadToolInput, ReadToolDetails | undefined> & {
+  promptSnippet: string;
+  promptGuidelines: string[];
+} {
+  const autoResizeImages = options?.autoResizeImages ?? true;
+  const ops = options?.operations ?? defaultOperations;
+  return {
+    name: "read",
+    label: "read",
+    description:
+      `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${
+        DEFAULT_MAX_BYTES / 1024
+      }KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
+    promptSnippet: "Read file contents",
+    promptGuidelines: ["Use read to examine files instead of cat or sed."],
+    parameters: READ_PARAMETERS,
+    execute(_toolCallId, { path, offset, limit }, signal) {
+      const absolutePath = resolveReadPath(path, cwd);
+      return abortable(signal, async () => {
+        await ops.access(absolutePath);
+        if (signal?.aborted) throw abortError();
+        const mimeType = ops.detectImageMimeType ? await ops.detectImageMimeType(absolutePath) : undefined;
+        const bytes = await ops.readFile(absolutePath);
+        if (mimeType) {
+          const content = await readImage(bytes, mimeType, autoResizeImages);
+          return { content, details: undefined };
+        }
+        const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+        const result = readText(decoded, path, offset, limit);
+        return { content: [{ type: "text", text: result.text }], details: result.details };
+      });
+    },
+  };
+}

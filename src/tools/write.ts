@@ -1,0 +1,99 @@
+/**
+ * The `write` tool: creates or overwrites a whole file, creating parent folders as needed.
+ * Serialised with other writers of the same file.
+ *
+ * Deliberate difference from the reference: the success text reports the UTF-8 byte count
+ * actually written, where the reference prints the UTF-16 length of the string.
+ *
+ * @module
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { AgentTool } from "../agent/types.ts";
+import { withFileMutationQueue } from "./file_mutation_queue.ts";
+import { resolveToCwd } from "./path_utils.ts";
+import { utf8ByteLength } from "./truncate.ts";
+
+/** Arguments of the write tool. */
+export interface WriteToolInput {
+  path: string;
+  content: string;
+}
+
+/** File access the write tool needs; replace to write elsewhere (e.g. over SSH). */
+export interface WriteOperations {
+  writeFile: (absolutePath: string, content: string) => Promise<void>;
+  /** Creates `dir` and its parents; succeeds when it already exists. */
+  mkdir: (dir: string) => Promise<void>;
+}
+
+/** Options for {@link createWriteTool}. */
+export interface WriteToolOptions {
+  operations?: WriteOperations;
+}
+
+/** The JSON schema sent to the model (key order as the reference serialises it). */
+const WRITE_PARAMETERS = {
+  type: "object",
+  required: ["path", "content"],
+  properties: {
+    path: { type: "string", description: "Path to the file to write (relative or absolute)" },
+    content: { type: "string", description: "Content to write to the file" },
+  },
+};
+
+const defaultOperations: WriteOperations = {
+  writeFile: (path, content) => writeFile(path, content, "utf-8"),
+  mkdir: async (dir) => {
+    await mkdir(dir, { recursive: true });
+  },
+};
+
+function abortError(): Error {
+  return new Error("Operation aborted");
+}
+
+/** Rejects as soon as `signal` aborts; `work` re-checks the signal between steps. */
+function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (signal?.aborted) return Promise.reject(abortError());
+  if (!signal) return work();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Creates the `write` tool for files under `cwd`. */
+export function createWriteTool(
+  cwd: string,
+  options?: WriteToolOptions,
+): AgentTool<WriteToolInput, undefined> & { promptSnippet: string; promptGuidelines: string[] } {
+  const ops = options?.operations ?? defaultOperations;
+  return {
+    name: "write",
+    label: "write",
+    description:
+      "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
+    promptSnippet: "Create or overwrite files",
+    promptGuidelines: ["Use write only for new files or complete rewrites."],
+    parameters: WRITE_PARAMETERS,
+    execute(_toolCallId, { path, content }, signal) {
+      const absolutePath = resolveToCwd(path, cwd);
+      return withFileMutationQueue(absolutePath, () =>
+        abortable(signal, async () => {
+          await ops.mkdir(dirname(absolutePath));
+          if (signal?.aborted) throw abortError();
+          await ops.writeFile(absolutePath, content);
+          if (signal?.aborted) throw abortError();
+          return {
+            content: [{
+              type: "text",
+              text: `Successfully wrote ${utf8ByteLength(content)} bytes to ${path}`,
+            }],
+            details: undefined,
+          };
+        }));
+    },
+  };
+}
