@@ -1,0 +1,229 @@
+/**
+ * The `find` tool: glob search for file names via fd when a compatible fd exists, otherwise via
+ * the built-in walker, with the reference's output, limits and notices (spec FIND-01).
+ *
+ * @module
+ */
+import { relative, sep } from "node:path";
+import type { AgentTool } from "../agent/types.ts";
+import { resolveToCwd } from "./path_utils.ts";
+import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
+import { findWithWalker } from "./walker_glob.ts";
+
+/** Arguments the model passes to `find`. */
+export interface FindToolInput {
+  pattern: string;
+  path?: string;
+  limit?: number;
+}
+
+/** Details attached when limits cut the result. */
+export interface FindToolDetails {
+  truncation?: TruncationResult;
+  resultLimitReached?: number;
+}
+
+/** Custom backends (remote file systems): existence check plus a glob implementation. */
+export interface FindOperations {
+  exists: (absolutePath: string) => Promise<boolean> | boolean;
+  /** Returns relative or absolute paths. */
+  glob: (
+    pattern: string,
+    cwd: string,
+    options: { ignore: string[]; limit: number },
+  ) => Promise<string[]> | string[];
+}
+
+/** Options of {@link createFindTool}. */
+export interface FindToolOptions {
+  operations?: FindOperations;
+  /** fd executable: omitted = locate it; `null` = always use the built-in walker. */
+  fdPath?: SearchBinaryOption;
+}
+
+/** The find tool with its prompt metadata. */
+export type FindTool = AgentTool<FindToolInput, FindToolDetails | undefined> & {
+  promptSnippet: string;
+  promptGuidelines?: string[];
+};
+
+const DEFAULT_LIMIT = 1000;
+
+function toPosix(value: string): string {
+  return value.split(sep).join("/");
+}
+
+/** fd builds that predate `--no-require-git` (Debian's fdfind 8.x) are treated as absent. */
+const incompatibleFd = new Set<string>();
+
+async function runFd(fdPath: string, args: string[], signal?: AbortSignal) {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(fdPath, { args, stdin: "null", stdout: "piped", stderr: "piped" }).spawn();
+  } catch (e) {
+    throw new Error(`Failed to run fd: ${(e as Error).message}`);
+  }
+  const onAbort = () => {
+    try {
+      child.kill();
+    } catch {
+      // Already gone.
+    }
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const out = await child.output();
+    return {
+      code: out.signal ? null : out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+    };
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function finishResult(relativized: string[], effectiveLimit: number, limitNotice: string) {
+  const truncation = truncateHead(relativized.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+  let text = truncation.content;
+  const details: FindToolDetails = {};
+  const notices: string[] = [];
+  if (relativized.length >= effectiveLimit) {
+    notices.push(limitNotice);
+    details.resultLimitReached = effectiveLimit;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (notices.length > 0) text += `\n\n[${notices.join(". ")}]`;
+  return {
+    content: [{ type: "text" as const, text }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
+}
+
+const NO_FILES = {
+  content: [{ type: "text" as const, text: "No files found matching pattern" }],
+  details: undefined,
+};
+
+/** Creates the `find` tool bound to `cwd`. */
+export function createFindTool(cwd: string, options?: FindToolOptions): FindTool {
+  const customOps = options?.operations;
+  return {
+    name: "find",
+    label: "find",
+    description:
+      `Search for files by glob pattern. Returns matching file paths relative to the search directory. Respects .gitignore. Output is truncated to ${DEFAULT_LIMIT} results or ${
+        DEFAULT_MAX_BYTES / 1024
+      }KB (whichever is hit first).`,
+    promptSnippet: "Find files by glob pattern (respects .gitignore)",
+    parameters: {
+      type: "object",
+      required: ["pattern"],
+      properties: {
+        pattern: {
+          type: "string",
+          description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
+        },
+        path: { type: "string", description: "Directory to search in (default: current directory)" },
+        limit: { type: "number", description: "Maximum number of results (default: 1000)" },
+      },
+    },
+    async execute(_id, { pattern, path: searchDir, limit }, signal) {
+      const aborted = () => new Error("Operation aborted");
+      if (signal?.aborted) throw aborted();
+      const searchPath = resolveToCwd(searchDir || ".", cwd);
+      const effectiveLimit = limit ?? DEFAULT_LIMIT;
+
+      if (customOps?.glob) {
+        if (!(await customOps.exists(searchPath))) throw new Error(`Path not found: ${searchPath}`);
+        if (signal?.aborted) throw aborted();
+        const results = await customOps.glob(pattern, searchPath, {
+          ignore: ["**/node_modules/**", "**/.git/**"],
+          limit: effectiveLimit,
+        });
+        if (signal?.aborted) throw aborted();
+        if (results.length === 0) return NO_FILES;
+        const relativized = results.map((p) =>
+          p.startsWith(searchPath)
+            ? toPosix(p.slice(searchPath.length + 1))
+            : toPosix(relative(searchPath, p))
+        );
+        return finishResult(relativized, effectiveLimit, `${effectiveLimit} results limit reached`);
+      }
+
+      let lines: string[] | undefined;
+      const fdPath = resolveSearchBinary("fd", options?.fdPath);
+      if (fdPath && !incompatibleFd.has(fdPath)) {
+        const args = [
+          "--glob",
+          "--color=never",
+          "--hidden",
+          "--no-require-git",
+          "--max-results",
+          String(effectiveLimit),
+        ];
+        let effectivePattern = pattern;
+        if (pattern.includes("/")) {
+          args.push("--full-path");
+          if (!pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") {
+            effectivePattern = `**/${pattern}`;
+          }
+        }
+        args.push("--", effectivePattern, searchPath);
+        const run = await runFd(fdPath, args, signal);
+        if (signal?.aborted) throw aborted();
+        const stdoutLines = run.stdout.split("\n");
+        if (stdoutLines[stdoutLines.length - 1] === "") stdoutLines.pop();
+        const output = stdoutLines.join("\n");
+        if (run.code !== 0 && !output && run.stderr.includes("--no-require-git")) {
+          incompatibleFd.add(fdPath);
+        } else {
+          if (run.code !== 0 && !output) {
+            throw new Error(run.stderr.trim() || `fd exited with code ${run.code}`);
+          }
+          lines = stdoutLines;
+        }
+      }
+      if (!lines) {
+        // Same checks fd would make, then the built-in walker.
+        let isDir = false;
+        try {
+          isDir = Deno.statSync(searchPath).isDirectory;
+        } catch {
+          // Reported below exactly as fd reports it.
+        }
+        if (!isDir) {
+          throw new Error(
+            `[fd error]: Search path '${searchPath}' is not a directory.\n[fd error]: No valid search paths given.`,
+          );
+        }
+        lines = findWithWalker({ pattern, searchPath, limit: effectiveLimit, signal });
+        if (signal?.aborted) throw aborted();
+      }
+      if (lines.join("\n") === "") return NO_FILES;
+
+      const relativized: string[] = [];
+      for (const rawLine of lines) {
+        const line = rawLine.replace(/\r$/, "").trim();
+        if (!line) continue;
+        const hadTrailingSlash = line.endsWith("/") || line.endsWith("\\");
+        let rel = line.startsWith(searchPath)
+          ? line.slice(searchPath.length + 1)
+          : relative(searchPath, line);
+        if (hadTrailingSlash && !rel.endsWith("/")) rel += "/";
+        relativized.push(toPosix(rel));
+      }
+      return finishResult(
+        relativized,
+        effectiveLimit,
+        `${effectiveLimit} results limit reached. Use limit=${
+          effectiveLimit * 2
+        } for more, or refine pattern`,
+      );
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The `ls` tool: one folder's entries, dotfiles included, sorted case-insensitively, folders
+ * marked with `/`, with the reference's limits and notices (spec LS-01).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { AgentTool } from "../agent/types.ts";
+import { resolveToCwd } from "./path_utils.ts";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
+
+/** Arguments the model passes to `ls`. */
+export interface LsToolInput {
+  path?: string;
+  limit?: number;
+}
+
+/** Details attached when limits cut the result. */
+export interface LsToolDetails {
+  truncation?: TruncationResult;
+  entryLimitReached?: number;
+}
+
+/** File-system hooks so listings can come from elsewhere (remote hosts). */
+export interface LsOperations {
+  exists: (absolutePath: string) => Promise<boolean> | boolean;
+  /** Throws when the path is missing. */
+  stat: (absolutePath: string) => Promise<{ isDirectory: () => boolean }> | { isDirectory: () => boolean };
+  readdir: (absolutePath: string) => Promise<string[]> | string[];
+}
+
+/** Options of {@link createLsTool}. */
+export interface LsToolOptions {
+  operations?: LsOperations;
+}
+
+/** The ls tool with its prompt metadata. */
+export type LsTool = AgentTool<LsToolInput, LsToolDetails | undefined> & {
+  promptSnippet: string;
+  promptGuidelines?: string[];
+};
+
+const DEFAULT_LIMIT = 500;
+
+const defaultOperations: LsOperations = {
+  exists: (p) => {
+    try {
+      Deno.statSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  stat: (p) => {
+    const info = Deno.statSync(p);
+    return { isDirectory: () => info.isDirectory };
+  },
+  readdir: (p) => [...Deno.readDirSync(p)].map((e) => e.name),
+};
+
+/** Creates the `ls` tool bound to `cwd`. */
+export function createLsTool(cwd: string, options?: LsToolOptions): LsTool {
+  const ops = options?.operations ?? defaultOperations;
+  return {
+    name: "ls",
+    label: "ls",
+    description:
+      `List directory contents. Returns entries sorted alphabetically, with '/' suffix for directories. Includes dotfiles. Output is truncated to ${DEFAULT_LIMIT} entries or ${
+        DEFAULT_MAX_BYTES / 1024
+      }KB (whichever is hit first).`,
+    promptSnippet: "List directory contents",
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "Directory to list (default: current directory)" },
+        limit: { type: "number", description: "Maximum number of entries to return (default: 500)" },
+      },
+    },
+    async execute(_id, { path, limit }, signal) {
+      if (signal?.aborted) throw new Error("Operation aborted");
+      const dirPath = resolveToCwd(path || ".", cwd);
+      const effectiveLimit = limit ?? DEFAULT_LIMIT;
+      if (!(await ops.exists(dirPath))) throw new Error(`Path not found: ${dirPath}`);
+      if (!(await ops.stat(dirPath)).isDirectory()) throw new Error(`Not a directory: ${dirPath}`);
+      let entries: string[];
+      try {
+        entries = await ops.readdir(dirPath);
+      } catch (e) {
+        throw new Error(`Cannot read directory: ${(e as Error).message}`);
+      }
+      entries.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+      const results: string[] = [];
+      let entryLimitReached = false;
+      for (const entry of entries) {
+        if (results.length >= effectiveLimit) {
+          entryLimitReached = true;
+          break;
+        }
+        let suffix = "";
+        try {
+          if ((await ops.stat(join(dirPath, entry))).isDirectory()) suffix = "/";
+        } catch {
+          // Entries that cannot be stat'ed (dangling symlinks) are left out, as in the reference.
+          continue;
+        }
+        results.push(entry + suffix);
+      }
+      if (signal?.aborted) throw new Error("Operation aborted");
+      if (results.length === 0) {
+        return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
+      }
+      // The entry limit already caps rows; only the byte budget remains.
+      const truncation = truncateHead(results.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+      let output = truncation.content;
+      const details: LsToolDetails = {};
+      const notices: string[] = [];
+      if (entryLimitReached) {
+        notices.push(`${effectiveLimit} entries limit reached. Use limit=${effectiveLimit * 2} for more`);
+        details.entryLimitReached = effectiveLimit;
+      }
+      if (truncation.truncated) {
+        notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+        details.truncation = truncation;
+      }
+      if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
+      return {
+        content: [{ type: "text", text: output }],
+        details: Object.keys(details).length > 0 ? details : undefined,
+      };
+    },
+  };
+}
