@@ -1,0 +1,121 @@
+/**
+ * Registry of OAuth providers that AuthStorage consults for login, token-to-key conversion and refresh.
+ * The built-in providers (Anthropic, GitHub Copilot, OpenAI Codex) plug in through
+ * {@link setBuiltInOAuthProviders} once their login flows exist; extensions register theirs at runtime.
+ *
+ * @module
+ */
+
+import type { Api, Model } from "../ai/types.ts";
+
+/** Stored OAuth credentials: tokens, expiry in epoch ms, plus provider-specific extras. */
+export type OAuthCredentials = {
+  refresh: string;
+  access: string;
+  expires: number;
+  [key: string]: unknown;
+};
+
+/** A question the login flow needs answered. */
+export interface OAuthPrompt {
+  message: string;
+  placeholder?: string;
+  allowEmpty?: boolean;
+}
+
+/** Where the user should go to authorize. */
+export interface OAuthAuthInfo {
+  url: string;
+  instructions?: string;
+}
+
+/** One choice in a login selector. */
+export interface OAuthSelectOption {
+  id: string;
+  label: string;
+}
+
+/** UI hooks a login flow drives. */
+export interface OAuthLoginCallbacks {
+  onAuth: (info: OAuthAuthInfo) => void;
+  onPrompt: (prompt: OAuthPrompt) => Promise<string>;
+  onProgress?: (message: string) => void;
+  onManualCodeInput?: () => Promise<string>;
+  onSelect?: (prompt: { message: string; options: OAuthSelectOption[] }) => Promise<string | undefined>;
+  signal?: AbortSignal;
+}
+
+/** What an OAuth provider implements. */
+export interface OAuthProviderInterface {
+  readonly id: string;
+  readonly name: string;
+  /** Runs the login flow and returns the credentials to persist. */
+  login(callbacks: OAuthLoginCallbacks): Promise<OAuthCredentials>;
+  /** Whether login uses a local callback server and supports manual code input. */
+  usesCallbackServer?: boolean;
+  /** Exchanges expired credentials for fresh ones. */
+  refreshToken(credentials: OAuthCredentials): Promise<OAuthCredentials>;
+  /** Turns credentials into the key sent to the provider. */
+  getApiKey(credentials: OAuthCredentials): string;
+  /** Adjusts this provider's models for the logged-in account (e.g. baseUrl). */
+  modifyModels?(models: Model<Api>[], credentials: OAuthCredentials): Model<Api>[];
+}
+
+let builtIns: OAuthProviderInterface[] = [];
+const registry = new Map<string, OAuthProviderInterface>();
+
+/** Installs the built-in providers (replacing earlier built-ins) and resets the registry to them. */
+export function setBuiltInOAuthProviders(providers: OAuthProviderInterface[]): void {
+  builtIns = [...providers];
+  resetOAuthProviders();
+}
+
+/** The provider registered under `id`. */
+export function getOAuthProvider(id: string): OAuthProviderInterface | undefined {
+  return registry.get(id);
+}
+
+/** Registers (or replaces) a provider. */
+export function registerOAuthProvider(provider: OAuthProviderInterface): void {
+  registry.set(provider.id, provider);
+}
+
+/** Removes a provider; a built-in one is restored to its original implementation instead. */
+export function unregisterOAuthProvider(id: string): void {
+  const builtIn = builtIns.find((p) => p.id === id);
+  if (builtIn) registry.set(id, builtIn);
+  else registry.delete(id);
+}
+
+/** Drops runtime registrations, keeping only the built-ins. */
+export function resetOAuthProviders(): void {
+  registry.clear();
+  for (const provider of builtIns) registry.set(provider.id, provider);
+}
+
+/** All registered providers in registration order. */
+export function getOAuthProviders(): OAuthProviderInterface[] {
+  return [...registry.values()];
+}
+
+/**
+ * API key for `providerId` from a set of stored OAuth credentials, refreshing when expired.
+ * Null when there are no credentials; throws when the provider is unknown or the refresh fails.
+ */
+export async function getOAuthApiKey(
+  providerId: string,
+  credentials: Record<string, OAuthCredentials>,
+): Promise<{ newCredentials: OAuthCredentials; apiKey: string } | null> {
+  const provider = getOAuthProvider(providerId);
+  if (!provider) throw new Error(`Unknown OAuth provider: ${providerId}`);
+  let creds = credentials[providerId];
+  if (!creds) return null;
+  if (Date.now() >= creds.expires) {
+    try {
+      creds = await provider.refreshToken(creds);
+    } catch {
+      throw new Error(`Failed to refresh OAuth token for ${providerId}`);
+    }
+  }
+  return { newCredentials: creds, apiKey: provider.getApiKey(creds) };
+}
