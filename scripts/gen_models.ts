@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 /** Where the reference catalog lives in this workspace. */
 export const DEFAULT_CATALOG = "/work/ref/node_modules/@mariozechner/pi-ai/dist/models.generated.js";
 
-/** The model fields carried over, in the order they are written. */
+/** The model fields carried over. */
 export const MODEL_FIELDS = [
   "id",
   "name",
@@ -40,9 +40,8 @@ export function normalizeCatalog(catalog: Catalog): Catalog {
     for (const [id, model] of Object.entries(models)) {
       const unknown = Object.keys(model).filter((k) => !(MODEL_FIELDS as readonly string[]).includes(k));
       if (unknown.length > 0) throw new Error(`${provider}/${id}: unknown fields ${unknown.join(", ")}`);
-      const copy: Record<string, unknown> = {};
-      for (const field of MODEL_FIELDS) if (model[field] !== undefined) copy[field] = model[field];
-      out[provider][id] = copy;
+      // Keep the reference's key order so serialized models read the same.
+      out[provider][id] = { ...model };
     }
   }
   return out;

@@ -1,0 +1,76 @@
+import { clampThinkingLevel, getSupportedThinkingLevels, supportsXhigh } from "../../src/ai/thinking.ts";
+import { adjustMaxTokensForThinking, buildBaseOptions, clampReasoning } from "../../src/ai/simple_options.ts";
+import type { Model } from "../../src/ai/types.ts";
+import { assertEquals } from "../support/assert.ts";
+
+function model(overrides: Partial<Model>): Model {
+  return {
+    id: "m",
+    name: "M",
+    api: "openai-completions",
+    provider: "test",
+    baseUrl: "http://localhost",
+    reasoning: true,
+    input: ["text"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 100000,
+    maxTokens: 16384,
+    ...overrides,
+  };
+}
+
+Deno.test("THINK levels: non-reasoning models only have off; xhigh needs an explicit map entry", () => {
+  assertEquals(getSupportedThinkingLevels(model({ reasoning: false })), ["off"]);
+  assertEquals(getSupportedThinkingLevels(model({})), ["off", "minimal", "low", "medium", "high"]);
+  assertEquals(
+    getSupportedThinkingLevels(model({ thinkingLevelMap: { xhigh: "max" } })),
+    ["off", "minimal", "low", "medium", "high", "xhigh"],
+  );
+  assertEquals(
+    getSupportedThinkingLevels(model({ thinkingLevelMap: { minimal: null, off: null } })),
+    ["low", "medium", "high"],
+  );
+  assertEquals(supportsXhigh(model({ thinkingLevelMap: { xhigh: "max" } })), true);
+  assertEquals(supportsXhigh(model({})), false);
+});
+
+Deno.test("THINK clampThinkingLevel moves up to the next supported level, else down", () => {
+  const m = model({ thinkingLevelMap: { minimal: null, low: null } });
+  assertEquals(clampThinkingLevel(m, "minimal"), "medium");
+  assertEquals(clampThinkingLevel(m, "xhigh"), "high");
+  assertEquals(clampThinkingLevel(m, "medium"), "medium");
+  assertEquals(clampThinkingLevel(model({ reasoning: false }), "high"), "off");
+});
+
+Deno.test("THINK clampReasoning maps xhigh to high only", () => {
+  assertEquals(clampReasoning("xhigh"), "high");
+  assertEquals(clampReasoning("low"), "low");
+  assertEquals(clampReasoning(undefined), undefined);
+});
+
+Deno.test("THINK adjustMaxTokensForThinking adds the budget and keeps 1024 tokens for output", () => {
+  // Values captured from the reference.
+  assertEquals(adjustMaxTokensForThinking(32000, 64000, "high"), { maxTokens: 48384, thinkingBudget: 16384 });
+  assertEquals(adjustMaxTokensForThinking(4000, 8000, "medium"), { maxTokens: 8000, thinkingBudget: 6976 });
+  assertEquals(adjustMaxTokensForThinking(1000, 2048, "xhigh", { high: 4000 }), {
+    maxTokens: 2048,
+    thinkingBudget: 1024,
+  });
+  assertEquals(adjustMaxTokensForThinking(100, 1500, "high"), { maxTokens: 1500, thinkingBudget: 476 });
+  assertEquals(adjustMaxTokensForThinking(100, 500, "high"), { maxTokens: 500, thinkingBudget: 0 });
+});
+
+Deno.test("THINK buildBaseOptions caps the default output at 32000 and prefers the resolved key", () => {
+  const base = buildBaseOptions(
+    model({ maxTokens: 128000 }),
+    { apiKey: "from-options", temperature: 0.2 },
+    "resolved",
+  );
+  assertEquals(base.maxTokens, 32000);
+  assertEquals(base.apiKey, "resolved");
+  assertEquals(base.temperature, 0.2);
+  assertEquals(buildBaseOptions(model({ maxTokens: 16384 }), undefined, "k").maxTokens, 16384);
+  assertEquals(buildBaseOptions(model({ maxTokens: 0 })).maxTokens, undefined);
+  assertEquals(buildBaseOptions(model({}), { maxTokens: 5, apiKey: "x" }).apiKey, "x");
+  assertEquals(buildBaseOptions(model({}), { maxTokens: 5 }).maxTokens, 5);
+});
