@@ -1,38 +1,133 @@
 /**
- * Placeholder until the openai-completions implementation lands.
+ * The `openai-completions` wire API: OpenAI's Chat Completions and the many servers that
+ * copy it (OpenRouter, DeepSeek, Groq, Cerebras, xAI, llama.cpp, vLLM, …). Streams with
+ * plain fetch; chunk deltas become text, thinking and tool-call events, usage is normalised
+ * (input excludes cache reads/writes) and priced.
  *
  * @module
  */
 import type { ApiProvider } from "../api_registry.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
+import { createOutputMessage, finishWithError } from "../provider_utils.ts";
+import { buildBaseOptions } from "../simple_options.ts";
+import { clampThinkingLevel } from "../thinking.ts";
+import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
+import { getCompletionsCompat } from "./openai_completions_compat.ts";
+import { buildCompletionsParams, type OpenAICompletionsOptions } from "./openai_completions_params.ts";
+import {
+  buildOpenAIHeaders,
+  joinUrl,
+  resolveBaseUrl,
+  resolveCacheRetention,
+  resolveOpenAIApiKey,
+} from "./openai_shared_client.ts";
+import { headersToRecord, sendOpenAIRequest } from "./openai_shared_request.ts";
+import { readOpenAIStream, withRawMetadata } from "./openai_shared_stream.ts";
+import { type CompletionsStreamEnd, processCompletionsStream } from "./openai_completions_stream.ts";
 
-/** Not implemented yet: every call ends in an error event. */
+export type { OpenAICompletionsOptions } from "./openai_completions_params.ts";
+export { detectCompletionsCompat, getCompletionsCompat } from "./openai_completions_compat.ts";
+
+/** The text when a stream ends with neither a finish reason nor `[DONE]`. */
+export const COMPLETIONS_TRUNCATED = "Stream ended without a finish reason or [DONE]";
+
+/** Streams one Chat Completions request. Never throws: failures end in an `error` event. */
+export function streamOpenAICompletions(
+  model: Model,
+  context: Context,
+  options?: OpenAICompletionsOptions,
+): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const output = createOutputMessage(model);
+  void run(stream, output, model, context, options).catch((error) =>
+    finishWithError(stream, output, new Error(withRawMetadata(errorText(error), error)), options?.signal)
+  );
+  return stream;
+}
+
+/** Streams with the unified `reasoning` option mapped to `reasoning_effort` (clamped to the model). */
+export function streamSimpleOpenAICompletions(
+  model: Model,
+  context: Context,
+  options?: SimpleStreamOptions & { toolChoice?: OpenAICompletionsOptions["toolChoice"] },
+): AssistantMessageEventStream {
+  const base = buildBaseOptions(model, options, options?.apiKey);
+  const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
+  return streamOpenAICompletions(model, context, {
+    ...base,
+    reasoningEffort: level === "off" ? undefined : level,
+    toolChoice: options?.toolChoice,
+  });
+}
+
+/** The built-in implementation registered for "openai-completions". */
 export const provider: ApiProvider = {
   api: "openai-completions",
-  stream: (model) => notImplemented(model.api, model.provider, model.id),
-  streamSimple: (model) => notImplemented(model.api, model.provider, model.id),
+  stream: streamOpenAICompletions,
+  streamSimple: streamSimpleOpenAICompletions,
 };
 
-function notImplemented(api: string, providerName: string, id: string): AssistantMessageEventStream {
-  const s = new AssistantMessageEventStream();
-  const message = {
-    role: "assistant" as const,
-    content: [],
-    api,
-    provider: providerName,
-    model: id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "error" as const,
-    errorMessage: "openai-completions is not implemented yet",
-    timestamp: Date.now(),
-  };
-  queueMicrotask(() => s.push({ type: "error", reason: "error", error: message }));
-  return s;
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : JSON.stringify(error);
+}
+
+async function run(
+  stream: AssistantMessageEventStream,
+  output: AssistantMessage,
+  model: Model,
+  context: Context,
+  options: OpenAICompletionsOptions | undefined,
+): Promise<void> {
+  const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+  const compat = getCompletionsCompat(model);
+  const cacheRetention = resolveCacheRetention(options?.cacheRetention);
+  const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
+  const sessionHeaders = sessionId && compat.sendSessionAffinityHeaders
+    ? { session_id: sessionId, "x-client-request-id": sessionId, "x-session-affinity": sessionId }
+    : undefined;
+  const headers = buildOpenAIHeaders({
+    model,
+    context,
+    apiKey,
+    optionsHeaders: options?.headers,
+    sessionHeaders,
+  });
+  let params: unknown = buildCompletionsParams(model, context, options, compat, cacheRetention);
+  const replaced = await options?.onPayload?.(params, model);
+  if (replaced !== undefined) params = replaced;
+
+  const response = await sendOpenAIRequest({
+    url: joinUrl(resolveBaseUrl(model), "/chat/completions"),
+    body: params,
+    headers,
+    signal: options?.signal,
+    timeoutMs: options?.timeoutMs,
+    maxRetries: options?.maxRetries,
+    maxRetryDelayMs: options?.maxRetryDelayMs,
+    secrets: [apiKey],
+  });
+  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
+  stream.push({ type: "start", partial: output });
+  if (!response.body) throw new Error("Response has no body");
+
+  let end: CompletionsStreamEnd;
+  try {
+    end = await processCompletionsStream(
+      readOpenAIStream(response.body, options?.signal),
+      output,
+      stream,
+      model,
+    );
+  } finally {
+    // Closes the connection when reading stopped early; a no-op after a complete body.
+    await response.body.cancel().catch(() => {});
+  }
+  if (options?.signal?.aborted) throw new Error("Request was aborted");
+  if (!end.sawFinish && !end.sawDone) throw new Error(COMPLETIONS_TRUNCATED);
+  if (output.stopReason === "aborted") throw new Error("Request was aborted");
+  if (output.stopReason === "error") {
+    throw new Error(output.errorMessage || "Provider returned an error stop reason");
+  }
+  stream.push({ type: "done", reason: output.stopReason, message: output });
+  stream.end();
 }

@@ -1,38 +1,205 @@
 /**
- * Placeholder until the openai-responses implementation lands.
+ * The `openai-responses` wire API (OpenAI's `/responses`): stateless requests (`store: false`)
+ * that replay earlier reasoning as encrypted items, reasoning effort and summaries, prompt
+ * cache key and retention, session headers, and service-tier pricing.
  *
  * @module
  */
 import type { ApiProvider } from "../api_registry.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
+import { createOutputMessage, finishWithError } from "../provider_utils.ts";
+import { buildBaseOptions } from "../simple_options.ts";
+import { clampThinkingLevel } from "../thinking.ts";
+import type {
+  AssistantMessage,
+  CacheRetention,
+  Context,
+  Model,
+  OpenAIResponsesCompat,
+  SimpleStreamOptions,
+  StreamOptions,
+  ThinkingLevel,
+  Usage,
+} from "../types.ts";
+import { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
+import { processResponsesStream } from "./openai_responses_events.ts";
+import {
+  buildOpenAIHeaders,
+  joinUrl,
+  resolveBaseUrl,
+  resolveCacheRetention,
+  resolveOpenAIApiKey,
+} from "./openai_shared_client.ts";
+import { headersToRecord, sendOpenAIRequest } from "./openai_shared_request.ts";
+import { readOpenAIStream } from "./openai_shared_stream.ts";
 
-/** Not implemented yet: every call ends in an error event. */
+export { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
+export { processResponsesStream } from "./openai_responses_events.ts";
+
+/** Options of the openai-responses `stream` beyond the common ones. */
+export interface OpenAIResponsesOptions extends StreamOptions {
+  reasoningEffort?: ThinkingLevel;
+  reasoningSummary?: "auto" | "detailed" | "concise" | null;
+  serviceTier?: "auto" | "default" | "flex" | "scale" | "priority" | null;
+}
+
+/** Providers whose `call|item` tool-call ids are Responses ids worth keeping. */
+const OPENAI_TOOL_CALL_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
+
+/** Streams one Responses request. Never throws: failures end in an `error` event. */
+export function streamOpenAIResponses(
+  model: Model,
+  context: Context,
+  options?: OpenAIResponsesOptions,
+): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const output = createOutputMessage(model);
+  void run(stream, output, model, context, options).catch((error) =>
+    finishWithError(
+      stream,
+      output,
+      error instanceof Error ? error : new Error(String(error)),
+      options?.signal,
+    )
+  );
+  return stream;
+}
+
+/** Streams with the unified `reasoning` option mapped to a reasoning effort (clamped to the model). */
+export function streamSimpleOpenAIResponses(
+  model: Model,
+  context: Context,
+  options?: SimpleStreamOptions,
+): AssistantMessageEventStream {
+  const base = buildBaseOptions(model, options, options?.apiKey);
+  const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
+  return streamOpenAIResponses(model, context, {
+    ...base,
+    reasoningEffort: level === "off" ? undefined : level,
+  });
+}
+
+/** The built-in implementation registered for "openai-responses". */
 export const provider: ApiProvider = {
   api: "openai-responses",
-  stream: (model) => notImplemented(model.api, model.provider, model.id),
-  streamSimple: (model) => notImplemented(model.api, model.provider, model.id),
+  stream: streamOpenAIResponses,
+  streamSimple: streamSimpleOpenAIResponses,
 };
 
-function notImplemented(api: string, providerName: string, id: string): AssistantMessageEventStream {
-  const s = new AssistantMessageEventStream();
-  const message = {
-    role: "assistant" as const,
-    content: [],
-    api,
-    provider: providerName,
-    model: id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "error" as const,
-    errorMessage: "openai-responses is not implemented yet",
-    timestamp: Date.now(),
+function getCompat(model: Model): Required<OpenAIResponsesCompat> {
+  const c = model.compat as OpenAIResponsesCompat | undefined;
+  return {
+    sendSessionIdHeader: c?.sendSessionIdHeader ?? true,
+    supportsLongCacheRetention: c?.supportsLongCacheRetention ?? true,
   };
-  queueMicrotask(() => s.push({ type: "error", reason: "error", error: message }));
-  return s;
+}
+
+/** Builds the body sent to `/responses`. */
+export function buildResponsesParams(
+  model: Model,
+  context: Context,
+  options: OpenAIResponsesOptions | undefined,
+  cacheRetention: CacheRetention = resolveCacheRetention(options?.cacheRetention),
+): Record<string, unknown> {
+  const compat = getCompat(model);
+  const params: Record<string, unknown> = {
+    model: model.id,
+    input: convertResponsesMessages(model, context, OPENAI_TOOL_CALL_PROVIDERS),
+    stream: true,
+    prompt_cache_key: cacheRetention === "none" ? undefined : options?.sessionId,
+    prompt_cache_retention: cacheRetention === "long" && compat.supportsLongCacheRetention
+      ? "24h"
+      : undefined,
+    store: false,
+  };
+  if (options?.maxTokens) params.max_output_tokens = options.maxTokens;
+  if (options?.temperature !== undefined) params.temperature = options.temperature;
+  if (options?.serviceTier !== undefined) params.service_tier = options.serviceTier;
+  if (context.tools && context.tools.length > 0) params.tools = convertResponsesTools(context.tools);
+  if (model.reasoning) {
+    if (options?.reasoningEffort || options?.reasoningSummary) {
+      const effort = options.reasoningEffort
+        ? (model.thinkingLevelMap?.[options.reasoningEffort] ?? options.reasoningEffort)
+        : "medium";
+      params.reasoning = { effort, summary: options.reasoningSummary || "auto" };
+      // Stateless requests need the encrypted reasoning back to replay it next turn.
+      params.include = ["reasoning.encrypted_content"];
+    } else if (model.provider !== "github-copilot" && model.thinkingLevelMap?.off !== null) {
+      params.reasoning = { effort: model.thinkingLevelMap?.off ?? "none" };
+    }
+  }
+  return params;
+}
+
+/** Price multiplier of a service tier (flex is half price, priority double; 2.5× for gpt-5.5). */
+export function serviceTierCostMultiplier(model: Model, serviceTier: string | undefined): number {
+  if (serviceTier === "flex") return 0.5;
+  if (serviceTier === "priority") return model.id === "gpt-5.5" ? 2.5 : 2;
+  return 1;
+}
+
+function applyServiceTierPricing(usage: Usage, serviceTier: string | undefined, model: Model): void {
+  const m = serviceTierCostMultiplier(model, serviceTier);
+  if (m === 1) return;
+  usage.cost.input *= m;
+  usage.cost.output *= m;
+  usage.cost.cacheRead *= m;
+  usage.cost.cacheWrite *= m;
+  usage.cost.total = usage.cost.input + usage.cost.output + usage.cost.cacheRead + usage.cost.cacheWrite;
+}
+
+async function run(
+  stream: AssistantMessageEventStream,
+  output: AssistantMessage,
+  model: Model,
+  context: Context,
+  options: OpenAIResponsesOptions | undefined,
+): Promise<void> {
+  const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+  const cacheRetention = resolveCacheRetention(options?.cacheRetention);
+  const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
+  const sessionHeaders: Record<string, string> = {};
+  if (sessionId) {
+    if (getCompat(model).sendSessionIdHeader) sessionHeaders.session_id = sessionId;
+    sessionHeaders["x-client-request-id"] = sessionId;
+  }
+  const headers = buildOpenAIHeaders({
+    model,
+    context,
+    apiKey,
+    optionsHeaders: options?.headers,
+    sessionHeaders,
+  });
+  let params: unknown = buildResponsesParams(model, context, options, cacheRetention);
+  const replaced = await options?.onPayload?.(params, model);
+  if (replaced !== undefined) params = replaced;
+
+  const response = await sendOpenAIRequest({
+    url: joinUrl(resolveBaseUrl(model), "/responses"),
+    body: params,
+    headers,
+    signal: options?.signal,
+    timeoutMs: options?.timeoutMs,
+    maxRetries: options?.maxRetries,
+    maxRetryDelayMs: options?.maxRetryDelayMs,
+    secrets: [apiKey],
+  });
+  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
+  stream.push({ type: "start", partial: output });
+  if (!response.body) throw new Error("Response has no body");
+  try {
+    await processResponsesStream(readOpenAIStream(response.body, options?.signal), output, stream, model, {
+      serviceTier: options?.serviceTier ?? undefined,
+      applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
+    });
+  } finally {
+    // Closes the connection when reading stopped early; a no-op after a complete body.
+    await response.body.cancel().catch(() => {});
+  }
+  if (options?.signal?.aborted) throw new Error("Request was aborted");
+  if (output.stopReason === "aborted" || output.stopReason === "error") {
+    throw new Error("An unknown error occurred");
+  }
+  stream.push({ type: "done", reason: output.stopReason, message: output });
+  stream.end();
 }

@@ -1,0 +1,80 @@
+/**
+ * The JSON payloads of an OpenAI-style SSE body, read the way the `openai` SDK reads them:
+ * `[DONE]` ends the data (anything after it is ignored), a payload with an `error` field is
+ * thrown as an {@link OpenAIApiError}, and an unparsable payload throws the JSON error.
+ *
+ * @module
+ */
+import { readSseEvents } from "../sse.ts";
+import { OpenAIApiError } from "./openai_shared_request.ts";
+
+/** Result of reading a stream to its end. */
+export interface OpenAIStreamEnd {
+  /** True when the server sent `data: [DONE]`. */
+  sawDone: boolean;
+}
+
+function errorText(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  if (message) return typeof message === "string" ? message : JSON.stringify(message);
+  return JSON.stringify(error);
+}
+
+/** Yields each parsed payload; returns whether `[DONE]` arrived. */
+export async function* readOpenAIStream(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd> {
+  let sawDone = false;
+  for await (const event of terminatedOnBodyError(readSseEvents(body, signal), signal)) {
+    if (sawDone) continue;
+    if (event.data.startsWith("[DONE]")) {
+      sawDone = true;
+      continue;
+    }
+    const data = JSON.parse(event.data) as unknown;
+    if (data && typeof data === "object" && "error" in data && (data as { error: unknown }).error) {
+      const error = (data as { error: unknown }).error;
+      throw new OpenAIApiError(errorText(error), undefined, error);
+    }
+    if (data && typeof data === "object") yield data as Record<string, unknown>;
+  }
+  return { sawDone };
+}
+
+/** Text of a connection lost mid-body; what Node's fetch says and what auto-retry matches. */
+export const BODY_TERMINATED = "terminated";
+
+/**
+ * Re-words body read failures as "terminated" (Deno says "error reading a body from
+ * connection"), the text users of the reference see, which also marks them retryable.
+ */
+async function* terminatedOnBodyError<T>(events: AsyncGenerator<T>, signal?: AbortSignal): AsyncGenerator<T> {
+  try {
+    while (true) {
+      let next: IteratorResult<T>;
+      try {
+        next = await events.next();
+      } catch (error) {
+        if (signal?.aborted || !(error instanceof TypeError)) throw error;
+        throw new Error(BODY_TERMINATED, { cause: error });
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Stopping early (a bad payload) must still release the body reader.
+    await events.return(undefined);
+  }
+}
+
+/**
+ * OpenRouter puts the upstream provider's own error text in `error.metadata.raw`; in-stream
+ * errors get it appended here (HTTP error texts already carry it).
+ */
+export function withRawMetadata(message: string, error: unknown): string {
+  if (!(error instanceof OpenAIApiError) || error.status !== undefined) return message;
+  const inner = error.error;
+  const raw = (inner as { metadata?: { raw?: unknown } } | undefined)?.metadata?.raw;
+  return raw ? `${message}\n${raw}` : message;
+}
