@@ -1,0 +1,435 @@
+/**
+ * ModelRegistry: the built-in catalog merged with models.json and extension-registered providers, plus
+ * per-request API key and header resolution.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { getModels, getProviders } from "../ai/models.ts";
+import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
+import type { AssistantMessageEventStream } from "../ai/event_stream.ts";
+import type { Api, Context, Model, SimpleStreamOptions } from "../ai/types.ts";
+import type { AuthStatus, AuthStorage } from "./auth_storage.ts";
+import { applyModelOverride, mergeCompat } from "./model_overrides.ts";
+import type { ModelOverride, ModelsConfig, ProviderCompat } from "./models_json.ts";
+import { readModelsJson } from "./models_json.ts";
+import { type OAuthProviderInterface, registerOAuthProvider, resetOAuthProviders } from "./oauth_registry.ts";
+import { getAgentDir } from "./paths.ts";
+import { BUILT_IN_PROVIDER_DISPLAY_NAMES } from "./provider_display_names.ts";
+import {
+  clearConfigValueCache,
+  resolveConfigValueOrThrow,
+  resolveConfigValueUncached,
+  resolveHeadersOrThrow,
+} from "./resolve_value.ts";
+
+/** Outcome of resolving what a request to a model needs. */
+export type ResolvedRequestAuth =
+  | { ok: true; apiKey?: string; headers?: Record<string, string> }
+  | { ok: false; error: string };
+
+/** A provider registered at runtime (extensions' `pi.registerProvider`). */
+export interface ProviderConfigInput {
+  name?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  api?: Api;
+  streamSimple?: (
+    model: Model,
+    context: Context,
+    options?: SimpleStreamOptions,
+  ) => AssistantMessageEventStream;
+  headers?: Record<string, string>;
+  authHeader?: boolean;
+  oauth?: Omit<OAuthProviderInterface, "id">;
+  models?: Array<{
+    id: string;
+    name: string;
+    api?: Api;
+    baseUrl?: string;
+    reasoning: boolean;
+    thinkingLevelMap?: Model["thinkingLevelMap"];
+    input: ("text" | "image")[];
+    cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+    contextWindow: number;
+    maxTokens: number;
+    headers?: Record<string, string>;
+    compat?: Model["compat"];
+  }>;
+}
+
+/** Forgets cached `!command` results for keys. */
+export const clearApiKeyCache: () => void = clearConfigValueCache;
+
+interface ProviderRequestConfig {
+  apiKey?: string;
+  headers?: Record<string, string>;
+  authHeader?: boolean;
+}
+
+interface ProviderOverride {
+  baseUrl?: string;
+  compat?: ProviderCompat;
+}
+
+interface CustomModelsResult {
+  models: Model[];
+  overrides: Map<string, ProviderOverride>;
+  modelOverrides: Map<string, Map<string, ModelOverride>>;
+  error?: string;
+}
+
+function emptyCustomModels(error?: string): CustomModelsResult {
+  return { models: [], overrides: new Map(), modelOverrides: new Map(), error };
+}
+
+/** Loads and manages the model list; resolves keys through AuthStorage. */
+export class ModelRegistry {
+  /** Credential store used for key lookups. */
+  readonly authStorage: AuthStorage;
+  private readonly modelsJsonPath: string | undefined;
+  private models: Model[] = [];
+  private readonly providerRequestConfigs = new Map<string, ProviderRequestConfig>();
+  private readonly modelRequestHeaders = new Map<string, Record<string, string>>();
+  private readonly registeredProviders = new Map<string, ProviderConfigInput>();
+  private loadError: string | undefined = undefined;
+
+  private constructor(authStorage: AuthStorage, modelsJsonPath: string | undefined) {
+    this.authStorage = authStorage;
+    this.modelsJsonPath = modelsJsonPath;
+    this.loadModels();
+  }
+
+  /** Registry reading `<agentDir>/models.json` (or the given path). */
+  static create(
+    authStorage: AuthStorage,
+    modelsJsonPath: string = join(getAgentDir(), "models.json"),
+  ): ModelRegistry {
+    return new ModelRegistry(authStorage, modelsJsonPath);
+  }
+
+  /** Registry with built-in models only. */
+  static inMemory(authStorage: AuthStorage): ModelRegistry {
+    return new ModelRegistry(authStorage, undefined);
+  }
+
+  /** Reloads built-ins and models.json, then re-applies runtime-registered providers. */
+  refresh(): void {
+    this.providerRequestConfigs.clear();
+    this.modelRequestHeaders.clear();
+    this.loadError = undefined;
+    clearApiProviders();
+    resetOAuthProviders();
+    this.loadModels();
+    for (const [providerName, config] of this.registeredProviders) {
+      this.applyProviderConfig(providerName, config);
+    }
+  }
+
+  /** The models.json problem from the last load, if any (built-ins stay usable). */
+  getError(): string | undefined {
+    return this.loadError;
+  }
+
+  private loadModels(): void {
+    const custom = this.modelsJsonPath ? this.loadCustomModels(this.modelsJsonPath) : emptyCustomModels();
+    if (custom.error) this.loadError = custom.error;
+    const builtIns = this.loadBuiltInModels(custom.overrides, custom.modelOverrides);
+    let combined = this.mergeCustomModels(builtIns, custom.models);
+    for (const oauthProvider of this.authStorage.getOAuthProviders()) {
+      const cred = this.authStorage.get(oauthProvider.id);
+      if (cred?.type === "oauth" && oauthProvider.modifyModels) {
+        combined = oauthProvider.modifyModels(combined, cred);
+      }
+    }
+    this.models = combined;
+  }
+
+  private loadBuiltInModels(
+    overrides: Map<string, ProviderOverride>,
+    modelOverrides: Map<string, Map<string, ModelOverride>>,
+  ): Model[] {
+    return getProviders().flatMap((provider) => {
+      const providerOverride = overrides.get(provider);
+      const perModel = modelOverrides.get(provider);
+      return getModels(provider).map((builtIn) => {
+        let model = builtIn;
+        if (providerOverride) {
+          model = {
+            ...model,
+            baseUrl: providerOverride.baseUrl ?? model.baseUrl,
+            compat: mergeCompat(model.compat, providerOverride.compat),
+          };
+        }
+        const override = perModel?.get(builtIn.id);
+        return override ? applyModelOverride(model, override) : model;
+      });
+    });
+  }
+
+  private mergeCustomModels(builtIns: Model[], custom: Model[]): Model[] {
+    const merged = [...builtIns];
+    for (const model of custom) {
+      const index = merged.findIndex((m) => m.provider === model.provider && m.id === model.id);
+      if (index >= 0) merged[index] = model;
+      else merged.push(model);
+    }
+    return merged;
+  }
+
+  private loadCustomModels(path: string): CustomModelsResult {
+    const { config, error } = readModelsJson(path, new Set(getProviders()));
+    if (error) return emptyCustomModels(error);
+    if (!config) return emptyCustomModels();
+    const overrides = new Map<string, ProviderOverride>();
+    const modelOverrides = new Map<string, Map<string, ModelOverride>>();
+    for (const [providerName, providerConfig] of Object.entries(config.providers)) {
+      if (providerConfig.baseUrl || providerConfig.compat) {
+        overrides.set(providerName, { baseUrl: providerConfig.baseUrl, compat: providerConfig.compat });
+      }
+      this.storeProviderRequestConfig(providerName, providerConfig);
+      if (providerConfig.modelOverrides) {
+        modelOverrides.set(providerName, new Map(Object.entries(providerConfig.modelOverrides)));
+        for (const [modelId, override] of Object.entries(providerConfig.modelOverrides)) {
+          this.storeModelHeaders(providerName, modelId, override.headers);
+        }
+      }
+    }
+    return { models: this.parseModels(config), overrides, modelOverrides };
+  }
+
+  private parseModels(config: ModelsConfig): Model[] {
+    const models: Model[] = [];
+    const builtInProviders = new Set(getProviders());
+    const defaultsCache = new Map<string, { api: Api; baseUrl: string }>();
+    const builtInDefaults = (provider: string) => {
+      if (!builtInProviders.has(provider)) return undefined;
+      if (!defaultsCache.has(provider)) {
+        const first = getModels(provider)[0];
+        if (!first) return undefined;
+        defaultsCache.set(provider, { api: first.api, baseUrl: first.baseUrl });
+      }
+      return defaultsCache.get(provider);
+    };
+    for (const [providerName, providerConfig] of Object.entries(config.providers)) {
+      const defs = providerConfig.models ?? [];
+      if (defs.length === 0) continue;
+      const defaults = builtInDefaults(providerName);
+      for (const def of defs) {
+        const api = def.api ?? providerConfig.api ?? defaults?.api;
+        if (!api) continue;
+        const baseUrl = def.baseUrl ?? providerConfig.baseUrl ?? defaults?.baseUrl;
+        if (!baseUrl) continue;
+        this.storeModelHeaders(providerName, def.id, def.headers);
+        models.push({
+          id: def.id,
+          name: def.name ?? def.id,
+          api,
+          provider: providerName,
+          baseUrl,
+          reasoning: def.reasoning ?? false,
+          thinkingLevelMap: def.thinkingLevelMap,
+          input: def.input ?? ["text"],
+          cost: def.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          contextWindow: def.contextWindow ?? 128000,
+          maxTokens: def.maxTokens ?? 16384,
+          headers: undefined,
+          compat: mergeCompat(providerConfig.compat, def.compat),
+        });
+      }
+    }
+    return models;
+  }
+
+  /** Every model: built-in (with overrides) plus custom. */
+  getAll(): Model[] {
+    return this.models;
+  }
+
+  /** Models whose provider has auth configured (no token refresh involved). */
+  getAvailable(): Model[] {
+    return this.models.filter((m) => this.hasConfiguredAuth(m));
+  }
+
+  /** The model with this provider and id. */
+  find(provider: string, modelId: string): Model | undefined {
+    return this.models.find((m) => m.provider === provider && m.id === modelId);
+  }
+
+  /** Whether auth.json, the environment, a runtime key or models.json provides auth for the model's provider. */
+  hasConfiguredAuth(model: Model): boolean {
+    return this.authStorage.hasAuth(model.provider) ||
+      this.providerRequestConfigs.get(model.provider)?.apiKey !== undefined;
+  }
+
+  private storeProviderRequestConfig(providerName: string, config: ProviderRequestConfig): void {
+    if (!config.apiKey && !config.headers && !config.authHeader) return;
+    this.providerRequestConfigs.set(providerName, {
+      apiKey: config.apiKey,
+      headers: config.headers,
+      authHeader: config.authHeader,
+    });
+  }
+
+  private storeModelHeaders(
+    provider: string,
+    modelId: string,
+    headers: Record<string, string> | undefined,
+  ): void {
+    const key = `${provider}:${modelId}`;
+    if (!headers || Object.keys(headers).length === 0) this.modelRequestHeaders.delete(key);
+    else this.modelRequestHeaders.set(key, headers);
+  }
+
+  /**
+   * API key and headers for one request: auth storage first, then the models.json key; headers from the
+   * model, provider and per-model config (later wins); `authHeader` adds `Authorization: Bearer <key>`.
+   */
+  async getApiKeyAndHeaders(model: Model): Promise<ResolvedRequestAuth> {
+    try {
+      const providerConfig = this.providerRequestConfigs.get(model.provider);
+      const stored = await this.authStorage.getApiKey(model.provider, { includeFallback: false });
+      const apiKey = stored ??
+        (providerConfig?.apiKey
+          ? resolveConfigValueOrThrow(providerConfig.apiKey, `API key for provider "${model.provider}"`)
+          : undefined);
+      const providerHeaders = resolveHeadersOrThrow(providerConfig?.headers, `provider "${model.provider}"`);
+      const modelHeaders = resolveHeadersOrThrow(
+        this.modelRequestHeaders.get(`${model.provider}:${model.id}`),
+        `model "${model.provider}/${model.id}"`,
+      );
+      let headers = model.headers || providerHeaders || modelHeaders
+        ? { ...model.headers, ...providerHeaders, ...modelHeaders }
+        : undefined;
+      if (providerConfig?.authHeader) {
+        if (!apiKey) return { ok: false, error: `No API key found for "${model.provider}"` };
+        headers = { ...headers, Authorization: `Bearer ${apiKey}` };
+      }
+      return { ok: true, apiKey, headers: headers && Object.keys(headers).length > 0 ? headers : undefined };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Auth status including models.json keys, without running key commands. */
+  getProviderAuthStatus(provider: string): AuthStatus {
+    const status = this.authStorage.getAuthStatus(provider);
+    if (status.source) return status;
+    const providerApiKey = this.providerRequestConfigs.get(provider)?.apiKey;
+    if (!providerApiKey) return status;
+    if (providerApiKey.startsWith("!")) return { configured: true, source: "models_json_command" };
+    let envValue: string | undefined;
+    try {
+      envValue = Deno.env.get(providerApiKey);
+    } catch {
+      envValue = undefined;
+    }
+    if (envValue) return { configured: true, source: "environment", label: providerApiKey };
+    return { configured: true, source: "models_json_key" };
+  }
+
+  /** Display name: registered name → its OAuth name → OAuth provider name → built-in table → id. */
+  getProviderDisplayName(provider: string): string {
+    const registered = this.registeredProviders.get(provider);
+    const oauthProvider = this.authStorage.getOAuthProviders().find((p) => p.id === provider);
+    return registered?.name ?? registered?.oauth?.name ?? oauthProvider?.name ??
+      BUILT_IN_PROVIDER_DISPLAY_NAMES[provider] ?? provider;
+  }
+
+  /** API key for a provider from auth storage, else models.json (commands re-run). */
+  async getApiKeyForProvider(provider: string): Promise<string | undefined> {
+    const apiKey = await this.authStorage.getApiKey(provider, { includeFallback: false });
+    if (apiKey !== undefined) return apiKey;
+    const providerApiKey = this.providerRequestConfigs.get(provider)?.apiKey;
+    return providerApiKey ? resolveConfigValueUncached(providerApiKey) : undefined;
+  }
+
+  /** Whether the model's provider is authenticated through a subscription (OAuth). */
+  isUsingOAuth(model: Model): boolean {
+    return this.authStorage.get(model.provider)?.type === "oauth";
+  }
+
+  /**
+   * Registers a provider at runtime. With models it replaces the provider's models; with only baseUrl/headers
+   * it redirects existing ones; with oauth it becomes available to /login.
+   */
+  registerProvider(providerName: string, config: ProviderConfigInput): void {
+    this.validateProviderConfig(providerName, config);
+    this.applyProviderConfig(providerName, config);
+    const existing = this.registeredProviders.get(providerName);
+    if (!existing) {
+      this.registeredProviders.set(providerName, config);
+      return;
+    }
+    const target = existing as Record<string, unknown>;
+    for (const [key, value] of Object.entries(config)) if (value !== undefined) target[key] = value;
+  }
+
+  /** Removes a runtime provider and reloads so overridden built-ins come back. */
+  unregisterProvider(providerName: string): void {
+    if (!this.registeredProviders.has(providerName)) return;
+    this.registeredProviders.delete(providerName);
+    this.refresh();
+  }
+
+  private validateProviderConfig(providerName: string, config: ProviderConfigInput): void {
+    if (config.streamSimple && !config.api) {
+      throw new Error(`Provider ${providerName}: "api" is required when registering streamSimple.`);
+    }
+    if (!config.models || config.models.length === 0) return;
+    if (!config.baseUrl) {
+      throw new Error(`Provider ${providerName}: "baseUrl" is required when defining models.`);
+    }
+    if (!config.apiKey && !config.oauth) {
+      throw new Error(`Provider ${providerName}: "apiKey" or "oauth" is required when defining models.`);
+    }
+    for (const def of config.models) {
+      if (!(def.api || config.api)) {
+        throw new Error(`Provider ${providerName}, model ${def.id}: no "api" specified.`);
+      }
+    }
+  }
+
+  private applyProviderConfig(providerName: string, config: ProviderConfigInput): void {
+    if (config.oauth) registerOAuthProvider({ ...config.oauth, id: providerName });
+    if (config.streamSimple && config.api) {
+      const streamSimple = config.streamSimple;
+      registerApiProvider({
+        api: config.api,
+        stream: (model, context, options) => streamSimple(model, context, options),
+        streamSimple,
+      }, `provider:${providerName}`);
+    }
+    this.storeProviderRequestConfig(providerName, config);
+    if (config.models && config.models.length > 0) {
+      this.models = this.models.filter((m) => m.provider !== providerName);
+      for (const def of config.models) {
+        this.storeModelHeaders(providerName, def.id, def.headers);
+        this.models.push({
+          id: def.id,
+          name: def.name,
+          api: (def.api || config.api) as Api,
+          provider: providerName,
+          baseUrl: (def.baseUrl ?? config.baseUrl) as string,
+          reasoning: def.reasoning,
+          thinkingLevelMap: def.thinkingLevelMap,
+          input: def.input,
+          cost: def.cost,
+          contextWindow: def.contextWindow,
+          maxTokens: def.maxTokens,
+          headers: undefined,
+          compat: def.compat,
+        });
+      }
+      if (config.oauth?.modifyModels) {
+        const cred = this.authStorage.get(providerName);
+        if (cred?.type === "oauth") this.models = config.oauth.modifyModels(this.models, cred);
+      }
+    } else if (config.baseUrl || config.headers) {
+      this.models = this.models.map((m) =>
+        m.provider === providerName ? { ...m, baseUrl: config.baseUrl ?? m.baseUrl } : m
+      );
+    }
+  }
+}
