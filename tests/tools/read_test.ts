@@ -1,0 +1,119 @@
+import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+import { createReadTool, type ReadToolInput, type ReadToolOptions } from "../../src/tools/read.ts";
+import { formatDimensionNote, resizeImage } from "../../src/tools/image_resize.ts";
+import { detectSupportedImageMimeType } from "../../src/tools/image_mime.ts";
+
+// Expectations were captured from the reference pi 0.73.1 read tool on the same input files by
+// scripts/capture/tools_reference.mjs (see tests/fixtures/tools/read/README.md).
+const fixtureDir = new URL("../fixtures/tools/read/", import.meta.url).pathname;
+interface Case {
+  name: string;
+  args: ReadToolInput;
+  options?: ReadToolOptions;
+  content?: unknown[];
+  details?: unknown;
+  error?: string;
+}
+const expected = JSON.parse(await Deno.readTextFile(join(fixtureDir, "expected.json"))) as {
+  tool: { name: string; label: string; description: string; parameters: unknown };
+  cases: Case[];
+};
+
+function summarize(content: { type: string; data?: string; mimeType?: string }[]): unknown[] {
+  return content.map((c) =>
+    c.type === "image"
+      ? {
+        type: "image",
+        mimeType: c.mimeType,
+        dataSha256: createHash("sha256").update(c.data!).digest("hex"),
+        dataLength: c.data!.length,
+      }
+      : c
+  );
+}
+
+Deno.test("READ-01 tool metadata and JSON schema match the reference", () => {
+  const tool = createReadTool("/tmp");
+  assertEquals(
+    { name: tool.name, label: tool.label, description: tool.description, parameters: tool.parameters },
+    expected.tool,
+  );
+  assertEquals(JSON.stringify(tool.parameters), JSON.stringify(expected.tool.parameters));
+  assertEquals(tool.promptSnippet, "Read file contents");
+  assertEquals(tool.promptGuidelines, ["Use read to examine files instead of cat or sed."]);
+});
+
+for (const c of expected.cases) {
+  Deno.test(`${c.name} (reference fixture)`, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "pi-read-" });
+    try {
+      await cp(join(fixtureDir, "files"), dir, { recursive: true });
+      const tool = createReadTool(dir, c.options);
+      if (c.error !== undefined) {
+        await rejects(tool.execute("call-1", c.args), (e: Error) => {
+          assertEquals(e.message.split(dir).join("<DIR>"), c.error);
+          return true;
+        });
+        return;
+      }
+      const result = await tool.execute("call-1", c.args);
+      assertEquals(summarize(result.content), c.content);
+      assertEquals(JSON.parse(JSON.stringify(result.details ?? null)), c.details);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
+
+Deno.test("READ-05 resize falls back to smaller JPEG encodings under a tight byte budget", async () => {
+  const png = await Deno.readFile(join(fixtureDir, "files/wide.png"));
+  const base64 = encodeBase64(png);
+  const result = await resizeImage({ data: base64, mimeType: "image/png" }, { maxBytes: 40_000 });
+  if (!result) throw new Error("expected a resized image");
+  assertEquals(result.mimeType, "image/jpeg");
+  assertEquals([result.originalWidth, result.originalHeight, result.width, result.height], [
+    2400,
+    30,
+    2000,
+    25,
+  ]);
+  assertEquals(result.data.length < 40_000, true);
+  assertEquals(
+    formatDimensionNote(result),
+    "[Image: original 2400x30, displayed at 2000x25. Multiply coordinates by 1.20 to map to original image.]",
+  );
+  assertEquals(await resizeImage({ data: base64, mimeType: "image/png" }, { maxBytes: 10 }), null);
+});
+
+Deno.test("READ-05 image sniffing follows file-type's rules", () => {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  assertEquals(detectSupportedImageMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0])), "image/jpeg");
+  assertEquals(detectSupportedImageMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xf7])), null);
+  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("GIF89a")), "image/gif");
+  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("RIFF\0\0\0\0WEBPVP8 ")), "image/webp");
+  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("RIFF\0\0\0\0WAVEfmt ")), null);
+  assertEquals(detectSupportedImageMimeType(new Uint8Array(png)), null);
+  assertEquals(
+    detectSupportedImageMimeType(new Uint8Array([0xef, 0xbb, 0xbf, 0x47, 0x49, 0x46])),
+    "image/gif",
+  );
+  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("plain text")), null);
+});
+
+Deno.test("READ-01 aborted signal rejects with the reference message", async () => {
+  const controller = new AbortController();
+  controller.abort();
+  await rejects(
+    createReadTool(fixtureDir).execute("c", { path: "files/small.txt" }, controller.signal),
+    { message: "Operation aborted" },
+  );
+});
+
+function encodeBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
