@@ -30,7 +30,11 @@ async function shape(file: string): Promise<string[]> {
 /** The reference's view of `file`: live via node when installed, else the stored verdict. */
 async function referenceView(file: string, stored: string): Promise<unknown> {
   if (!existsSync(REF)) return JSON.parse(await Deno.readTextFile(stored));
-  const out = await new Deno.Command("node", { args: [CAPTURE, "view", file], stdout: "piped", stderr: "inherit" })
+  const out = await new Deno.Command("node", {
+    args: [CAPTURE, "view", file],
+    stdout: "piped",
+    stderr: "inherit",
+  })
     .output();
   if (!out.success) throw new Error(`reference failed to load ${file}`);
   return JSON.parse(new TextDecoder().decode(out.stdout));
@@ -39,7 +43,9 @@ async function referenceView(file: string, stored: string): Promise<unknown> {
 for (const name of NAMES) {
   Deno.test(`SES-04 SES-07 stored verdict: the reference loads ${name}.jsonl after our appends exactly as we do`, async () => {
     const file = join(FIXTURES, "ours", `${name}.appended.jsonl`);
-    const verdict = JSON.parse(await Deno.readTextFile(join(FIXTURES, "ours", `${name}.appended.reference.json`)));
+    const verdict = JSON.parse(
+      await Deno.readTextFile(join(FIXTURES, "ours", `${name}.appended.reference.json`)),
+    );
     const ours = await ourView(file);
     assertEquals(normalizeIds(ours), normalizeIds(verdict));
     // Every appended entry made it into the reference's view and the name it resolved is ours.
