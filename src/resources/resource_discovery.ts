@@ -1,0 +1,382 @@
+/**
+ * Which resource files (skills, prompt templates) are in play: local paths from settings (with
+ * `!exclude`, `+force-include`, `-force-exclude` patterns), and the auto-discovered folders
+ * (`.pi/skills`, `.pi/prompts`, `~/.pi/agent/…`, `.agents/skills` up to the git root,
+ * `~/.agents/skills`). Project resources come before user ones so they win name collisions.
+ * Package sources (npm/git) are resolved by the package manager, not here.
+ *
+ * @module
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { minimatch } from "minimatch";
+import { canonicalizePath, CONFIG_DIR_NAME } from "./resource_paths.ts";
+import type { ResourceScope } from "./source_info.ts";
+
+/** Where a resolved resource came from. */
+export interface ResourceMetadata {
+  source: string;
+  scope: ResourceScope;
+  origin: "top-level" | "package";
+  baseDir?: string;
+}
+
+/** One resource file and whether settings enable it. */
+export interface ResolvedResource {
+  path: string;
+  enabled: boolean;
+  metadata: ResourceMetadata;
+}
+
+/** Resolved skill and prompt-template files, highest precedence first. */
+export interface ResolvedResources {
+  skills: ResolvedResource[];
+  prompts: ResolvedResource[];
+}
+
+/** The settings fields discovery reads. */
+export interface ResourceSettings {
+  skills?: string[];
+  prompts?: string[];
+}
+
+type Kind = "skills" | "prompts";
+const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
+
+function homeDir(): string {
+  return Deno.env.get("HOME") || homedir();
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join("/");
+}
+
+function addIgnoreRules(ig: Ignore, dir: string, rootDir: string): void {
+  const rel = relative(rootDir, dir);
+  const prefix = rel ? `${toPosix(rel)}/` : "";
+  for (const name of IGNORE_FILE_NAMES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      const lines: string[] = [];
+      for (const line of Deno.readTextFileSync(path).split(/\r?\n/)) {
+        const trimmed = line.trim();
+        if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) continue;
+        let pattern = line;
+        let negated = false;
+        if (pattern.startsWith("!")) {
+          negated = true;
+          pattern = pattern.slice(1);
+        } else if (pattern.startsWith("\\!")) pattern = pattern.slice(1);
+        if (pattern.startsWith("/")) pattern = pattern.slice(1);
+        lines.push((negated ? "!" : "") + prefix + pattern);
+      }
+      if (lines.length) ig.add(lines);
+    } catch { /* unreadable ignore file */ }
+  }
+}
+
+interface Entry {
+  name: string;
+  path: string;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+function entriesOf(dir: string): Entry[] {
+  const out: Entry[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      try {
+        const stats = statSync(path);
+        isDir = stats.isDirectory();
+        isFile = stats.isFile();
+      } catch {
+        continue; // broken link
+      }
+    }
+    out.push({ name: entry.name, path, isDir, isFile });
+  }
+  return out;
+}
+
+/**
+ * Skill files under a folder. "pi" folders also take Markdown files at their root; "agents"
+ * folders (`.agents/skills`) only SKILL.md.
+ */
+function collectSkillFiles(dir: string, mode: "pi" | "agents", ig: Ignore = ignore(), root = dir): string[] {
+  if (!existsSync(dir)) return [];
+  addIgnoreRules(ig, dir, root);
+  const files: string[] = [];
+  try {
+    const entries = entriesOf(dir);
+    const skill = entries.find((e) => e.name === "SKILL.md" && e.isFile);
+    if (skill && !ig.ignores(toPosix(relative(root, skill.path)))) return [skill.path];
+    for (const e of entries) {
+      if (e.name.startsWith(".") || e.name === "node_modules") continue;
+      const rel = toPosix(relative(root, e.path));
+      if (mode === "pi" && dir === root && e.isFile && e.name.endsWith(".md") && !ig.ignores(rel)) {
+        files.push(e.path);
+        continue;
+      }
+      if (!e.isDir || ig.ignores(`${rel}/`)) continue;
+      files.push(...collectSkillFiles(e.path, mode, ig, root));
+    }
+  } catch { /* unreadable folder */ }
+  return files;
+}
+
+/** Markdown files directly in a prompts folder. */
+function collectPromptFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const ig = ignore();
+  addIgnoreRules(ig, dir, dir);
+  try {
+    return entriesOf(dir)
+      .filter((e) => !e.name.startsWith(".") && e.name !== "node_modules")
+      .filter((e) => !ig.ignores(toPosix(relative(dir, e.path))) && e.isFile && e.name.endsWith(".md"))
+      .map((e) => e.path);
+  } catch {
+    return [];
+  }
+}
+
+/** Markdown files below a folder given in settings (recursively, ignore files honoured). */
+function collectMarkdownFiles(dir: string, ig: Ignore = ignore(), root = dir): string[] {
+  if (!existsSync(dir)) return [];
+  addIgnoreRules(ig, dir, root);
+  const files: string[] = [];
+  try {
+    for (const e of entriesOf(dir)) {
+      if (e.name.startsWith(".") || e.name === "node_modules") continue;
+      const rel = toPosix(relative(root, e.path));
+      if (ig.ignores(e.isDir ? `${rel}/` : rel)) continue;
+      if (e.isDir) files.push(...collectMarkdownFiles(e.path, ig, root));
+      else if (e.isFile && e.name.endsWith(".md")) files.push(e.path);
+    }
+  } catch { /* unreadable folder */ }
+  return files;
+}
+
+function isPattern(s: string): boolean {
+  return /^[!+-]/.test(s) || s.includes("*") || s.includes("?");
+}
+
+function candidatesFor(filePath: string, baseDir: string): string[] {
+  const names = [toPosix(relative(baseDir, filePath)), basename(filePath), toPosix(filePath)];
+  if (basename(filePath) === "SKILL.md") {
+    const parent = dirname(filePath);
+    names.push(toPosix(relative(baseDir, parent)), basename(parent), toPosix(parent));
+  }
+  return names;
+}
+
+function matchesGlob(filePath: string, patterns: string[], baseDir: string): boolean {
+  const candidates = candidatesFor(filePath, baseDir);
+  return patterns.some((p) => candidates.some((c) => minimatch(c, toPosix(p))));
+}
+
+function matchesExact(filePath: string, patterns: string[], baseDir: string): boolean {
+  const rel = toPosix(relative(baseDir, filePath));
+  const abs = toPosix(filePath);
+  const isSkill = basename(filePath) === "SKILL.md";
+  return patterns.some((p) => {
+    const normalized = toPosix(p.startsWith("./") || p.startsWith(".\\") ? p.slice(2) : p);
+    if (normalized === rel || normalized === abs) return true;
+    return isSkill &&
+      (normalized === toPosix(relative(baseDir, dirname(filePath))) ||
+        normalized === toPosix(dirname(filePath)));
+  });
+}
+
+/** Applies `!`, `+` and `-` override patterns to an auto-discovered file. */
+function enabledByOverrides(filePath: string, entries: string[], baseDir: string): boolean {
+  const overrides = entries.filter((p) => /^[!+-]/.test(p));
+  const pick = (c: string) => overrides.filter((p) => p.startsWith(c)).map((p) => p.slice(1));
+  let enabled = true;
+  if (matchesGlob(filePath, pick("!"), baseDir)) enabled = false;
+  if (matchesExact(filePath, pick("+"), baseDir)) enabled = true;
+  if (matchesExact(filePath, pick("-"), baseDir)) enabled = false;
+  return enabled;
+}
+
+/** Applies include globs and override patterns to files collected from plain settings entries. */
+function applyPatterns(all: string[], patterns: string[], baseDir: string): Set<string> {
+  const by = (c: string) => patterns.filter((p) => p.startsWith(c)).map((p) => p.slice(1));
+  const includes = patterns.filter((p) => !/^[!+-]/.test(p));
+  let result = includes.length ? all.filter((f) => matchesGlob(f, includes, baseDir)) : [...all];
+  const excludes = by("!");
+  if (excludes.length) result = result.filter((f) => !matchesGlob(f, excludes, baseDir));
+  for (const f of all) if (!result.includes(f) && matchesExact(f, by("+"), baseDir)) result.push(f);
+  const forceExcludes = by("-");
+  if (forceExcludes.length) result = result.filter((f) => !matchesExact(f, forceExcludes, baseDir));
+  return new Set(result);
+}
+
+function resolveFromBase(input: string, baseDir: string): string {
+  const trimmed = input.trim();
+  if (trimmed === "~") return homeDir();
+  if (trimmed.startsWith("~/")) return join(homeDir(), trimmed.slice(2));
+  if (trimmed.startsWith("~")) return join(homeDir(), trimmed.slice(1));
+  return resolve(baseDir, trimmed);
+}
+
+function findGitRoot(start: string): string | null {
+  let dir = resolve(start);
+  while (true) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** `.agents/skills` folders from cwd up to the git root (or the filesystem root). */
+function ancestorAgentsSkillDirs(cwd: string): string[] {
+  const dirs: string[] = [];
+  const start = resolve(cwd);
+  const gitRoot = findGitRoot(start);
+  let dir = start;
+  while (true) {
+    dirs.push(join(dir, ".agents", "skills"));
+    if (gitRoot && dir === gitRoot) break;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return dirs;
+}
+
+function precedence(m: ResourceMetadata): number {
+  if (m.origin === "package") return 4;
+  return (m.scope === "project" ? 0 : 2) + (m.source === "local" ? 0 : 1);
+}
+
+/** Resolves the skill and prompt files that settings and the default folders provide. */
+export function resolveLocalResources(options: {
+  cwd: string;
+  agentDir: string;
+  globalSettings: ResourceSettings;
+  projectSettings: ResourceSettings;
+}): ResolvedResources {
+  const { cwd, agentDir, globalSettings, projectSettings } = options;
+  const maps: Record<Kind, Map<string, { enabled: boolean; metadata: ResourceMetadata }>> = {
+    skills: new Map(),
+    prompts: new Map(),
+  };
+  const add = (kind: Kind, path: string, metadata: ResourceMetadata, enabled: boolean) => {
+    if (path && !maps[kind].has(path)) maps[kind].set(path, { metadata, enabled });
+  };
+  const globalBase = agentDir;
+  const projectBase = join(cwd, CONFIG_DIR_NAME);
+
+  const addLocal = (kind: Kind, entries: string[], metadata: ResourceMetadata, baseDir: string) => {
+    if (entries.length === 0) return;
+    const plain = entries.filter((e) => !isPattern(e)).map((e) => resolveFromBase(e, baseDir));
+    const patterns = entries.filter(isPattern);
+    const files: string[] = [];
+    for (const p of plain) {
+      if (!existsSync(p)) continue;
+      try {
+        const stats = statSync(p);
+        if (stats.isFile()) files.push(p);
+        else if (stats.isDirectory()) {
+          files.push(...(kind === "skills" ? collectSkillFiles(p, "pi") : collectMarkdownFiles(p)));
+        }
+      } catch { /* skip */ }
+    }
+    const enabled = applyPatterns(files, patterns, baseDir);
+    for (const f of files) add(kind, f, metadata, enabled.has(f));
+  };
+  for (const kind of ["skills", "prompts"] as const) {
+    addLocal(kind, projectSettings[kind] ?? [], {
+      source: "local",
+      scope: "project",
+      origin: "top-level",
+    }, projectBase);
+    addLocal(
+      kind,
+      globalSettings[kind] ?? [],
+      { source: "local", scope: "user", origin: "top-level" },
+      globalBase,
+    );
+  }
+
+  const projectMeta: ResourceMetadata = {
+    source: "auto",
+    scope: "project",
+    origin: "top-level",
+    baseDir: projectBase,
+  };
+  const userMeta: ResourceMetadata = {
+    source: "auto",
+    scope: "user",
+    origin: "top-level",
+    baseDir: globalBase,
+  };
+  const userAgentsSkills = join(homeDir(), ".agents", "skills");
+  const projectAgentsDirs = ancestorAgentsSkillDirs(cwd).filter((d) =>
+    resolve(d) !== resolve(userAgentsSkills)
+  );
+  const addAuto = (
+    kind: Kind,
+    paths: string[],
+    meta: ResourceMetadata,
+    overrides: string[],
+    baseDir: string,
+  ) => {
+    for (const p of paths) add(kind, p, meta, enabledByOverrides(p, overrides, baseDir));
+  };
+  addAuto(
+    "skills",
+    [
+      ...collectSkillFiles(join(projectBase, "skills"), "pi"),
+      ...projectAgentsDirs.flatMap((d) => collectSkillFiles(d, "agents")),
+    ],
+    projectMeta,
+    projectSettings.skills ?? [],
+    projectBase,
+  );
+  addAuto(
+    "prompts",
+    collectPromptFiles(join(projectBase, "prompts")),
+    projectMeta,
+    projectSettings.prompts ?? [],
+    projectBase,
+  );
+  addAuto(
+    "skills",
+    [
+      ...collectSkillFiles(join(globalBase, "skills"), "pi"),
+      ...collectSkillFiles(userAgentsSkills, "agents"),
+    ],
+    userMeta,
+    globalSettings.skills ?? [],
+    globalBase,
+  );
+  addAuto(
+    "prompts",
+    collectPromptFiles(join(globalBase, "prompts")),
+    userMeta,
+    globalSettings.prompts ?? [],
+    globalBase,
+  );
+
+  const finish = (kind: Kind): ResolvedResource[] => {
+    const list = [...maps[kind]].map(([path, v]) => ({ path, ...v }));
+    list.sort((a, b) => precedence(a.metadata) - precedence(b.metadata));
+    const seen = new Set<string>();
+    return list.filter((r) => {
+      const canonical = canonicalizePath(r.path);
+      if (seen.has(canonical)) return false;
+      seen.add(canonical);
+      return true;
+    });
+  };
+  return { skills: finish("skills"), prompts: finish("prompts") };
+}

@@ -1,0 +1,230 @@
+/**
+ * Loads everything that shapes the system prompt and the slash commands: skills, prompt
+ * templates, context files, and the SYSTEM.md / APPEND_SYSTEM.md sources — from settings, the
+ * default folders and command-line paths. Named and shaped like the reference's
+ * `DefaultResourceLoader` (extensions and themes are added by their own layers).
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ContextFile, loadProjectContextFiles } from "./context_files.ts";
+import { loadPromptTemplates, type PromptTemplate } from "./prompt_templates.ts";
+import { type ResolvedResource, resolveLocalResources, type ResourceSettings } from "./resource_discovery.ts";
+import { canonicalizePath, CONFIG_DIR_NAME, isUnderPath, resolveResourcePath } from "./resource_paths.ts";
+import { loadSkills, type ResourceDiagnostic, type Skill } from "./skills.ts";
+import type { SourceInfo } from "./source_info.ts";
+
+/** What the loader reads from settings. */
+export interface ResourceSettingsSource {
+  getGlobalSettings(): ResourceSettings;
+  getProjectSettings(): ResourceSettings;
+  reload?(): void | Promise<void>;
+}
+
+/** Options of {@link DefaultResourceLoader}. */
+export interface ResourceLoaderOptions {
+  cwd: string;
+  agentDir: string;
+  settings?: ResourceSettingsSource;
+  /** `--skill` paths: loaded even with `noSkills`. */
+  additionalSkillPaths?: string[];
+  /** `--prompt-template` paths: loaded even with `noPromptTemplates`. */
+  additionalPromptTemplatePaths?: string[];
+  noSkills?: boolean;
+  noPromptTemplates?: boolean;
+  noContextFiles?: boolean;
+  /** `--system-prompt`: text, or a path whose file is read. */
+  systemPrompt?: string;
+  /** `--append-system-prompt` values (text or paths); replaces APPEND_SYSTEM.md discovery. */
+  appendSystemPrompt?: string[];
+  /** Where warnings go (default stderr). */
+  warn?: (message: string) => void;
+}
+
+const NO_SETTINGS: ResourceSettingsSource = { getGlobalSettings: () => ({}), getProjectSettings: () => ({}) };
+
+/** Loads and holds the resources of one session. Call `reload()` before reading. */
+export class DefaultResourceLoader {
+  readonly cwd: string;
+  readonly agentDir: string;
+  #options: ResourceLoaderOptions;
+  #settings: ResourceSettingsSource;
+  #skills: Skill[] = [];
+  #skillDiagnostics: ResourceDiagnostic[] = [];
+  #prompts: PromptTemplate[] = [];
+  #promptDiagnostics: ResourceDiagnostic[] = [];
+  #agentsFiles: ContextFile[] = [];
+  #systemPrompt?: string;
+  #appendSystemPrompt: string[] = [];
+
+  constructor(options: ResourceLoaderOptions) {
+    this.cwd = options.cwd;
+    this.agentDir = options.agentDir;
+    this.#options = options;
+    this.#settings = options.settings ?? NO_SETTINGS;
+  }
+
+  getSkills(): { skills: Skill[]; diagnostics: ResourceDiagnostic[] } {
+    return { skills: this.#skills, diagnostics: this.#skillDiagnostics };
+  }
+  getPrompts(): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] } {
+    return { prompts: this.#prompts, diagnostics: this.#promptDiagnostics };
+  }
+  getAgentsFiles(): { agentsFiles: ContextFile[] } {
+    return { agentsFiles: this.#agentsFiles };
+  }
+  /** The custom system prompt (SYSTEM.md or `--system-prompt`), if any. */
+  getSystemPrompt(): string | undefined {
+    return this.#systemPrompt;
+  }
+  /** Texts appended to the system prompt, in order. */
+  getAppendSystemPrompt(): string[] {
+    return this.#appendSystemPrompt;
+  }
+
+  /** Re-reads settings and every resource. */
+  async reload(): Promise<void> {
+    await this.#settings.reload?.();
+    const o = this.#options;
+    const warn = o.warn ?? ((m: string) => console.error(m));
+    const resolved = resolveLocalResources({
+      cwd: this.cwd,
+      agentDir: this.agentDir,
+      globalSettings: this.#settings.getGlobalSettings(),
+      projectSettings: this.#settings.getProjectSettings(),
+    });
+    const metadata = new Map<string, ResolvedResource>();
+    for (const r of [...resolved.skills, ...resolved.prompts]) {
+      if (!metadata.has(r.path)) metadata.set(r.path, r);
+    }
+    const enabled = (list: ResolvedResource[]) => list.filter((r) => r.enabled).map((r) => r.path);
+
+    const extraSkills = o.additionalSkillPaths ?? [];
+    const skillPaths = this.#merge(o.noSkills ? [] : enabled(resolved.skills), extraSkills);
+    if (o.noSkills && skillPaths.length === 0) {
+      this.#skills = [];
+      this.#skillDiagnostics = [];
+    } else {
+      const result = loadSkills({
+        cwd: this.cwd,
+        agentDir: this.agentDir,
+        skillPaths,
+        includeDefaults: false,
+      });
+      this.#skills = result.skills.map((s) => ({
+        ...s,
+        sourceInfo: this.#sourceInfo(s.filePath, metadata) ?? s.sourceInfo,
+      }));
+      this.#skillDiagnostics = result.diagnostics;
+    }
+    for (const p of extraSkills) {
+      if (!existsSync(p) && !this.#skillDiagnostics.some((d) => d.path === p)) {
+        this.#skillDiagnostics.push({ type: "error", message: "Skill path does not exist", path: p });
+      }
+    }
+
+    const extraPrompts = o.additionalPromptTemplatePaths ?? [];
+    const promptPaths = this.#merge(o.noPromptTemplates ? [] : enabled(resolved.prompts), extraPrompts);
+    this.#prompts = [];
+    this.#promptDiagnostics = [];
+    if (!(o.noPromptTemplates && promptPaths.length === 0)) {
+      const all = loadPromptTemplates({
+        cwd: this.cwd,
+        agentDir: this.agentDir,
+        promptPaths,
+        includeDefaults: false,
+      });
+      const byName = new Map<string, PromptTemplate>();
+      for (const t of all) {
+        const winner = byName.get(t.name);
+        if (winner) {
+          this.#promptDiagnostics.push({
+            type: "collision",
+            message: `name "/${t.name}" collision`,
+            path: t.filePath,
+            collision: {
+              resourceType: "prompt",
+              name: t.name,
+              winnerPath: winner.filePath,
+              loserPath: t.filePath,
+            },
+          });
+        } else byName.set(t.name, t);
+      }
+      this.#prompts = [...byName.values()].map((t) => ({
+        ...t,
+        sourceInfo: this.#sourceInfo(t.filePath, metadata) ?? t.sourceInfo,
+      }));
+    }
+    for (const p of extraPrompts) {
+      if (!existsSync(p) && !this.#promptDiagnostics.some((d) => d.path === p)) {
+        this.#promptDiagnostics.push({
+          type: "error",
+          message: "Prompt template path does not exist",
+          path: p,
+        });
+      }
+    }
+
+    this.#agentsFiles = o.noContextFiles
+      ? []
+      : loadProjectContextFiles({ cwd: this.cwd, agentDir: this.agentDir, warn });
+    this.#systemPrompt = readPromptInput(
+      o.systemPrompt ?? this.#discover("SYSTEM.md"),
+      "system prompt",
+      warn,
+    );
+    const appendSources = o.appendSystemPrompt ??
+      [this.#discover("APPEND_SYSTEM.md")].filter((s): s is string => !!s);
+    this.#appendSystemPrompt = appendSources
+      .map((s) => readPromptInput(s, "append system prompt", warn))
+      .filter((s): s is string => s !== undefined);
+  }
+
+  /** The project's file, else the agent dir's. */
+  #discover(name: string): string | undefined {
+    const project = join(this.cwd, CONFIG_DIR_NAME, name);
+    if (existsSync(project)) return project;
+    const global = join(this.agentDir, name);
+    return existsSync(global) ? global : undefined;
+  }
+
+  #merge(primary: string[], additional: string[]): string[] {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const p of [...primary, ...additional]) {
+      const resolved = resolveResourcePath(p, this.cwd);
+      const canonical = canonicalizePath(resolved);
+      if (seen.has(canonical)) continue;
+      seen.add(canonical);
+      out.push(resolved);
+    }
+    return out;
+  }
+
+  #sourceInfo(path: string, metadata: Map<string, ResolvedResource>): SourceInfo | undefined {
+    const exact = metadata.get(path);
+    if (exact) return { path, ...exact.metadata };
+    for (const [source, r] of metadata) {
+      if (isUnderPath(path, source)) return { path, ...r.metadata };
+    }
+    return undefined;
+  }
+}
+
+/** A prompt flag's value: the file's text when it names an existing file, else the text itself. */
+function readPromptInput(
+  input: string | undefined,
+  what: string,
+  warn: (m: string) => void,
+): string | undefined {
+  if (!input) return undefined;
+  if (!existsSync(input)) return input;
+  try {
+    return readFileSync(input, "utf-8");
+  } catch (error) {
+    warn(`Warning: Could not read ${what} file ${input}: ${error}`);
+    return input;
+  }
+}

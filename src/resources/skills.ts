@@ -1,0 +1,347 @@
+/**
+ * Agent Skills: discovery, validation, the system-prompt block, and `/skill:name` expansion.
+ * A folder holding SKILL.md is one skill (not searched further); Markdown files directly in a
+ * skills root are skills too. Hidden folders, node_modules and ignored paths are skipped.
+ *
+ * @module
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { parseFrontmatter } from "./frontmatter.ts";
+import { canonicalizePath, CONFIG_DIR_NAME, isUnderPath, resolveResourcePath } from "./resource_paths.ts";
+import { createSyntheticSourceInfo, type SourceInfo } from "./source_info.ts";
+
+const MAX_NAME_LENGTH = 64;
+const MAX_DESCRIPTION_LENGTH = 1024;
+const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
+
+/** A loaded skill. */
+export interface Skill {
+  name: string;
+  description: string;
+  filePath: string;
+  baseDir: string;
+  sourceInfo: SourceInfo;
+  /** Hidden from the system prompt; only `/skill:name` invokes it. */
+  disableModelInvocation: boolean;
+}
+
+/** A problem found while loading resources. */
+export interface ResourceDiagnostic {
+  type: "warning" | "error" | "collision";
+  message: string;
+  path?: string;
+  collision?: { resourceType: string; name: string; winnerPath: string; loserPath: string };
+}
+
+/** Skills and the problems met loading them. */
+export interface LoadSkillsResult {
+  skills: Skill[];
+  diagnostics: ResourceDiagnostic[];
+}
+
+type SkillSource = "user" | "project" | "path" | string;
+
+function toPosix(path: string): string {
+  return path.split(sep).join("/");
+}
+
+function prefixIgnoreLine(line: string, prefix: string): string | null {
+  const trimmed = line.trim();
+  if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) return null;
+  let pattern = line;
+  let negated = false;
+  if (pattern.startsWith("!")) {
+    negated = true;
+    pattern = pattern.slice(1);
+  } else if (pattern.startsWith("\\!")) {
+    pattern = pattern.slice(1);
+  }
+  if (pattern.startsWith("/")) pattern = pattern.slice(1);
+  const prefixed = prefix + pattern;
+  return negated ? `!${prefixed}` : prefixed;
+}
+
+function addIgnoreRules(ig: Ignore, dir: string, rootDir: string): void {
+  const rel = relative(rootDir, dir);
+  const prefix = rel ? `${toPosix(rel)}/` : "";
+  for (const name of IGNORE_FILE_NAMES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      const patterns = readFileSync(path, "utf-8").split(/\r?\n/)
+        .map((line) => prefixIgnoreLine(line, prefix))
+        .filter((p): p is string => Boolean(p));
+      if (patterns.length) ig.add(patterns);
+    } catch { /* unreadable ignore files are ignored */ }
+  }
+}
+
+function validateName(name: string, parentDirName: string): string[] {
+  const errors: string[] = [];
+  if (name !== parentDirName) {
+    errors.push(`name "${name}" does not match parent directory "${parentDirName}"`);
+  }
+  if (name.length > MAX_NAME_LENGTH) {
+    errors.push(`name exceeds ${MAX_NAME_LENGTH} characters (${name.length})`);
+  }
+  if (!/^[a-z0-9-]+$/.test(name)) {
+    errors.push("name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)");
+  }
+  if (name.startsWith("-") || name.endsWith("-")) errors.push("name must not start or end with a hyphen");
+  if (name.includes("--")) errors.push("name must not contain consecutive hyphens");
+  return errors;
+}
+
+function validateDescription(description: unknown): string[] {
+  if (typeof description !== "string" || description.trim() === "") return ["description is required"];
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    return [`description exceeds ${MAX_DESCRIPTION_LENGTH} characters (${description.length})`];
+  }
+  return [];
+}
+
+function sourceInfoFor(filePath: string, baseDir: string, source: SkillSource): SourceInfo {
+  if (source === "user" || source === "project") {
+    return createSyntheticSourceInfo(filePath, { source: "local", scope: source, baseDir });
+  }
+  if (source === "path") return createSyntheticSourceInfo(filePath, { source: "local", baseDir });
+  return createSyntheticSourceInfo(filePath, { source, baseDir });
+}
+
+/** Loads one skill file; a missing description means no skill, only diagnostics. */
+export function loadSkillFromFile(
+  filePath: string,
+  source: SkillSource,
+): { skill: Skill | null; diagnostics: ResourceDiagnostic[] } {
+  const diagnostics: ResourceDiagnostic[] = [];
+  try {
+    const { frontmatter } = parseFrontmatter<Record<string, unknown>>(readFileSync(filePath, "utf-8"));
+    const skillDir = dirname(filePath);
+    const parentDirName = basename(skillDir);
+    for (const message of validateDescription(frontmatter.description)) {
+      diagnostics.push({ type: "warning", message, path: filePath });
+    }
+    const name = (typeof frontmatter.name === "string" && frontmatter.name) || parentDirName;
+    for (const message of validateName(name, parentDirName)) {
+      diagnostics.push({ type: "warning", message, path: filePath });
+    }
+    const description = frontmatter.description;
+    if (typeof description !== "string" || description.trim() === "") return { skill: null, diagnostics };
+    return {
+      skill: {
+        name,
+        description,
+        filePath,
+        baseDir: skillDir,
+        sourceInfo: sourceInfoFor(filePath, skillDir, source),
+        disableModelInvocation: frontmatter["disable-model-invocation"] === true,
+      },
+      diagnostics,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "failed to parse skill file";
+    diagnostics.push({ type: "warning", message, path: filePath });
+    return { skill: null, diagnostics };
+  }
+}
+
+/** Loads the skills under a folder (see the module doc for the layout rules). */
+export function loadSkillsFromDir(options: { dir: string; source: SkillSource }): LoadSkillsResult {
+  return loadFromDir(options.dir, options.source, true);
+}
+
+function loadFromDir(
+  dir: string,
+  source: SkillSource,
+  includeRootFiles: boolean,
+  ig: Ignore = ignore(),
+  rootDir = dir,
+): LoadSkillsResult {
+  const skills: Skill[] = [];
+  const diagnostics: ResourceDiagnostic[] = [];
+  if (!existsSync(dir)) return { skills, diagnostics };
+  addIgnoreRules(ig, dir, rootDir);
+  try {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    const skillFile = entries.find((e) => e.name === "SKILL.md");
+    if (skillFile) {
+      const fullPath = join(dir, skillFile.name);
+      let isFile = skillFile.isFile();
+      if (skillFile.isSymbolicLink()) {
+        try {
+          isFile = statSync(fullPath).isFile();
+        } catch {
+          isFile = false;
+        }
+      }
+      if (isFile && !ig.ignores(toPosix(relative(rootDir, fullPath)))) {
+        const result = loadSkillFromFile(fullPath, source);
+        if (result.skill) skills.push(result.skill);
+        diagnostics.push(...result.diagnostics);
+        return { skills, diagnostics };
+      }
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const fullPath = join(dir, entry.name);
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const stats = statSync(fullPath);
+          isDirectory = stats.isDirectory();
+          isFile = stats.isFile();
+        } catch {
+          continue; // broken link
+        }
+      }
+      const rel = toPosix(relative(rootDir, fullPath));
+      if (ig.ignores(isDirectory ? `${rel}/` : rel)) continue;
+      if (isDirectory) {
+        const sub = loadFromDir(fullPath, source, false, ig, rootDir);
+        skills.push(...sub.skills);
+        diagnostics.push(...sub.diagnostics);
+      } else if (isFile && includeRootFiles && entry.name.endsWith(".md")) {
+        const result = loadSkillFromFile(fullPath, source);
+        if (result.skill) skills.push(result.skill);
+        diagnostics.push(...result.diagnostics);
+      }
+    }
+  } catch { /* unreadable folders contribute nothing */ }
+  return { skills, diagnostics };
+}
+
+/** Options of {@link loadSkills}. */
+export interface LoadSkillsOptions {
+  cwd: string;
+  agentDir: string;
+  /** Extra files or folders (settings `skills`, `--skill`). */
+  skillPaths: string[];
+  /** Also search the agent dir's and the project's `skills` folders. */
+  includeDefaults: boolean;
+}
+
+/** Loads skills from every configured place; on a name collision the first one wins. */
+export function loadSkills(options: LoadSkillsOptions): LoadSkillsResult {
+  const { cwd, agentDir, skillPaths, includeDefaults } = options;
+  const byName = new Map<string, Skill>();
+  const realPaths = new Set<string>();
+  const diagnostics: ResourceDiagnostic[] = [];
+  const collisions: ResourceDiagnostic[] = [];
+  const add = (result: LoadSkillsResult) => {
+    diagnostics.push(...result.diagnostics);
+    for (const skill of result.skills) {
+      const real = canonicalizePath(skill.filePath);
+      if (realPaths.has(real)) continue;
+      const existing = byName.get(skill.name);
+      if (existing) {
+        collisions.push({
+          type: "collision",
+          message: `name "${skill.name}" collision`,
+          path: skill.filePath,
+          collision: {
+            resourceType: "skill",
+            name: skill.name,
+            winnerPath: existing.filePath,
+            loserPath: skill.filePath,
+          },
+        });
+      } else {
+        byName.set(skill.name, skill);
+        realPaths.add(real);
+      }
+    }
+  };
+  const userDir = join(agentDir, "skills");
+  const projectDir = resolve(cwd, CONFIG_DIR_NAME, "skills");
+  if (includeDefaults) {
+    add(loadFromDir(userDir, "user", true));
+    add(loadFromDir(projectDir, "project", true));
+  }
+  const sourceOf = (path: string): SkillSource => {
+    if (!includeDefaults) {
+      if (isUnderPath(path, userDir)) return "user";
+      if (isUnderPath(path, projectDir)) return "project";
+    }
+    return "path";
+  };
+  for (const raw of skillPaths) {
+    const path = resolveResourcePath(raw, cwd);
+    if (!existsSync(path)) {
+      diagnostics.push({ type: "warning", message: "skill path does not exist", path });
+      continue;
+    }
+    try {
+      const stats = statSync(path);
+      if (stats.isDirectory()) {
+        add(loadFromDir(path, sourceOf(path), true));
+      } else if (stats.isFile() && path.endsWith(".md")) {
+        const result = loadSkillFromFile(path, sourceOf(path));
+        if (result.skill) add({ skills: [result.skill], diagnostics: result.diagnostics });
+        else diagnostics.push(...result.diagnostics);
+      } else {
+        diagnostics.push({ type: "warning", message: "skill path is not a markdown file", path });
+      }
+    } catch (error) {
+      diagnostics.push({
+        type: "warning",
+        message: error instanceof Error ? error.message : "failed to read skill path",
+        path,
+      });
+    }
+  }
+  return { skills: [...byName.values()], diagnostics: [...diagnostics, ...collisions] };
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+/** The system-prompt block listing the skills the model may load ("" when none are visible). */
+export function formatSkillsForPrompt(skills: Skill[]): string {
+  const visible = skills.filter((s) => !s.disableModelInvocation);
+  if (visible.length === 0) return "";
+  const lines = [
+    "\n\nThe following skills provide specialized instructions for specific tasks.",
+    "Use the read tool to load a skill's file when the task matches its description.",
+    "When a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
+    "",
+    "<available_skills>",
+  ];
+  for (const skill of visible) {
+    lines.push(
+      "  <skill>",
+      `    <name>${escapeXml(skill.name)}</name>`,
+      `    <description>${escapeXml(skill.description)}</description>`,
+      `    <location>${escapeXml(skill.filePath)}</location>`,
+      "  </skill>",
+    );
+  }
+  lines.push("</available_skills>");
+  return lines.join("\n");
+}
+
+/**
+ * Expands `/skill:name args` into the skill's body wrapped in a `<skill>` block (RES-04).
+ * Text that is not a skill command, or names an unknown skill, comes back unchanged.
+ */
+export function expandSkillCommand(text: string, skills: Skill[]): string {
+  if (!text.startsWith("/skill:")) return text;
+  const space = text.indexOf(" ");
+  const name = space === -1 ? text.slice(7) : text.slice(7, space);
+  const args = space === -1 ? "" : text.slice(space + 1).trim();
+  const skill = skills.find((s) => s.name === name);
+  if (!skill) return text;
+  let body: string;
+  try {
+    body = parseFrontmatter(readFileSync(skill.filePath, "utf-8")).body.trim();
+  } catch {
+    return text;
+  }
+  const block =
+    `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
+  return args ? `${block}\n\n${args}` : block;
+}

@@ -1,0 +1,241 @@
+/**
+ * Resources and the system prompt against expectations captured from the reference 0.73.1
+ * (scripts/capture/resources_reference.mjs on tests/fixtures/resources/tree.json).
+ * IDs: RES-01…07, SYS-01…07.
+ */
+import { assertEquals } from "../support/assert.ts";
+import { dirname, join } from "node:path";
+import { expandSkillCommand, formatSkillsForPrompt, loadSkills } from "../../src/resources/skills.ts";
+import {
+  expandPromptTemplate,
+  loadPromptTemplates,
+  parseCommandArgs,
+  substituteArgs,
+} from "../../src/resources/prompt_templates.ts";
+import { loadProjectContextFiles } from "../../src/resources/context_files.ts";
+import { buildSystemPrompt } from "../../src/resources/system_prompt.ts";
+import { DefaultResourceLoader, type ResourceSettingsSource } from "../../src/resources/resource_loader.ts";
+import type { Skill } from "../../src/resources/skills.ts";
+
+const FIXTURES = new URL("../fixtures/resources/", import.meta.url).pathname;
+const tree: Record<string, string> = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "tree.json")));
+// deno-lint-ignore no-explicit-any
+const expected: any = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "expected.json")));
+
+async function withTree(fn: (root: string) => Promise<void> | void): Promise<void> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-res-" }));
+  const oldHome = Deno.env.get("HOME");
+  try {
+    for (const [rel, content] of Object.entries(tree)) {
+      await Deno.mkdir(dirname(join(root, rel)), { recursive: true });
+      await Deno.writeTextFile(join(root, rel), content);
+    }
+    await Deno.mkdir(join(root, "home"));
+    Deno.env.set("HOME", join(root, "home"));
+    await fn(root);
+  } finally {
+    if (oldHome === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", oldHome);
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function norm(value: unknown, root: string): unknown {
+  return JSON.parse(JSON.stringify(value ?? null).split(root).join("<ROOT>"));
+}
+
+const skillView = (s: Skill) => ({
+  name: s.name,
+  description: s.description,
+  filePath: s.filePath,
+  baseDir: s.baseDir,
+  disableModelInvocation: s.disableModelInvocation,
+  sourceInfo: s.sourceInfo,
+});
+
+/** Settings read the way the CLI reads them (JSON files in the agent dir and the project). */
+function fileSettings(agentDir: string, cwd: string): ResourceSettingsSource {
+  const read = (path: string) => {
+    try {
+      return JSON.parse(Deno.readTextFileSync(path));
+    } catch {
+      return {};
+    }
+  };
+  return {
+    getGlobalSettings: () => read(join(agentDir, "settings.json")),
+    getProjectSettings: () => read(join(cwd, ".pi", "settings.json")),
+  };
+}
+
+Deno.test("RES-02 RES-03 skills from the default folders: validation warnings, no description = not loaded", () =>
+  withTree((root) => {
+    const result = loadSkills({
+      cwd: join(root, "project/sub/work"),
+      agentDir: join(root, "agent"),
+      skillPaths: [],
+      includeDefaults: true,
+    });
+    assertEquals(
+      norm({ skills: result.skills.map(skillView), diagnostics: result.diagnostics }, root),
+      expected.skillsDefaults,
+    );
+    assertEquals(norm(formatSkillsForPrompt(result.skills), root), expected.skillsPromptBlock);
+  }));
+
+Deno.test("RES-02 explicit skill paths: folders, missing paths and non-Markdown files", () =>
+  withTree((root) => {
+    const result = loadSkills({
+      cwd: join(root, "project/sub/work"),
+      agentDir: join(root, "agent"),
+      skillPaths: [join(root, "extra/skills"), join(root, "missing"), join(root, "extra/SYSTEM.md")],
+      includeDefaults: false,
+    });
+    assertEquals(
+      norm({ skills: result.skills.map(skillView), diagnostics: result.diagnostics }, root),
+      expected.skillsExplicit,
+    );
+  }));
+
+Deno.test("RES-05 RES-07 prompt templates: names, descriptions, argument hints, CRLF frontmatter", () =>
+  withTree((root) => {
+    const templates = loadPromptTemplates({
+      cwd: join(root, "project/sub/work"),
+      agentDir: join(root, "agent"),
+      promptPaths: [],
+      includeDefaults: true,
+    }).sort((a, b) => a.filePath.localeCompare(b.filePath));
+    assertEquals(norm(templates, root), expected.prompts);
+  }));
+
+Deno.test("RES-06 template expansion, argument parsing and substitution", () =>
+  withTree((root) => {
+    const templates = loadPromptTemplates({
+      cwd: join(root, "project"),
+      agentDir: join(root, "agent"),
+      promptPaths: [],
+      includeDefaults: true,
+    });
+    for (const { input, output } of expected.expansions) {
+      assertEquals(expandPromptTemplate(input, templates), output, input);
+    }
+    for (const { input, output } of expected.parseArgs) {
+      assertEquals(parseCommandArgs(input), output, input);
+    }
+    for (const { content, args, output } of expected.substitutions) {
+      assertEquals(substituteArgs(content, args), output);
+    }
+  }));
+
+Deno.test("RES-01 context files: global first, then root-most folder down to cwd, AGENTS.md before CLAUDE.md", () =>
+  withTree((root) => {
+    const files = loadProjectContextFiles({
+      cwd: join(root, "project/sub/work"),
+      agentDir: join(root, "agent"),
+    });
+    assertEquals(norm(files, root), expected.contextFiles);
+  }));
+
+Deno.test("SYS-01…07 system prompt for every tool/append/context/skills/custom combination", () =>
+  withTree((root) => {
+    const cwd = join(root, "project/sub/work");
+    const skills =
+      loadSkills({ cwd, agentDir: join(root, "agent"), skillPaths: [], includeDefaults: true }).skills;
+    const contextFiles = loadProjectContextFiles({ cwd, agentDir: join(root, "agent") });
+    for (
+      const [name, { options, prompt }] of Object.entries<
+        { options: Record<string, unknown>; prompt: string }
+      >(
+        expected.systemPrompts,
+      )
+    ) {
+      const selected = options.selectedTools as string[] | undefined;
+      const tools = selected ?? ["read", "bash", "edit", "write"];
+      const ours = buildSystemPrompt({
+        customPrompt: options.customPrompt as string | undefined,
+        selectedTools: selected,
+        toolSnippets: expected.toolSnippets,
+        promptGuidelines: tools.flatMap((t) => expected.toolGuidelines[t] ?? []),
+        appendSystemPrompt: options.appendSystemPrompt as string | undefined,
+        cwd,
+        contextFiles: options.withContext ? contextFiles : [],
+        skills: options.withSkills ? skills : [],
+        documentation: { readme: "<PKG>/README.md", docs: "<PKG>/docs", examples: "<PKG>/examples" },
+      });
+      const normalized = (norm(ours, root) as string).replace(
+        /Current date: \d{4}-\d{2}-\d{2}/,
+        "Current date: <DATE>",
+      );
+      assertEquals(normalized, prompt, name);
+    }
+  }));
+
+Deno.test("RES-02 RES-03 RES-10 SYS-04 resource loader: .agents skills to the git root, settings patterns, collisions, SYSTEM.md", () =>
+  withTree(async (root) => {
+    const agentDir = join(root, "agent");
+    const view = (l: DefaultResourceLoader) => ({
+      skills: l.getSkills().skills.map(skillView),
+      skillDiagnostics: l.getSkills().diagnostics,
+      prompts: l.getPrompts().prompts.map((p) => ({
+        name: p.name,
+        filePath: p.filePath,
+        description: p.description,
+      })),
+      agentsFiles: l.getAgentsFiles().agentsFiles.map((f) => f.path),
+      systemPrompt: l.getSystemPrompt() ?? null,
+      appendSystemPrompt: l.getAppendSystemPrompt(),
+    });
+    const cwd = join(root, "project/sub/work");
+    const loader = new DefaultResourceLoader({
+      cwd,
+      agentDir,
+      settings: fileSettings(agentDir, cwd),
+      additionalSkillPaths: [join(root, "extra/skills")],
+      systemPrompt: join(root, "extra/SYSTEM.md"),
+      appendSystemPrompt: ["inline append text"],
+    });
+    await loader.reload();
+    assertEquals(norm(view(loader), root), expected.loader);
+
+    const projectCwd = join(root, "project");
+    const projectLoader = new DefaultResourceLoader({
+      cwd: projectCwd,
+      agentDir,
+      settings: fileSettings(agentDir, projectCwd),
+    });
+    await projectLoader.reload();
+    assertEquals(norm(view(projectLoader), root), expected.projectLoader);
+
+    const bare = new DefaultResourceLoader({
+      cwd: projectCwd,
+      agentDir,
+      settings: fileSettings(agentDir, projectCwd),
+      noSkills: true,
+      noPromptTemplates: true,
+      noContextFiles: true,
+      additionalSkillPaths: [join(root, "extra/skills/epsilon/SKILL.md")],
+    });
+    await bare.reload();
+    assertEquals(norm(view(bare), root), expected.bareLoader);
+  }));
+
+Deno.test("RES-04 /skill:name expands to the skill block with args; unknown skills pass through", () =>
+  withTree((root) => {
+    const skills = loadSkills({
+      cwd: join(root, "project"),
+      agentDir: join(root, "agent"),
+      skillPaths: [],
+      includeDefaults: true,
+    }).skills;
+    const alphaDir = join(root, "agent/skills/alpha");
+    assertEquals(
+      expandSkillCommand("/skill:alpha do the thing ", skills),
+      `<skill name="alpha" location="${alphaDir}/SKILL.md">\nReferences are relative to ${alphaDir}.\n\n# Alpha\n\nUse ./scripts/run.sh\n</skill>\n\ndo the thing`,
+    );
+    assertEquals(
+      expandSkillCommand("/skill:hidden", skills),
+      `<skill name="hidden" location="${root}/agent/skills/hidden/SKILL.md">\nReferences are relative to ${root}/agent/skills/hidden.\n\nHidden body\n</skill>`,
+    );
+    assertEquals(expandSkillCommand("/skill:nope x", skills), "/skill:nope x");
+    assertEquals(expandSkillCommand("plain", skills), "plain");
+  }));
