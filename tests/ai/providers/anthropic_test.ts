@@ -253,7 +253,7 @@ for (const [status, type, message] of httpCases) {
       assertEquals(final.stopReason, "error");
       assertEquals(final.content, []);
       assertEquals(
-        final.errorMessage,
+        String(final.errorMessage),
         `${status} {"type":"error","error":{"type":"${type}","message":"${message}"}}`,
       );
       assertEquals(server.requests.length, 1);
@@ -286,7 +286,7 @@ Deno.test("LOOP-09 ANTH-07 retry-after beyond maxRetryDelayMs fails at once, nam
     const { seq, final } = await run(server, hello, { maxRetries: 2, maxRetryDelayMs: 60000 });
     assertEquals(seq, [["error"]]);
     assertEquals(
-      final.errorMessage,
+      String(final.errorMessage),
       '429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}' +
         " (server requested retry delay of 120s exceeds maxRetryDelayMs 60000ms)",
     );
@@ -320,7 +320,7 @@ Deno.test("ANTH-09 error event mid-stream keeps partial content and reports the 
     assertEquals(seq, [["start"], ["text_start", 0], ["text_delta", 0], ["error"]]);
     assertEquals(final.stopReason, "error");
     assertEquals(
-      final.errorMessage,
+      String(final.errorMessage),
       '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
     );
     assertEquals(final.content, [{ type: "text", text: "Hello th" }]);
@@ -452,9 +452,9 @@ Deno.test("ANTH-16 malformed event data is an error naming the event", async () 
     assertEquals(seq, [["start"], ["error"]]);
     assert(
       final.errorMessage?.startsWith("Could not parse Anthropic SSE event content_block_start: "),
-      final.errorMessage,
+      String(final.errorMessage),
     );
-    assert(final.errorMessage?.includes("; data={not json"), final.errorMessage);
+    assert(final.errorMessage?.includes("; data={not json"), String(final.errorMessage));
   } finally {
     await new Promise<void>((resolve) => raw.close(() => resolve()));
   }
