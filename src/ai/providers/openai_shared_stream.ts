@@ -56,7 +56,9 @@ async function* terminatedOnBodyError<T>(events: AsyncGenerator<T>, signal?: Abo
       try {
         next = await events.next();
       } catch (error) {
-        if (signal?.aborted || !(error instanceof TypeError)) throw error;
+        // The fetch's own abort error surfaces here too; word it as the SDK does.
+        if (signal?.aborted) throw new Error("Request was aborted", { cause: error });
+        if (!(error instanceof TypeError)) throw error;
         throw new Error(BODY_TERMINATED, { cause: error });
       }
       if (next.done) return;
