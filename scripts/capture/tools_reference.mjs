@@ -156,21 +156,21 @@ function writeInputs(tool, files) {
 // ---------- cases ----------
 
 const readCases = [
-  ["READ-01 whole small file", { path: "small.txt" }],
-  ["READ-01 file without trailing newline", { path: "no_trailing_newline.txt" }],
-  ["READ-01 empty file", { path: "empty.txt" }],
-  ["READ-01 unicode file", { path: "unicode.txt" }],
-  ["READ-01 BOM kept in text", { path: "bom.txt" }],
-  ["READ-01 CRLF kept in text", { path: "crlf.txt" }],
-  ["READ-01 tabs", { path: "tabs.txt" }],
-  ["READ-01 nested path with @ prefix", { path: "@dir/nested.md" }],
-  ["READ-01 macOS screenshot AM/PM variant", { path: "Screenshot 2024-01-01 at 10.00.00 AM.txt" }],
-  ["READ-02 offset only", { path: "small.txt", offset: 3 }],
-  ["READ-02 limit only leaves more lines", { path: "small.txt", limit: 2 }],
-  ["READ-02 offset and limit", { path: "small.txt", offset: 2, limit: 2 }],
-  ["READ-02 limit reaching the end", { path: "small.txt", offset: 4, limit: 10 }],
-  ["READ-02 offset at the trailing empty line", { path: "small.txt", offset: 6 }],
-  ["READ-02 offset zero reads from start", { path: "small.txt", offset: 0, limit: 1 }],
+  ["READ-03 whole small file", { path: "small.txt" }],
+  ["READ-03 file without trailing newline", { path: "no_trailing_newline.txt" }],
+  ["READ-03 empty file", { path: "empty.txt" }],
+  ["READ-03 unicode file", { path: "unicode.txt" }],
+  ["READ-03 BOM kept in text", { path: "bom.txt" }],
+  ["READ-03 CRLF kept in text", { path: "crlf.txt" }],
+  ["READ-03 tabs", { path: "tabs.txt" }],
+  ["READ-03 nested path with @ prefix", { path: "@dir/nested.md" }],
+  ["READ-03 macOS screenshot AM/PM variant", { path: "Screenshot 2024-01-01 at 10.00.00 AM.txt" }],
+  ["READ-03 offset only", { path: "small.txt", offset: 3 }],
+  ["READ-04 limit only leaves more lines", { path: "small.txt", limit: 2 }],
+  ["READ-04 offset and limit", { path: "small.txt", offset: 2, limit: 2 }],
+  ["READ-03 limit reaching the end", { path: "small.txt", offset: 4, limit: 10 }],
+  ["READ-03 offset at the trailing empty line", { path: "small.txt", offset: 6 }],
+  ["READ-04 offset zero reads from start", { path: "small.txt", offset: 0, limit: 1 }],
   ["READ-03 offset beyond end of file", { path: "small.txt", offset: 7 }],
   ["READ-03 offset far beyond end", { path: "empty.txt", offset: 5 }],
   ["READ-04 truncated by line limit", { path: "many_lines.txt" }],
@@ -182,20 +182,20 @@ const readCases = [
   ["READ-04 first line exceeds byte limit", { path: "long_first_line.txt" }],
   ["READ-04 line at offset exceeds byte limit", { path: "long_middle_line.txt", offset: 3 }],
   ["READ-04 long line after offset truncates by bytes", { path: "long_middle_line.txt", offset: 1 }],
-  ["READ-01 binary file read as text", { path: "binary.bin" }],
-  ["READ-05 png image", { path: "image.png" }],
-  ["READ-05 jpeg image", { path: "image.jpg" }],
-  ["READ-05 webp image", { path: "image.webp" }],
-  ["READ-05 gif image", { path: "image.gif" }],
-  ["READ-05 image sniffed by bytes, not extension", { path: "png_named.txt" }],
-  ["READ-05 animated png is read as text", { path: "animated.png" }],
-  ["READ-05 wide png resized with dimension note", { path: "wide.png" }],
-  ["READ-05 tall jpeg resized with dimension note", { path: "tall.jpg" }],
-  ["READ-05 EXIF-rotated small jpeg passes through", { path: "rotated_small.jpg" }],
-  ["READ-05 EXIF-rotated big jpeg resized upright", { path: "rotated_big.jpg" }],
-  ["READ-05 autoResizeImages false keeps original", { path: "wide.png" }, { autoResizeImages: false }],
-  ["READ-01 missing file", { path: "missing.txt" }],
-  ["READ-01 directory", { path: "dir" }],
+  ["READ-03 binary file read as text", { path: "binary.bin" }],
+  ["READ-02 png image", { path: "image.png" }],
+  ["READ-02 jpeg image", { path: "image.jpg" }],
+  ["READ-02 webp image", { path: "image.webp" }],
+  ["READ-02 gif image", { path: "image.gif" }],
+  ["READ-02 image sniffed by bytes, not extension", { path: "png_named.txt" }],
+  ["READ-02 animated png is read as text", { path: "animated.png" }],
+  ["READ-02 wide png resized with dimension note", { path: "wide.png" }],
+  ["READ-02 tall jpeg resized with dimension note", { path: "tall.jpg" }],
+  ["READ-02 EXIF-rotated small jpeg passes through", { path: "rotated_small.jpg" }],
+  ["READ-02 EXIF-rotated big jpeg resized upright", { path: "rotated_big.jpg" }],
+  ["READ-02 autoResizeImages false keeps original", { path: "wide.png" }, { autoResizeImages: false }],
+  ["READ-05 missing file", { path: "missing.txt" }],
+  ["READ-05 directory", { path: "dir" }],
 ].map(([name, args, options]) => ({ name, args, ...(options ? { options } : {}) }));
 
 const writeCases = [
@@ -213,119 +213,119 @@ const writeCases = [
 ].map(([name, args]) => ({ name, args, check: [args.path.replace(/^@/, "")] }));
 
 const editCases = [
-  ["EDIT-01 single replacement", {
+  ["EDIT-05 single replacement", {
     path: "simple.txt",
     edits: [{ oldText: "return 'hello';", newText: "return 'hi';" }],
   }],
-  ["EDIT-02 multiple disjoint edits", {
+  ["EDIT-05 multiple disjoint edits", {
     path: "simple.txt",
     edits: [{ oldText: "const x = 1;", newText: "const x = 10;" }, {
       oldText: "function greet()",
       newText: "function greet(name)",
     }],
   }],
-  ["EDIT-02 legacy oldText/newText folded into edits", {
+  ["EDIT-01 legacy oldText/newText folded into edits", {
     path: "simple.txt",
     oldText: "const y = 2;",
     newText: "const y = 3;\nconst z = 4;",
   }],
-  ["EDIT-02 edits sent as a JSON string", {
+  ["EDIT-01 edits sent as a JSON string", {
     path: "simple.txt",
     edits: JSON.stringify([{ oldText: "const y = 2;", newText: "" }]),
   }],
-  ["EDIT-02 deleting lines", {
+  ["EDIT-05 deleting lines", {
     path: "simple.txt",
     edits: [{ oldText: "\nconst x = 1;\nconst y = 2;\n", newText: "\n" }],
   }],
-  ["EDIT-03 not found (single)", {
+  ["EDIT-04 not found (single)", {
     path: "simple.txt",
     edits: [{ oldText: "nothing like this", newText: "x" }],
   }],
-  ["EDIT-03 not found (multi)", {
+  ["EDIT-04 not found (multi)", {
     path: "simple.txt",
     edits: [{ oldText: "const x = 1;", newText: "a" }, { oldText: "missing", newText: "b" }],
   }],
-  ["EDIT-03 duplicate (single)", { path: "dupes.txt", edits: [{ oldText: "foo", newText: "qux" }] }],
-  ["EDIT-03 duplicate (multi)", {
+  ["EDIT-04 duplicate (single)", { path: "dupes.txt", edits: [{ oldText: "foo", newText: "qux" }] }],
+  ["EDIT-04 duplicate (multi)", {
     path: "dupes.txt",
     edits: [{ oldText: "bar", newText: "BAR" }, { oldText: "foo", newText: "qux" }],
   }],
-  ["EDIT-03 empty oldText (single)", { path: "simple.txt", edits: [{ oldText: "", newText: "x" }] }],
-  ["EDIT-03 empty oldText (multi)", {
+  ["EDIT-04 empty oldText (single)", { path: "simple.txt", edits: [{ oldText: "", newText: "x" }] }],
+  ["EDIT-04 empty oldText (multi)", {
     path: "simple.txt",
     edits: [{ oldText: "const", newText: "let" }, { oldText: "", newText: "x" }],
   }],
-  ["EDIT-03 overlapping edits", {
+  ["EDIT-04 overlapping edits", {
     path: "simple.txt",
     edits: [{ oldText: "const x = 1;\nconst y", newText: "a" }, { oldText: "const y = 2;", newText: "b" }],
   }],
-  ["EDIT-03 no change (single)", {
+  ["EDIT-04 no change (single)", {
     path: "simple.txt",
     edits: [{ oldText: "const x = 1;", newText: "const x = 1;" }],
   }],
-  ["EDIT-03 no change (multi)", {
+  ["EDIT-04 no change (multi)", {
     path: "simple.txt",
     edits: [{ oldText: "const x = 1;", newText: "const x = 1;" }, {
       oldText: "const y = 2;",
       newText: "const y = 2;",
     }],
   }],
-  ["EDIT-03 missing file", { path: "nope.txt", edits: [{ oldText: "a", newText: "b" }] }],
-  ["EDIT-03 empty edits array", { path: "simple.txt", edits: [] }],
-  ["EDIT-04 CRLF preserved", {
+  ["EDIT-02 missing file", { path: "nope.txt", edits: [{ oldText: "a", newText: "b" }] }],
+  ["EDIT-01 empty edits array", { path: "simple.txt", edits: [] }],
+  ["EDIT-02 CRLF preserved", {
     path: "crlf.txt",
     edits: [{ oldText: "line two", newText: "line 2\nline 2b" }],
   }],
-  ["EDIT-04 CRLF in oldText matches", {
+  ["EDIT-02 CRLF in oldText matches", {
     path: "crlf.txt",
     edits: [{ oldText: "line one\r\nline two", newText: "joined" }],
   }],
-  ["EDIT-04 BOM preserved", { path: "bom.txt", edits: [{ oldText: "config = 1", newText: "config = 2" }] }],
-  ["EDIT-04 BOM and CRLF preserved", {
+  ["EDIT-02 BOM preserved", { path: "bom.txt", edits: [{ oldText: "config = 1", newText: "config = 2" }] }],
+  ["EDIT-02 BOM and CRLF preserved", {
     path: "bom_crlf.txt",
     edits: [{ oldText: "b = 2", newText: "b = 3" }],
   }],
-  ["EDIT-04 mixed endings follow the first", {
+  ["EDIT-02 mixed endings follow the first", {
     path: "mixed_endings.txt",
     edits: [{ oldText: "end", newText: "END" }],
   }],
-  ["EDIT-05 fuzzy match on smart quotes and dashes", {
+  ["EDIT-03 fuzzy match on smart quotes and dashes", {
     path: "fuzzy.txt",
     edits: [{ oldText: 'He said "hello" - it\'s fine.', newText: 'He said "bye".' }],
   }],
-  ["EDIT-05 fuzzy match on nbsp and en dash", {
+  ["EDIT-03 fuzzy match on nbsp and en dash", {
     path: "fuzzy.txt",
     edits: [{ oldText: "price: 100-200", newText: "price: 300" }],
   }],
-  ["EDIT-05 exact edit next to a fuzzy one", {
+  ["EDIT-03 exact edit next to a fuzzy one", {
     path: "fuzzy.txt",
     edits: [{ oldText: "plain line", newText: "PLAIN" }, { oldText: "it's fine.", newText: "ok." }],
   }],
-  ["EDIT-05 unicode file", {
+  ["EDIT-03 unicode file", {
     path: "unicode.txt",
     edits: [{ oldText: "日本語", newText: "にほんご" }, { oldText: "😀", newText: "🎉🎉" }],
   }],
-  ["EDIT-06 diff with distant changes and skipped context", {
+  ["EDIT-05 diff with distant changes and skipped context", {
     path: "long.txt",
     edits: [{ oldText: "line 3\n", newText: "line three\n" }, {
       oldText: "line 30\n",
       newText: "line thirty\nline 30b\n",
     }],
   }],
-  ["EDIT-06 diff with near changes keeps context", {
+  ["EDIT-05 diff with near changes keeps context", {
     path: "long.txt",
     edits: [{ oldText: "line 10\n", newText: "line ten\n" }, { oldText: "line 16\n", newText: "" }],
   }],
-  ["EDIT-06 diff at end of file without newline", {
+  ["EDIT-05 diff at end of file without newline", {
     path: "no_trailing_newline.txt",
     edits: [{ oldText: "last", newText: "final\nextra" }],
   }],
-  ["EDIT-06 @ prefix", { path: "@simple.txt", edits: [{ oldText: "greet", newText: "welcome" }] }],
+  ["EDIT-05 @ prefix", { path: "@simple.txt", edits: [{ oldText: "greet", newText: "welcome" }] }],
 ].map(([name, args]) => ({ name, args, check: [String(args.path).replace(/^@/, "")] }));
 
 // Parallel edits on one file: the mutation queue must apply them one after another.
 editCases.push({
-  name: "EDIT-01 parallel edits on one file are serialised",
+  name: "EDIT-06 parallel edits on one file are serialised",
   parallel: [
     { path: "simple.txt", edits: [{ oldText: "const x = 1;", newText: "const x = 100;" }] },
     { path: "simple.txt", edits: [{ oldText: "const y = 2;", newText: "const y = 200;" }] },

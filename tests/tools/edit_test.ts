@@ -79,7 +79,7 @@ for (const c of expected.cases) {
   });
 }
 
-Deno.test("EDIT-02 prepareArguments folds legacy fields and parses string edits", () => {
+Deno.test("EDIT-01 prepareArguments folds legacy fields and parses string edits", () => {
   const tool = createEditTool("/tmp");
   assertEquals(tool.prepareArguments!({ path: "a", oldText: "x", newText: "y" }), {
     path: "a",
@@ -101,7 +101,7 @@ Deno.test("EDIT-02 prepareArguments folds legacy fields and parses string edits"
   assertEquals(tool.prepareArguments!({ path: "a", edits: "not json" }), { path: "a", edits: "not json" });
 });
 
-Deno.test("EDIT-06 diff preview matches what the edit reports, without writing", async () => {
+Deno.test("EDIT-05 diff preview matches what the edit reports, without writing", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await cp(join(fixtureDir, "files"), dir, { recursive: true });
@@ -119,7 +119,7 @@ Deno.test("EDIT-06 diff preview matches what the edit reports, without writing",
   }
 });
 
-Deno.test("EDIT-06 generateDiffString numbering and padding", () => {
+Deno.test("EDIT-05 generateDiffString numbering and padding", () => {
   assertEquals(generateDiffString("a\nb\nc\n", "a\nB\nc\n"), {
     diff: " 1 a\n-2 b\n+2 B\n 3 c",
     firstChangedLine: 2,
@@ -132,7 +132,7 @@ Deno.test("EDIT-06 generateDiffString numbering and padding", () => {
   });
 });
 
-Deno.test("EDIT-01 aborted signal rejects and leaves the file alone", async () => {
+Deno.test("EDIT-02 aborted signal rejects and leaves the file alone", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(join(dir, "f.txt"), "abc");

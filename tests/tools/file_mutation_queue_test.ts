@@ -4,7 +4,7 @@ import { withFileMutationQueue } from "../../src/tools/file_mutation_queue.ts";
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-Deno.test("TOOL-01 mutations of one file run one at a time, in call order", async () => {
+Deno.test("EDIT-06 mutations of one file run one at a time, in call order", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const file = join(dir, "f.txt");
@@ -27,7 +27,7 @@ Deno.test("TOOL-01 mutations of one file run one at a time, in call order", asyn
   }
 });
 
-Deno.test("TOOL-01 a symlink shares the queue of its target; other files run in parallel", async () => {
+Deno.test("EDIT-06 a symlink shares the queue of its target; other files run in parallel", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const target = join(dir, "t.txt");
@@ -50,7 +50,7 @@ Deno.test("TOOL-01 a symlink shares the queue of its target; other files run in 
   }
 });
 
-Deno.test("TOOL-01 a failed mutation releases the queue", async () => {
+Deno.test("EDIT-06 a failed mutation releases the queue", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const file = join(dir, "f.txt");

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { expandPath, resolveReadPath, resolveToCwd } from "../../src/tools/path_utils.ts";
 
-Deno.test("TOOL-01 expandPath strips @, expands ~ and normalises unicode spaces", () => {
+Deno.test("TOOLS-COMMON expandPath strips @, expands ~ and normalises unicode spaces", () => {
   assertEquals(expandPath("@src/a.ts"), "src/a.ts");
   assertEquals(expandPath("~"), homedir());
   assertEquals(expandPath("~/x/y"), homedir() + "/x/y");
@@ -12,13 +12,13 @@ Deno.test("TOOL-01 expandPath strips @, expands ~ and normalises unicode spaces"
   assertEquals(expandPath("a\u00A0b\u2003c\u202Fd\u3000e"), "a b c d e");
 });
 
-Deno.test("TOOL-01 resolveToCwd keeps absolute paths and resolves relative ones", () => {
+Deno.test("TOOLS-COMMON resolveToCwd keeps absolute paths and resolves relative ones", () => {
   assertEquals(resolveToCwd("/etc/hosts", "/tmp"), "/etc/hosts");
   assertEquals(resolveToCwd("a/../b.txt", "/tmp/w"), "/tmp/w/b.txt");
   assertEquals(resolveToCwd("@b.txt", "/tmp/w"), "/tmp/w/b.txt");
 });
 
-Deno.test("TOOL-01 resolveReadPath finds macOS screenshot spellings", async () => {
+Deno.test("TOOLS-COMMON resolveReadPath finds macOS screenshot spellings", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const amPm = "Screenshot 2024-01-01 at 10.00.00\u202FAM.png";

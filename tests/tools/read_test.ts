@@ -68,7 +68,7 @@ for (const c of expected.cases) {
   });
 }
 
-Deno.test("READ-05 resize falls back to smaller JPEG encodings under a tight byte budget", async () => {
+Deno.test("READ-02 resize falls back to smaller JPEG encodings under a tight byte budget", async () => {
   const png = await Deno.readFile(join(fixtureDir, "files/wide.png"));
   const base64 = encodeBase64(png);
   const result = await resizeImage({ data: base64, mimeType: "image/png" }, { maxBytes: 40_000 });
@@ -88,7 +88,7 @@ Deno.test("READ-05 resize falls back to smaller JPEG encodings under a tight byt
   assertEquals(await resizeImage({ data: base64, mimeType: "image/png" }, { maxBytes: 10 }), null);
 });
 
-Deno.test("READ-05 image sniffing follows file-type's rules", () => {
+Deno.test("READ-02 image sniffing follows file-type's rules", () => {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   assertEquals(detectSupportedImageMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0])), "image/jpeg");
   assertEquals(detectSupportedImageMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xf7])), null);
@@ -103,7 +103,7 @@ Deno.test("READ-05 image sniffing follows file-type's rules", () => {
   assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("plain text")), null);
 });
 
-Deno.test("READ-01 aborted signal rejects with the reference message", async () => {
+Deno.test("READ-05 aborted signal rejects with the reference message", async () => {
   const controller = new AbortController();
   controller.abort();
   await rejects(

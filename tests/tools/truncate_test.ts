@@ -13,11 +13,11 @@ import {
 // Expected objects below were printed by the reference 0.73.1 core/tools/truncate.js on the same inputs.
 const base = { lastLinePartial: false, firstLineExceedsLimit: false, maxLines: 2000, maxBytes: 51200 };
 
-Deno.test("TOOL-01 truncation defaults match the reference", () => {
+Deno.test("TOOLS-COMMON truncation defaults match the reference", () => {
   assertEquals([DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH], [2000, 51200, 500]);
 });
 
-Deno.test("TOOL-01 truncateHead leaves small content untouched", () => {
+Deno.test("TOOLS-COMMON truncateHead leaves small content untouched", () => {
   assertEquals(truncateHead("a\nb"), {
     ...base,
     content: "a\nb",
@@ -30,7 +30,7 @@ Deno.test("TOOL-01 truncateHead leaves small content untouched", () => {
   });
 });
 
-Deno.test("TOOL-01 truncateHead by lines", () => {
+Deno.test("TOOLS-COMMON truncateHead by lines", () => {
   assertEquals(truncateHead("a\nb\nc\nd", { maxLines: 2 }), {
     ...base,
     maxLines: 2,
@@ -44,7 +44,7 @@ Deno.test("TOOL-01 truncateHead by lines", () => {
   });
 });
 
-Deno.test("TOOL-01 truncateHead by bytes keeps whole lines", () => {
+Deno.test("TOOLS-COMMON truncateHead by bytes keeps whole lines", () => {
   assertEquals(truncateHead("aaaa\nbbbb\ncccc", { maxBytes: 9 }), {
     ...base,
     maxBytes: 9,
@@ -58,7 +58,7 @@ Deno.test("TOOL-01 truncateHead by bytes keeps whole lines", () => {
   });
 });
 
-Deno.test("TOOL-01 truncateHead flags an over-long first line", () => {
+Deno.test("TOOLS-COMMON truncateHead flags an over-long first line", () => {
   assertEquals(truncateHead("aaaaaaaaaa\nb", { maxBytes: 5 }), {
     ...base,
     maxBytes: 5,
@@ -73,7 +73,7 @@ Deno.test("TOOL-01 truncateHead flags an over-long first line", () => {
   });
 });
 
-Deno.test("TOOL-01 truncateTail by lines and bytes", () => {
+Deno.test("TOOLS-COMMON truncateTail by lines and bytes", () => {
   assertEquals(truncateTail("a\nb\nc\nd", { maxLines: 2 }), {
     ...base,
     maxLines: 2,
@@ -98,7 +98,7 @@ Deno.test("TOOL-01 truncateTail by lines and bytes", () => {
   });
 });
 
-Deno.test("TOOL-01 truncateTail keeps a partial last line on a UTF-8 boundary", () => {
+Deno.test("TOOLS-COMMON truncateTail keeps a partial last line on a UTF-8 boundary", () => {
   assertEquals(truncateTail("x\né€😀abc", { maxBytes: 6 }), {
     ...base,
     maxBytes: 6,
@@ -113,7 +113,7 @@ Deno.test("TOOL-01 truncateTail keeps a partial last line on a UTF-8 boundary", 
   });
 });
 
-Deno.test("TOOL-01 formatSize and truncateLine texts", () => {
+Deno.test("TOOLS-COMMON formatSize and truncateLine texts", () => {
   assertEquals(
     [0, 1023, 1024, 1536, 1048575, 1048576, 5 * 1048576 + 100].map(formatSize),
     ["0B", "1023B", "1.0KB", "1.5KB", "1024.0KB", "1.0MB", "5.0MB"],
@@ -122,7 +122,7 @@ Deno.test("TOOL-01 formatSize and truncateLine texts", () => {
   assertEquals(truncateLine("short"), { text: "short", wasTruncated: false });
 });
 
-Deno.test("TOOL-01 utf8ByteLength agrees with TextEncoder, lone surrogates included", () => {
+Deno.test("TOOLS-COMMON utf8ByteLength agrees with TextEncoder, lone surrogates included", () => {
   for (const s of ["", "abc", "é€😀", "\ud800x", "x\udc00", "a\ud83d"]) {
     assertEquals(utf8ByteLength(s), new TextEncoder().encode(s).length, JSON.stringify(s));
   }

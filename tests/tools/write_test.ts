@@ -94,7 +94,7 @@ Deno.test("WRITE-01 success text counts UTF-8 bytes (deliberately unlike the ref
   }
 });
 
-Deno.test("WRITE-01 parallel writes to one file finish in call order", async () => {
+Deno.test("EDIT-06 parallel writes to one file finish in call order", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const tool = createWriteTool(dir);
