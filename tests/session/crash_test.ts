@@ -5,7 +5,6 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { SessionManager } from "../../src/session/session_manager.ts";
 import { assistantMessage, userMessage } from "./support/sample_messages.ts";
 
