@@ -1,0 +1,74 @@
+import { assertEquals } from "../support/assert.ts";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import {
+  expandTildePath,
+  getAgentDir,
+  getAuthPath,
+  getModelsPath,
+  getSessionsDir,
+  getSettingsPath,
+  getShareViewerUrl,
+  isOfflineMode,
+  resolveSessionDir,
+} from "../../src/config/paths.ts";
+
+function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
+  const saved: Record<string, string | undefined> = {};
+  for (const key of Object.keys(vars)) saved[key] = Deno.env.get(key);
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) Deno.env.delete(key);
+      else Deno.env.set(key, value);
+    }
+  };
+  apply(vars);
+  try {
+    fn();
+  } finally {
+    apply(saved);
+  }
+}
+
+Deno.test("CLI-26 agent dir defaults to ~/.pi/agent and honours PI_CODING_AGENT_DIR with ~ expansion", () => {
+  withEnv({ PI_CODING_AGENT_DIR: undefined }, () => {
+    assertEquals(getAgentDir(), join(homedir(), ".pi", "agent"));
+  });
+  withEnv({ PI_CODING_AGENT_DIR: "~/custom-agent" }, () => {
+    assertEquals(getAgentDir(), join(homedir(), "custom-agent"));
+    assertEquals(getAuthPath(), join(homedir(), "custom-agent", "auth.json"));
+    assertEquals(getModelsPath(), join(homedir(), "custom-agent", "models.json"));
+    assertEquals(getSettingsPath(), join(homedir(), "custom-agent", "settings.json"));
+    assertEquals(getSessionsDir(), join(homedir(), "custom-agent", "sessions"));
+  });
+  assertEquals(expandTildePath("~"), homedir());
+  assertEquals(expandTildePath("/abs/~/x"), "/abs/~/x");
+});
+
+Deno.test("CLI-25 session dir precedence: --session-dir > PI_CODING_AGENT_SESSION_DIR > settings", () => {
+  withEnv({ PI_CODING_AGENT_SESSION_DIR: "~/env-sessions" }, () => {
+    assertEquals(resolveSessionDir("/cli", "/settings"), "/cli");
+    assertEquals(resolveSessionDir(undefined, "/settings"), join(homedir(), "env-sessions"));
+  });
+  withEnv({ PI_CODING_AGENT_SESSION_DIR: undefined }, () => {
+    assertEquals(resolveSessionDir(undefined, "/settings"), "/settings");
+    assertEquals(resolveSessionDir(undefined, undefined), undefined);
+  });
+});
+
+Deno.test("CLI-26 PI_OFFLINE accepts 1/true/yes and PI_SHARE_VIEWER_URL overrides the viewer", () => {
+  for (
+    const [value, expected] of [["1", true], ["TRUE", true], ["yes", true], ["0", false], [
+      "",
+      false,
+    ]] as const
+  ) {
+    withEnv({ PI_OFFLINE: value || undefined }, () => assertEquals(isOfflineMode(), expected, value));
+  }
+  withEnv({ PI_SHARE_VIEWER_URL: undefined }, () => {
+    assertEquals(getShareViewerUrl("abc"), "https://pi.dev/session/#abc");
+  });
+  withEnv({ PI_SHARE_VIEWER_URL: "http://localhost/v/" }, () => {
+    assertEquals(getShareViewerUrl("abc"), "http://localhost/v/#abc");
+  });
+});
