@@ -1,0 +1,173 @@
+/**
+ * Branch summaries for tree navigation: when the user jumps elsewhere in the session tree, the
+ * path being left (back to the common ancestor) is summarized so its findings are not lost.
+ *
+ * @module
+ */
+import { completeSimple } from "../../ai/stream.ts";
+import type { Model, UserMessage } from "../../ai/types.ts";
+import type { SessionEntry } from "../../session/entries.ts";
+import { type AgentMessage, convertToLlm } from "../../session/messages.ts";
+import type { ReadonlySessionManager } from "../../session/session_manager.ts";
+import { branchMessageOf } from "./entry_messages.ts";
+import {
+  addFileOpsFromDetails,
+  computeFileLists,
+  createFileOps,
+  extractFileOpsFromMessage,
+  type FileOperations,
+  formatFileOperations,
+} from "./file_tracking.ts";
+import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.ts";
+import { serializeConversation } from "./serialize.ts";
+import { estimateTokens } from "./token_estimate.ts";
+
+/** Outcome of `generateBranchSummary`: a summary with file lists, or `aborted`, or `error`. */
+export interface BranchSummaryResult {
+  summary?: string;
+  readFiles?: string[];
+  modifiedFiles?: string[];
+  aborted?: boolean;
+  error?: string;
+}
+
+/** What pi stores in `BranchSummaryEntry.details`. */
+export interface BranchSummaryDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
+/** Messages chosen for a branch summary within the token budget. */
+export interface BranchPreparation {
+  /** Chronological. */
+  messages: AgentMessage[];
+  fileOps: FileOperations;
+  /** Estimated tokens of `messages`. */
+  totalTokens: number;
+}
+
+/** The abandoned path and where it leaves the target's path. */
+export interface CollectEntriesResult {
+  /** Chronological, from just after the common ancestor to the old leaf. */
+  entries: SessionEntry[];
+  commonAncestorId: string | null;
+}
+
+/** Options of {@link generateBranchSummary}. */
+export interface GenerateBranchSummaryOptions {
+  model: Model;
+  apiKey: string;
+  headers?: Record<string, string>;
+  signal: AbortSignal;
+  customInstructions?: string;
+  /** Use `customInstructions` instead of the built-in prompt rather than in addition to it. */
+  replaceInstructions?: boolean;
+  /** Tokens of the context window kept back for prompt and reply (default 16384). */
+  reserveTokens?: number;
+}
+
+/**
+ * Entries on the way from `oldLeafId` back to the deepest entry it shares with `targetId`'s
+ * path. Compactions on the way are included; their summaries become context.
+ */
+export function collectEntriesForBranchSummary(
+  session: Pick<ReadonlySessionManager, "getBranch" | "getEntry">,
+  oldLeafId: string | null,
+  targetId: string,
+): CollectEntriesResult {
+  if (!oldLeafId) return { entries: [], commonAncestorId: null };
+  const oldPath = new Set(session.getBranch(oldLeafId).map((e) => e.id));
+  const targetPath = session.getBranch(targetId);
+  let commonAncestorId: string | null = null;
+  for (let i = targetPath.length - 1; i >= 0; i--) {
+    if (oldPath.has(targetPath[i].id)) {
+      commonAncestorId = targetPath[i].id;
+      break;
+    }
+  }
+  const entries: SessionEntry[] = [];
+  let current: string | null = oldLeafId;
+  while (current && current !== commonAncestorId) {
+    const entry = session.getEntry(current);
+    if (!entry) break;
+    entries.push(entry);
+    current = entry.parentId;
+  }
+  entries.reverse();
+  return { entries, commonAncestorId };
+}
+
+/**
+ * Picks messages newest first until `tokenBudget` (0 = unlimited) would be exceeded; a summary
+ * entry that does not fit is still taken while under 90% of the budget. File lists come from
+ * every entry, including details of earlier pi branch summaries, even those over budget.
+ */
+export function prepareBranchEntries(entries: SessionEntry[], tokenBudget = 0): BranchPreparation {
+  const messages: AgentMessage[] = [];
+  const fileOps = createFileOps();
+  let totalTokens = 0;
+
+  for (const entry of entries) {
+    if (entry.type === "branch_summary") addFileOpsFromDetails(entry, fileOps);
+  }
+
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    const message = branchMessageOf(entry);
+    if (!message) continue;
+    extractFileOpsFromMessage(message, fileOps);
+    const tokens = estimateTokens(message);
+    if (tokenBudget > 0 && totalTokens + tokens > tokenBudget) {
+      const isSummary = entry.type === "compaction" || entry.type === "branch_summary";
+      if (isSummary && totalTokens < tokenBudget * 0.9) {
+        messages.unshift(message);
+        totalTokens += tokens;
+      }
+      break;
+    }
+    messages.unshift(message);
+    totalTokens += tokens;
+  }
+  return { messages, fileOps, totalTokens };
+}
+
+/**
+ * Summarizes abandoned branch entries (budget: context window, default 128000, minus
+ * `reserveTokens`; output at most 2048 tokens). The summary starts with
+ * {@link BRANCH_SUMMARY_PREAMBLE} and ends with the touched-file lists. Failures are returned,
+ * not thrown.
+ */
+export async function generateBranchSummary(
+  entries: SessionEntry[],
+  options: GenerateBranchSummaryOptions,
+): Promise<BranchSummaryResult> {
+  const { model, apiKey, headers, signal, customInstructions, replaceInstructions, reserveTokens = 16384 } =
+    options;
+  const tokenBudget = (model.contextWindow || 128000) - reserveTokens;
+  const { messages, fileOps } = prepareBranchEntries(entries, tokenBudget);
+  if (messages.length === 0) return { summary: "No content to summarize" };
+
+  const conversation = serializeConversation(convertToLlm(messages));
+  let instructions = BRANCH_SUMMARY_PROMPT;
+  if (replaceInstructions && customInstructions) instructions = customInstructions;
+  else if (customInstructions) {
+    instructions = `${BRANCH_SUMMARY_PROMPT}\n\nAdditional focus: ${customInstructions}`;
+  }
+  const request: UserMessage = {
+    role: "user",
+    content: [{ type: "text", text: `<conversation>\n${conversation}\n</conversation>\n\n${instructions}` }],
+    timestamp: Date.now(),
+  };
+  const response = await completeSimple(
+    model,
+    { systemPrompt: SUMMARIZATION_SYSTEM_PROMPT, messages: [request] },
+    { apiKey, headers, signal, maxTokens: 2048 },
+  );
+  if (response.stopReason === "aborted") return { aborted: true };
+  if (response.stopReason === "error") return { error: response.errorMessage || "Summarization failed" };
+
+  const text = response.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+  const { readFiles, modifiedFiles } = computeFileLists(fileOps);
+  const summary = BRANCH_SUMMARY_PREAMBLE + text + formatFileOperations(readFiles, modifiedFiles);
+  return { summary: summary || "No summary generated", readFiles, modifiedFiles };
+}
