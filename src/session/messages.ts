@@ -65,6 +65,16 @@ export interface CompactionSummaryMessage {
   timestamp: number;
 }
 
+// Registers the kinds above with the agent, so its transcript (AgentMessage) carries them.
+declare module "../agent/types.ts" {
+  interface CustomAgentMessages {
+    bashExecution: BashExecutionMessage;
+    custom: CustomMessage;
+    branchSummary: BranchSummaryMessage;
+    compactionSummary: CompactionSummaryMessage;
+  }
+}
+
 /** Everything that can appear in an agent's message list: LLM messages plus the kinds above. */
 export type AgentMessage =
   | Message

@@ -1,0 +1,819 @@
+/**
+ * AgentSession ties the agent to its session file, settings, credentials, resources and tools:
+ * it persists every message as it ends, records model and thinking changes, expands skills and
+ * prompt templates, queues steering and follow-up messages, retries transient failures, and
+ * tells listeners about all of it. Compaction and tree navigation live in their own modules
+ * (`session_compaction.ts`, `session_branching.ts`) and operate on this class.
+ *
+ * @module
+ */
+import type { Agent } from "../agent/agent.ts";
+import type { AgentEvent, AgentMessage, AgentState, AgentThinkingLevel, AgentTool } from "../agent/types.ts";
+import { clampThinkingLevel, getSupportedThinkingLevels, THINKING_LEVELS } from "../ai/thinking.ts";
+import { modelsAreEqual } from "../ai/models.ts";
+import { isRetryableError } from "../ai/retryable.ts";
+import type { AssistantMessage, ImageContent, Model, TextContent } from "../ai/types.ts";
+import type { ModelRegistry } from "../config/model_registry.ts";
+import { DEFAULT_THINKING_LEVEL } from "../config/model_resolver.ts";
+import type { SettingsManager } from "../config/settings_manager.ts";
+import { getDocumentationPaths } from "../resources/documentation.ts";
+import { expandPromptTemplate, type PromptTemplate } from "../resources/prompt_templates.ts";
+import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
+import { expandSkillCommand } from "../resources/skills.ts";
+import { buildSystemPrompt } from "../resources/system_prompt.ts";
+import type { BashExecutionMessage, CustomMessage } from "../session/messages.ts";
+import type { SessionManager } from "../session/session_manager.ts";
+import { type BashOperations, createLocalBashOperations } from "../tools/shell.ts";
+import { createAllTools } from "../tools/index.ts";
+import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
+import { type BashResult, executeBashWithOperations } from "./bash_executor.ts";
+import { computeContextUsage } from "./context_usage.ts";
+import type {
+  AgentSessionEvent,
+  AgentSessionEventListener,
+  ContextUsage,
+  ModelCycleResult,
+  PromptOptions,
+  ScopedModel,
+  SessionStats,
+} from "./agent_session_types.ts";
+
+/** A tool with the metadata the system prompt uses. */
+export type SessionTool = AgentTool & { promptSnippet?: string; promptGuidelines?: string[] };
+
+/** What an AgentSession is built from. */
+export interface AgentSessionConfig {
+  agent: Agent;
+  sessionManager: SessionManager;
+  settingsManager: SettingsManager;
+  cwd: string;
+  scopedModels?: ScopedModel[];
+  resourceLoader: DefaultResourceLoader;
+  modelRegistry: ModelRegistry;
+  /** Extra tools (SDK callers); they may replace built-ins of the same name. */
+  customTools?: SessionTool[];
+  /** Tools active at start (default read, bash, edit, write). */
+  initialActiveToolNames?: string[];
+  /** When set, only these tools exist at all (`--tools`). */
+  allowedToolNames?: string[];
+  /** Replaces the built-in tool set. */
+  baseToolsOverride?: Record<string, SessionTool>;
+}
+
+const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
+
+/** One conversation with a model, backed by a session file. */
+export class AgentSession {
+  readonly agent: Agent;
+  readonly sessionManager: SessionManager;
+  readonly settingsManager: SettingsManager;
+  readonly modelRegistry: ModelRegistry;
+  readonly resourceLoader: DefaultResourceLoader;
+  readonly cwd: string;
+
+  #scopedModels: ScopedModel[];
+  #listeners: AgentSessionEventListener[] = [];
+  #eventQueue: Promise<void> = Promise.resolve();
+  #unsubscribeAgent?: () => void;
+  #steeringTexts: string[] = [];
+  #followUpTexts: string[] = [];
+  #pendingNextTurn: AgentMessage[] = [];
+  #pendingBash: BashExecutionMessage[] = [];
+  #bashAbort?: AbortController;
+  #lastAssistant?: AssistantMessage;
+  #retryAttempt = 0;
+  #retryPromise?: Promise<void>;
+  #retryResolve?: () => void;
+  #retryAbort?: AbortController;
+  #toolRegistry = new Map<string, SessionTool>();
+  #allowedToolNames?: Set<string>;
+  #baseSystemPrompt = "";
+  /** Runs after each agent run (auto-compaction); installed by the compaction module. */
+  afterAgentEnd?: (message: AssistantMessage) => Promise<void>;
+  /** Runs before a prompt is sent (pre-prompt compaction check). */
+  beforePrompt?: (lastAssistant: AssistantMessage) => Promise<void>;
+
+  constructor(config: AgentSessionConfig) {
+    this.agent = config.agent;
+    this.sessionManager = config.sessionManager;
+    this.settingsManager = config.settingsManager;
+    this.modelRegistry = config.modelRegistry;
+    this.resourceLoader = config.resourceLoader;
+    this.cwd = config.cwd;
+    this.#scopedModels = config.scopedModels ?? [];
+    this.#allowedToolNames = config.allowedToolNames ? new Set(config.allowedToolNames) : undefined;
+    this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
+    this.#buildTools(config);
+  }
+
+  // ── events ──────────────────────────────────────────────────────────────
+
+  /** Subscribes to session events; returns the unsubscribe function. */
+  subscribe(listener: AgentSessionEventListener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      const i = this.#listeners.indexOf(listener);
+      if (i !== -1) this.#listeners.splice(i, 1);
+    };
+  }
+
+  /** Detaches from the agent and drops all listeners. */
+  dispose(): void {
+    this.#unsubscribeAgent?.();
+    this.#unsubscribeAgent = undefined;
+    this.#listeners = [];
+  }
+
+  /** Emits a session event to every listener (used by the compaction and branching modules). */
+  emit(event: AgentSessionEvent): void {
+    for (const listener of [...this.#listeners]) listener(event);
+  }
+
+  #emitQueueUpdate(): void {
+    this.emit({
+      type: "queue_update",
+      steering: [...this.#steeringTexts],
+      followUp: [...this.#followUpTexts],
+    });
+  }
+
+  #onAgentEvent(event: AgentEvent): Promise<void> {
+    // The retry promise must exist before prompt() awaits it, so create it synchronously.
+    if (
+      event.type === "agent_end" && !this.#retryPromise && this.settingsManager.getRetrySettings().enabled
+    ) {
+      const last = lastAssistantOf(event.messages);
+      if (last && this.#isRetryable(last)) this.#retryPromise = new Promise((r) => (this.#retryResolve = r));
+    }
+    this.#eventQueue = this.#eventQueue.then(
+      () => this.#processAgentEvent(event),
+      () => this.#processAgentEvent(event),
+    );
+    this.#eventQueue.catch(() => {});
+    return this.#eventQueue;
+  }
+
+  async #processAgentEvent(event: AgentEvent): Promise<void> {
+    if (event.type === "message_start" && event.message.role === "user") {
+      const text = userText(event.message);
+      if (text) {
+        const s = this.#steeringTexts.indexOf(text);
+        if (s !== -1) {
+          this.#steeringTexts.splice(s, 1);
+          this.#emitQueueUpdate();
+        } else {
+          const f = this.#followUpTexts.indexOf(text);
+          if (f !== -1) {
+            this.#followUpTexts.splice(f, 1);
+            this.#emitQueueUpdate();
+          }
+        }
+      }
+    }
+    this.emit(event);
+
+    if (event.type === "message_end") {
+      const message = event.message;
+      if (message.role === "custom") {
+        const custom = message as CustomMessage;
+        this.sessionManager.appendCustomMessageEntry(
+          custom.customType,
+          custom.content,
+          custom.display,
+          custom.details,
+        );
+      } else if (message.role === "user" || message.role === "assistant" || message.role === "toolResult") {
+        this.sessionManager.appendMessage(message);
+      }
+      if (message.role === "assistant") {
+        const assistant = message as AssistantMessage;
+        this.#lastAssistant = assistant;
+        if (assistant.stopReason !== "error" && this.#retryAttempt > 0) {
+          this.emit({ type: "auto_retry_end", success: true, attempt: this.#retryAttempt });
+          this.#retryAttempt = 0;
+        }
+      }
+    }
+
+    if (event.type === "agent_end") {
+      this.#flushPendingBash();
+      const last = this.#lastAssistant;
+      this.#lastAssistant = undefined;
+      if (!last) return;
+      if (this.#isRetryable(last) && await this.#retry(last)) return;
+      this.#resolveRetry();
+      await this.afterAgentEnd?.(last);
+    }
+  }
+
+  // ── state ───────────────────────────────────────────────────────────────
+
+  get state(): AgentState {
+    return this.agent.state;
+  }
+  get model(): Model | undefined {
+    const model = this.agent.state.model;
+    return model.id === "unknown" && model.provider === "unknown" ? undefined : model;
+  }
+  get thinkingLevel(): AgentThinkingLevel {
+    return this.agent.state.thinkingLevel;
+  }
+  get isStreaming(): boolean {
+    return this.agent.state.isStreaming;
+  }
+  get systemPrompt(): string {
+    return this.agent.state.systemPrompt;
+  }
+  get messages(): AgentMessage[] {
+    return this.agent.state.messages;
+  }
+  get steeringMode(): "all" | "one-at-a-time" {
+    return this.agent.steeringMode;
+  }
+  get followUpMode(): "all" | "one-at-a-time" {
+    return this.agent.followUpMode;
+  }
+  get sessionFile(): string | undefined {
+    return this.sessionManager.getSessionFile();
+  }
+  get sessionId(): string {
+    return this.sessionManager.getSessionId();
+  }
+  get sessionName(): string | undefined {
+    return this.sessionManager.getSessionName();
+  }
+  get scopedModels(): readonly ScopedModel[] {
+    return this.#scopedModels;
+  }
+  setScopedModels(models: ScopedModel[]): void {
+    this.#scopedModels = models;
+  }
+  get promptTemplates(): readonly PromptTemplate[] {
+    return this.resourceLoader.getPrompts().prompts;
+  }
+  get retryAttempt(): number {
+    return this.#retryAttempt;
+  }
+  get isRetrying(): boolean {
+    return this.#retryPromise !== undefined;
+  }
+  get autoRetryEnabled(): boolean {
+    return this.settingsManager.getRetryEnabled();
+  }
+  setAutoRetryEnabled(enabled: boolean): void {
+    this.settingsManager.setRetryEnabled(enabled);
+  }
+  get pendingMessageCount(): number {
+    return this.#steeringTexts.length + this.#followUpTexts.length;
+  }
+  getSteeringMessages(): readonly string[] {
+    return this.#steeringTexts;
+  }
+  getFollowUpMessages(): readonly string[] {
+    return this.#followUpTexts;
+  }
+
+  // ── tools and system prompt ────────────────────────────────────────────
+
+  #buildTools(config: AgentSessionConfig): void {
+    const isAllowed = (name: string) => !this.#allowedToolNames || this.#allowedToolNames.has(name);
+    const base: Record<string, SessionTool> = config.baseToolsOverride ?? createAllTools(this.cwd, {
+      read: { autoResizeImages: this.settingsManager.getImageAutoResize() },
+      bash: {
+        commandPrefix: this.settingsManager.getShellCommandPrefix(),
+        shellPath: this.settingsManager.getShellPath(),
+      },
+    });
+    for (const [name, tool] of Object.entries(base)) if (isAllowed(name)) this.#toolRegistry.set(name, tool);
+    for (const tool of config.customTools ?? []) {
+      if (isAllowed(tool.name)) this.#toolRegistry.set(tool.name, tool);
+    }
+    const defaults = config.baseToolsOverride ? Object.keys(config.baseToolsOverride) : DEFAULT_ACTIVE_TOOLS;
+    const active = (config.initialActiveToolNames ?? defaults).filter(isAllowed);
+    if (this.#allowedToolNames) {
+      for (const name of this.#toolRegistry.keys()) if (this.#allowedToolNames.has(name)) active.push(name);
+    } else {
+      for (const tool of config.customTools ?? []) active.push(tool.name);
+    }
+    this.setActiveToolsByName([...new Set(active)]);
+  }
+
+  /** Names of the tools the model currently has. */
+  getActiveToolNames(): string[] {
+    return this.agent.state.tools.map((t) => t.name);
+  }
+
+  /** Every known tool (active or not). */
+  getAllTools(): { name: string; description: string; parameters: unknown }[] {
+    return [...this.#toolRegistry.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+    }));
+  }
+
+  /** Activates the named tools (unknown names are ignored) and rebuilds the system prompt. */
+  setActiveToolsByName(names: string[]): void {
+    const tools: SessionTool[] = [];
+    const valid: string[] = [];
+    for (const name of names) {
+      const tool = this.#toolRegistry.get(name);
+      if (tool) {
+        tools.push(tool);
+        valid.push(name);
+      }
+    }
+    this.agent.state.tools = tools;
+    this.#baseSystemPrompt = this.#buildSystemPrompt(valid);
+    this.agent.state.systemPrompt = this.#baseSystemPrompt;
+  }
+
+  /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */
+  refreshSystemPrompt(): void {
+    this.setActiveToolsByName(this.getActiveToolNames());
+  }
+
+  #buildSystemPrompt(toolNames: string[]): string {
+    const snippets: Record<string, string> = {};
+    const guidelines: string[] = [];
+    for (const name of toolNames) {
+      const tool = this.#toolRegistry.get(name);
+      const snippet = tool?.promptSnippet?.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
+      if (snippet) snippets[name] = snippet;
+      const own = new Set((tool?.promptGuidelines ?? []).map((g) => g.trim()).filter((g) => g.length > 0));
+      guidelines.push(...own);
+    }
+    const loader = this.resourceLoader;
+    const append = loader.getAppendSystemPrompt();
+    return buildSystemPrompt({
+      customPrompt: loader.getSystemPrompt(),
+      selectedTools: toolNames,
+      toolSnippets: snippets,
+      promptGuidelines: guidelines,
+      appendSystemPrompt: append.length > 0 ? append.join("\n\n") : undefined,
+      cwd: this.cwd,
+      contextFiles: loader.getAgentsFiles().agentsFiles,
+      skills: loader.getSkills().skills,
+      documentation: getDocumentationPaths(),
+    });
+  }
+
+  // ── prompting ───────────────────────────────────────────────────────────
+
+  #expand(text: string): string {
+    const skillCommands = this.settingsManager.getEnableSkillCommands();
+    const afterSkill = skillCommands
+      ? expandSkillCommand(text, this.resourceLoader.getSkills().skills)
+      : text;
+    return expandPromptTemplate(afterSkill, [...this.promptTemplates]);
+  }
+
+  /**
+   * Sends a user prompt and resolves when the run (and any automatic retries) finished. While
+   * streaming, `streamingBehavior` decides whether the text steers or follows up.
+   */
+  async prompt(text: string, options: PromptOptions = {}): Promise<void> {
+    const expand = options.expandPromptTemplates ?? true;
+    let messages: AgentMessage[];
+    try {
+      const expanded = expand ? this.#expand(text) : text;
+      if (this.isStreaming) {
+        if (!options.streamingBehavior) {
+          throw new Error(
+            "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
+          );
+        }
+        if (options.streamingBehavior === "followUp") this.#queue("followUp", expanded, options.images);
+        else this.#queue("steer", expanded, options.images);
+        options.preflightResult?.(true);
+        return;
+      }
+      this.#flushPendingBash();
+      const model = this.model;
+      if (!model) throw new Error(formatNoModelSelectedMessage());
+      if (!this.modelRegistry.hasConfiguredAuth(model)) {
+        if (this.modelRegistry.isUsingOAuth(model)) {
+          throw new Error(
+            `Authentication failed for "${model.provider}". Credentials may have expired or network is unavailable. Run '/login ${model.provider}' to re-authenticate.`,
+          );
+        }
+        throw new Error(formatNoApiKeyFoundMessage(model.provider));
+      }
+      const lastAssistant = lastAssistantOf(this.agent.state.messages);
+      if (lastAssistant) await this.beforePrompt?.(lastAssistant);
+      const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
+      if (options.images) content.push(...options.images);
+      messages = [{ role: "user", content, timestamp: Date.now() }, ...this.#pendingNextTurn];
+      this.#pendingNextTurn = [];
+      this.agent.state.systemPrompt = this.#baseSystemPrompt;
+    } catch (error) {
+      options.preflightResult?.(false);
+      throw error;
+    }
+    options.preflightResult?.(true);
+    await this.agent.prompt(messages);
+    await this.waitForRetry();
+  }
+
+  /** Queues a steering message (delivered after the current tool calls). */
+  steer(text: string, images?: ImageContent[]): Promise<void> {
+    this.#queue("steer", this.#expand(text), images);
+    return Promise.resolve();
+  }
+
+  /** Queues a follow-up message (delivered when the agent would stop). */
+  followUp(text: string, images?: ImageContent[]): Promise<void> {
+    this.#queue("followUp", this.#expand(text), images);
+    return Promise.resolve();
+  }
+
+  #queue(kind: "steer" | "followUp", text: string, images?: ImageContent[]): void {
+    (kind === "steer" ? this.#steeringTexts : this.#followUpTexts).push(text);
+    this.#emitQueueUpdate();
+    const content: (TextContent | ImageContent)[] = [{ type: "text", text }];
+    if (images) content.push(...images);
+    const message: AgentMessage = { role: "user", content, timestamp: Date.now() };
+    if (kind === "steer") this.agent.steer(message);
+    else this.agent.followUp(message);
+  }
+
+  /**
+   * Adds a custom (extension) message: queued while streaming, prepended to the next prompt with
+   * `nextTurn`, run immediately with `triggerTurn`, or just recorded.
+   */
+  async sendCustomMessage(
+    message: Pick<CustomMessage, "customType" | "content" | "display" | "details">,
+    options: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" } = {},
+  ): Promise<void> {
+    const custom: CustomMessage = { role: "custom", ...message, timestamp: Date.now() };
+    if (options.deliverAs === "nextTurn") this.#pendingNextTurn.push(custom);
+    else if (this.isStreaming) {
+      if (options.deliverAs === "followUp") this.agent.followUp(custom);
+      else this.agent.steer(custom);
+    } else if (options.triggerTurn) {
+      await this.agent.prompt(custom);
+    } else {
+      this.agent.state.messages.push(custom);
+      this.sessionManager.appendCustomMessageEntry(
+        custom.customType,
+        custom.content,
+        custom.display,
+        custom.details,
+      );
+      this.emit({ type: "message_start", message: custom });
+      this.emit({ type: "message_end", message: custom });
+    }
+  }
+
+  /** Removes and returns every queued message. */
+  clearQueue(): { steering: string[]; followUp: string[] } {
+    const steering = [...this.#steeringTexts];
+    const followUp = [...this.#followUpTexts];
+    this.#steeringTexts = [];
+    this.#followUpTexts = [];
+    this.agent.clearAllQueues();
+    this.#emitQueueUpdate();
+    return { steering, followUp };
+  }
+
+  /** Aborts the run (and a pending retry) and waits until the agent is idle. */
+  async abort(): Promise<void> {
+    this.abortRetry();
+    this.agent.abort();
+    await this.agent.waitForIdle();
+    await this.#eventQueue;
+  }
+
+  /** Resolves when every queued session event has been processed. */
+  async settle(): Promise<void> {
+    await this.agent.waitForIdle();
+    await this.#eventQueue;
+  }
+
+  // ── models and thinking ────────────────────────────────────────────────
+
+  /** Switches model (needs credentials), records it, and re-clamps the thinking level. */
+  setModel(model: Model): Promise<void> {
+    if (!this.modelRegistry.hasConfiguredAuth(model)) {
+      return Promise.reject(new Error(`No API key for ${model.provider}/${model.id}`));
+    }
+    this.#applyModel(model, this.#thinkingForSwitch());
+    return Promise.resolve();
+  }
+
+  #applyModel(model: Model, thinking: AgentThinkingLevel): void {
+    this.agent.state.model = model;
+    this.sessionManager.appendModelChange(model.provider, model.id);
+    this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
+    this.setThinkingLevel(thinking);
+  }
+
+  /** Moves to the next (or previous) scoped or available model; undefined when there is only one. */
+  cycleModel(direction: "forward" | "backward" = "forward"): Promise<ModelCycleResult | undefined> {
+    const scoped = this.#scopedModels.length > 0;
+    const candidates: ScopedModel[] = scoped
+      ? this.#scopedModels.filter((s) => this.modelRegistry.hasConfiguredAuth(s.model))
+      : this.modelRegistry.getAvailable().map((model) => ({ model }));
+    if (candidates.length <= 1) return Promise.resolve(undefined);
+    const current = this.model;
+    let index = candidates.findIndex((c) => current && modelsAreEqual(c.model, current));
+    if (index === -1) index = 0;
+    const len = candidates.length;
+    const next = candidates[direction === "forward" ? (index + 1) % len : (index - 1 + len) % len];
+    this.#applyModel(next.model, this.#thinkingForSwitch(next.thinkingLevel));
+    return Promise.resolve({ model: next.model, thinkingLevel: this.thinkingLevel, isScoped: scoped });
+  }
+
+  #thinkingForSwitch(explicit?: AgentThinkingLevel): AgentThinkingLevel {
+    if (explicit !== undefined) return explicit;
+    if (!this.supportsThinking()) {
+      return (this.settingsManager.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
+    }
+    return this.thinkingLevel;
+  }
+
+  /** Sets the thinking level, clamped to the model; persisted only when it changes. */
+  setThinkingLevel(level: AgentThinkingLevel): void {
+    const available = this.getAvailableThinkingLevels();
+    const model = this.model;
+    const effective = available.includes(level) ? level : model ? clampThinkingLevel(model, level) : "off";
+    const previous = this.agent.state.thinkingLevel;
+    this.agent.state.thinkingLevel = effective;
+    if (effective === previous) return;
+    this.sessionManager.appendThinkingLevelChange(effective);
+    if (this.supportsThinking() || effective !== "off") {
+      this.settingsManager.setDefaultThinkingLevel(effective);
+    }
+    this.emit({ type: "thinking_level_changed", level: effective });
+  }
+
+  /** The next thinking level; undefined when the model does not reason. */
+  cycleThinkingLevel(): AgentThinkingLevel | undefined {
+    if (!this.supportsThinking()) return undefined;
+    const levels = this.getAvailableThinkingLevels();
+    const next = levels[(levels.indexOf(this.thinkingLevel) + 1) % levels.length];
+    this.setThinkingLevel(next);
+    return next;
+  }
+
+  /** Levels the current model supports. */
+  getAvailableThinkingLevels(): AgentThinkingLevel[] {
+    const model = this.model;
+    return (model ? getSupportedThinkingLevels(model) : [...THINKING_LEVELS]) as AgentThinkingLevel[];
+  }
+
+  /** Whether the current model reasons. */
+  supportsThinking(): boolean {
+    return !!this.model?.reasoning;
+  }
+
+  /** Sets and saves the steering queue mode. */
+  setSteeringMode(mode: "all" | "one-at-a-time"): void {
+    this.agent.steeringMode = mode;
+    this.settingsManager.setSteeringMode(mode);
+  }
+
+  /** Sets and saves the follow-up queue mode. */
+  setFollowUpMode(mode: "all" | "one-at-a-time"): void {
+    this.agent.followUpMode = mode;
+    this.settingsManager.setFollowUpMode(mode);
+  }
+
+  // ── auto-retry (LOOP-07…09) ────────────────────────────────────────────
+
+  #isRetryable(message: AssistantMessage): boolean {
+    return isRetryableError(message, this.model?.contextWindow ?? 0);
+  }
+
+  async #retry(message: AssistantMessage): Promise<boolean> {
+    const settings = this.settingsManager.getRetrySettings();
+    if (!settings.enabled) {
+      this.#resolveRetry();
+      return false;
+    }
+    if (!this.#retryPromise) this.#retryPromise = new Promise((r) => (this.#retryResolve = r));
+    this.#retryAttempt++;
+    if (this.#retryAttempt > settings.maxRetries) {
+      this.emit({
+        type: "auto_retry_end",
+        success: false,
+        attempt: this.#retryAttempt - 1,
+        finalError: message.errorMessage,
+      });
+      this.#retryAttempt = 0;
+      this.#resolveRetry();
+      return false;
+    }
+    const delayMs = settings.baseDelayMs * 2 ** (this.#retryAttempt - 1);
+    this.emit({
+      type: "auto_retry_start",
+      attempt: this.#retryAttempt,
+      maxAttempts: settings.maxRetries,
+      delayMs,
+      errorMessage: message.errorMessage || "Unknown error",
+    });
+    // The failed reply stays in the session file but leaves the model's context.
+    const messages = this.agent.state.messages;
+    if (messages.length > 0 && messages[messages.length - 1].role === "assistant") {
+      this.agent.state.messages = messages.slice(0, -1);
+    }
+    this.#retryAbort = new AbortController();
+    try {
+      await sleep(delayMs, this.#retryAbort.signal);
+    } catch {
+      const attempt = this.#retryAttempt;
+      this.#retryAttempt = 0;
+      this.#retryAbort = undefined;
+      this.emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
+      this.#resolveRetry();
+      return false;
+    }
+    this.#retryAbort = undefined;
+    setTimeout(() => void this.agent.continue().catch(() => {}), 0);
+    return true;
+  }
+
+  #resolveRetry(): void {
+    this.#retryResolve?.();
+    this.#retryResolve = undefined;
+    this.#retryPromise = undefined;
+  }
+
+  /** Cancels a retry that is waiting out its delay. */
+  abortRetry(): void {
+    this.#retryAbort?.abort();
+    this.#resolveRetry();
+  }
+
+  /** Resolves once any retry in progress has finished. */
+  async waitForRetry(): Promise<void> {
+    if (!this.#retryPromise) return;
+    await this.#retryPromise;
+    await this.agent.waitForIdle();
+  }
+
+  // ── user bash (`!cmd`) ─────────────────────────────────────────────────
+
+  /** Runs a user shell command and records it (kept out of the model's context with `excludeFromContext`). */
+  async executeBash(
+    command: string,
+    onChunk?: (text: string) => void,
+    options: { excludeFromContext?: boolean; operations?: BashOperations } = {},
+  ): Promise<BashResult> {
+    this.#bashAbort = new AbortController();
+    const prefix = this.settingsManager.getShellCommandPrefix();
+    const operations = options.operations ??
+      createLocalBashOperations({ shellPath: this.settingsManager.getShellPath() });
+    try {
+      const result = await executeBashWithOperations(
+        prefix ? `${prefix}\n${command}` : command,
+        this.sessionManager.getCwd(),
+        operations,
+        { onChunk, signal: this.#bashAbort.signal },
+      );
+      this.recordBashResult(command, result, options);
+      return result;
+    } finally {
+      this.#bashAbort = undefined;
+    }
+  }
+
+  /** Records a bash run in the transcript and session (deferred while streaming). */
+  recordBashResult(
+    command: string,
+    result: BashResult,
+    options: { excludeFromContext?: boolean } = {},
+  ): void {
+    const message: BashExecutionMessage = {
+      role: "bashExecution",
+      command,
+      output: result.output,
+      exitCode: result.exitCode,
+      cancelled: result.cancelled,
+      truncated: result.truncated,
+      fullOutputPath: result.fullOutputPath,
+      timestamp: Date.now(),
+      excludeFromContext: options.excludeFromContext,
+    };
+    if (this.isStreaming) this.#pendingBash.push(message);
+    else {
+      this.agent.state.messages.push(message);
+      this.sessionManager.appendMessage(message);
+    }
+  }
+
+  /** Cancels the running user command. */
+  abortBash(): void {
+    this.#bashAbort?.abort();
+  }
+  get isBashRunning(): boolean {
+    return this.#bashAbort !== undefined;
+  }
+  get hasPendingBashMessages(): boolean {
+    return this.#pendingBash.length > 0;
+  }
+
+  #flushPendingBash(): void {
+    for (const message of this.#pendingBash) {
+      this.agent.state.messages.push(message);
+      this.sessionManager.appendMessage(message);
+    }
+    this.#pendingBash = [];
+  }
+
+  // ── session info and statistics ────────────────────────────────────────
+
+  /** Names the session. */
+  setSessionName(name: string): void {
+    this.sessionManager.appendSessionInfo(name);
+    this.emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });
+  }
+
+  /** User messages that a fork can start from. */
+  getUserMessagesForForking(): { entryId: string; text: string }[] {
+    const out: { entryId: string; text: string }[] = [];
+    for (const entry of this.sessionManager.getEntries()) {
+      if (entry.type !== "message" || entry.message.role !== "user") continue;
+      const text = userText(entry.message as AgentMessage);
+      if (text) out.push({ entryId: entry.id, text });
+    }
+    return out;
+  }
+
+  /** Token, cost and message counts over the transcript. */
+  getSessionStats(): SessionStats {
+    const messages = this.agent.state.messages;
+    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+    let toolCalls = 0;
+    let cost = 0;
+    for (const m of messages) {
+      if (m.role !== "assistant") continue;
+      const a = m as AssistantMessage;
+      toolCalls += a.content.filter((c) => c.type === "toolCall").length;
+      tokens.input += a.usage.input;
+      tokens.output += a.usage.output;
+      tokens.cacheRead += a.usage.cacheRead;
+      tokens.cacheWrite += a.usage.cacheWrite;
+      cost += a.usage.cost.total;
+    }
+    tokens.total = tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
+    return {
+      sessionFile: this.sessionFile,
+      sessionId: this.sessionId,
+      userMessages: messages.filter((m) => m.role === "user").length,
+      assistantMessages: messages.filter((m) => m.role === "assistant").length,
+      toolCalls,
+      toolResults: messages.filter((m) => m.role === "toolResult").length,
+      totalMessages: messages.length,
+      tokens,
+      cost,
+      contextUsage: this.getContextUsage(),
+    };
+  }
+
+  /** How full the model's context window is. */
+  getContextUsage(): ContextUsage | undefined {
+    const model = this.model;
+    if (!model) return undefined;
+    return computeContextUsage(model, this.sessionManager.getBranch(), this.agent.state.messages);
+  }
+
+  /** Text of the last assistant reply (aborted empty replies skipped). */
+  getLastAssistantText(): string | undefined {
+    const messages = this.agent.state.messages;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i];
+      if (m.role !== "assistant") continue;
+      const a = m as AssistantMessage;
+      if (a.stopReason === "aborted" && a.content.length === 0) continue;
+      const text = a.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      return text.trim() || undefined;
+    }
+    return undefined;
+  }
+}
+
+function lastAssistantOf(messages: AgentMessage[]): AssistantMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === "assistant") return messages[i] as AssistantMessage;
+  }
+  return undefined;
+}
+
+function userText(message: AgentMessage): string {
+  if (message.role !== "user") return "";
+  const content = (message as { content: string | (TextContent | ImageContent)[] }).content;
+  if (typeof content === "string") return content;
+  return content.filter((c): c is TextContent => c.type === "text").map((c) => c.text).join("");
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error("aborted"));
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new Error("aborted"));
+    }, { once: true });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Public types of AgentSession: its events (the agent's plus session-level ones), prompt
+ * options, statistics. Names and shapes follow the reference SDK.
+ *
+ * @module
+ */
+import type { AgentEvent, AgentThinkingLevel } from "../agent/types.ts";
+import type { ImageContent, Model } from "../ai/types.ts";
+
+/** Context-window usage; `tokens`/`percent` are null right after a compaction until a new reply. */
+export interface ContextUsage {
+  tokens: number | null;
+  contextWindow: number;
+  percent: number | null;
+}
+
+/** What a compaction produced (the compaction entry's payload). */
+export interface CompactionResult<TDetails = unknown> {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: TDetails;
+}
+
+/** Why a compaction ran. */
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+/** Everything an AgentSession tells its listeners. */
+export type AgentSessionEvent =
+  | AgentEvent
+  | { type: "queue_update"; steering: readonly string[]; followUp: readonly string[] }
+  | { type: "compaction_start"; reason: CompactionReason }
+  | {
+    type: "compaction_end";
+    reason: CompactionReason;
+    result: CompactionResult | undefined;
+    aborted: boolean;
+    willRetry: boolean;
+    errorMessage?: string;
+  }
+  | { type: "session_info_changed"; name: string | undefined }
+  | { type: "thinking_level_changed"; level: AgentThinkingLevel }
+  | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
+
+/** A listener of session events. */
+export type AgentSessionEventListener = (event: AgentSessionEvent) => void;
+
+/** Options of `AgentSession.prompt`. */
+export interface PromptOptions {
+  /** Expand `/skill:…` and prompt templates (default true). */
+  expandPromptTemplates?: boolean;
+  images?: ImageContent[];
+  /** Required while streaming: queue the text as a steering or follow-up message. */
+  streamingBehavior?: "steer" | "followUp";
+  source?: "interactive" | "rpc" | "extension" | "print";
+  /** Told whether the prompt was accepted, before the run starts. */
+  preflightResult?: (success: boolean) => void;
+}
+
+/** A model paired with an optional thinking level (from `--models`). */
+export interface ScopedModel {
+  model: Model;
+  thinkingLevel?: AgentThinkingLevel;
+}
+
+/** The result of cycling models. */
+export interface ModelCycleResult {
+  model: Model;
+  thinkingLevel: AgentThinkingLevel;
+  isScoped: boolean;
+}
+
+/** Counts and totals over the session's messages. */
+export interface SessionStats {
+  sessionFile: string | undefined;
+  sessionId: string;
+  userMessages: number;
+  assistantMessages: number;
+  toolCalls: number;
+  toolResults: number;
+  totalMessages: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: number;
+  contextUsage?: ContextUsage;
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs a user's `!command` (not a model tool call): output streamed to a callback with ANSI
+ * codes and binary noise removed, tail-truncated for the transcript, and saved in full to a
+ * temp file once it outgrows the limits.
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BashOperations, sanitizeBinaryOutput } from "../tools/shell.ts";
+import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.ts";
+
+/** The outcome of a user bash command. */
+export interface BashResult {
+  output: string;
+  /** Undefined when the command was cancelled. */
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+}
+
+// deno-lint-ignore no-control-regex
+const ANSI =
+  /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))/g;
+
+/** Removes ANSI escape sequences. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
+
+/** Runs the command through `operations` in `cwd`. */
+export async function executeBashWithOperations(
+  command: string,
+  cwd: string,
+  operations: BashOperations,
+  options: { onChunk?: (text: string) => void; signal?: AbortSignal } = {},
+): Promise<BashResult> {
+  const chunks: string[] = [];
+  let keptBytes = 0;
+  const maxKeptBytes = DEFAULT_MAX_BYTES * 2;
+  let totalBytes = 0;
+  let tempPath: string | undefined;
+  let tempFile: Deno.FsFile | undefined;
+  const encoder = new TextEncoder();
+  const ensureTemp = () => {
+    if (tempPath) return;
+    tempPath = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    tempFile = Deno.openSync(tempPath, { write: true, create: true, truncate: true });
+    for (const chunk of chunks) tempFile.writeSync(encoder.encode(chunk));
+  };
+  const decoder = new TextDecoder();
+  const onData = (data: Uint8Array) => {
+    totalBytes += data.length;
+    const text = sanitizeBinaryOutput(stripAnsi(decoder.decode(data, { stream: true }))).replace(/\r/g, "");
+    if (totalBytes > DEFAULT_MAX_BYTES) ensureTemp();
+    tempFile?.writeSync(encoder.encode(text));
+    chunks.push(text);
+    keptBytes += text.length;
+    while (keptBytes > maxKeptBytes && chunks.length > 1) keptBytes -= chunks.shift()!.length;
+    options.onChunk?.(text);
+  };
+  const finish = (exitCode: number | undefined, cancelled: boolean): BashResult => {
+    const full = chunks.join("");
+    const truncation = truncateTail(full);
+    if (truncation.truncated) ensureTemp();
+    tempFile?.close();
+    tempFile = undefined;
+    return {
+      output: truncation.truncated ? truncation.content : full,
+      exitCode: cancelled ? undefined : exitCode,
+      cancelled,
+      truncated: truncation.truncated,
+      fullOutputPath: tempPath,
+    };
+  };
+  try {
+    const result = await operations.exec(command, cwd, { onData, signal: options.signal });
+    return finish(result.exitCode ?? undefined, options.signal?.aborted ?? false);
+  } catch (err) {
+    if (options.signal?.aborted) return finish(undefined, true);
+    tempFile?.close();
+    throw err;
+  }
+}

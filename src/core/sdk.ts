@@ -1,0 +1,181 @@
+/**
+ * `createAgentSession`: the SDK's one-call set-up of an AgentSession with settings, credentials,
+ * models, resources, tools and a session file — defaults matching what the `pi` CLI does.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { Agent } from "../agent/agent.ts";
+import type { AgentMessage, AgentThinkingLevel, StreamFn } from "../agent/types.ts";
+import { streamSimple } from "../ai/stream.ts";
+import { clampThinkingLevel } from "../ai/thinking.ts";
+import type { ImageContent, Message, Model, TextContent } from "../ai/types.ts";
+import { AuthStorage } from "../config/auth_storage.ts";
+import { ModelRegistry } from "../config/model_registry.ts";
+import { DEFAULT_THINKING_LEVEL, findInitialModel } from "../config/model_resolver.ts";
+import { getAgentDir } from "../config/paths.ts";
+import { SettingsManager } from "../config/settings_manager.ts";
+import { DefaultResourceLoader } from "../resources/resource_loader.ts";
+import { convertToLlm } from "../session/messages.ts";
+import { getDefaultSessionDir } from "../session/paths.ts";
+import { SessionManager } from "../session/session_manager.ts";
+import { AgentSession, type SessionTool } from "./agent_session.ts";
+import type { ScopedModel } from "./agent_session_types.ts";
+import { formatNoModelsAvailableMessage } from "./auth_guidance.ts";
+
+/** Options of {@link createAgentSession}; everything has the CLI's default. */
+export interface CreateAgentSessionOptions {
+  cwd?: string;
+  agentDir?: string;
+  authStorage?: AuthStorage;
+  modelRegistry?: ModelRegistry;
+  settingsManager?: SettingsManager;
+  sessionManager?: SessionManager;
+  resourceLoader?: DefaultResourceLoader;
+  model?: Model;
+  thinkingLevel?: AgentThinkingLevel;
+  scopedModels?: ScopedModel[];
+  /** Only these tools exist (`--tools`). */
+  tools?: string[];
+  /** "all": no tools at all; "builtin": no built-in tools active (`--no-builtin-tools`). */
+  noTools?: "all" | "builtin";
+  customTools?: SessionTool[];
+  /** Replaces the stream function (tests, custom transports). */
+  streamFn?: StreamFn;
+}
+
+/** What {@link createAgentSession} returns. */
+export interface CreateAgentSessionResult {
+  session: AgentSession;
+  /** Set when the saved model could not be restored or no model is available. */
+  modelFallbackMessage?: string;
+}
+
+/** Builds an AgentSession the way `pi` does. */
+export async function createAgentSession(
+  options: CreateAgentSessionOptions = {},
+): Promise<CreateAgentSessionResult> {
+  const cwd = options.cwd ?? options.sessionManager?.getCwd() ?? Deno.cwd();
+  const agentDir = options.agentDir ?? getAgentDir();
+  const authStorage = options.authStorage ??
+    AuthStorage.create(options.agentDir ? join(agentDir, "auth.json") : undefined);
+  const modelRegistry = options.modelRegistry ??
+    ModelRegistry.create(authStorage, options.agentDir ? join(agentDir, "models.json") : undefined);
+  const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
+  const sessionManager = options.sessionManager ??
+    SessionManager.create(cwd, getDefaultSessionDir(cwd, agentDir));
+  let resourceLoader = options.resourceLoader;
+  if (!resourceLoader) {
+    resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settings: settingsManager });
+    await resourceLoader.reload();
+  }
+
+  const existing = sessionManager.buildSessionContext();
+  const hasExisting = existing.messages.length > 0;
+  const hasThinkingEntry = sessionManager.getBranch().some((e) => e.type === "thinking_level_change");
+
+  let model = options.model;
+  let fallback: string | undefined;
+  if (!model && hasExisting && existing.model) {
+    const restored = modelRegistry.find(existing.model.provider, existing.model.modelId);
+    if (restored && modelRegistry.hasConfiguredAuth(restored)) model = restored;
+    else fallback = `Could not restore model ${existing.model.provider}/${existing.model.modelId}`;
+  }
+  if (!model) {
+    const initial = await findInitialModel({
+      scopedModels: [],
+      isContinuing: hasExisting,
+      defaultProvider: settingsManager.getDefaultProvider(),
+      defaultModelId: settingsManager.getDefaultModel(),
+      defaultThinkingLevel: settingsManager.getDefaultThinkingLevel(),
+      modelRegistry,
+    });
+    model = initial.model;
+    if (!model) fallback = formatNoModelsAvailableMessage();
+    else if (fallback) fallback += `. Using ${model.provider}/${model.id}`;
+  }
+
+  let thinkingLevel = options.thinkingLevel;
+  if (thinkingLevel === undefined && hasExisting) {
+    thinkingLevel = hasThinkingEntry
+      ? existing.thinkingLevel as AgentThinkingLevel
+      : (settingsManager.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
+  }
+  thinkingLevel ??=
+    (settingsManager.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
+  thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel) as AgentThinkingLevel : "off";
+
+  const blockImages = (messages: AgentMessage[]): Message[] => {
+    const converted = convertToLlm(messages as never);
+    if (!settingsManager.getBlockImages()) return converted;
+    return converted.map((m) =>
+      m.role === "assistant" || typeof m.content === "string"
+        ? m
+        : { ...m, content: withoutImages(m.content) } as Message
+    );
+  };
+
+  const baseStream = options.streamFn ?? streamSimple;
+  const agent = new Agent({
+    initialState: { systemPrompt: "", model, thinkingLevel, tools: [] },
+    convertToLlm: blockImages,
+    streamFn: async (m, context, streamOptions) => {
+      const auth = await modelRegistry.getApiKeyAndHeaders(m);
+      if (!auth.ok) throw new Error(auth.error);
+      const retry = settingsManager.getProviderRetrySettings();
+      const headers = auth.headers || streamOptions?.headers
+        ? { ...auth.headers, ...streamOptions?.headers }
+        : undefined;
+      return baseStream(m, context, {
+        ...streamOptions,
+        apiKey: auth.apiKey,
+        timeoutMs: streamOptions?.timeoutMs ?? retry.timeoutMs,
+        maxRetries: streamOptions?.maxRetries ?? retry.maxRetries,
+        maxRetryDelayMs: streamOptions?.maxRetryDelayMs ?? retry.maxRetryDelayMs,
+        headers,
+      });
+    },
+    sessionId: sessionManager.getSessionId(),
+    steeringMode: settingsManager.getSteeringMode(),
+    followUpMode: settingsManager.getFollowUpMode(),
+    transport: settingsManager.getTransport() as never,
+    thinkingBudgets: settingsManager.getThinkingBudgets(),
+    maxRetryDelayMs: settingsManager.getProviderRetrySettings().maxRetryDelayMs,
+  });
+
+  if (hasExisting) {
+    agent.state.messages = existing.messages as AgentMessage[];
+    if (!hasThinkingEntry) sessionManager.appendThinkingLevelChange(thinkingLevel);
+  } else {
+    if (model) sessionManager.appendModelChange(model.provider, model.id);
+    sessionManager.appendThinkingLevelChange(thinkingLevel);
+  }
+
+  const session = new AgentSession({
+    agent,
+    sessionManager,
+    settingsManager,
+    cwd,
+    scopedModels: options.scopedModels,
+    resourceLoader,
+    modelRegistry,
+    customTools: options.customTools,
+    initialActiveToolNames: options.tools ? [...options.tools] : options.noTools ? [] : undefined,
+    allowedToolNames: options.tools ?? (options.noTools === "all" ? [] : undefined),
+  });
+  return { session, modelFallbackMessage: fallback };
+}
+
+const IMAGES_DISABLED = "Image reading is disabled.";
+
+/** Replaces images with a note (consecutive notes collapse into one) — `images.blockImages`. */
+function withoutImages(content: (TextContent | ImageContent)[]): (TextContent | ImageContent)[] {
+  if (!content.some((c) => c.type === "image")) return content;
+  const replaced = content.map((c): TextContent | ImageContent =>
+    c.type === "image" ? { type: "text", text: IMAGES_DISABLED } : c
+  );
+  return replaced.filter((c, i, all) =>
+    !(c.type === "text" && c.text === IMAGES_DISABLED && i > 0 && all[i - 1].type === "text" &&
+      (all[i - 1] as TextContent).text === IMAGES_DISABLED)
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Print mode (`pi -p`, `pi --mode json`): run the prompts, then print the final answer (text) or
+ * stream every event as a JSON line (json). Errors go to stderr and make the exit code 1.
+ *
+ * @module
+ */
+import type { AgentSession } from "../core/agent_session.ts";
+import type { AssistantMessage, ImageContent } from "../ai/types.ts";
+import { killTrackedDetachedChildren } from "../tools/shell.ts";
+import { serializeJsonEvent } from "./json_event.ts";
+import { writeStderr, writeStdout } from "./output.ts";
+
+/** Options of {@link runPrintMode}. */
+export interface PrintModeOptions {
+  mode: "text" | "json";
+  /** Prompts sent one after another, after `initialMessage`. */
+  messages?: string[];
+  /** The first prompt (with `@file` contents and piped stdin already folded in). */
+  initialMessage?: string;
+  initialImages?: ImageContent[];
+  /** JSON mode: write `message_update` without the cumulative message (linear output). */
+  jsonDeltas?: boolean;
+}
+
+/** Runs print or JSON mode and resolves with the exit code. */
+export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
+  const { mode, messages = [], initialMessage, initialImages } = options;
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM", "SIGHUP"];
+  const handlers: [Deno.Signal, () => void][] = signals.map((signal) => {
+    const handler = () => {
+      killTrackedDetachedChildren();
+      session.dispose();
+      Deno.exit(signal === "SIGHUP" ? 129 : 143);
+    };
+    Deno.addSignalListener(signal, handler);
+    return [signal, handler];
+  });
+  const unsubscribe = mode === "json"
+    ? session.subscribe((event) => writeStdout(serializeJsonEvent(event, options.jsonDeltas ?? false)))
+    : undefined;
+  try {
+    if (mode === "json") {
+      const header = session.sessionManager.getHeader();
+      if (header) writeStdout(`${JSON.stringify(header)}\n`);
+    }
+    if (initialMessage) await session.prompt(initialMessage, { images: initialImages, source: "print" });
+    for (const message of messages) await session.prompt(message, { source: "print" });
+    await session.settle();
+    if (mode === "text") {
+      const last = session.state.messages[session.state.messages.length - 1];
+      if (last?.role === "assistant") {
+        const assistant = last as AssistantMessage;
+        if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+          writeStderr(`${assistant.errorMessage || `Request ${assistant.stopReason}`}\n`);
+          return 1;
+        }
+        for (const block of assistant.content) if (block.type === "text") writeStdout(`${block.text}\n`);
+      }
+    }
+    return 0;
+  } catch (error) {
+    writeStderr(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+    unsubscribe?.();
+    session.dispose();
+  }
+}
