@@ -7,6 +7,10 @@ import {
   registerOAuthProvider,
   resetOAuthProviders,
 } from "../../src/config/oauth_registry.ts";
+import { isolatedTest } from "./isolation.ts";
+
+/** Registered only inside the isolated subprocess (see isolation.ts). */
+const test = isolatedTest(import.meta.url);
 
 const reference = JSON.parse(
   Deno.readTextFileSync(new URL("../fixtures/config/auth_reference.json", import.meta.url)),
@@ -28,7 +32,6 @@ async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
 /** Runs `fn` with only the given API-key-like variables set, restoring the environment afterwards. */
 async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): Promise<void> {
   const saved = Deno.env.toObject();
-  for (const key of Object.keys(saved)) if (/API_KEY|TOKEN/.test(key)) Deno.env.delete(key);
   for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
   try {
     await fn();
@@ -38,7 +41,7 @@ async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): P
   }
 }
 
-Deno.test("AUTH-01 auth.json is created as {} with 0600 in a 0700 folder; writes merge per provider", async () => {
+test("AUTH-01 auth.json is created as {} with 0600 in a 0700 folder; writes merge per provider", async () => {
   await withTempDir(async (dir) => {
     const path = join(dir, "nested", "auth.json");
     const auth = AuthStorage.create(path);
@@ -58,7 +61,7 @@ Deno.test("AUTH-01 auth.json is created as {} with 0600 in a 0700 folder; writes
   });
 });
 
-Deno.test("AUTH-01 a broken auth.json is reported and never overwritten", async () => {
+test("AUTH-01 a broken auth.json is reported and never overwritten", async () => {
   await withTempDir(async (dir) => {
     const path = join(dir, "auth.json");
     const expected = reference.broken;
@@ -71,7 +74,7 @@ Deno.test("AUTH-01 a broken auth.json is reported and never overwritten", async 
   });
 });
 
-Deno.test("AUTH-03 PROV-08 key priority and value resolution (env name, !command, literal) match the reference", async () => {
+test("AUTH-03 PROV-08 key priority and value resolution (env name, !command, literal) match the reference", async () => {
   clearConfigValueCache();
   await withEnv({ PI_CFG_TEST_KEY: "from-env-var", GROQ_API_KEY: "groq-env" }, async () => {
     const auth = AuthStorage.inMemory({
@@ -107,7 +110,7 @@ Deno.test("AUTH-03 PROV-08 key priority and value resolution (env name, !command
   });
 });
 
-Deno.test("AUTH-03 expired OAuth token is refreshed under the lock and written back; fresh token used as-is", async () => {
+test("AUTH-03 expired OAuth token is refreshed under the lock and written back; fresh token used as-is", async () => {
   await withTempDir(async (dir) => {
     await withEnv({}, async () => {
       let refreshes = 0;
@@ -150,7 +153,7 @@ Deno.test("AUTH-03 expired OAuth token is refreshed under the lock and written b
   });
 });
 
-Deno.test("AUTH-03 failed refresh records an error and yields no key, keeping the credentials", async () => {
+test("AUTH-03 failed refresh records an error and yields no key, keeping the credentials", async () => {
   await withEnv({}, async () => {
     registerOAuthProvider({
       id: "broken-oauth",

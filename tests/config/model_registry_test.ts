@@ -4,6 +4,10 @@ import { AuthStorage } from "../../src/config/auth_storage.ts";
 import { ModelRegistry } from "../../src/config/model_registry.ts";
 import { clearConfigValueCache } from "../../src/config/resolve_value.ts";
 import type { Model } from "../../src/ai/types.ts";
+import { isolatedTest } from "./isolation.ts";
+
+/** Registered only inside the isolated subprocess (see isolation.ts). */
+const test = isolatedTest(import.meta.url);
 
 const reference = JSON.parse(
   Deno.readTextFileSync(new URL("../fixtures/config/models_reference.json", import.meta.url)),
@@ -22,7 +26,6 @@ function plain<T>(value: T): T {
 
 async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): Promise<void> {
   const saved = Deno.env.toObject();
-  for (const key of Object.keys(saved)) if (/API_KEY|TOKEN|AWS_|GOOGLE_CLOUD/.test(key)) Deno.env.delete(key);
   for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
   try {
     await fn();
@@ -32,7 +35,7 @@ async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): P
   }
 }
 
-Deno.test("PROV-06 models.json validation errors match the reference texts and keep built-ins", () => {
+test("PROV-06 models.json validation errors match the reference texts and keep built-ins", () => {
   const names = Object.keys(reference.errors).sort();
   const actual: Record<string, unknown> = {};
   for (const name of names) {
@@ -42,7 +45,7 @@ Deno.test("PROV-06 models.json validation errors match the reference texts and k
   assertEquals(actual, reference.errors);
 });
 
-Deno.test("PROV-04 PROV-05 PROV-07 JSONC models.json: defaults, overrides, upserts and compat merge", () => {
+test("PROV-04 PROV-05 PROV-07 JSONC models.json: defaults, overrides, upserts and compat merge", () => {
   const registry = ModelRegistry.create(
     AuthStorage.inMemory({ groq: { type: "api_key", key: "gk" } }),
     join(MODELS_DIR, "valid.jsonc"),
@@ -62,7 +65,7 @@ Deno.test("PROV-04 PROV-05 PROV-07 JSONC models.json: defaults, overrides, upser
   assertEquals(registry.getAll().slice(-3).map((m) => `${m.provider}/${m.id}`), expected.lastIds);
 });
 
-Deno.test("PROV-08 PROV-09 request auth: key sources, header resolution, authHeader, status", async () => {
+test("PROV-08 PROV-09 request auth: key sources, header resolution, authHeader, status", async () => {
   clearConfigValueCache();
   await withEnv({ PI_CFG_LOCAL_KEY: "local-secret", PI_CFG_HEADER_ENV: "header-from-env" }, async () => {
     const registry = ModelRegistry.create(
@@ -103,7 +106,7 @@ Deno.test("PROV-08 PROV-09 request auth: key sources, header resolution, authHea
   });
 });
 
-Deno.test("PROV-08 failing header command is reported as a request auth error", async () => {
+test("PROV-08 failing header command is reported as a request auth error", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pi-models-" });
   try {
     const path = join(dir, "models.json");
@@ -122,7 +125,7 @@ Deno.test("PROV-08 failing header command is reported as a request auth error", 
   }
 });
 
-Deno.test("PROV-07 registerProvider validation, replacement, baseUrl override and unregister", () => {
+test("PROV-07 registerProvider validation, replacement, baseUrl override and unregister", () => {
   const registry = ModelRegistry.inMemory(AuthStorage.inMemory());
   const errors: (string | null)[] = [];
   const tryRegister = (name: string, config: unknown) => {

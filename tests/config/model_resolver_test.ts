@@ -10,6 +10,10 @@ import {
   restoreModelFromSession,
 } from "../../src/config/model_resolver.ts";
 import type { Model, ModelThinkingLevel } from "../../src/ai/types.ts";
+import { isolatedTest } from "./isolation.ts";
+
+/** Registered only inside the isolated subprocess (see isolation.ts). */
+const test = isolatedTest(import.meta.url);
 
 const reference = JSON.parse(
   Deno.readTextFileSync(new URL("../fixtures/config/resolver_reference.json", import.meta.url)),
@@ -20,7 +24,6 @@ const ref = (m: Model | undefined) => m ? `${m.provider}/${m.id}` : null;
 /** Clears API-key variables so only the in-memory auth counts, and captures console output. */
 async function isolated<T>(fn: (logs: [string, string][]) => Promise<T>): Promise<T> {
   const saved = Deno.env.toObject();
-  for (const key of Object.keys(saved)) if (/API_KEY|TOKEN|AWS_|GOOGLE_CLOUD/.test(key)) Deno.env.delete(key);
   const logs: [string, string][] = [];
   const original = { warn: console.warn, log: console.log, error: console.error };
   console.warn = (m: string) => logs.push(["warn", m]);
@@ -42,7 +45,7 @@ function registry(): ModelRegistry {
   }));
 }
 
-Deno.test("CLI-15 resolveCliModel matches the reference for provider/model/fuzzy/thinking/fallback cases", async () => {
+test("CLI-15 resolveCliModel matches the reference for provider/model/fuzzy/thinking/fallback cases", async () => {
   await isolated(() => {
     const reg = registry();
     const actual = reference.cli.map((c: { provider: string | null; model: string }) => {
@@ -66,7 +69,7 @@ Deno.test("CLI-15 resolveCliModel matches the reference for provider/model/fuzzy
   });
 });
 
-Deno.test("CLI-16 resolveModelScope: globs, :level suffixes, fuzzy patterns, dedupe and warnings", async () => {
+test("CLI-16 resolveModelScope: globs, :level suffixes, fuzzy patterns, dedupe and warnings", async () => {
   await isolated(async (logs) => {
     const reg = registry();
     const actual = [];
@@ -83,7 +86,7 @@ Deno.test("CLI-16 resolveModelScope: globs, :level suffixes, fuzzy patterns, ded
   });
 });
 
-Deno.test("PROV-10 findInitialModel order: CLI, scoped, saved default, defaultModelPerProvider, first available", async () => {
+test("PROV-10 findInitialModel order: CLI, scoped, saved default, defaultModelPerProvider, first available", async () => {
   await isolated(async () => {
     const reg = registry();
     const scoped = await resolveModelScope(["gpt-5.4:high"], reg);
@@ -115,7 +118,7 @@ Deno.test("PROV-10 findInitialModel order: CLI, scoped, saved default, defaultMo
   });
 });
 
-Deno.test("PROV-10 restoreModelFromSession messages and fallbacks match the reference", async () => {
+test("PROV-10 restoreModelFromSession messages and fallbacks match the reference", async () => {
   await isolated(async (logs) => {
     const reg = registry();
     const actual = [];
@@ -144,7 +147,7 @@ Deno.test("PROV-10 restoreModelFromSession messages and fallbacks match the refe
   });
 });
 
-Deno.test("CLI-15 exact reference matching and colon-suffix peeling in parseModelPattern", async () => {
+test("CLI-15 exact reference matching and colon-suffix peeling in parseModelPattern", async () => {
   await isolated(() => {
     const all = registry().getAll();
     const exact = reference.exact.map((c: { q: string }) => ({

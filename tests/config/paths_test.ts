@@ -12,6 +12,10 @@ import {
   isOfflineMode,
   resolveSessionDir,
 } from "../../src/config/paths.ts";
+import { isolatedTest } from "./isolation.ts";
+
+/** Registered only inside the isolated subprocess (see isolation.ts). */
+const test = isolatedTest(import.meta.url);
 
 function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
   const saved: Record<string, string | undefined> = {};
@@ -30,7 +34,7 @@ function withEnv(vars: Record<string, string | undefined>, fn: () => void): void
   }
 }
 
-Deno.test("CLI-26 agent dir defaults to ~/.pi/agent and honours PI_CODING_AGENT_DIR with ~ expansion", () => {
+test("CLI-26 agent dir defaults to ~/.pi/agent and honours PI_CODING_AGENT_DIR with ~ expansion", () => {
   withEnv({ PI_CODING_AGENT_DIR: undefined }, () => {
     assertEquals(getAgentDir(), join(homedir(), ".pi", "agent"));
   });
@@ -45,7 +49,7 @@ Deno.test("CLI-26 agent dir defaults to ~/.pi/agent and honours PI_CODING_AGENT_
   assertEquals(expandTildePath("/abs/~/x"), "/abs/~/x");
 });
 
-Deno.test("CLI-25 session dir precedence: --session-dir > PI_CODING_AGENT_SESSION_DIR > settings", () => {
+test("CLI-25 session dir precedence: --session-dir > PI_CODING_AGENT_SESSION_DIR > settings", () => {
   withEnv({ PI_CODING_AGENT_SESSION_DIR: "~/env-sessions" }, () => {
     assertEquals(resolveSessionDir("/cli", "/settings"), "/cli");
     assertEquals(resolveSessionDir(undefined, "/settings"), join(homedir(), "env-sessions"));
@@ -56,7 +60,7 @@ Deno.test("CLI-25 session dir precedence: --session-dir > PI_CODING_AGENT_SESSIO
   });
 });
 
-Deno.test("CLI-26 PI_OFFLINE accepts 1/true/yes and PI_SHARE_VIEWER_URL overrides the viewer", () => {
+test("CLI-26 PI_OFFLINE accepts 1/true/yes and PI_SHARE_VIEWER_URL overrides the viewer", () => {
   for (
     const [value, expected] of [["1", true], ["TRUE", true], ["yes", true], ["0", false], [
       "",

@@ -1,6 +1,10 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { SettingsManager } from "../../src/config/settings_manager.ts";
+import { isolatedTest } from "./isolation.ts";
+
+/** Registered only inside the isolated subprocess (see isolation.ts). */
+const test = isolatedTest(import.meta.url);
 
 const reference = JSON.parse(
   Deno.readTextFileSync(new URL("../fixtures/config/settings_reference.json", import.meta.url)),
@@ -20,7 +24,7 @@ async function withDirs(fn: (cwd: string, agentDir: string) => Promise<void>): P
   }
 }
 
-Deno.test("SET-02 broken global settings.json is reported with the parser's message and never overwritten", async () => {
+test("SET-02 broken global settings.json is reported with the parser's message and never overwritten", async () => {
   await withDirs(async (cwd, agentDir) => {
     const expected = reference.brokenGlobal;
     await Deno.mkdir(agentDir);
@@ -39,7 +43,7 @@ Deno.test("SET-02 broken global settings.json is reported with the parser's mess
   });
 });
 
-Deno.test("SET-02 broken project settings.json is reported and never overwritten", async () => {
+test("SET-02 broken project settings.json is reported and never overwritten", async () => {
   await withDirs(async (cwd, agentDir) => {
     const expected = reference.brokenProject;
     await Deno.mkdir(join(cwd, ".pi"));
@@ -56,7 +60,7 @@ Deno.test("SET-02 broken project settings.json is reported and never overwritten
   });
 });
 
-Deno.test("SET-03 setters persist only modified keys merged into the current file, with clamping", async () => {
+test("SET-03 setters persist only modified keys merged into the current file, with clamping", async () => {
   await withDirs(async (cwd, agentDir) => {
     await Deno.mkdir(agentDir);
     const path = join(agentDir, "settings.json");
@@ -77,7 +81,7 @@ Deno.test("SET-03 setters persist only modified keys merged into the current fil
   });
 });
 
-Deno.test("SET-05 migrations of old keys on load and on write", async () => {
+test("SET-05 migrations of old keys on load and on write", async () => {
   await withDirs(async (cwd, agentDir) => {
     const expected = reference.migration;
     await Deno.mkdir(agentDir);
@@ -90,7 +94,7 @@ Deno.test("SET-05 migrations of old keys on load and on write", async () => {
   });
 });
 
-Deno.test("SET-01 project settings merge over global one level deep; project writes keep other keys", async () => {
+test("SET-01 project settings merge over global one level deep; project writes keep other keys", async () => {
   await withDirs(async (cwd, agentDir) => {
     const expected = reference.merge;
     await Deno.mkdir(agentDir);
@@ -108,7 +112,7 @@ Deno.test("SET-01 project settings merge over global one level deep; project wri
   });
 });
 
-Deno.test("SET-04 every getter's default matches the reference", () => {
+test("SET-04 every getter's default matches the reference", () => {
   const sm = SettingsManager.inMemory();
   const names = Object.keys(reference.defaults);
   const actual: Record<string, unknown> = {};
@@ -132,7 +136,7 @@ Deno.test("SET-04 every getter's default matches the reference", () => {
   assertEquals(ours, names);
 });
 
-Deno.test("SET-03 first write creates the global file; the project dir is not created", async () => {
+test("SET-03 first write creates the global file; the project dir is not created", async () => {
   await withDirs(async (cwd, agentDir) => {
     const sm = SettingsManager.create(cwd, agentDir);
     sm.setShowImages(false);
@@ -143,7 +147,7 @@ Deno.test("SET-03 first write creates the global file; the project dir is not cr
   });
 });
 
-Deno.test("SET-01 settings.json with comments is accepted and keeps its comments after a write", async () => {
+test("SET-01 settings.json with comments is accepted and keeps its comments after a write", async () => {
   await withDirs(async (cwd, agentDir) => {
     await Deno.mkdir(agentDir);
     const path = join(agentDir, "settings.json");
@@ -181,7 +185,7 @@ Deno.test("SET-01 settings.json with comments is accepted and keeps its comments
   });
 });
 
-Deno.test("SET-04 sessionDir expands ~ and overrides are not persisted", async () => {
+test("SET-04 sessionDir expands ~ and overrides are not persisted", async () => {
   await withDirs(async (cwd, agentDir) => {
     const sm = SettingsManager.inMemory({ sessionDir: "~/sessions" });
     assertEquals(sm.getSessionDir(), join(Deno.env.get("HOME") ?? "", "sessions"));
