@@ -1,0 +1,118 @@
+/**
+ * An isolated pi environment for tests: a temp HOME, agent dir (PI_CODING_AGENT_DIR) and project
+ * folder, with a models.json whose providers point at a fake provider server — one provider per
+ * wire API, each with one model and a literal API key.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** The four wire APIs the fake server speaks, with the provider name models.json gives each. */
+export const FAKE_PROVIDERS = {
+  "anthropic-messages": "fake-anthropic",
+  "openai-completions": "fake-openai",
+  "openai-responses": "fake-responses",
+  "google-generative-ai": "fake-google",
+} as const;
+
+/** A wire API the fake server speaks. */
+export type FakeApi = keyof typeof FAKE_PROVIDERS;
+
+/** The model id every fake provider serves. */
+export const FAKE_MODEL_ID = "test-model";
+
+/** Folders of one test environment. */
+export interface AgentEnv {
+  root: string;
+  home: string;
+  agentDir: string;
+  cwd: string;
+  /** Environment variables for a spawned `pi`. */
+  env: Record<string, string>;
+  /** Session files written so far under the agent dir, sorted. */
+  sessionFiles(): Promise<string[]>;
+  cleanup(): Promise<void>;
+}
+
+function baseUrlFor(api: FakeApi, serverUrl: string): string {
+  switch (api) {
+    case "anthropic-messages":
+      return serverUrl;
+    case "google-generative-ai":
+      return `${serverUrl}/v1beta`;
+    default:
+      return `${serverUrl}/v1`;
+  }
+}
+
+/** Creates the folders and a models.json for `serverUrl`; `settings` goes to the agent dir's settings.json. */
+export async function createAgentEnv(
+  serverUrl: string,
+  options: { settings?: Record<string, unknown>; reasoning?: boolean } = {},
+): Promise<AgentEnv> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-env-" }));
+  const home = join(root, "home");
+  const agentDir = join(root, "agent");
+  const cwd = join(root, "project");
+  for (const dir of [home, agentDir, cwd]) await Deno.mkdir(dir, { recursive: true });
+  const providers: Record<string, unknown> = {};
+  for (const [api, name] of Object.entries(FAKE_PROVIDERS)) {
+    providers[name] = {
+      baseUrl: baseUrlFor(api as FakeApi, serverUrl),
+      api,
+      apiKey: "test-key",
+      models: [{
+        id: FAKE_MODEL_ID,
+        name: `Test model (${api})`,
+        reasoning: options.reasoning ?? false,
+        input: ["text", "image"],
+        contextWindow: 200000,
+        maxTokens: 8192,
+        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      }],
+    };
+  }
+  await Deno.writeTextFile(join(agentDir, "models.json"), JSON.stringify({ providers }, null, 2));
+  if (options.settings) {
+    await Deno.writeTextFile(join(agentDir, "settings.json"), JSON.stringify(options.settings));
+  }
+  const env: Record<string, string> = {
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    NO_COLOR: "1",
+    TERM: "dumb",
+  };
+  for (const key of ["DENO_DIR", "TMPDIR", "LANG"]) {
+    const value = Deno.env.get(key);
+    if (value) env[key] = value;
+  }
+  return {
+    root,
+    home,
+    agentDir,
+    cwd,
+    env,
+    async sessionFiles() {
+      const out: string[] = [];
+      const walk = async (dir: string) => {
+        try {
+          for await (const entry of Deno.readDir(dir)) {
+            const path = join(dir, entry.name);
+            if (entry.isDirectory) await walk(path);
+            else if (entry.name.endsWith(".jsonl")) out.push(path);
+          }
+        } catch { /* no sessions yet */ }
+      };
+      await walk(join(agentDir, "sessions"));
+      return out.sort();
+    },
+    cleanup: () => Deno.remove(root, { recursive: true }),
+  };
+}
+
+/** Reads a session file as parsed lines. */
+export async function readSessionLines(path: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(path);
+  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
