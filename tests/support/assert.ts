@@ -8,23 +8,23 @@ import assert from "node:assert/strict";
 
 /** Deep, strict equality. */
 export function assertEquals<T>(actual: unknown, expected: T, message?: string): asserts actual is T {
-  assert.deepStrictEqual(actual, expected, message);
+  assert.deepStrictEqual(actual, expected, message as never);
 }
 
 /** Deep, strict inequality. */
 export function assertNotEquals(actual: unknown, expected: unknown, message?: string): void {
-  assert.notDeepStrictEqual(actual, expected, message);
+  assert.notDeepStrictEqual(actual, expected, message as never);
 }
 
 /** Truthiness. */
 export function assert_(value: unknown, message?: string): asserts value {
-  assert.ok(value, message);
+  assert.ok(value, message as never);
 }
 export { assert_ as assert };
 
 /** The string matches the pattern. */
 export function assertMatch(actual: string, pattern: RegExp, message?: string): void {
-  assert.match(actual, pattern, message);
+  assert.match(actual, pattern, message as never);
 }
 
 /** The string contains the fragment. */
