@@ -426,6 +426,8 @@ async function withFake(turns, fn) {
   const requests = JSON.parse(stdout.split("\n")[1]).map((r) => ({
     method: r.method,
     path: r.path,
+    // Only the caller-supplied header is compared; SDK and fetch headers differ by design.
+    extraHeader: r.headers["x-extra"],
     body: r.body,
   }));
   if (failure) {
