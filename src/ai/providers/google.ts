@@ -1,38 +1,287 @@
 /**
- * Placeholder until the google-generative-ai implementation lands.
+ * The `google-generative-ai` wire API (Gemini API, `streamGenerateContent` over SSE) with plain
+ * fetch. Behaves as the reference, which drives the official `@google/genai` client: the same
+ * request body and headers, no client-side retries (the agent's auto-retry covers transient
+ * failures), and the SDK's wording for failures. Nothing is thrown to the caller: every failure
+ * ends the stream with an `error` event.
  *
  * @module
  */
 import type { ApiProvider } from "../api_registry.ts";
+import { calculateCost } from "../cost.ts";
+import { getEnvApiKey } from "../env_api_keys.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
+import { createOutputMessage, finishWithError, formatHttpError } from "../provider_utils.ts";
+import { buildBaseOptions } from "../simple_options.ts";
+import { clampThinkingLevel } from "../thinking.ts";
+import type {
+  AssistantMessage,
+  Context,
+  Model,
+  SimpleStreamOptions,
+  TextContent,
+  ThinkingContent,
+  ThinkingLevel,
+  ToolCall,
+} from "../types.ts";
+import { isThinkingPart, mapStopReason, retainThoughtSignature } from "./google_convert.ts";
+import {
+  buildGoogleParams,
+  DEFAULT_GOOGLE_BASE_URL,
+  getGoogleBudget,
+  getThinkingLevel,
+  type GoogleOptions,
+  type GoogleParams,
+  isGemini3FlashModel,
+  isGemini3ProModel,
+  isGemma4Model,
+  streamPath,
+  toWireBody,
+} from "./google_request.ts";
+import { type GoogleChunk, readGoogleChunks } from "./google_stream_body.ts";
 
-/** Not implemented yet: every call ends in an error event. */
+export type { GoogleOptions } from "./google_request.ts";
+
+// Makes generated tool-call ids unique within the process even when two arrive in the same ms.
+let toolCallCounter = 0;
+
+/** A failure whose text is final, even when the signal has fired meanwhile. */
+class FixedMessageError extends Error {}
+
+/** Streams one Gemini request. */
+export function streamGoogle(
+  model: Model,
+  context: Context,
+  options?: GoogleOptions,
+): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const output = createOutputMessage(model);
+  output.api = "google-generative-ai";
+  run(model, context, options, stream, output).catch((error) => {
+    const signal = options?.signal;
+    let reported = error;
+    if (signal?.aborted && !(error instanceof FixedMessageError)) {
+      // Whatever broke once the signal fired (fetch, body read), the SDK path reports this.
+      reported = new Error("This operation was aborted");
+    }
+    finishWithError(stream, output, reported, signal);
+  });
+  return stream;
+}
+
+async function send(
+  model: Model,
+  params: GoogleParams,
+  options: GoogleOptions | undefined,
+): Promise<Response> {
+  const apiKey = options?.apiKey || getEnvApiKey(model.provider) || "";
+  const baseUrl = (model.baseUrl || DEFAULT_GOOGLE_BASE_URL).replace(/\/$/, "");
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const [key, value] of Object.entries({ ...model.headers, ...options?.headers })) {
+    headers.set(key, value);
+  }
+  if (apiKey && !headers.has("x-goog-api-key")) headers.set("x-goog-api-key", apiKey);
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}/${streamPath(params.model)}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(toWireBody(params)),
+      signal: options?.signal,
+    });
+  } catch (error) {
+    if (options?.signal?.aborted || !(error instanceof TypeError)) throw error;
+    // Node's fetch words every connection failure this way; retry classification relies on it.
+    throw new Error("fetch failed", { cause: error });
+  }
+  if (!response.ok) {
+    const text = await response.text();
+    throw new Error(
+      formatHttpError(response.status, text, {
+        style: "google",
+        statusText: response.statusText,
+        secrets: [apiKey],
+      }),
+    );
+  }
+  return response;
+}
+
+async function* chunksOf(response: Response, signal?: AbortSignal): AsyncGenerator<GoogleChunk> {
+  if (!response.body) throw new Error("Response body is empty");
+  const chunks = readGoogleChunks(response.body, signal);
+  while (true) {
+    let next: IteratorResult<GoogleChunk>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      if (signal?.aborted || !(error instanceof TypeError)) throw error;
+      // A body that breaks off reads "terminated", as in Node's fetch.
+      throw new Error("terminated", { cause: error });
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+async function run(
+  model: Model,
+  context: Context,
+  options: GoogleOptions | undefined,
+  stream: AssistantMessageEventStream,
+  output: AssistantMessage,
+): Promise<void> {
+  let params: GoogleParams;
+  try {
+    params = buildGoogleParams(model, context, options);
+  } catch (error) {
+    throw new FixedMessageError(error instanceof Error ? error.message : String(error));
+  }
+  const replaced = await options?.onPayload?.(params, model);
+  if (replaced !== undefined) params = replaced as GoogleParams;
+
+  const response = await send(model, params, options);
+  await options?.onResponse?.(
+    { status: response.status, headers: Object.fromEntries(response.headers) },
+    model,
+  );
+  stream.push({ type: "start", partial: output });
+
+  const blocks = output.content;
+  let current: TextContent | ThinkingContent | undefined;
+  const closeCurrent = () => {
+    if (!current) return;
+    const contentIndex = blocks.length - 1;
+    if (current.type === "text") {
+      stream.push({ type: "text_end", contentIndex, content: current.text, partial: output });
+    } else {
+      stream.push({ type: "thinking_end", contentIndex, content: current.thinking, partial: output });
+    }
+    current = undefined;
+  };
+
+  for await (const chunk of chunksOf(response, options?.signal)) {
+    output.responseId ||= chunk.responseId;
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) {
+      if (part.text !== undefined) {
+        const thinking = isThinkingPart(part);
+        if (!current || (thinking ? current.type !== "thinking" : current.type !== "text")) {
+          closeCurrent();
+          current = thinking
+            ? { type: "thinking", thinking: "", thinkingSignature: undefined }
+            : { type: "text", text: "" };
+          blocks.push(current);
+          const contentIndex = blocks.length - 1;
+          stream.push({ type: thinking ? "thinking_start" : "text_start", contentIndex, partial: output });
+        }
+        const contentIndex = blocks.length - 1;
+        if (current.type === "thinking") {
+          current.thinking += part.text;
+          current.thinkingSignature = retainThoughtSignature(
+            current.thinkingSignature,
+            part.thoughtSignature,
+          );
+          stream.push({ type: "thinking_delta", contentIndex, delta: part.text, partial: output });
+        } else {
+          current.text += part.text;
+          current.textSignature = retainThoughtSignature(current.textSignature, part.thoughtSignature);
+          stream.push({ type: "text_delta", contentIndex, delta: part.text, partial: output });
+        }
+      }
+      if (part.functionCall) {
+        closeCurrent();
+        const call = part.functionCall;
+        // Gemini often omits ids, and a repeated id would make tool results ambiguous.
+        const given = call.id;
+        const taken = given !== undefined && blocks.some((b) => b.type === "toolCall" && b.id === given);
+        const id = !given || taken ? `${call.name}_${Date.now()}_${++toolCallCounter}` : given;
+        const toolCall: ToolCall = {
+          type: "toolCall",
+          id,
+          name: call.name || "",
+          arguments: call.args ?? {},
+          ...(part.thoughtSignature && { thoughtSignature: part.thoughtSignature }),
+        };
+        blocks.push(toolCall);
+        const contentIndex = blocks.length - 1;
+        stream.push({ type: "toolcall_start", contentIndex, partial: output });
+        stream.push({
+          type: "toolcall_delta",
+          contentIndex,
+          delta: JSON.stringify(toolCall.arguments),
+          partial: output,
+        });
+        stream.push({ type: "toolcall_end", contentIndex, toolCall, partial: output });
+      }
+    }
+    if (candidate?.finishReason) {
+      output.stopReason = mapStopReason(candidate.finishReason);
+      if (blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
+    }
+    const usage = chunk.usageMetadata;
+    if (usage) {
+      // Google's prompt count includes cached tokens and its answer count excludes thoughts.
+      const cached = usage.cachedContentTokenCount || 0;
+      output.usage = {
+        input: (usage.promptTokenCount || 0) - cached,
+        output: (usage.candidatesTokenCount || 0) + (usage.thoughtsTokenCount || 0),
+        cacheRead: cached,
+        cacheWrite: 0,
+        totalTokens: usage.totalTokenCount || 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      };
+      calculateCost(model, output.usage);
+    }
+  }
+  closeCurrent();
+
+  if (options?.signal?.aborted) throw new FixedMessageError("Request was aborted");
+  // A safety stop (or similar) without tool calls leaves nothing usable.
+  if (output.stopReason === "aborted" || output.stopReason === "error") {
+    throw new FixedMessageError("An unknown error occurred");
+  }
+  stream.push({ type: "done", reason: output.stopReason, message: output });
+  stream.end();
+}
+
+/**
+ * Streams with the unified `reasoning` option: Gemini 3 and Gemma 4 get a thinking level, other
+ * models a token budget; without `reasoning`, thinking is switched off as far as the model allows.
+ */
+export function streamSimpleGoogle(
+  model: Model,
+  context: Context,
+  options?: SimpleStreamOptions,
+): AssistantMessageEventStream {
+  const apiKey = options?.apiKey || getEnvApiKey(model.provider);
+  if (!apiKey) {
+    const stream = new AssistantMessageEventStream();
+    const output = createOutputMessage(model);
+    output.api = "google-generative-ai";
+    finishWithError(stream, output, new Error(`No API key for provider: ${model.provider}`));
+    return stream;
+  }
+  const base = buildBaseOptions(model, options, apiKey);
+  if (!options?.reasoning) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
+
+  const clamped = clampThinkingLevel(model, options.reasoning);
+  const effort: ThinkingLevel = clamped === "off" ? "high" : clamped;
+  if (isGemini3ProModel(model) || isGemini3FlashModel(model) || isGemma4Model(model)) {
+    return streamGoogle(model, context, {
+      ...base,
+      thinking: { enabled: true, level: getThinkingLevel(effort, model) },
+    });
+  }
+  return streamGoogle(model, context, {
+    ...base,
+    thinking: { enabled: true, budgetTokens: getGoogleBudget(model, effort, options.thinkingBudgets) },
+  });
+}
+
+/** The registry entry for `google-generative-ai`. */
 export const provider: ApiProvider = {
   api: "google-generative-ai",
-  stream: (model) => notImplemented(model.api, model.provider, model.id),
-  streamSimple: (model) => notImplemented(model.api, model.provider, model.id),
+  stream: (model, context, options) => streamGoogle(model, context, options as GoogleOptions | undefined),
+  streamSimple: streamSimpleGoogle,
 };
-
-function notImplemented(api: string, providerName: string, id: string): AssistantMessageEventStream {
-  const s = new AssistantMessageEventStream();
-  const message = {
-    role: "assistant" as const,
-    content: [],
-    api,
-    provider: providerName,
-    model: id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "error" as const,
-    errorMessage: "google-generative-ai is not implemented yet",
-    timestamp: Date.now(),
-  };
-  queueMicrotask(() => s.push({ type: "error", reason: "error", error: message }));
-  return s;
-}
