@@ -69,7 +69,16 @@ export { withFileMutationQueue } from "./src/tools/file_mutation_queue.ts";
 export { createReadTool } from "./src/tools/read.ts";
 export { createWriteTool } from "./src/tools/write.ts";
 export { createEditTool } from "./src/tools/edit.ts";
-export { createBashTool } from "./src/tools/bash.ts";
+export { createBashTool, OutputAccumulator } from "./src/tools/bash.ts";
+export type { BashToolDetails, BashToolInput, BashToolOptions } from "./src/tools/bash.ts";
+export {
+  createLocalBashOperations,
+  getShellConfig,
+  getShellEnv,
+  killProcessTree,
+  sanitizeBinaryOutput,
+} from "./src/tools/shell.ts";
+export type { BashOperations } from "./src/tools/shell.ts";
 export { createGrepTool } from "./src/tools/grep.ts";
 export { createFindTool } from "./src/tools/find.ts";
 export { createLsTool } from "./src/tools/ls.ts";
@@ -99,9 +108,19 @@ export type {
   CustomMessage,
 } from "./src/session/messages.ts";
 export { SettingsManager } from "./src/config/settings_manager.ts";
+export type { Settings } from "./src/config/settings_types.ts";
 export { AuthStorage } from "./src/config/auth_storage.ts";
+export type { AuthCredential } from "./src/config/auth_storage.ts";
 export { ModelRegistry } from "./src/config/model_registry.ts";
-export { getAgentDir } from "./src/config/paths.ts";
+export { getAgentDir, getAuthPath, getModelsPath, getSettingsPath } from "./src/config/paths.ts";
+export { resolveConfigValue } from "./src/config/resolve_value.ts";
+export {
+  findInitialModel,
+  parseModelPattern,
+  resolveCliModel,
+  resolveModelScope,
+  restoreModelFromSession,
+} from "./src/config/model_resolver.ts";
 export { DefaultResourceLoader } from "./src/resources/resource_loader.ts";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir } from "./src/resources/skills.ts";
 export type { Skill } from "./src/resources/skills.ts";
