@@ -1,0 +1,465 @@
+/**
+ * AgentSessionRuntime: the owner of "the current session" for hosts that replace it — `/new`,
+ * `/resume`, `/fork`, `/clone`, `/import` and their RPC twins (SES-14, SES-15, SES-17). Every
+ * replacement disposes the old AgentSession and builds the next one through the same factory, so
+ * cwd-bound services (settings, resources) are recreated for the target session's cwd.
+ *
+ * @module
+ */
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import type { AgentThinkingLevel } from "../agent/types.ts";
+import type { ImageContent, Model, TextContent } from "../ai/types.ts";
+import { AuthStorage } from "../config/auth_storage.ts";
+import { ModelRegistry } from "../config/model_registry.ts";
+import { getAgentDir } from "../config/paths.ts";
+import { SettingsManager } from "../config/settings_manager.ts";
+import { DefaultResourceLoader, type ResourceLoaderOptions } from "../resources/resource_loader.ts";
+import { SessionManager } from "../session/session_manager.ts";
+import type { AgentSession, SessionTool } from "./agent_session.ts";
+import type { ScopedModel } from "./agent_session_types.ts";
+import { createAgentSession, type CreateAgentSessionResult } from "./sdk.ts";
+
+// ── missing session cwd ───────────────────────────────────────────────────────
+
+/** A stored session whose working directory no longer exists. */
+export interface MissingSessionCwdIssue {
+  sessionFile?: string;
+  sessionCwd: string;
+  fallbackCwd: string;
+}
+
+/** The issue when `sessionManager`'s file names a cwd that is gone; undefined otherwise. */
+export function getMissingSessionCwdIssue(
+  sessionManager: SessionManager,
+  fallbackCwd: string,
+): MissingSessionCwdIssue | undefined {
+  const sessionFile = sessionManager.getSessionFile();
+  if (!sessionFile) return undefined;
+  const sessionCwd = sessionManager.getCwd();
+  if (!sessionCwd || existsSync(sessionCwd)) return undefined;
+  return { sessionFile, sessionCwd, fallbackCwd };
+}
+
+/** The error text for a missing session cwd (reference wording). */
+export function formatMissingSessionCwdError(issue: MissingSessionCwdIssue): string {
+  const sessionFile = issue.sessionFile ? `\nSession file: ${issue.sessionFile}` : "";
+  return `Stored session working directory does not exist: ${issue.sessionCwd}${sessionFile}\nCurrent working directory: ${issue.fallbackCwd}`;
+}
+
+/** The confirmation text offering to continue in the current cwd instead. */
+export function formatMissingSessionCwdPrompt(issue: MissingSessionCwdIssue): string {
+  return `cwd from session file does not exist\n${issue.sessionCwd}\n\ncontinue in current cwd\n${issue.fallbackCwd}`;
+}
+
+/** Thrown when a session is opened whose cwd is gone and no override was given. */
+export class MissingSessionCwdError extends Error {
+  readonly issue: MissingSessionCwdIssue;
+  constructor(issue: MissingSessionCwdIssue) {
+    super(formatMissingSessionCwdError(issue));
+    this.name = "MissingSessionCwdError";
+    this.issue = issue;
+  }
+}
+
+/** Throws {@link MissingSessionCwdError} when the session's stored cwd does not exist. */
+export function assertSessionCwdExists(sessionManager: SessionManager, fallbackCwd: string): void {
+  const issue = getMissingSessionCwdIssue(sessionManager, fallbackCwd);
+  if (issue) throw new MissingSessionCwdError(issue);
+}
+
+/** Thrown when `/import` names a JSONL file that does not exist. */
+export class SessionImportFileNotFoundError extends Error {
+  readonly filePath: string;
+  constructor(filePath: string) {
+    super(`File not found: ${filePath}`);
+    this.name = "SessionImportFileNotFoundError";
+    this.filePath = filePath;
+  }
+}
+
+// ── services ──────────────────────────────────────────────────────────────────
+
+/** A non-fatal problem found while building a runtime; the host decides how to show it. */
+export interface AgentSessionRuntimeDiagnostic {
+  type: "info" | "warning" | "error";
+  message: string;
+}
+
+/** The cwd-bound services one session runs with; rebuilt when the session's cwd changes. */
+export interface AgentSessionServices {
+  cwd: string;
+  agentDir: string;
+  authStorage: AuthStorage;
+  settingsManager: SettingsManager;
+  modelRegistry: ModelRegistry;
+  resourceLoader: DefaultResourceLoader;
+  diagnostics: AgentSessionRuntimeDiagnostic[];
+}
+
+/** Inputs of {@link createAgentSessionServices}; CLI resource paths should already be absolute. */
+export interface CreateAgentSessionServicesOptions {
+  cwd: string;
+  agentDir?: string;
+  authStorage?: AuthStorage;
+  settingsManager?: SettingsManager;
+  modelRegistry?: ModelRegistry;
+  resourceLoaderOptions?: Omit<ResourceLoaderOptions, "cwd" | "agentDir" | "settings">;
+}
+
+/** Builds settings, credentials, models and loaded resources for `cwd` (no session yet). */
+export async function createAgentSessionServices(
+  options: CreateAgentSessionServicesOptions,
+): Promise<AgentSessionServices> {
+  const cwd = options.cwd;
+  const agentDir = options.agentDir ?? getAgentDir();
+  const authStorage = options.authStorage ?? AuthStorage.create(join(agentDir, "auth.json"));
+  const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
+  const modelRegistry = options.modelRegistry ??
+    ModelRegistry.create(authStorage, join(agentDir, "models.json"));
+  const resourceLoader = new DefaultResourceLoader({
+    ...options.resourceLoaderOptions,
+    cwd,
+    agentDir,
+    settings: settingsManager,
+  });
+  await resourceLoader.reload();
+  return { cwd, agentDir, authStorage, settingsManager, modelRegistry, resourceLoader, diagnostics: [] };
+}
+
+/** Why a session started; extensions' `session_start` event carries it. */
+export interface SessionStartEvent {
+  type: "session_start";
+  reason: "startup" | "reload" | "new" | "resume" | "fork";
+  previousSessionFile?: string;
+}
+
+/** Inputs of {@link createAgentSessionFromServices}. */
+export interface CreateAgentSessionFromServicesOptions {
+  services: AgentSessionServices;
+  sessionManager: SessionManager;
+  /** Accepted for signature parity; without extensions nothing receives it. */
+  sessionStartEvent?: SessionStartEvent;
+  model?: Model;
+  thinkingLevel?: AgentThinkingLevel;
+  scopedModels?: ScopedModel[];
+  tools?: string[];
+  noTools?: "all" | "builtin";
+  customTools?: SessionTool[];
+}
+
+/** Creates the AgentSession once the services exist and session options were resolved against them. */
+export function createAgentSessionFromServices(
+  options: CreateAgentSessionFromServicesOptions,
+): Promise<CreateAgentSessionResult> {
+  const { services } = options;
+  return createAgentSession({
+    cwd: services.cwd,
+    agentDir: services.agentDir,
+    authStorage: services.authStorage,
+    settingsManager: services.settingsManager,
+    modelRegistry: services.modelRegistry,
+    resourceLoader: services.resourceLoader,
+    sessionManager: options.sessionManager,
+    model: options.model,
+    thinkingLevel: options.thinkingLevel,
+    scopedModels: options.scopedModels,
+    tools: options.tools,
+    noTools: options.noTools,
+    customTools: options.customTools,
+  });
+}
+
+// ── runtime ───────────────────────────────────────────────────────────────────
+
+/** What a runtime factory returns: the session plus the services and diagnostics it was built with. */
+export interface CreateAgentSessionRuntimeResult extends CreateAgentSessionResult {
+  services: AgentSessionServices;
+  diagnostics: AgentSessionRuntimeDiagnostic[];
+}
+
+/** Where the next runtime should live. */
+export interface CreateAgentSessionRuntimeOptions {
+  cwd: string;
+  agentDir: string;
+  sessionManager: SessionManager;
+  sessionStartEvent?: SessionStartEvent;
+}
+
+/**
+ * Builds a whole runtime for a cwd and session manager. It closes over process-wide inputs (CLI
+ * flags, auth) and is reused for every later replacement.
+ */
+export type CreateAgentSessionRuntimeFactory = (
+  options: CreateAgentSessionRuntimeOptions,
+) => Promise<CreateAgentSessionRuntimeResult>;
+
+/**
+ * Stand-ins for the reference's extension events around replacement (`session_before_switch`,
+ * `session_before_fork`, `session_shutdown`); extensions are not wired here, so hosts that run
+ * them plug them in through {@link AgentSessionRuntime.setHooks}.
+ */
+export interface AgentSessionRuntimeHooks {
+  /** Before `/new` (reason "new") or a resume/import (reason "resume"); `cancel: true` stops it. */
+  beforeSwitch?: (
+    event: { reason: "new" | "resume"; targetSessionFile?: string },
+  ) => Promise<{ cancel?: boolean } | undefined>;
+  /** Before a fork or clone; `cancel: true` stops it. */
+  beforeFork?: (
+    event: { entryId: string; position: "before" | "at" },
+  ) => Promise<{ cancel?: boolean } | undefined>;
+  /** The current session is about to be disposed. */
+  shutdown?: (
+    event: { reason: "new" | "resume" | "fork" | "quit"; targetSessionFile?: string },
+  ) => Promise<void>;
+}
+
+/** Runs with the new session after a replacement (the reference passes an extension context instead). */
+export type WithSession = (session: AgentSession) => Promise<void>;
+
+/**
+ * Owns the current AgentSession and its services. Replacement tears the current one down first,
+ * then creates and applies the next; creation errors propagate to the caller.
+ */
+export class AgentSessionRuntime {
+  #session: AgentSession;
+  #services: AgentSessionServices;
+  #createRuntime: CreateAgentSessionRuntimeFactory;
+  #diagnostics: AgentSessionRuntimeDiagnostic[];
+  #modelFallbackMessage?: string;
+  #rebindSession?: (session: AgentSession) => Promise<void>;
+  #beforeSessionInvalidate?: () => void;
+  #hooks: AgentSessionRuntimeHooks = {};
+
+  constructor(
+    session: AgentSession,
+    services: AgentSessionServices,
+    createRuntime: CreateAgentSessionRuntimeFactory,
+    diagnostics: AgentSessionRuntimeDiagnostic[] = [],
+    modelFallbackMessage?: string,
+  ) {
+    this.#session = session;
+    this.#services = services;
+    this.#createRuntime = createRuntime;
+    this.#diagnostics = diagnostics;
+    this.#modelFallbackMessage = modelFallbackMessage;
+  }
+
+  get services(): AgentSessionServices {
+    return this.#services;
+  }
+  get session(): AgentSession {
+    return this.#session;
+  }
+  get cwd(): string {
+    return this.#services.cwd;
+  }
+  get diagnostics(): readonly AgentSessionRuntimeDiagnostic[] {
+    return this.#diagnostics;
+  }
+  get modelFallbackMessage(): string | undefined {
+    return this.#modelFallbackMessage;
+  }
+
+  /** Called with every new session so hosts (RPC, TUI) re-subscribe to it. */
+  setRebindSession(rebindSession?: (session: AgentSession) => Promise<void>): void {
+    this.#rebindSession = rebindSession;
+  }
+
+  /** Synchronous host teardown run after shutdown hooks, just before the old session is disposed. */
+  setBeforeSessionInvalidate(beforeSessionInvalidate?: () => void): void {
+    this.#beforeSessionInvalidate = beforeSessionInvalidate;
+  }
+
+  /** Installs the replacement hooks (replaces earlier ones). */
+  setHooks(hooks: AgentSessionRuntimeHooks): void {
+    this.#hooks = { ...hooks };
+  }
+
+  async #beforeSwitch(reason: "new" | "resume", targetSessionFile?: string): Promise<{ cancelled: boolean }> {
+    if (!this.#hooks.beforeSwitch) return { cancelled: false };
+    const result = await this.#hooks.beforeSwitch({ reason, targetSessionFile });
+    return { cancelled: result?.cancel === true };
+  }
+
+  async #teardown(reason: "new" | "resume" | "fork" | "quit", targetSessionFile?: string): Promise<void> {
+    await this.#hooks.shutdown?.({ reason, targetSessionFile });
+    this.#beforeSessionInvalidate?.();
+    this.#session.dispose();
+  }
+
+  async #replace(
+    cwd: string,
+    sessionManager: SessionManager,
+    reason: "new" | "resume" | "fork",
+    previousSessionFile: string | undefined,
+  ): Promise<void> {
+    await this.#teardown(reason, sessionManager.getSessionFile());
+    const result = await this.#createRuntime({
+      cwd,
+      agentDir: this.#services.agentDir,
+      sessionManager,
+      sessionStartEvent: { type: "session_start", reason, previousSessionFile },
+    });
+    this.#session = result.session;
+    this.#services = result.services;
+    this.#diagnostics = result.diagnostics;
+    this.#modelFallbackMessage = result.modelFallbackMessage;
+  }
+
+  async #finish(withSession?: WithSession): Promise<void> {
+    if (this.#rebindSession) await this.#rebindSession(this.#session);
+    if (withSession) await withSession(this.#session);
+  }
+
+  /** Resumes another session file (its own cwd unless `cwdOverride`). */
+  async switchSession(
+    sessionPath: string,
+    options: { cwdOverride?: string; withSession?: WithSession } = {},
+  ): Promise<{ cancelled: boolean }> {
+    const before = await this.#beforeSwitch("resume", sessionPath);
+    if (before.cancelled) return before;
+    const previousSessionFile = this.#session.sessionFile;
+    const sessionManager = SessionManager.open(sessionPath, undefined, options.cwdOverride);
+    assertSessionCwdExists(sessionManager, this.cwd);
+    await this.#replace(sessionManager.getCwd(), sessionManager, "resume", previousSessionFile);
+    await this.#finish(options.withSession);
+    return { cancelled: false };
+  }
+
+  /**
+   * Starts an empty session in the same folder. `parentSession` is recorded in the header;
+   * `setup` may append entries before the agent's messages are rebuilt from them.
+   */
+  async newSession(
+    options: {
+      parentSession?: string;
+      setup?: (sessionManager: SessionManager) => Promise<void>;
+      withSession?: WithSession;
+    } = {},
+  ): Promise<{ cancelled: boolean }> {
+    const before = await this.#beforeSwitch("new");
+    if (before.cancelled) return before;
+    const previousSessionFile = this.#session.sessionFile;
+    const sessionManager = SessionManager.create(this.cwd, this.#session.sessionManager.getSessionDir());
+    if (options.parentSession) sessionManager.newSession({ parentSession: options.parentSession });
+    await this.#replace(this.cwd, sessionManager, "new", previousSessionFile);
+    if (options.setup) {
+      await options.setup(this.#session.sessionManager);
+      this.#session.agent.state.messages = this.#session.sessionManager.buildSessionContext().messages;
+    }
+    await this.#finish(options.withSession);
+    return { cancelled: false };
+  }
+
+  /**
+   * Forks into a new session file. `position: "before"` (default, `/fork`) needs a user message:
+   * the new leaf is its parent and its text comes back as `selectedText`; `"at"` (`/clone`) keeps
+   * the path through the entry. Forking before a root message gives an empty session whose
+   * header names the old file as `parentSession`.
+   */
+  async fork(
+    entryId: string,
+    options: { position?: "before" | "at"; withSession?: WithSession } = {},
+  ): Promise<{ cancelled: boolean; selectedText?: string }> {
+    const position = options.position ?? "before";
+    if (this.#hooks.beforeFork) {
+      const result = await this.#hooks.beforeFork({ entryId, position });
+      if (result?.cancel === true) return { cancelled: true };
+    }
+    const current = this.#session.sessionManager;
+    const selected = current.getEntry(entryId);
+    if (!selected) throw new Error("Invalid entry ID for forking");
+    let targetLeafId: string | null;
+    let selectedText: string | undefined;
+    if (position === "at") {
+      targetLeafId = selected.id;
+    } else {
+      if (selected.type !== "message" || selected.message.role !== "user") {
+        throw new Error("Invalid entry ID for forking");
+      }
+      targetLeafId = selected.parentId;
+      selectedText = userMessageText((selected.message as { content: unknown }).content);
+    }
+    const previousSessionFile = this.#session.sessionFile;
+
+    if (current.isPersisted()) {
+      const currentSessionFile = this.#session.sessionFile;
+      if (!currentSessionFile) throw new Error("Persisted session is missing a session file");
+      const sessionDir = current.getSessionDir();
+      if (!targetLeafId) {
+        const sessionManager = SessionManager.create(this.cwd, sessionDir);
+        sessionManager.newSession({ parentSession: currentSessionFile });
+        await this.#replace(this.cwd, sessionManager, "fork", previousSessionFile);
+      } else {
+        // Branch from what is on disk, not from the live manager, so the old session is untouched.
+        const source = SessionManager.open(currentSessionFile, sessionDir);
+        const forkedPath = source.createBranchedSession(targetLeafId);
+        if (!forkedPath) throw new Error("Failed to create forked session");
+        const sessionManager = SessionManager.open(forkedPath, sessionDir);
+        await this.#replace(sessionManager.getCwd(), sessionManager, "fork", previousSessionFile);
+      }
+    } else {
+      if (!targetLeafId) current.newSession({ parentSession: this.#session.sessionFile });
+      else current.createBranchedSession(targetLeafId);
+      await this.#replace(this.cwd, current, "fork", previousSessionFile);
+    }
+    await this.#finish(options.withSession);
+    return { cancelled: false, selectedText };
+  }
+
+  /**
+   * Copies a JSONL session file into the session folder (unless it is already there) and resumes
+   * it. Throws {@link SessionImportFileNotFoundError} for a missing file and
+   * {@link MissingSessionCwdError} when its cwd is gone and no `cwdOverride` is given.
+   */
+  async importFromJsonl(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }> {
+    const resolvedPath = resolve(inputPath);
+    if (!existsSync(resolvedPath)) throw new SessionImportFileNotFoundError(resolvedPath);
+    const sessionDir = this.#session.sessionManager.getSessionDir();
+    if (!existsSync(sessionDir)) mkdirSync(sessionDir, { recursive: true });
+    const destinationPath = join(sessionDir, basename(resolvedPath));
+    const before = await this.#beforeSwitch("resume", destinationPath);
+    if (before.cancelled) return before;
+    const previousSessionFile = this.#session.sessionFile;
+    if (resolve(destinationPath) !== resolvedPath) copyFileSync(resolvedPath, destinationPath);
+    const sessionManager = SessionManager.open(destinationPath, sessionDir, cwdOverride);
+    assertSessionCwdExists(sessionManager, this.cwd);
+    await this.#replace(sessionManager.getCwd(), sessionManager, "resume", previousSessionFile);
+    await this.#finish();
+    return { cancelled: false };
+  }
+
+  /** Shuts the current session down for good (reason "quit"). */
+  async dispose(): Promise<void> {
+    await this.#teardown("quit");
+  }
+}
+
+/**
+ * Creates the first runtime with `createRuntime`, which is kept for every later `/new`,
+ * `/resume`, `/fork` and import.
+ */
+export async function createAgentSessionRuntime(
+  createRuntime: CreateAgentSessionRuntimeFactory,
+  options: CreateAgentSessionRuntimeOptions,
+): Promise<AgentSessionRuntime> {
+  assertSessionCwdExists(options.sessionManager, options.cwd);
+  const result = await createRuntime(options);
+  return new AgentSessionRuntime(
+    result.session,
+    result.services,
+    createRuntime,
+    result.diagnostics,
+    result.modelFallbackMessage,
+  );
+}
+
+function userMessageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as (TextContent | ImageContent)[])
+    .filter((c): c is TextContent => c.type === "text" && typeof c.text === "string")
+    .map((c) => c.text)
+    .join("");
+}
