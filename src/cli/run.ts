@@ -1,16 +1,29 @@
 /**
- * The CLI's entry: parses arguments and dispatches to a mode.
+ * The CLI's entry: marks the environment as pi's (CLI-01), runs the main flow on the process
+ * streams, and turns a missing Deno permission into a clear error instead of a stack trace.
  *
  * @module
  */
-import { VERSION } from "../version.ts";
+import { processIO } from "./cli_io.ts";
+import { runMain } from "./main_flow.ts";
+import { red } from "./style.ts";
 
 /** Runs pi with the given arguments and resolves with the process exit code. */
 export async function runCli(args: string[]): Promise<number> {
-  if (args.includes("--version") || args.includes("-v")) {
-    await Deno.stdout.write(new TextEncoder().encode(`${VERSION}\n`));
-    return 0;
+  const io = processIO();
+  try {
+    // Child processes (the bash tool) can tell they run under pi.
+    Deno.env.set("PI_CODING_AGENT", "true");
+    return await runMain(args, { io });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      io.stderr(
+        `${red(`Error: ${error.message}`)}\npi needs file, network, environment and subprocess access; ` +
+          `run it with --allow-all (deno task pi does).\n`,
+      );
+      return 1;
+    }
+    io.stderr(`${red(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+    return 1;
   }
-  await Deno.stderr.write(new TextEncoder().encode("pi: this build has no modes yet\n"));
-  return 1;
 }
