@@ -168,9 +168,7 @@ async function run(
         const thinking = isThinkingPart(part);
         if (!current || (thinking ? current.type !== "thinking" : current.type !== "text")) {
           closeCurrent();
-          current = thinking
-            ? { type: "thinking", thinking: "", thinkingSignature: undefined }
-            : { type: "text", text: "" };
+          current = thinking ? { type: "thinking", thinking: "" } : { type: "text", text: "" };
           blocks.push(current);
           const contentIndex = blocks.length - 1;
           stream.push({ type: thinking ? "thinking_start" : "text_start", contentIndex, partial: output });
@@ -185,7 +183,9 @@ async function run(
           stream.push({ type: "thinking_delta", contentIndex, delta: part.text, partial: output });
         } else {
           current.text += part.text;
-          current.textSignature = retainThoughtSignature(current.textSignature, part.thoughtSignature);
+          const signature = retainThoughtSignature(current.textSignature, part.thoughtSignature);
+          // Unset rather than undefined keys, so messages compare and serialise cleanly.
+          if (signature !== undefined) current.textSignature = signature;
           stream.push({ type: "text_delta", contentIndex, delta: part.text, partial: output });
         }
       }

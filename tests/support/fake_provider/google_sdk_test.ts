@@ -2,26 +2,12 @@
  * Fidelity check of the fake Gemini encoder: the official `@google/genai` client must parse what
  * the fake server sends exactly as it parses the real service.
  */
-import assert, { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import { assert, assertEquals, assertRejects } from "../assert.ts";
 import { ApiError, type GenerateContentResponse, GoogleGenAI } from "@google/genai";
 import { startFakeProvider } from "./mod.ts";
 
 function client(url: string): GoogleGenAI {
   return new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: url, apiVersion: "v1beta" } });
-}
-
-/** Awaits the rejection and hands back the error for closer checks. */
-async function assertRejects(fn: () => Promise<unknown>): Promise<unknown> {
-  let caught: unknown;
-  await rejects(async () => {
-    try {
-      await fn();
-    } catch (err) {
-      caught = err;
-      throw err;
-    }
-  });
-  return caught;
 }
 
 async function collect(stream: AsyncGenerator<GenerateContentResponse>): Promise<GenerateContentResponse[]> {
