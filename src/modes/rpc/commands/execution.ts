@@ -1,0 +1,46 @@
+/**
+ * User shell commands, compaction and retry commands. `bash` answers when the command finishes
+ * but does not hold up the commands behind it (so `abort_bash` and `get_state` stay responsive).
+ *
+ * @module
+ */
+import { compactionOf, setAutoCompaction } from "./compaction_api.ts";
+import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
+
+/** Handlers of bash, abort_bash, compact, set_auto_compaction, set_auto_retry, abort_retry. */
+export const executionHandlers: RpcHandlerTable = {
+  bash(command, ctx) {
+    const later = ctx.session.executeBash(command.command).then(
+      (result) => ok(command.id, "bash", result),
+      (error) => fail(command.id, "bash", errorText(error)),
+    );
+    return { later };
+  },
+
+  abort_bash(command, ctx) {
+    ctx.session.abortBash();
+    return ok(command.id, "abort_bash");
+  },
+
+  async compact(command, ctx) {
+    const compacting = compactionOf(ctx.session);
+    if (!compacting) return fail(command.id, "compact", "Compaction is not available yet");
+    const result = await compacting.compact(command.customInstructions);
+    return ok(command.id, "compact", result);
+  },
+
+  set_auto_compaction(command, ctx) {
+    setAutoCompaction(ctx.session, command.enabled);
+    return ok(command.id, "set_auto_compaction");
+  },
+
+  set_auto_retry(command, ctx) {
+    ctx.session.setAutoRetryEnabled(command.enabled);
+    return ok(command.id, "set_auto_retry");
+  },
+
+  abort_retry(command, ctx) {
+    ctx.session.abortRetry();
+    return ok(command.id, "abort_retry");
+  },
+};

@@ -1,0 +1,93 @@
+/**
+ * Session commands: replacing the session (new, switch, fork, clone), naming it, statistics,
+ * fork candidates, the last reply, export, and the invocable slash commands.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import type { RpcSlashCommand } from "../rpc_types.ts";
+import { fail, ok, type RpcHandlerTable } from "./context.ts";
+
+/** Until the HTML exporter exists, a session that could be exported gets this error. */
+export const HTML_EXPORT_UNAVAILABLE = "HTML export is not available yet in this version";
+
+/** Handlers of the session commands. */
+export const sessionHandlers: RpcHandlerTable = {
+  async new_session(command, ctx) {
+    const options = command.parentSession ? { parentSession: command.parentSession } : undefined;
+    const result = await ctx.host.newSession(options);
+    if (!result.cancelled) ctx.rebind();
+    return ok(command.id, "new_session", result);
+  },
+
+  async switch_session(command, ctx) {
+    const result = await ctx.host.switchSession(command.sessionPath);
+    if (!result.cancelled) ctx.rebind();
+    return ok(command.id, "switch_session", result);
+  },
+
+  async fork(command, ctx) {
+    const result = await ctx.host.fork(command.entryId);
+    if (!result.cancelled) ctx.rebind();
+    return ok(command.id, "fork", { text: result.selectedText as string, cancelled: result.cancelled });
+  },
+
+  async clone(command, ctx) {
+    const leafId = ctx.session.sessionManager.getLeafId();
+    if (!leafId) return fail(command.id, "clone", "Cannot clone session: no current entry selected");
+    const result = await ctx.host.fork(leafId, { position: "at" });
+    if (!result.cancelled) ctx.rebind();
+    return ok(command.id, "clone", { cancelled: result.cancelled });
+  },
+
+  get_session_stats(command, ctx) {
+    return ok(command.id, "get_session_stats", ctx.session.getSessionStats());
+  },
+
+  export_html(command, ctx) {
+    const file = ctx.session.sessionFile;
+    if (!file) return fail(command.id, "export_html", "Cannot export in-memory session to HTML");
+    if (!existsSync(file)) {
+      return fail(command.id, "export_html", "Nothing to export yet - start a conversation first");
+    }
+    return fail(command.id, "export_html", HTML_EXPORT_UNAVAILABLE);
+  },
+
+  get_fork_messages(command, ctx) {
+    return ok(command.id, "get_fork_messages", { messages: ctx.session.getUserMessagesForForking() });
+  },
+
+  get_last_assistant_text(command, ctx) {
+    // An absent text leaves `data` as `{}`, as the reference answers.
+    return ok(command.id, "get_last_assistant_text", { text: ctx.session.getLastAssistantText() });
+  },
+
+  set_session_name(command, ctx) {
+    const name = command.name.trim();
+    if (!name) return fail(command.id, "set_session_name", "Session name cannot be empty");
+    ctx.session.setSessionName(name);
+    return ok(command.id, "set_session_name");
+  },
+
+  get_commands(command, ctx) {
+    const commands: RpcSlashCommand[] = [];
+    // Extension commands come first once extensions exist; then templates, then skills.
+    for (const template of ctx.session.promptTemplates) {
+      commands.push({
+        name: template.name,
+        description: template.description,
+        source: "prompt",
+        sourceInfo: template.sourceInfo,
+      });
+    }
+    for (const skill of ctx.session.resourceLoader.getSkills().skills) {
+      commands.push({
+        name: `skill:${skill.name}`,
+        description: skill.description,
+        source: "skill",
+        sourceInfo: skill.sourceInfo,
+      });
+    }
+    return ok(command.id, "get_commands", { commands });
+  },
+};

@@ -1,0 +1,75 @@
+/**
+ * State, model, thinking and queue-mode commands. The setters persist through the session to the
+ * global settings.json, as the reference does.
+ *
+ * @module
+ */
+import type { RpcSessionState } from "../rpc_types.ts";
+import { autoCompactionEnabled, isCompacting } from "./compaction_api.ts";
+import { fail, ok, type RpcHandlerTable } from "./context.ts";
+
+/** Handlers of get_state, get_messages, the model, thinking and queue-mode commands. */
+export const stateHandlers: RpcHandlerTable = {
+  get_state(command, ctx) {
+    const session = ctx.session;
+    const state: RpcSessionState = {
+      model: session.model,
+      thinkingLevel: session.thinkingLevel,
+      isStreaming: session.isStreaming,
+      isCompacting: isCompacting(session),
+      steeringMode: session.steeringMode,
+      followUpMode: session.followUpMode,
+      sessionFile: session.sessionFile,
+      sessionId: session.sessionId,
+      sessionName: session.sessionName,
+      autoCompactionEnabled: autoCompactionEnabled(session),
+      messageCount: session.messages.length,
+      pendingMessageCount: session.pendingMessageCount,
+    };
+    return ok(command.id, "get_state", state);
+  },
+
+  get_messages(command, ctx) {
+    return ok(command.id, "get_messages", { messages: ctx.session.messages });
+  },
+
+  async set_model(command, ctx) {
+    const models = await ctx.session.modelRegistry.getAvailable();
+    const model = models.find((m) => m.provider === command.provider && m.id === command.modelId);
+    if (!model) {
+      return fail(command.id, "set_model", `Model not found: ${command.provider}/${command.modelId}`);
+    }
+    await ctx.session.setModel(model);
+    return ok(command.id, "set_model", model);
+  },
+
+  async cycle_model(command, ctx) {
+    const result = await ctx.session.cycleModel();
+    return ok(command.id, "cycle_model", result ?? null);
+  },
+
+  async get_available_models(command, ctx) {
+    const models = await ctx.session.modelRegistry.getAvailable();
+    return ok(command.id, "get_available_models", { models });
+  },
+
+  set_thinking_level(command, ctx) {
+    ctx.session.setThinkingLevel(command.level);
+    return ok(command.id, "set_thinking_level");
+  },
+
+  cycle_thinking_level(command, ctx) {
+    const level = ctx.session.cycleThinkingLevel();
+    return ok(command.id, "cycle_thinking_level", level ? { level } : null);
+  },
+
+  set_steering_mode(command, ctx) {
+    ctx.session.setSteeringMode(command.mode);
+    return ok(command.id, "set_steering_mode");
+  },
+
+  set_follow_up_mode(command, ctx) {
+    ctx.session.setFollowUpMode(command.mode);
+    return ok(command.id, "set_follow_up_mode");
+  },
+};

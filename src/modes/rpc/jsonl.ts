@@ -1,0 +1,75 @@
+/**
+ * Strict JSONL framing for the RPC protocol: records end at `\n` and nowhere else. Line readers
+ * that also break on U+2028/U+2029 (legal, unescaped, inside JSON strings) would cut a record in
+ * two, so this splits by hand.
+ *
+ * @module
+ */
+
+/** One record as a line: `JSON.stringify(value)` plus `\n` (U+2028/U+2029 stay raw). */
+export function serializeJsonLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/**
+ * Splits decoded text into lines at `\n` only, dropping one trailing `\r` per line (CRLF input).
+ * Feed it chunks with {@link JsonlSplitter.push}; call {@link JsonlSplitter.end} at EOF to get an
+ * unterminated last line.
+ */
+export class JsonlSplitter {
+  #buffer = "";
+  #scanFrom = 0;
+
+  /** Adds text and returns the complete lines it finished. */
+  push(text: string): string[] {
+    this.#buffer += text;
+    const lines: string[] = [];
+    let start = 0;
+    let index = this.#buffer.indexOf("\n", this.#scanFrom);
+    while (index !== -1) {
+      lines.push(stripCr(this.#buffer.slice(start, index)));
+      start = index + 1;
+      index = this.#buffer.indexOf("\n", start);
+    }
+    if (start > 0) this.#buffer = this.#buffer.slice(start);
+    // A long partial line is not rescanned from its start on every chunk.
+    this.#scanFrom = this.#buffer.length;
+    return lines;
+  }
+
+  /** The unterminated rest, if any. */
+  end(): string[] {
+    const rest = this.#buffer;
+    this.#buffer = "";
+    this.#scanFrom = 0;
+    return rest.length > 0 ? [stripCr(rest)] : [];
+  }
+}
+
+function stripCr(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+
+/**
+ * Reads `stream` as UTF-8 (invalid bytes become U+FFFD) and calls `onLine` for every record, in
+ * order. Resolves at EOF, after the last line was delivered.
+ */
+export async function readJsonlLines(
+  stream: ReadableStream<Uint8Array>,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const decoder = new TextDecoder("utf-8", { fatal: false });
+  const splitter = new JsonlSplitter();
+  const reader = stream.getReader();
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const line of splitter.push(decoder.decode(value, { stream: true }))) onLine(line);
+    }
+    for (const line of splitter.push(decoder.decode())) onLine(line);
+    for (const line of splitter.end()) onLine(line);
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * RPC mode (`pi --mode rpc`): JSONL commands on stdin, responses and session events on stdout.
+ *
+ * Unlike the reference, which starts every line's handler at once, commands are applied in the
+ * order they arrive: each waits until the one before it took effect (a prompt is accepted, a
+ * model is set). Only the cancelling commands (`abort`, `abort_bash`, `abort_retry`) jump the
+ * line, since they exist to interrupt what is in progress. At end of input the process answers
+ * everything still in flight and lets a running prompt finish before it exits.
+ *
+ * @module
+ */
+import type { AgentSession } from "../../core/agent_session.ts";
+import { killTrackedDetachedChildren } from "../../tools/shell.ts";
+import { writeStdout } from "../output.ts";
+import { compactionOf } from "./commands/compaction_api.ts";
+import { errorText, fail, type RpcCommandContext, type RpcHandler } from "./commands/context.ts";
+import { executionHandlers } from "./commands/execution.ts";
+import { promptingHandlers } from "./commands/prompting.ts";
+import { sessionHandlers } from "./commands/session.ts";
+import { stateHandlers } from "./commands/state.ts";
+import { validateCommand } from "./commands/validate.ts";
+import { RpcExtensionUI } from "./extension_ui.ts";
+import { readJsonlLines, serializeJsonLine } from "./jsonl.ts";
+import { type RpcRuntimeHost, toRpcHost } from "./rpc_host.ts";
+import type { RpcCommand, RpcExtensionUIResponse, RpcResponse } from "./rpc_types.ts";
+
+/** Options of {@link runRpcMode}; the defaults are the process's stdin/stdout and signals. */
+export interface RpcModeOptions {
+  /** Where commands come from (default stdin). */
+  input?: ReadableStream<Uint8Array>;
+  /** Writes one complete line (default: synchronous stdout write). */
+  write?: (line: string) => void;
+  /** Install SIGTERM/SIGHUP handlers that exit 143/129 (default true). */
+  handleSignals?: boolean;
+  /** Receives the extension UI context (for the extension runner, or a test harness). */
+  onExtensionUI?: (ui: RpcExtensionUI) => void;
+}
+
+/** Commands that interrupt in-flight work and therefore are not queued. */
+const IMMEDIATE = new Set(["abort", "abort_bash", "abort_retry"]);
+
+const HANDLERS = {
+  ...promptingHandlers,
+  ...stateHandlers,
+  ...executionHandlers,
+  ...sessionHandlers,
+} as Record<string, RpcHandler>;
+
+/**
+ * Serves RPC on stdin/stdout until input ends; resolves with the exit code (0) once every command
+ * has been answered and the agent is idle. The caller exits the process.
+ */
+export async function runRpcMode(
+  target: AgentSession | RpcRuntimeHost,
+  options: RpcModeOptions = {},
+): Promise<number> {
+  const host = toRpcHost(target);
+  const write = options.write ?? writeStdout;
+  const output = (record: unknown) => write(serializeJsonLine(record));
+  const ui = new RpcExtensionUI(output);
+  options.onExtensionUI?.(ui);
+
+  let session = host.session;
+  let unsubscribe = session.subscribe((event) => output(event));
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const settled = work.then(() => {}, () => {});
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+  };
+
+  const ctx: RpcCommandContext = {
+    host,
+    get session() {
+      return host.session;
+    },
+    rebind() {
+      if (host.session === session) return;
+      unsubscribe();
+      session = host.session;
+      unsubscribe = session.subscribe((event) => output(event));
+    },
+    track,
+  };
+
+  const execute = async (command: RpcCommand): Promise<void> => {
+    const handler = HANDLERS[command.type];
+    let result;
+    try {
+      result = await handler(command, ctx);
+    } catch (error) {
+      output(fail(command.id, command.type, errorText(error)));
+      return;
+    }
+    if ("later" in result) {
+      const later = result.later.then(
+        output,
+        (error) => output(fail(command.id, command.type, errorText(error))),
+      );
+      track(later);
+    } else {
+      output(result);
+    }
+  };
+
+  let queue: Promise<void> = Promise.resolve();
+  const onLine = (line: string) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      output(fail(undefined, "parse", `Failed to parse command: ${errorText(error)}`));
+      return;
+    }
+    if (isUiResponse(parsed)) {
+      ui.handleResponse(parsed);
+      return;
+    }
+    const command = validateCommand(parsed);
+    if (!("type" in command)) {
+      const response: RpcResponse = fail(
+        command.omitId ? undefined : command.id,
+        command.command,
+        command.error,
+      );
+      // Keep answers in arrival order relative to queued commands.
+      queue = queue.then(() => output(response));
+      return;
+    }
+    if (IMMEDIATE.has(command.type)) {
+      if (command.type === "abort") compactionOf(ctx.session)?.abortCompaction();
+      track(execute(command));
+      return;
+    }
+    queue = queue.then(() => execute(command));
+  };
+
+  const removeSignals = options.handleSignals === false ? () => {} : installSignalHandlers(host, ui);
+  try {
+    await readJsonlLines(options.input ?? Deno.stdin.readable, onLine);
+    // Nobody is left to answer dialogs.
+    ui.cancelAll();
+    await queue;
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+    await host.session.settle();
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  } finally {
+    removeSignals();
+    unsubscribe();
+    await host.dispose();
+  }
+  return 0;
+}
+
+function isUiResponse(value: unknown): value is RpcExtensionUIResponse {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    (value as { type?: unknown }).type === "extension_ui_response" &&
+    typeof (value as { id?: unknown }).id === "string";
+}
+
+function installSignalHandlers(host: RpcRuntimeHost, ui: RpcExtensionUI): () => void {
+  if (Deno.build.os === "windows") return () => {};
+  const handlers: [Deno.Signal, () => void][] = (["SIGTERM", "SIGHUP"] as const).map((signal) => {
+    const handler = () => {
+      killTrackedDetachedChildren();
+      ui.cancelAll();
+      void Promise.resolve(host.dispose()).finally(() => Deno.exit(signal === "SIGHUP" ? 129 : 143));
+    };
+    Deno.addSignalListener(signal, handler);
+    return [signal, handler];
+  });
+  return () => {
+    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+  };
+}
