@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+/**
+ * Records an RPC transcript from the reference pi 0.73.1 (tests/fixtures/rpc/transcript.json).
+ *
+ *   node scripts/capture/rpc_reference.mjs
+ *
+ * Starts our fake provider server (tests/support/fake_provider, via `deno eval`), writes an
+ * isolated HOME/agent dir whose models.json points at it (the same providers as
+ * tests/support/agent_env.ts), runs `cli.js --mode rpc`, and sends SCRIPT one command at a time,
+ * waiting for each response (and, for prompts, for `agent_end`). Every stdout line is stored
+ * raw, with the temp root and server URL, so the test can normalise both sides the same way.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REF = process.env.PI_REF_DIR ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent";
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const outFile = join(repo, "tests/fixtures/rpc/transcript.json");
+
+/** What the fake model answers, in request order. */
+const TURNS = [
+  { content: [{ type: "text", text: "Hello! How can I help?" }], usage: { input: 100, output: 20 } },
+  { content: [{ type: "text", text: "Second answer." }], usage: { input: 150, output: 30 } },
+  {
+    content: [{ type: "text", text: "## Goal\nSay hello.\n\n## Progress\nGreeted twice." }],
+    usage: { input: 300, output: 40 },
+  },
+];
+
+/** The commands; `$firstUserEntry` is replaced by the first get_fork_messages entry id. */
+const SCRIPT = [
+  { type: "prompt", message: "Say hello" },
+  { type: "get_state" },
+  { type: "bash", command: "printf 'one\\ntwo\\n'; exit 3" },
+  { type: "prompt", message: "And again" },
+  { type: "get_session_stats" },
+  { type: "set_session_name", name: "  Transcript session  " },
+  { type: "set_session_name", name: "   " },
+  { type: "get_fork_messages" },
+  { type: "get_last_assistant_text" },
+  { type: "compact", customInstructions: "Keep it short" },
+  { type: "get_state" },
+  { type: "clone" },
+  { type: "get_state" },
+  { type: "fork", entryId: "$firstUserEntry" },
+  { type: "get_state" },
+  { type: "get_messages" },
+  { type: "unknown_thing" },
+  { type: "export_html" },
+];
+
+const SETTINGS = { compaction: { keepRecentTokens: 5 } };
+
+const FAKE_SERVER = `
+import { startFakeProvider } from ${JSON.stringify(join(repo, "tests/support/fake_provider/mod.ts"))};
+const server = await startFakeProvider(JSON.parse(Deno.env.get("FAKE_TURNS") ?? "[]"));
+console.log(server.url);
+for await (const _ of Deno.stdin.readable) { /* until the capture is done */ }
+console.log(JSON.stringify(server.requests.map((r) => ({ method: r.method, path: r.path, body: r.body }))));
+await server.close();
+`;
+
+function modelsJson(url) {
+  const apis = {
+    "anthropic-messages": ["fake-anthropic", url],
+    "openai-completions": ["fake-openai", `${url}/v1`],
+    "openai-responses": ["fake-responses", `${url}/v1`],
+    "google-generative-ai": ["fake-google", `${url}/v1beta`],
+  };
+  const providers = {};
+  for (const [api, [name, baseUrl]] of Object.entries(apis)) {
+    providers[name] = {
+      baseUrl,
+      api,
+      apiKey: "test-key",
+      models: [{
+        id: "test-model",
+        name: `Test model (${api})`,
+        reasoning: false,
+        input: ["text", "image"],
+        contextWindow: 200000,
+        maxTokens: 8192,
+        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      }],
+    };
+  }
+  return { providers };
+}
+
+const fake = spawn("deno", ["eval", "--ext=ts", FAKE_SERVER], {
+  env: { ...process.env, FAKE_TURNS: JSON.stringify(TURNS) },
+  stdio: ["pipe", "pipe", "inherit"],
+});
+let fakeOut = "";
+const url = await new Promise((r) => {
+  fake.stdout.on("data", (d) => {
+    fakeOut += d;
+    if (fakeOut.includes("\n")) r(fakeOut.split("\n")[0]);
+  });
+});
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-env-")));
+const home = join(root, "home");
+const agentDir = join(root, "agent");
+const cwd = join(root, "project");
+for (const d of [home, agentDir, cwd]) mkdirSync(d, { recursive: true });
+writeFileSync(join(agentDir, "models.json"), JSON.stringify(modelsJson(url), null, 2));
+writeFileSync(join(agentDir, "settings.json"), JSON.stringify(SETTINGS));
+
+const child = spawn(
+  "node",
+  [join(REF, "dist/cli.js"), "--mode", "rpc", "--provider", "fake-anthropic", "--model", "test-model"],
+  {
+    cwd,
+    env: { HOME: home, PI_CODING_AGENT_DIR: agentDir, PATH: process.env.PATH, NO_COLOR: "1", TERM: "dumb" },
+    stdio: ["pipe", "pipe", "pipe"],
+  },
+);
+let stderr = "";
+child.stderr.on("data", (d) => (stderr += d));
+const lines = [];
+let waiter;
+let buffer = "";
+child.stdout.on("data", (d) => {
+  buffer += d;
+  let i;
+  while ((i = buffer.indexOf("\n")) !== -1) {
+    const line = buffer.slice(0, i);
+    buffer = buffer.slice(i + 1);
+    lines.push(line);
+    waiter?.(JSON.parse(line));
+  }
+});
+
+function until(predicate) {
+  return new Promise((resolveWait, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timeout; stderr: ${stderr}`)), 30000);
+    waiter = (record) => {
+      if (predicate(record)) {
+        clearTimeout(timer);
+        waiter = undefined;
+        resolveWait(record);
+      }
+    };
+  });
+}
+
+const steps = [];
+let firstUserEntry;
+for (const [index, template] of SCRIPT.entries()) {
+  const command = { ...template, id: `c${index}` };
+  if (command.entryId === "$firstUserEntry") command.entryId = firstUserEntry;
+  const start = lines.length;
+  const isPrompt = command.type === "prompt";
+  let sawResponse = false;
+  let sawEnd = false;
+  const done = until((r) => {
+    if (r.type === "response") sawResponse = true;
+    if (r.type === "agent_end") sawEnd = true;
+    return sawResponse && (!isPrompt || sawEnd);
+  });
+  child.stdin.write(`${JSON.stringify(command)}\n`);
+  await done;
+  // Let trailing events of this command arrive.
+  await new Promise((r) => setTimeout(r, 300));
+  const output = lines.slice(start).map((l) => JSON.parse(l));
+  if (command.type === "get_fork_messages") {
+    firstUserEntry = output.find((r) => r.type === "response").data.messages[0].entryId;
+  }
+  steps.push({ command, output });
+}
+child.stdin.end();
+const exitCode = await new Promise((r) => child.on("exit", (code) => r(code)));
+fake.stdin.end();
+await new Promise((r) => fake.on("exit", r));
+const requests = JSON.parse(fakeOut.split("\n")[1]);
+
+mkdirSync(dirname(outFile), { recursive: true });
+writeFileSync(
+  outFile,
+  JSON.stringify({ root, url, settings: SETTINGS, turns: TURNS, script: SCRIPT, steps, exitCode, requests }, null, 1) +
+    "\n",
+);
+rmSync(root, { recursive: true, force: true });
+console.log(`wrote ${outFile}: ${steps.length} steps, ${requests.length} requests, exit ${exitCode}`);
