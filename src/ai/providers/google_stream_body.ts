@@ -83,12 +83,14 @@ export async function* readGoogleChunks(
   };
 
   for await (const event of readSseEvents(watched, signal)) {
-    strayError();
     const data = event.data.trim();
-    if (data === "") continue;
-    const chunk = JSON.parse(data) as GoogleChunk;
-    if (chunk.error && typeof chunk.error === "object") throw new Error(streamErrorText(chunk));
-    yield chunk;
+    if (data !== "") {
+      const chunk = JSON.parse(data) as GoogleChunk;
+      if (chunk.error && typeof chunk.error === "object") throw new Error(streamErrorText(chunk));
+      yield chunk;
+    }
+    // Records that came in the same read as the error object went out first, as sent.
+    strayError();
   }
   strayError();
   if (stray.trim() !== "") throw new Error("Incomplete JSON segment at the end");
