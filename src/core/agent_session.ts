@@ -28,9 +28,11 @@ import { createAllTools } from "../tools/index.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
 import { type BashResult, executeBashWithOperations } from "./bash_executor.ts";
 import { computeContextUsage } from "./context_usage.ts";
+import { SessionCompactor } from "./session_compaction.ts";
 import type {
   AgentSessionEvent,
   AgentSessionEventListener,
+  CompactionResult,
   ContextUsage,
   ModelCycleResult,
   PromptOptions,
@@ -88,10 +90,7 @@ export class AgentSession {
   #toolRegistry = new Map<string, SessionTool>();
   #allowedToolNames?: Set<string>;
   #baseSystemPrompt = "";
-  /** Runs after each agent run (auto-compaction); installed by the compaction module. */
-  afterAgentEnd?: (message: AssistantMessage) => Promise<void>;
-  /** Runs before a prompt is sent (pre-prompt compaction check). */
-  beforePrompt?: (lastAssistant: AssistantMessage) => Promise<void>;
+  #compactor: SessionCompactor;
 
   constructor(config: AgentSessionConfig) {
     this.agent = config.agent;
@@ -102,6 +101,7 @@ export class AgentSession {
     this.cwd = config.cwd;
     this.#scopedModels = config.scopedModels ?? [];
     this.#allowedToolNames = config.allowedToolNames ? new Set(config.allowedToolNames) : undefined;
+    this.#compactor = new SessionCompactor(this);
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
     this.#buildTools(config);
   }
@@ -154,6 +154,9 @@ export class AgentSession {
   }
 
   async #processAgentEvent(event: AgentEvent): Promise<void> {
+    if (event.type === "message_start" || event.type === "message_end") {
+      this.#compactor.noteMessage(event.message);
+    }
     if (event.type === "message_start" && event.message.role === "user") {
       const text = userText(event.message);
       if (text) {
@@ -202,7 +205,7 @@ export class AgentSession {
       if (!last) return;
       if (this.#isRetryable(last) && await this.#retry(last)) return;
       this.#resolveRetry();
-      await this.afterAgentEnd?.(last);
+      await this.#compactor.check(last);
     }
   }
 
@@ -400,7 +403,7 @@ export class AgentSession {
         throw new Error(formatNoApiKeyFoundMessage(model.provider));
       }
       const lastAssistant = lastAssistantOf(this.agent.state.messages);
-      if (lastAssistant) await this.beforePrompt?.(lastAssistant);
+      if (lastAssistant) await this.#compactor.check(lastAssistant, false);
       const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
       if (options.images) content.push(...options.images);
       messages = [{ role: "user", content, timestamp: Date.now() }, ...this.#pendingNextTurn];
@@ -412,7 +415,16 @@ export class AgentSession {
     }
     options.preflightResult?.(true);
     await this.agent.prompt(messages);
-    await this.waitForRetry();
+    await this.#waitForAutomaticRuns();
+  }
+
+  /** Waits out retries and post-compaction runs, which may chain into each other. */
+  async #waitForAutomaticRuns(): Promise<void> {
+    do {
+      await this.waitForRetry();
+      await this.#compactor.waitForContinuation();
+      await this.#eventQueue;
+    } while (this.#retryPromise || this.#compactor.hasContinuation);
   }
 
   /** Queues a steering message (delivered after the current tool calls). */
@@ -484,10 +496,11 @@ export class AgentSession {
     await this.#eventQueue;
   }
 
-  /** Resolves when every queued session event has been processed. */
+  /** Resolves when the agent is idle and every queued session event has been processed. */
   async settle(): Promise<void> {
     await this.agent.waitForIdle();
     await this.#eventQueue;
+    await this.#waitForAutomaticRuns();
   }
 
   // ── models and thinking ────────────────────────────────────────────────
@@ -577,6 +590,33 @@ export class AgentSession {
   setFollowUpMode(mode: "all" | "one-at-a-time"): void {
     this.agent.followUpMode = mode;
     this.settingsManager.setFollowUpMode(mode);
+  }
+
+  // ── compaction (LOOP-10…14) ────────────────────────────────────────────
+
+  /** Summarises older history now; rejects with "Already compacted", "Nothing to compact …" or the failure. */
+  compact(customInstructions?: string): Promise<CompactionResult> {
+    return this.#compactor.compactNow(customInstructions);
+  }
+
+  /** Cancels a running compaction. */
+  abortCompaction(): void {
+    this.#compactor.abort();
+  }
+
+  /** True while a compaction runs. */
+  get isCompacting(): boolean {
+    return this.#compactor.isCompacting;
+  }
+
+  /** Whether compaction runs automatically (saved in settings). */
+  get autoCompactionEnabled(): boolean {
+    return this.settingsManager.getCompactionEnabled();
+  }
+
+  /** Turns automatic compaction on or off (saved in settings). */
+  setAutoCompactionEnabled(enabled: boolean): void {
+    this.settingsManager.setCompactionEnabled(enabled);
   }
 
   // ── auto-retry (LOOP-07…09) ────────────────────────────────────────────

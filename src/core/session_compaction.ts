@@ -1,0 +1,262 @@
+/**
+ * Compaction as AgentSession runs it (LOOP-10…14): manual `compact()`, the threshold check after
+ * each run and before each prompt, and overflow recovery (compact, then retry once). The
+ * algorithms live in `compaction/`; this module decides when to run them and records results.
+ *
+ * @module
+ */
+import type { AgentMessage } from "../agent/types.ts";
+import { isContextOverflow } from "../ai/overflow.ts";
+import type { AssistantMessage } from "../ai/types.ts";
+import { getLatestCompactionEntry } from "../session/context.ts";
+import type { AgentSession } from "./agent_session.ts";
+import type { CompactionReason, CompactionResult } from "./agent_session_types.ts";
+import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
+import {
+  calculateContextTokens,
+  compact,
+  estimateContextTokens,
+  prepareCompaction,
+  shouldCompact,
+} from "./compaction/mod.ts";
+
+const OVERFLOW_GIVE_UP =
+  "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
+
+/** Runs compactions for one AgentSession. */
+export class SessionCompactor {
+  #session: AgentSession;
+  #manualAbort?: AbortController;
+  #autoAbort?: AbortController;
+  #overflowRecoveryAttempted = false;
+  #continuation?: Promise<void>;
+
+  constructor(session: AgentSession) {
+    this.#session = session;
+  }
+
+  /** True while a manual or automatic compaction runs. */
+  get isCompacting(): boolean {
+    return this.#manualAbort !== undefined || this.#autoAbort !== undefined;
+  }
+
+  /** Resolves once a run started after a compaction (retry or queued messages) has finished. */
+  async waitForContinuation(): Promise<void> {
+    while (this.#continuation) {
+      const pending = this.#continuation;
+      await pending;
+      if (this.#continuation === pending) this.#continuation = undefined;
+    }
+  }
+
+  /** True while a run after a compaction is scheduled or running. */
+  get hasContinuation(): boolean {
+    return this.#continuation !== undefined;
+  }
+
+  #continueSoon(): void {
+    const agent = this.#session.agent;
+    this.#continuation = new Promise((resolve) => {
+      setTimeout(() => void agent.continue().catch(() => {}).finally(resolve), 100);
+    });
+  }
+
+  /** Cancels a running compaction. */
+  abort(): void {
+    this.#manualAbort?.abort();
+    this.#autoAbort?.abort();
+  }
+
+  /** A new user turn or a good reply re-arms overflow recovery. */
+  noteMessage(message: AgentMessage): void {
+    if (message.role === "user") this.#overflowRecoveryAttempted = false;
+    if (message.role === "assistant" && (message as AssistantMessage).stopReason !== "error") {
+      this.#overflowRecoveryAttempted = false;
+    }
+  }
+
+  async #auth(): Promise<{ apiKey: string; headers?: Record<string, string> }> {
+    const model = this.#session.model;
+    if (!model) throw new Error(formatNoModelSelectedMessage());
+    const auth = await this.#session.modelRegistry.getApiKeyAndHeaders(model);
+    if (!auth.ok) {
+      throw new Error(
+        auth.error.startsWith("No API key found") ? formatNoApiKeyFoundMessage(model.provider) : auth.error,
+      );
+    }
+    if (!auth.apiKey) throw new Error(formatNoApiKeyFoundMessage(model.provider));
+    return { apiKey: auth.apiKey, headers: auth.headers };
+  }
+
+  /** Compacts now (aborting any run first); throws with the reference's texts when it cannot. */
+  async compactNow(customInstructions?: string): Promise<CompactionResult> {
+    const session = this.#session;
+    await session.abort();
+    this.#manualAbort = new AbortController();
+    const signal = this.#manualAbort.signal;
+    session.emit({ type: "compaction_start", reason: "manual" });
+    try {
+      const { apiKey, headers } = await this.#auth();
+      const branch = session.sessionManager.getBranch();
+      const preparation = prepareCompaction(branch, session.settingsManager.getCompactionSettings());
+      if (!preparation) {
+        if (branch[branch.length - 1]?.type === "compaction") throw new Error("Already compacted");
+        throw new Error("Nothing to compact (session too small)");
+      }
+      const result = await compact(
+        preparation,
+        session.model!,
+        apiKey,
+        headers,
+        customInstructions,
+        signal,
+        session.thinkingLevel,
+      );
+      if (signal.aborted) throw new Error("Compaction cancelled");
+      this.#record(result);
+      session.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const aborted = message === "Compaction cancelled" ||
+        (error instanceof Error && error.name === "AbortError");
+      session.emit({
+        type: "compaction_end",
+        reason: "manual",
+        result: undefined,
+        aborted,
+        willRetry: false,
+        errorMessage: aborted ? undefined : `Compaction failed: ${message}`,
+      });
+      throw error;
+    } finally {
+      this.#manualAbort = undefined;
+    }
+  }
+
+  #record(result: CompactionResult): void {
+    const session = this.#session;
+    session.sessionManager.appendCompaction(
+      result.summary,
+      result.firstKeptEntryId,
+      result.tokensBefore,
+      result.details,
+    );
+    session.agent.state.messages = session.sessionManager.buildSessionContext().messages as AgentMessage[];
+  }
+
+  /**
+   * Checks whether `message` calls for a compaction and runs it: after a run (aborted replies
+   * skipped) and before a prompt (`skipAborted` false).
+   */
+  async check(message: AssistantMessage, skipAborted = true): Promise<void> {
+    const session = this.#session;
+    const settings = session.settingsManager.getCompactionSettings();
+    if (!settings.enabled) return;
+    if (skipAborted && message.stopReason === "aborted") return;
+    const model = session.model;
+    const contextWindow = model?.contextWindow ?? 0;
+    const sameModel = !!model && message.provider === model.provider && message.model === model.id;
+    const compaction = getLatestCompactionEntry(session.sessionManager.getBranch());
+    const compactedAt = compaction ? new Date(compaction.timestamp).getTime() : undefined;
+    // A reply from before the latest compaction describes the old context; ignore it.
+    if (compactedAt !== undefined && message.timestamp <= compactedAt) return;
+
+    if (sameModel && isContextOverflow(message, contextWindow)) {
+      if (this.#overflowRecoveryAttempted) {
+        session.emit({
+          type: "compaction_end",
+          reason: "overflow",
+          result: undefined,
+          aborted: false,
+          willRetry: false,
+          errorMessage: OVERFLOW_GIVE_UP,
+        });
+        return;
+      }
+      this.#overflowRecoveryAttempted = true;
+      dropTrailingAssistant(session);
+      await this.#auto("overflow", true);
+      return;
+    }
+
+    let contextTokens: number;
+    if (message.stopReason === "error") {
+      const messages = session.agent.state.messages;
+      const estimate = estimateContextTokens(messages as never);
+      if (estimate.lastUsageIndex === null) return;
+      const source = messages[estimate.lastUsageIndex] as AssistantMessage;
+      if (compactedAt !== undefined && source.role === "assistant" && source.timestamp <= compactedAt) return;
+      contextTokens = estimate.tokens;
+    } else {
+      contextTokens = calculateContextTokens(message.usage);
+    }
+    if (shouldCompact(contextTokens, contextWindow, settings)) await this.#auto("threshold", false);
+  }
+
+  async #auto(reason: CompactionReason, willRetry: boolean): Promise<void> {
+    const session = this.#session;
+    const end = (extra: { aborted?: boolean; errorMessage?: string; result?: CompactionResult } = {}) =>
+      session.emit({
+        type: "compaction_end",
+        reason,
+        result: extra.result,
+        aborted: extra.aborted ?? false,
+        willRetry: extra.result ? willRetry : false,
+        ...(extra.errorMessage ? { errorMessage: extra.errorMessage } : {}),
+      });
+    session.emit({ type: "compaction_start", reason });
+    this.#autoAbort = new AbortController();
+    const signal = this.#autoAbort.signal;
+    try {
+      const model = session.model;
+      if (!model) return end();
+      const auth = await session.modelRegistry.getApiKeyAndHeaders(model);
+      if (!auth.ok || !auth.apiKey) return end();
+      const preparation = prepareCompaction(
+        session.sessionManager.getBranch(),
+        session.settingsManager.getCompactionSettings(),
+      );
+      if (!preparation) return end();
+      const result = await compact(
+        preparation,
+        model,
+        auth.apiKey,
+        auth.headers,
+        undefined,
+        signal,
+        session.thinkingLevel,
+      );
+      if (signal.aborted) return end({ aborted: true });
+      this.#record(result);
+      end({ result });
+      if (willRetry) {
+        const messages = session.agent.state.messages;
+        const last = messages[messages.length - 1] as AssistantMessage | undefined;
+        if (last?.role === "assistant" && last.stopReason === "error") {
+          session.agent.state.messages = messages.slice(0, -1);
+        }
+        this.#continueSoon();
+      } else if (session.agent.hasQueuedMessages()) {
+        // Queued messages would otherwise wait for the next prompt.
+        this.#continueSoon();
+      }
+    } catch (error) {
+      const text = error instanceof Error ? error.message : "compaction failed";
+      end({
+        errorMessage: reason === "overflow"
+          ? `Context overflow recovery failed: ${text}`
+          : `Auto-compaction failed: ${text}`,
+      });
+    } finally {
+      this.#autoAbort = undefined;
+    }
+  }
+}
+
+function dropTrailingAssistant(session: AgentSession): void {
+  const messages = session.agent.state.messages;
+  if (messages.length > 0 && messages[messages.length - 1].role === "assistant") {
+    session.agent.state.messages = messages.slice(0, -1);
+  }
+}
