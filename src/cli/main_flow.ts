@@ -19,6 +19,7 @@ import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import { createAgentSession } from "../core/sdk.ts";
 import { runPrintMode } from "../modes/print_mode.ts";
+import { runRpcMode } from "../modes/rpc/rpc_mode.ts";
 import { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { VERSION } from "../version.ts";
 import { type CliArgs, type CliDiagnostic, parseArgs } from "./args.ts";
@@ -262,10 +263,10 @@ async function mainSteps(
     session.dispose();
     throw new CliExit("Error: PI_STARTUP_BENCHMARK only supports interactive mode");
   }
-  if (appMode === "rpc" || appMode === "interactive") {
+  if (appMode === "rpc") return await runRpcMode(session);
+  if (appMode === "interactive") {
     session.dispose();
-    const what = appMode === "rpc" ? "RPC mode" : "Interactive mode";
-    throw new CliExit(`Error: ${what} is not available in this build (use -p or --mode json)`);
+    throw new CliExit("Error: Interactive mode is not available in this build (use -p or --mode json)");
   }
   return await runPrintMode(session, {
     mode: appMode === "json" ? "json" : "text",
