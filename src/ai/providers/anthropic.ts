@@ -132,7 +132,15 @@ async function* anthropicEvents(
     else if (event.type === "message_stop") stopped = true;
     yield event;
   }
-  if (started && !stopped) throw new Error("Anthropic stream ended before message_stop");
+  // A body that ends without its terminal event is a failed reply (the reference accepts an empty
+  // one silently); "ended without" is a phrase the auto-retry check recognises.
+  if (!stopped) {
+    throw new Error(
+      started
+        ? "Anthropic stream ended without message_stop"
+        : "Anthropic stream ended without message_start",
+    );
+  }
 }
 
 function applyUsage(model: Model, usage: Usage, wire: WireUsage | undefined, keepMissing: boolean): void {

@@ -160,6 +160,7 @@ async function run(
     current = undefined;
   };
 
+  let finished = false;
   for await (const chunk of chunksOf(response, options?.signal)) {
     output.responseId ||= chunk.responseId;
     const candidate = chunk.candidates?.[0];
@@ -216,6 +217,7 @@ async function run(
       }
     }
     if (candidate?.finishReason) {
+      finished = true;
       output.stopReason = mapStopReason(candidate.finishReason);
       if (blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
     }
@@ -237,6 +239,9 @@ async function run(
   closeCurrent();
 
   if (options?.signal?.aborted) throw new FixedMessageError("Request was aborted");
+  // A stream that stops before any finishReason is a failed reply, not a short answer (the
+  // reference accepts it as "stop"); "ended without" is a phrase auto-retry recognises.
+  if (!finished) throw new FixedMessageError("Google stream ended without a finishReason");
   // A safety stop (or similar) without tool calls leaves nothing usable.
   if (output.stopReason === "aborted" || output.stopReason === "error") {
     throw new FixedMessageError("An unknown error occurred");

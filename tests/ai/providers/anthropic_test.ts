@@ -289,20 +289,21 @@ Deno.test("ANTH-11 clean close without message_stop is an error", async () => {
     assert(seq.length >= 2 && seq[0][0] === "start");
     assertEquals(seq.at(-1), ["error"]);
     assertEquals(final.stopReason, "error");
-    assertEquals(final.errorMessage, "Anthropic stream ended before message_stop");
+    assertEquals(final.errorMessage, "Anthropic stream ended without message_stop");
   });
 });
 
-Deno.test("ANTH-12 an empty 200 body (no message_start) ends as the reference does: done, no content", async () => {
+Deno.test("ANTH-12 an empty 200 body (no message_start) is an error, not an empty answer", async () => {
   const turn: ScriptedTurn = {
     content: [{ type: "text", text: "x" }],
     fault: { kind: "close", afterChunks: 0 },
   };
   await withServer([turn], async (server) => {
     const { seq, final } = await run(server);
-    assertEquals(seq, [["start"], ["done"]]);
+    assertEquals(seq, [["start"], ["error"]]);
     assertEquals(final.content, []);
-    assertEquals(final.stopReason, "stop");
+    assertEquals(final.stopReason, "error");
+    assertEquals(final.errorMessage, "Anthropic stream ended without message_start");
   });
 });
 

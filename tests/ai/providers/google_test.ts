@@ -277,7 +277,7 @@ Deno.test("PROV-02 google: a dropped connection reads 'terminated'", async () =>
   );
 });
 
-Deno.test("PROV-02 google: a clean close without finishReason ends as a normal stop, as the reference does", async () => {
+Deno.test("PROV-02 google: a clean close without finishReason is an error (the reference calls it a stop)", async () => {
   await withServer(
     [{ content: [{ type: "text", text }], fault: { kind: "close", afterChunks: 2 } }],
     async (server) => {
@@ -288,9 +288,10 @@ Deno.test("PROV-02 google: a clean close without finishReason ends as a normal s
         ["text_delta", 0],
         ["text_delta", 0],
         ["text_end", 0],
-        ["done"],
+        ["error"],
       ]);
-      assertEquals(final.stopReason, "stop");
+      assertEquals(final.stopReason, "error");
+      assertEquals(final.errorMessage, "Google stream ended without a finishReason");
       assertEquals(final.content, [{ type: "text", text: "Hello there, fri" }]);
     },
   );
