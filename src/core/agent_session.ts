@@ -29,6 +29,14 @@ import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth
 import { type BashResult, executeBashWithOperations } from "./bash_executor.ts";
 import { computeContextUsage } from "./context_usage.ts";
 import { SessionCompactor } from "./session_compaction.ts";
+import {
+  abortBranchSummary,
+  isBranchSummaryRunning,
+  navigateTree,
+  type NavigateTreeOptions,
+  type NavigateTreeResult,
+} from "./session_tree.ts";
+import { exportToJsonl } from "./session_export.ts";
 import type {
   AgentSessionEvent,
   AgentSessionEventListener,
@@ -604,9 +612,9 @@ export class AgentSession {
     this.#compactor.abort();
   }
 
-  /** True while a compaction runs. */
+  /** True while a compaction or a tree-navigation branch summary runs. */
   get isCompacting(): boolean {
-    return this.#compactor.isCompacting;
+    return this.#compactor.isCompacting || isBranchSummaryRunning(this);
   }
 
   /** Whether compaction runs automatically (saved in settings). */
@@ -816,6 +824,23 @@ export class AgentSession {
     const model = this.model;
     if (!model) return undefined;
     return computeContextUsage(model, this.sessionManager.getBranch(), this.agent.state.messages);
+  }
+
+  // ── tree navigation and JSONL export (reference method names; logic in session_tree.ts / session_export.ts) ──
+
+  /** Moves to another entry of this session's tree, optionally summarizing the abandoned path. */
+  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult> {
+    return navigateTree(this, targetId, options);
+  }
+
+  /** Cancels a running branch summary. */
+  abortBranchSummary(): void {
+    abortBranchSummary(this);
+  }
+
+  /** Writes the current branch as a linear JSONL session file; returns its absolute path. */
+  exportToJsonl(outputPath?: string): string {
+    return exportToJsonl(this, outputPath);
   }
 
   /** Text of the last assistant reply (aborted empty replies skipped). */

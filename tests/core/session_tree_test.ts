@@ -11,7 +11,7 @@ import { createAgentEnv, readSessionLines } from "../support/agent_env.ts";
 import { normalizeCapture, scrubPaths } from "../fixtures/runtime/normalize.ts";
 import { createRuntime } from "../fixtures/runtime/factory.ts";
 import { type AgentSessionRuntime, createAgentSessionRuntime } from "../../src/core/session_runtime.ts";
-import { abortBranchSummary, isBranchSummaryRunning, navigateTree } from "../../src/core/session_tree.ts";
+import { isBranchSummaryRunning, navigateTree } from "../../src/core/session_tree.ts";
 import { defaultJsonlExportName, exportToJsonl } from "../../src/core/session_export.ts";
 import type { AgentSession } from "../../src/core/agent_session.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
@@ -124,9 +124,10 @@ Deno.test("SES-18 SES-12 tree scenario matches the reference: leaves, labels, su
     const pending = navigateTree(s, a1, { summarize: true });
     assert(isBranchSummaryRunning(s));
     while (t.server.requests.length < 7) await new Promise((r) => setTimeout(r, 10));
-    abortBranchSummary(s);
+    assert(s.isCompacting, "a branch summary counts as compacting");
+    s.abortBranchSummary();
     result = await pending;
-    assert(!isBranchSummaryRunning(s));
+    assert(!isBranchSummaryRunning(s) && !s.isCompacting);
     steps.push({ step: "abort", result, leafUnchanged: sm.getLeafId() === before });
 
     const unknown = await assertRejects(() => navigateTree(s, "nope"));
@@ -164,7 +165,7 @@ Deno.test("SES-18 summary lands at the target with preamble and file lists; cont
     await s.prompt("q1");
     const a1 = entryId(s, "assistant", "a1");
     await s.prompt("read and write");
-    const result = await navigateTree(s, a1, { summarize: true });
+    const result = await s.navigateTree(a1, { summarize: true });
     assertEquals(result.cancelled, false);
     const entry = result.summaryEntry!;
     assertEquals(entry.type, "branch_summary");
@@ -273,7 +274,8 @@ Deno.test("SES-17 exportToJsonl linearises the current branch with a fresh heade
     await s.prompt("q2");
     await navigateTree(s, entryId(s, "user", "q2"));
     await s.prompt("q2b");
-    const path = exportToJsonl(s, join(t.env.root, "deep", "dir", "b.jsonl"));
+    const path = s.exportToJsonl(join(t.env.root, "deep", "dir", "b.jsonl"));
+    assertEquals(exportToJsonl(s, join(t.env.root, "again.jsonl")), join(t.env.root, "again.jsonl"));
     assertEquals(path, join(t.env.root, "deep", "dir", "b.jsonl"));
     const lines = await readSessionLines(path);
     assertEquals(Object.keys(lines[0]), ["type", "version", "id", "timestamp", "cwd"]);
