@@ -83,10 +83,13 @@ export async function createAgentEnv(
     NO_COLOR: "1",
     TERM: "dumb",
   };
-  for (const key of ["DENO_DIR", "TMPDIR", "LANG"]) {
+  for (const key of ["TMPDIR", "LANG"]) {
     const value = Deno.env.get(key);
     if (value) env[key] = value;
   }
+  // Keep Deno's module cache where it was: a fresh HOME would otherwise mean a fresh cache
+  // (and npm metadata downloads) for every spawned `deno run`.
+  env.DENO_DIR = denoDir();
   return {
     root,
     home,
@@ -109,6 +112,15 @@ export async function createAgentEnv(
     },
     cleanup: () => Deno.remove(root, { recursive: true }),
   };
+}
+
+/** The module cache of this Deno: $DENO_DIR, else the platform default under the real HOME. */
+export function denoDir(): string {
+  const explicit = Deno.env.get("DENO_DIR");
+  if (explicit) return explicit;
+  const home = Deno.env.get("HOME") ?? "/root";
+  if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "deno");
+  return join(Deno.env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
 }
 
 /** Reads a session file as parsed lines. */
