@@ -5,7 +5,6 @@
  * @module
  */
 import { processIO } from "./cli_io.ts";
-import { runMain } from "./main_flow.ts";
 import { red } from "./style.ts";
 
 /** Runs pi with the given arguments and resolves with the process exit code. */
@@ -14,11 +13,15 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     // Child processes (the bash tool) can tell they run under pi.
     Deno.env.set("PI_CODING_AGENT", "true");
+    // Imported here so that a permission some dependency needs while loading is reported below too.
+    const { runMain } = await import("./main_flow.ts");
     return await runMain(args, { io });
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       io.stderr(
-        `${red(`Error: ${error.message}`)}\npi needs file, network, environment and subprocess access; ` +
+        `${
+          red(`Error: ${error.message}`)
+        }\npi needs file, network, environment, system-info and subprocess access; ` +
           `run it with --allow-all (deno task pi does).\n`,
       );
       return 1;
