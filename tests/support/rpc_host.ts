@@ -1,6 +1,6 @@
 /**
- * A stand-in for `pi --mode rpc` used by the RPC tests: builds a session with
- * createAgentSession (agent dir from PI_CODING_AGENT_DIR, cwd = process cwd) and serves RPC on
+ * A stand-in for `pi --mode rpc` used by the RPC tests: builds an AgentSessionRuntime (like the
+ * CLI's factory) (agent dir from PI_CODING_AGENT_DIR, cwd = process cwd) and serves RPC on
  * stdin/stdout. Flags: `--provider P --model M`, `--no-session`, `--ui-harness` (adds an
  * `ask_user` tool whose arguments drive the extension UI dialogs, so the UI sub-protocol can be
  * exercised without an extension system).
@@ -9,11 +9,16 @@
  *
  * @module
  */
-import { createAgentSession } from "../../src/core/sdk.ts";
 import type { SessionTool } from "../../src/core/agent_session.ts";
+import {
+  createAgentSessionFromServices,
+  createAgentSessionRuntime,
+  type CreateAgentSessionRuntimeFactory,
+  createAgentSessionServices,
+} from "../../src/core/session_runtime.ts";
+import { getAgentDir } from "../../src/config/paths.ts";
+import { getDefaultSessionDir } from "../../src/session/paths.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
-import { AuthStorage } from "../../src/config/auth_storage.ts";
-import { ModelRegistry } from "../../src/config/model_registry.ts";
 import { runRpcMode } from "../../src/modes/rpc/rpc_mode.ts";
 import type { RpcExtensionUI } from "../../src/modes/rpc/extension_ui.ts";
 
@@ -69,23 +74,36 @@ function askUserTool(getUi: () => RpcExtensionUI | undefined): SessionTool {
 }
 
 const cwd = Deno.cwd();
-const authStorage = AuthStorage.create();
-const modelRegistry = ModelRegistry.create(authStorage);
+const agentDir = getAgentDir();
 const provider = flag("--provider");
 const modelId = flag("--model");
-const model = provider && modelId ? modelRegistry.find(provider, modelId) : undefined;
-if (provider && modelId && !model) {
-  console.error(`rpc_host: unknown model ${provider}/${modelId}`);
-  Deno.exit(2);
-}
+const noSession = Deno.args.includes("--no-session");
 let ui: RpcExtensionUI | undefined;
-const { session } = await createAgentSession({
+const customTools = Deno.args.includes("--ui-harness") ? [askUserTool(() => ui)] : undefined;
+
+/** Like the CLI's factory: fresh services per cwd; the flag model only for the first session. */
+let first = true;
+const factory: CreateAgentSessionRuntimeFactory = async (options) => {
+  const services = await createAgentSessionServices({ cwd: options.cwd, agentDir: options.agentDir });
+  const model = first && provider && modelId ? services.modelRegistry.find(provider, modelId) : undefined;
+  if (first && provider && modelId && !model) {
+    throw new Error(`rpc_host: unknown model ${provider}/${modelId}`);
+  }
+  first = false;
+  const result = await createAgentSessionFromServices({
+    services,
+    sessionManager: options.sessionManager,
+    model,
+    customTools,
+  });
+  return { ...result, services, diagnostics: [] };
+};
+const runtime = await createAgentSessionRuntime(factory, {
   cwd,
-  authStorage,
-  modelRegistry,
-  model,
-  sessionManager: Deno.args.includes("--no-session") ? SessionManager.inMemory(cwd) : undefined,
-  customTools: Deno.args.includes("--ui-harness") ? [askUserTool(() => ui)] : undefined,
+  agentDir,
+  sessionManager: noSession
+    ? SessionManager.inMemory(cwd)
+    : SessionManager.create(cwd, getDefaultSessionDir(cwd, agentDir)),
 });
-const code = await runRpcMode(session, { onExtensionUI: (context) => (ui = context) });
+const code = await runRpcMode(runtime, { onExtensionUI: (context) => (ui = context) });
 Deno.exit(code);

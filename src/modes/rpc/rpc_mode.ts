@@ -12,7 +12,6 @@
 import type { AgentSession } from "../../core/agent_session.ts";
 import { killTrackedDetachedChildren } from "../../tools/shell.ts";
 import { writeStdout } from "../output.ts";
-import { compactionOf } from "./commands/compaction_api.ts";
 import { errorText, fail, type RpcCommandContext, type RpcHandler } from "./commands/context.ts";
 import { executionHandlers } from "./commands/execution.ts";
 import { promptingHandlers } from "./commands/prompting.ts";
@@ -81,6 +80,7 @@ export async function runRpcMode(
       unsubscribe = session.subscribe((event) => output(event));
     },
     track,
+    respond: output,
   };
 
   const execute = async (command: RpcCommand): Promise<void> => {
@@ -89,16 +89,19 @@ export async function runRpcMode(
     try {
       result = await handler(command, ctx);
     } catch (error) {
+      ctx.rebind();
       output(fail(command.id, command.type, errorText(error)));
       return;
     }
+    // A command may have replaced the session (new, switch, fork, clone).
+    ctx.rebind();
     if ("later" in result) {
       const later = result.later.then(
         output,
         (error) => output(fail(command.id, command.type, errorText(error))),
       );
       track(later);
-    } else {
+    } else if (!("answered" in result)) {
       output(result);
     }
   };
@@ -128,7 +131,7 @@ export async function runRpcMode(
       return;
     }
     if (IMMEDIATE.has(command.type)) {
-      if (command.type === "abort") compactionOf(ctx.session)?.abortCompaction();
+      if (command.type === "abort") ctx.session.abortCompaction();
       track(execute(command));
       return;
     }

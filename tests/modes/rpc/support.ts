@@ -5,7 +5,13 @@
  * @module
  */
 import { join } from "node:path";
-import { createAgentEnv, type AgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS, type FakeApi } from "../../support/agent_env.ts";
+import {
+  type AgentEnv,
+  createAgentEnv,
+  FAKE_MODEL_ID,
+  FAKE_PROVIDERS,
+  type FakeApi,
+} from "../../support/agent_env.ts";
 import { type FakeProvider, type ScriptedTurn, startFakeProvider } from "../../support/fake_provider/mod.ts";
 import { RpcClient, type RpcEvent } from "../../../src/modes/rpc/rpc_client.ts";
 
@@ -37,7 +43,10 @@ export function childEnv(env: AgentEnv): Record<string, string> {
 }
 
 /** Starts the fake server, the environment and the RPC host process. */
-export async function startRpc(turns: ScriptedTurn[] = [], options: StartRpcOptions = {}): Promise<RpcFixture> {
+export async function startRpc(
+  turns: ScriptedTurn[] = [],
+  options: StartRpcOptions = {},
+): Promise<RpcFixture> {
   const server = await startFakeProvider(turns);
   const env = await createAgentEnv(server.url, { settings: options.settings, reasoning: options.reasoning });
   const client = new RpcClient({

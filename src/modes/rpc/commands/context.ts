@@ -24,10 +24,15 @@ export interface RpcCommandContext {
   rebind(): void;
   /** Work that continues after the response (a prompt's run); EOF waits for it. */
   track(work: Promise<unknown>): void;
+  /** Writes a response at once, for answers that must precede the events they set off. */
+  respond(response: RpcResponse): void;
 }
 
-/** A handler's outcome: a response now, or a promise of one (the next command may start meanwhile). */
-export type RpcHandlerResult = RpcResponse | { later: Promise<RpcResponse> };
+/**
+ * A handler's outcome: a response now, a promise of one (the next command may start meanwhile),
+ * or `answered` when the handler wrote it itself through {@link RpcCommandContext.respond}.
+ */
+export type RpcHandlerResult = RpcResponse | { later: Promise<RpcResponse> } | { answered: true };
 
 /** A command handler. */
 export type RpcHandler<C extends RpcCommand = RpcCommand> = (

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { compactionOf, setAutoCompaction } from "./compaction_api.ts";
 import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
 
 /** Handlers of bash, abort_bash, compact, set_auto_compaction, set_auto_retry, abort_retry. */
@@ -23,14 +22,12 @@ export const executionHandlers: RpcHandlerTable = {
   },
 
   async compact(command, ctx) {
-    const compacting = compactionOf(ctx.session);
-    if (!compacting) return fail(command.id, "compact", "Compaction is not available yet");
-    const result = await compacting.compact(command.customInstructions);
+    const result = await ctx.session.compact(command.customInstructions);
     return ok(command.id, "compact", result);
   },
 
   set_auto_compaction(command, ctx) {
-    setAutoCompaction(ctx.session, command.enabled);
+    ctx.session.setAutoCompactionEnabled(command.enabled);
     return ok(command.id, "set_auto_compaction");
   },
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { RpcResponse } from "../rpc_types.ts";
 import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
 
 /** Handlers of prompt, steer, follow_up, abort. */
@@ -12,10 +13,12 @@ export const promptingHandlers: RpcHandlerTable = {
     const { id } = command;
     return new Promise((resolve) => {
       let answered = false;
-      const answer = (response: ReturnType<typeof ok>) => {
+      // Written from inside the preflight callback, so it precedes the run's first event.
+      const answer = (response: RpcResponse) => {
         if (answered) return;
         answered = true;
-        resolve(response);
+        ctx.respond(response);
+        resolve({ answered: true });
       };
       const run = ctx.session.prompt(command.message, {
         images: command.images,

@@ -5,7 +5,6 @@
  * @module
  */
 import type { RpcSessionState } from "../rpc_types.ts";
-import { autoCompactionEnabled, isCompacting } from "./compaction_api.ts";
 import { fail, ok, type RpcHandlerTable } from "./context.ts";
 
 /** Handlers of get_state, get_messages, the model, thinking and queue-mode commands. */
@@ -16,13 +15,13 @@ export const stateHandlers: RpcHandlerTable = {
       model: session.model,
       thinkingLevel: session.thinkingLevel,
       isStreaming: session.isStreaming,
-      isCompacting: isCompacting(session),
+      isCompacting: session.isCompacting,
       steeringMode: session.steeringMode,
       followUpMode: session.followUpMode,
       sessionFile: session.sessionFile,
       sessionId: session.sessionId,
       sessionName: session.sessionName,
-      autoCompactionEnabled: autoCompactionEnabled(session),
+      autoCompactionEnabled: session.autoCompactionEnabled,
       messageCount: session.messages.length,
       pendingMessageCount: session.pendingMessageCount,
     };

@@ -1,0 +1,144 @@
+/**
+ * Replays the reference-captured RPC transcript (tests/fixtures/rpc/transcript.json) against our
+ * RPC process and normalises both sides (temp root, server URL, UUIDs, entry ids, timestamps,
+ * bash log names) so they can be compared record by record.
+ *
+ * @module
+ */
+import type { ScriptedTurn } from "../../support/fake_provider/mod.ts";
+import type { RpcClient, RpcEvent } from "../../../src/modes/rpc/rpc_client.ts";
+
+/** One command and every line written while it was handled. */
+export interface TranscriptStep {
+  command: Record<string, unknown>;
+  output: Record<string, unknown>[];
+}
+
+/** The captured fixture. */
+export interface Transcript {
+  root: string;
+  url: string;
+  settings: Record<string, unknown>;
+  turns: ScriptedTurn[];
+  script: Record<string, unknown>[];
+  steps: TranscriptStep[];
+  exitCode: number;
+  requests: { method: string; path: string; body: unknown }[];
+}
+
+/** Loads the fixture. */
+export async function loadTranscript(): Promise<Transcript> {
+  const url = new URL("../../fixtures/rpc/transcript.json", import.meta.url);
+  return JSON.parse(await Deno.readTextFile(url));
+}
+
+/** Sends the script like the capture did: one command at a time, prompts until agent_end. */
+export async function replay(
+  client: RpcClient,
+  script: Record<string, unknown>[],
+): Promise<TranscriptStep[]> {
+  const lines: Record<string, unknown>[] = [];
+  let waiter: ((record: RpcEvent) => void) | undefined;
+  client.onEvent((record) => {
+    lines.push(record as Record<string, unknown>);
+    waiter?.(record);
+  });
+  const steps: TranscriptStep[] = [];
+  let firstUserEntry: string | undefined;
+  for (const [index, template] of script.entries()) {
+    const command: Record<string, unknown> = { ...template, id: `c${index}` };
+    if (command.entryId === "$firstUserEntry") command.entryId = firstUserEntry;
+    const start = lines.length;
+    const isPrompt = command.type === "prompt";
+    let sawResponse = false;
+    let sawEnd = false;
+    const done = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`timeout on ${command.type}: ${client.getStderr()}`)),
+        30_000,
+      );
+      waiter = (r) => {
+        if (r.type === "response") sawResponse = true;
+        if (r.type === "agent_end") sawEnd = true;
+        if (sawResponse && (!isPrompt || sawEnd)) {
+          clearTimeout(timer);
+          waiter = undefined;
+          resolve();
+        }
+      };
+    });
+    await client.writeLine(`${JSON.stringify(command)}\n`);
+    await done;
+    await new Promise((r) => setTimeout(r, 300));
+    const output = lines.slice(start);
+    if (command.type === "get_fork_messages") {
+      const response = output.find((r) => r.type === "response") as {
+        data: { messages: { entryId: string }[] };
+      };
+      firstUserEntry = response.data.messages[0].entryId;
+    }
+    steps.push({ command, output });
+  }
+  return steps;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const FILE_TIME = /\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g;
+const CURRENT_DATE = /Current date: \d{4}-\d\d-\d\d/g;
+const BASH_LOG = /pi-bash-[0-9a-f]{16}\.log/g;
+const ENTRY_KEYS = new Set(["entryId", "firstKeptEntryId", "parentId", "fromId"]);
+
+/** The reference package the fixture was captured with (its docs paths are in the system prompt). */
+export const REFERENCE_PACKAGE_DIR = "/work/ref/node_modules/@mariozechner/pi-coding-agent";
+
+/** Our package root (docs paths in our system prompt). */
+export const OUR_PACKAGE_DIR = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** Normalises a transcript taken under `root` against `url`; `packageDir` is the install's root. */
+export function normalise(value: unknown, root: string, url: string, packageDir?: string): unknown {
+  const uuids = new Map<string, string>();
+  const entries = new Map<string, string>();
+  const encodedRoot = root.slice(1).replaceAll("/", "-");
+  const text = (s: string) =>
+    s.replaceAll(root, "<ROOT>").replaceAll(encodedRoot, "<ROOT_ENC>").replaceAll(url, "<URL>")
+      .replaceAll(packageDir ?? "\0", "<PKG>").replace(CURRENT_DATE, "Current date: <DATE>")
+      .replace(FILE_TIME, "<TIME>").replace(BASH_LOG, "pi-bash-<HEX>.log")
+      .replace(UUID, (u) => {
+        if (!uuids.has(u)) uuids.set(u, `<UUID${uuids.size + 1}>`);
+        return uuids.get(u)!;
+      });
+  const walk = (v: unknown, key?: string): unknown => {
+    if (isRecord(v) && v.type === "message_update") {
+      return { type: "message_update", assistantMessageEvent: walk(updateEssentials(v)) };
+    }
+    if (typeof v === "string") {
+      if (key && ENTRY_KEYS.has(key) && /^[0-9a-f]{8}$/.test(v)) {
+        if (!entries.has(v)) entries.set(v, `<ENTRY${entries.size + 1}>`);
+        return entries.get(v);
+      }
+      return text(v);
+    }
+    if (typeof v === "number" && key === "timestamp") return 0;
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (v && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    }
+    return v;
+  };
+  return walk(value);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The reference serialises `message_update` after the shared partial message has moved on, so
+ * its snapshots depend on timing; only the streamed event itself (kind, index, delta, final
+ * content) is deterministic.
+ */
+function updateEssentials(update: Record<string, unknown>): Record<string, unknown> {
+  const event = update.assistantMessageEvent as Record<string, unknown>;
+  const { partial: _partial, ...rest } = event;
+  return rest;
+}
