@@ -1,0 +1,281 @@
+/**
+ * Every RPC command through a spawned process against the fake provider: success and error
+ * shapes, validation of fields, and the settings the setters persist. IDs: RPC-02…RPC-05,
+ * RPC-08, RPC-10, RPC-11, RPC-13…RPC-17, RPC-19…RPC-25, EVT-06.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { ofType, readSettings, startRpc } from "../modes/rpc/support.ts";
+import type { RpcResponse } from "../../src/modes/rpc/rpc_types.ts";
+
+function strip(response: RpcResponse): Record<string, unknown> {
+  const { id: _id, ...rest } = response;
+  return rest;
+}
+
+Deno.test("RPC-11 RPC-13…RPC-17 state, model, thinking and queue commands; settings persisted", async () => {
+  const f = await startRpc();
+  const c = f.client;
+  try {
+    const state = await c.getState();
+    assertEquals(state.model?.provider, "fake-anthropic");
+    assertEquals(
+      { ...state, model: undefined, sessionFile: undefined, sessionId: undefined },
+      {
+        model: undefined,
+        thinkingLevel: "off",
+        isStreaming: false,
+        isCompacting: false,
+        steeringMode: "one-at-a-time",
+        followUpMode: "one-at-a-time",
+        sessionFile: undefined,
+        sessionId: undefined,
+        autoCompactionEnabled: true,
+        messageCount: 0,
+        pendingMessageCount: 0,
+      },
+    );
+    assert(!("sessionName" in state), "undefined keys are omitted");
+    assertEquals(await c.getMessages(), []);
+
+    const models = await c.getAvailableModels();
+    assertEquals(models.map((m) => m.provider).sort(), [
+      "fake-anthropic",
+      "fake-google",
+      "fake-openai",
+      "fake-responses",
+    ]);
+    assertEquals(strip(await c.send({ type: "set_model", provider: "nope", modelId: "x" })), {
+      type: "response",
+      command: "set_model",
+      success: false,
+      error: "Model not found: nope/x",
+    });
+    const set = await c.send({ type: "set_model", provider: "fake-openai", modelId: "test-model" });
+    assert(set.success && set.command === "set_model");
+    assertEquals((set.data as { provider: string }).provider, "fake-openai");
+    const cycled = await c.cycleModel();
+    assertEquals(cycled?.isScoped, false);
+    assertEquals(cycled?.thinkingLevel, "off");
+    assert(cycled?.model.provider !== "fake-openai", "cycled to another model");
+    await c.setModel("fake-openai", "test-model");
+
+    // Non-reasoning model: levels clamp to off, cycling has nothing to cycle.
+    assertEquals(strip(await c.send({ type: "set_thinking_level", level: "high" })), {
+      type: "response",
+      command: "set_thinking_level",
+      success: true,
+    });
+    assertEquals((await c.getState()).thinkingLevel, "off");
+    assertEquals(strip(await c.send({ type: "cycle_thinking_level" })), {
+      type: "response",
+      command: "cycle_thinking_level",
+      success: true,
+      data: null,
+    });
+
+    for (const type of ["set_steering_mode", "set_follow_up_mode"] as const) {
+      assertEquals(strip(await c.send({ type, mode: "all" })), {
+        type: "response",
+        command: type,
+        success: true,
+      });
+    }
+    await c.setAutoCompaction(false);
+    await c.setAutoRetry(false);
+    await c.abortRetry();
+    const after = await c.getState();
+    assertEquals([after.steeringMode, after.followUpMode, after.autoCompactionEnabled], [
+      "all",
+      "all",
+      false,
+    ]);
+
+    const settings = await readSettings(f.env);
+    assertEquals(settings.defaultProvider, "fake-openai");
+    assertEquals(settings.defaultModel, "test-model");
+    assertEquals(settings.steeringMode, "all");
+    assertEquals(settings.followUpMode, "all");
+    assertEquals((settings.compaction as { enabled: boolean }).enabled, false);
+    assertEquals((settings.retry as { enabled: boolean }).enabled, false);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("RPC-03 RPC-04 RPC-05 malformed lines, unknown commands and bad fields answer errors; the process keeps serving", async () => {
+  const f = await startRpc();
+  const c = f.client;
+  try {
+    const responses: Record<string, unknown>[] = [];
+    c.onEvent((e) => e.type === "response" && responses.push(e as Record<string, unknown>));
+    await c.writeLine("{not json\n");
+    await c.writeLine('{"id":"u1","type":"frobnicate"}\n');
+    await c.writeLine('{"id":"p1","type":"prompt"}\n');
+    await c.writeLine('{"id":"p2","type":"prompt","message":42}\n');
+    await c.writeLine('{"id":"m1","type":"set_steering_mode","mode":"sometimes"}\n');
+    await c.writeLine('{"id":"b1","type":"set_auto_retry","enabled":"yes"}\n');
+    await c.writeLine('{"id":"i1","type":"steer","message":"x","images":[{"type":"image"}]}\n');
+    await c.writeLine("[1,2]\n");
+    await c.writeLine('{"id":7,"type":"get_state"}\n');
+    await c.writeLine('{"type":null}\r\n');
+    const state = await c.getState();
+    assertEquals(state.messageCount, 0);
+    assertEquals(responses, [
+      {
+        type: "response",
+        command: "parse",
+        success: false,
+        error: responses[0].error,
+      },
+      { type: "response", command: "frobnicate", success: false, error: "Unknown command: frobnicate" },
+      {
+        id: "p1",
+        type: "response",
+        command: "prompt",
+        success: false,
+        error: 'Invalid prompt command: "message" is required',
+      },
+      {
+        id: "p2",
+        type: "response",
+        command: "prompt",
+        success: false,
+        error: 'Invalid prompt command: "message" must be a string',
+      },
+      {
+        id: "m1",
+        type: "response",
+        command: "set_steering_mode",
+        success: false,
+        error: 'Invalid set_steering_mode command: "mode" must be one of "all", "one-at-a-time"',
+      },
+      {
+        id: "b1",
+        type: "response",
+        command: "set_auto_retry",
+        success: false,
+        error: 'Invalid set_auto_retry command: "enabled" must be a boolean',
+      },
+      {
+        id: "i1",
+        type: "response",
+        command: "steer",
+        success: false,
+        error: 'Invalid steer command: "images" [0] must be {"type":"image","data":string,"mimeType":string}',
+      },
+      {
+        type: "response",
+        command: "parse",
+        success: false,
+        error: "Invalid command: expected a JSON object",
+      },
+      {
+        type: "response",
+        command: "get_state",
+        success: false,
+        error: 'Invalid command: "id" must be a string',
+      },
+      {
+        type: "response",
+        command: "parse",
+        success: false,
+        error: 'Invalid command: "type" must be a string',
+      },
+    ]);
+    assert(String(responses[0].error).startsWith("Failed to parse command: "), String(responses[0].error));
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("RPC-08 RPC-10 RPC-19…RPC-25 session, bash and introspection commands", async () => {
+  const f = await startRpc();
+  const c = f.client;
+  try {
+    const bash = await c.bash("echo hi; exit 4");
+    assertEquals(bash, { output: "hi\n", exitCode: 4, cancelled: false, truncated: false });
+    assertEquals(strip(await c.send({ type: "abort_bash" })), {
+      type: "response",
+      command: "abort_bash",
+      success: true,
+    });
+    const messages = await c.getMessages();
+    assertEquals(messages.length, 1);
+    assertEquals((messages[0] as { role: string }).role, "bashExecution");
+
+    const stats = await c.getSessionStats();
+    assertEquals(Object.keys(stats).sort(), [
+      "assistantMessages",
+      "contextUsage",
+      "cost",
+      "sessionFile",
+      "sessionId",
+      "tokens",
+      "toolCalls",
+      "toolResults",
+      "totalMessages",
+      "userMessages",
+    ]);
+    assertEquals(stats.totalMessages, 1);
+    assertEquals(strip(await c.send({ type: "export_html" })), {
+      type: "response",
+      command: "export_html",
+      success: false,
+      error: "Nothing to export yet - start a conversation first",
+    });
+    assertEquals(await c.getForkMessages(), []);
+    assertEquals(strip(await c.send({ type: "get_last_assistant_text" })), {
+      type: "response",
+      command: "get_last_assistant_text",
+      success: true,
+      data: {},
+    });
+    assertEquals(strip(await c.send({ type: "set_session_name", name: " " })), {
+      type: "response",
+      command: "set_session_name",
+      success: false,
+      error: "Session name cannot be empty",
+    });
+    await c.setSessionName("  named  ");
+    assertEquals((await c.getState()).sessionName, "named");
+    assertEquals(ofType(f.events, "session_info_changed").at(-1), {
+      type: "session_info_changed",
+      name: "named",
+    });
+    assertEquals(await c.getCommands(), []);
+
+    // Queueing while idle is accepted and announced.
+    await c.steer("later steer");
+    await c.followUp("later follow");
+    assertEquals(ofType(f.events, "queue_update").at(-1), {
+      type: "queue_update",
+      steering: ["later steer"],
+      followUp: ["later follow"],
+    });
+    assertEquals((await c.getState()).pendingMessageCount, 2);
+    assertEquals(strip(await c.send({ type: "abort" })), {
+      type: "response",
+      command: "abort",
+      success: true,
+    });
+
+    assertEquals(strip(await c.send({ type: "fork", entryId: "deadbeef" })), {
+      type: "response",
+      command: "fork",
+      success: false,
+      error: "Invalid entry ID for forking",
+    });
+    const before = (await c.getState()).sessionId;
+    assertEquals(await c.newSession(), { cancelled: false });
+    const fresh = await c.getState();
+    assert(fresh.sessionId !== before, "new session id");
+    assertEquals(fresh.messageCount, 0);
+    // Switching to a path with no file yet opens an empty session there (SessionManager.open).
+    const target = `${f.env.root}/other.jsonl`;
+    assertEquals(await c.switchSession(target), { cancelled: false });
+    assertEquals((await c.getState()).sessionFile, target);
+    assertEquals(strip(await c.send({ type: "compact" })).success, false);
+  } finally {
+    await f.close();
+  }
+});
