@@ -84,6 +84,6 @@ export async function readSettings(env: AgentEnv): Promise<Record<string, unknow
 }
 
 /** Events of the given types, in order. */
-export function ofType(events: RpcEvent[], ...types: string[]): RpcEvent[] {
-  return events.filter((e) => types.includes(e.type));
+export function ofType(events: RpcEvent[], ...types: string[]): Record<string, unknown>[] {
+  return events.filter((e) => types.includes(e.type)) as Record<string, unknown>[];
 }
