@@ -1,0 +1,37 @@
+/**
+ * Captures the reference pi's end-to-end behaviour for the e2e tests: runs
+ * `node …/pi-coding-agent/dist/cli.js` (from $PI_REFERENCE_CLI or /work/ref) on the shared
+ * scenarios against the fake provider and writes the normalised results to tests/fixtures/e2e/.
+ * The tests compare our runs with these files, so they need no reference at test time.
+ *
+ * Usage: deno run -A tests/e2e/capture_reference.ts
+ *
+ * @module
+ */
+import { requireReferenceCli } from "../support/spawn_pi.ts";
+import { APIS, fixturePath, runScenario } from "./scenario.ts";
+
+async function captureScenarios(): Promise<void> {
+  for (const api of APIS) {
+    const print = await runScenario(api, ["-p"], { reference: true });
+    const json = await runScenario(api, ["--mode", "json"], { reference: true });
+    const out = {
+      print: {
+        code: print.result.code,
+        stdout: print.result.stdout,
+        stderr: print.result.stderr,
+        requests: print.requests,
+        sessionLines: print.sessionLines,
+        notes: print.notes,
+      },
+      json: { code: json.result.code, stderr: json.result.stderr, jsonLines: json.jsonLines },
+    };
+    await Deno.writeTextFile(fixturePath(`scenario_${api}.json`), `${JSON.stringify(out, null, 1)}\n`);
+    console.log(`captured scenario_${api}.json`);
+  }
+}
+
+if (import.meta.main) {
+  requireReferenceCli();
+  await captureScenarios();
+}

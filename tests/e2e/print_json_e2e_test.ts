@@ -1,0 +1,231 @@
+/**
+ * The real `pi` in print and JSON mode for each of the four wire APIs (MODE-01, MODE-02, EVT-01…08):
+ * a scripted model writes notes.txt, reads it, edits it and answers. Checked directly (stdout, files,
+ * request contents, session lines, event order and payload shapes) and against the reference's
+ * normalised capture of the same run (tests/fixtures/e2e/scenario_<api>.json, from
+ * capture_reference.ts): request bodies, session lines and the JSON stream must be identical.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import type { FakeApi } from "../support/agent_env.ts";
+import {
+  APIS,
+  comparableJsonLine,
+  FINAL_TEXT,
+  fixturePath,
+  modelArg,
+  NOTES_AFTER,
+  PROMPT,
+  runScenario,
+  type ScenarioRun,
+} from "./scenario.ts";
+
+type Json = Record<string, unknown>;
+
+interface ScenarioFixture {
+  print: {
+    code: number;
+    stdout: string;
+    stderr: string;
+    requests: { path: string; body: unknown }[];
+    sessionLines: unknown[];
+    notes: string;
+  };
+  json: { code: number; stderr: string; jsonLines: unknown[] };
+}
+
+function loadFixture(api: FakeApi): ScenarioFixture {
+  return JSON.parse(Deno.readTextFileSync(fixturePath(`scenario_${api}.json`)));
+}
+
+/** The system prompt and tool names as each wire format carries them. */
+function systemAndTools(api: FakeApi, body: Json): { system: string; tools: string[] } {
+  switch (api) {
+    case "anthropic-messages":
+      return {
+        system: (body.system as { text: string }[]).map((b) => b.text).join(""),
+        tools: (body.tools as { name: string }[]).map((t) => t.name),
+      };
+    case "openai-completions":
+      return {
+        system: String((body.messages as Json[])[0].content),
+        tools: (body.tools as { function: { name: string } }[]).map((t) => t.function.name),
+      };
+    case "openai-responses":
+      return {
+        system: String((body.input as Json[])[0].content),
+        tools: (body.tools as { name: string }[]).map((t) => t.name),
+      };
+    case "google-generative-ai":
+      return {
+        system: (body.systemInstruction as { parts: { text: string }[] }).parts.map((p) => p.text).join(""),
+        tools: (body.tools as { functionDeclarations: { name: string }[] }[])[0].functionDeclarations.map((
+          t,
+        ) => t.name),
+      };
+  }
+}
+
+/** Texts only a tool result carries, in call order (the read result is the file content). */
+const TOOL_RESULTS = [
+  "Successfully wrote 11 bytes to notes.txt",
+  "Successfully replaced 1 block(s) in notes.txt.",
+];
+
+function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+function checkRequests(api: FakeApi, run: ScenarioRun): void {
+  assertEquals(run.requests.length, 4);
+  for (const [i, request] of run.requests.entries()) {
+    const body = request.body as Json;
+    const { system, tools } = systemAndTools(api, body);
+    assert(system.startsWith("You are an expert coding assistant operating inside pi"), system.slice(0, 80));
+    assert(system.endsWith("Current working directory: $ROOT/project"), system.slice(-80));
+    assertEquals(tools, ["read", "bash", "edit", "write"]);
+    const text = JSON.stringify(body);
+    assert(text.includes(PROMPT), `request ${i} carries the prompt`);
+    // Each request carries the results of all earlier tool calls, and no later ones.
+    assertEquals(text.includes(TOOL_RESULTS[0]), i >= 1, `request ${i}: write result`);
+    assertEquals(text.includes(TOOL_RESULTS[1]), i >= 3, `request ${i}: edit result`);
+    // "alpha" is first in the write's argument, then also in the read's result.
+    assertEquals(occurrences(text, "alpha"), i === 0 ? 0 : i === 1 ? 1 : 2, `request ${i}: read result`);
+  }
+}
+
+function checkSessionLines(lines: unknown[]): void {
+  const summary = (lines as Json[]).map((l) =>
+    l.type === "message" ? `message:${(l.message as Json).role}` : String(l.type)
+  );
+  assertEquals(summary, [
+    "session",
+    "model_change",
+    "thinking_level_change",
+    "message:user",
+    "message:assistant",
+    "message:toolResult",
+    "message:assistant",
+    "message:toolResult",
+    "message:assistant",
+    "message:toolResult",
+    "message:assistant",
+  ]);
+  const header = lines[0] as Json;
+  assertEquals(header.version, 3);
+  assertEquals(header.cwd, "$ROOT/project");
+  // Every entry hangs off the previous one.
+  for (let i = 2; i < lines.length; i++) {
+    assertEquals((lines[i] as Json).parentId, (lines[i - 1] as Json).id, `line ${i} parentId`);
+  }
+  const last = (lines.at(-1) as Json).message as Json;
+  const blocks = last.content as Json[];
+  assertEquals(blocks.map((b) => [b.type, b.text]), [["text", FINAL_TEXT]]);
+  assertEquals(last.stopReason, "stop");
+}
+
+/** Event types with message_update runs collapsed, for a readable order check. */
+function collapsedTypes(lines: unknown[]): string[] {
+  const out: string[] = [];
+  for (const line of lines as Json[]) {
+    const type = String(line.type);
+    if (type === "message_update" && out.at(-1) === "message_update*") continue;
+    out.push(type === "message_update" ? "message_update*" : type);
+  }
+  return out;
+}
+
+function checkJsonStream(lines: unknown[]): void {
+  const assistant = ["message_start", "message_update*", "message_end"];
+  const toolRound = ["tool_execution_start", "tool_execution_end", "message_start", "message_end"];
+  const user = ["message_start", "message_end"];
+  assertEquals(collapsedTypes(lines), [
+    "session",
+    "agent_start",
+    ...["turn_start", ...user, ...assistant, ...toolRound, "turn_end"],
+    ...["turn_start", ...assistant, ...toolRound, "turn_end"],
+    ...["turn_start", ...assistant, ...toolRound, "turn_end"],
+    ...["turn_start", ...assistant, "turn_end"],
+    "agent_end",
+  ]);
+  for (const line of lines as Json[]) {
+    if (line.type === "message_update") {
+      const event = line.assistantMessageEvent as Json;
+      assert(typeof event.type === "string");
+      assert(event.partial && typeof event.partial === "object", "full form carries partial");
+      assertEquals((line.message as Json).role, "assistant");
+      if (event.type === "text_delta" || event.type === "toolcall_delta") {
+        assert(typeof event.delta === "string" && typeof event.contentIndex === "number");
+      }
+    }
+    if (line.type === "tool_execution_start") {
+      assertEquals(Object.keys(line).sort(), ["args", "toolCallId", "toolName", "type"]);
+    }
+    if (line.type === "tool_execution_end") {
+      assertEquals(Object.keys(line).sort(), ["isError", "result", "toolCallId", "toolName", "type"]);
+      assertEquals(line.isError, false);
+    }
+    if (line.type === "turn_end") {
+      assertEquals(Object.keys(line).sort(), ["message", "toolResults", "type"]);
+    }
+  }
+  const end = lines.at(-1) as Json;
+  // agent_end carries every message of the run: user + 4 assistant + 3 tool results.
+  assertEquals((end.messages as unknown[]).length, 8);
+}
+
+for (const api of APIS) {
+  Deno.test(`MODE-01 CLI-19 e2e ${api}: pi -p writes, reads, edits and prints only the final text`, async () => {
+    const run = await runScenario(api, ["-p"]);
+    assertEquals(run.result.stderr, "");
+    assertEquals(run.result.code, 0);
+    assertEquals(run.result.stdout, `${FINAL_TEXT}\n`);
+    assertEquals(run.notes, NOTES_AFTER);
+    assertEquals(run.sessionFileCount, 1);
+    checkRequests(api, run);
+    checkSessionLines(run.sessionLines);
+    const ref = loadFixture(api).print;
+    assertEquals(run.result.stdout, ref.stdout);
+    assertEquals(run.notes, ref.notes);
+    assertEquals(run.requests, ref.requests, "request bodies equal the reference's");
+    assertEquals(run.sessionLines, ref.sessionLines, "session lines equal the reference's");
+  });
+
+  Deno.test(`MODE-02 EVT-01..08 e2e ${api}: --mode json streams the header then every event`, async () => {
+    const run = await runScenario(api, ["--mode", "json"]);
+    assertEquals(run.result.stderr, "");
+    assertEquals(run.result.code, 0);
+    assertEquals(run.notes, NOTES_AFTER);
+    assertEquals((run.jsonLines[0] as Json).type, "session");
+    checkJsonStream(run.jsonLines);
+    assertEquals(
+      run.jsonLines.map(comparableJsonLine),
+      loadFixture(api).json.jsonLines.map(comparableJsonLine),
+      "JSON stream equals the reference's (message_update compared by its delta)",
+    );
+    // The session written alongside matches the -p run's.
+    checkSessionLines(run.sessionLines);
+  });
+}
+
+Deno.test("MODE-02 e2e --mode json --no-session still writes the header and writes no file", async () => {
+  const run = await runScenario("anthropic-messages", ["--mode", "json", "--no-session"], {
+    turns: [{ content: [{ type: "text", text: "hi" }] }],
+  });
+  assertEquals(run.result.code, 0);
+  assertEquals(run.sessionFileCount, 0);
+  const header = run.jsonLines[0] as Json;
+  assertEquals([header.type, header.version, header.cwd], ["session", 3, "$ROOT/project"]);
+  assertEquals(collapsedTypes(run.jsonLines), [
+    "session",
+    "agent_start",
+    "turn_start",
+    "message_start",
+    "message_end",
+    "message_start",
+    "message_update*",
+    "message_end",
+    "turn_end",
+    "agent_end",
+  ]);
+  assertEquals(modelArg("anthropic-messages"), "fake-anthropic/test-model");
+});

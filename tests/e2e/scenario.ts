@@ -1,0 +1,186 @@
+/**
+ * The shared end-to-end scenario: a scripted model that writes a file, reads it, edits it and
+ * answers, run through the real `pi` (ours or the reference) against the fake provider, plus the
+ * normalisation that makes two runs comparable (temp paths, dates, ids and timestamps replaced by
+ * placeholders). Used by the e2e tests and by capture_reference.ts, which stores the reference's
+ * normalised results under tests/fixtures/e2e/.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS, type FakeApi } from "../support/agent_env.ts";
+import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { MAIN_TS, type PiResult, spawnPi } from "../support/spawn_pi.ts";
+
+/** The four wire APIs, in a fixed order. */
+export const APIS: FakeApi[] = Object.keys(FAKE_PROVIDERS) as FakeApi[];
+
+/** The prompt of the scenario. */
+export const PROMPT = "Create notes.txt, check it, then change beta to gamma.";
+
+/** The final answer of the scenario. */
+export const FINAL_TEXT = "Done: notes.txt now holds alpha and gamma.";
+
+/** The file the scenario writes and edits, and its content after the edit. */
+export const NOTES_FILE = "notes.txt";
+export const NOTES_AFTER = "alpha\ngamma\n";
+
+/** Four turns: write (with a preamble), read, edit, then the final text. */
+export function writeReadEditTurns(): ScriptedTurn[] {
+  return [
+    {
+      content: [
+        { type: "text", text: "I will write the file." },
+        {
+          type: "toolCall",
+          id: "call_w1",
+          name: "write",
+          arguments: { path: NOTES_FILE, content: "alpha\nbeta\n" },
+        },
+      ],
+      usage: { input: 120, output: 30 },
+    },
+    {
+      content: [{ type: "toolCall", id: "call_r2", name: "read", arguments: { path: NOTES_FILE } }],
+      usage: { input: 160, output: 12 },
+    },
+    {
+      content: [{
+        type: "toolCall",
+        id: "call_e3",
+        name: "edit",
+        arguments: { path: NOTES_FILE, edits: [{ oldText: "beta", newText: "gamma" }] },
+      }],
+      usage: { input: 200, output: 25 },
+    },
+    { content: [{ type: "text", text: FINAL_TEXT }], usage: { input: 240, output: 11 } },
+  ];
+}
+
+/** The `--model` argument selecting `api`'s fake provider. */
+export function modelArg(api: FakeApi): string {
+  return `${FAKE_PROVIDERS[api]}/${FAKE_MODEL_ID}`;
+}
+
+/** The outcome of one scenario run, normalised. */
+export interface ScenarioRun {
+  result: PiResult;
+  /** stdout lines parsed as JSON (JSON mode), normalised. */
+  jsonLines: unknown[];
+  /** Request paths and bodies, normalised. */
+  requests: { path: string; body: unknown }[];
+  /** Lines of the single session file, normalised (empty when none was written). */
+  sessionLines: unknown[];
+  /** Number of session files written. */
+  sessionFileCount: number;
+  /** Content of notes.txt afterwards (undefined when missing). */
+  notes: string | undefined;
+}
+
+const REFERENCE_PACKAGE_DIR = "/work/ref/node_modules/@mariozechner/pi-coding-agent";
+
+/**
+ * Replaces run-specific values: the temp root, pi's package dir (docs paths in the system
+ * prompt), the date, UUIDs, entry ids (numbered in order of appearance) and timestamps.
+ */
+export function makeNormalizer(root: string, packageDirs: string[]): (value: unknown) => unknown {
+  const ids = new Map<string, string>();
+  const mapId = (id: string) => {
+    if (!ids.has(id)) ids.set(id, `$ID${ids.size + 1}`);
+    return ids.get(id)!;
+  };
+  const normString = (s: string): string => {
+    let out = s.split(root).join("$ROOT");
+    for (const dir of packageDirs) out = out.split(dir).join("$PI_PACKAGE");
+    out = out.replace(/Current date: \d{4}-\d{2}-\d{2}/g, "Current date: $DATE");
+    out = out.replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "$UUID");
+    out = out.replace(/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z/g, "$FILETS");
+    // The fake server numbers response ids process-wide; the order of runs must not matter.
+    out = out.replace(/fake\d{6}/g, "fake$N").replace(/fakeResp\d+/g, "fakeResp$N");
+    return out;
+  };
+  const walk = (value: unknown, key?: string): unknown => {
+    if (typeof value === "string") {
+      if (key === "timestamp") return "$TS";
+      if (
+        (key === "id" || key === "parentId" || key === "leafId" || key === "firstKeptEntryId") &&
+        /^[0-9a-f]{8}$/.test(value)
+      ) return mapId(value);
+      return normString(value);
+    }
+    if (typeof value === "number" && key === "timestamp") return 0;
+    if (Array.isArray(value)) return value.map((v) => walk(v));
+    if (value && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = walk(v, k);
+      return out;
+    }
+    return value;
+  };
+  return (value) => walk(value);
+}
+
+/** Our package dir and the reference's, as they appear in system prompts. */
+export function packageDirs(): string[] {
+  return [REFERENCE_PACKAGE_DIR, dirname(MAIN_TS)];
+}
+
+/** Runs the scenario once with fresh server and environment; `args` go before the prompt. */
+export async function runScenario(
+  api: FakeApi,
+  args: string[],
+  options: { reference?: boolean; turns?: ScriptedTurn[]; settings?: Record<string, unknown> } = {},
+): Promise<ScenarioRun> {
+  const server = await startFakeProvider(options.turns ?? writeReadEditTurns());
+  const env = await createAgentEnv(server.url, { settings: options.settings });
+  env.env.PI_OFFLINE = "1";
+  try {
+    const result = await spawnPi([...args, "--model", modelArg(api), PROMPT], {
+      env: env.env,
+      cwd: env.cwd,
+      reference: options.reference,
+    });
+    const normalize = makeNormalizer(env.root, packageDirs());
+    const files = await env.sessionFiles();
+    const sessionLines = files.length === 1
+      ? (await Deno.readTextFile(files[0])).split("\n").filter((l) => l).map((l) => normalize(JSON.parse(l)))
+      : [];
+    // The JSON stream and the session share ids: normalise the session first so both number alike.
+    const jsonLines = args.includes("json")
+      ? result.stdout.split("\n").filter((l) => l).map((l) => normalize(JSON.parse(l)))
+      : [];
+    const requests = server.requests.map((r) => ({ path: r.path, body: normalize(r.body) }));
+    let notes: string | undefined;
+    try {
+      notes = await Deno.readTextFile(`${env.cwd}/${NOTES_FILE}`);
+    } catch { /* not written */ }
+    return { result, jsonLines, requests, sessionLines, sessionFileCount: files.length, notes };
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+}
+
+/**
+ * A JSON-mode line in its comparable form. `message_update` keeps only the event without
+ * `partial` and drops `message`, and an assistant's `message_start` keeps only who answers: all
+ * of these hold the live partial message, which the reference serialises whenever its event loop
+ * gets to it, so their contents depend on how network chunks were batched (and its Anthropic
+ * blocks carry a transient `index`). The deltas and the final messages are what is fixed.
+ */
+export function comparableJsonLine(line: unknown): unknown {
+  const record = line as Record<string, unknown>;
+  const message = record.message as Record<string, unknown> | undefined;
+  if (record.type === "message_start" && message?.role === "assistant") {
+    const { role, api, provider, model } = message;
+    return { type: record.type, message: { role, api, provider, model } };
+  }
+  if (record.type !== "message_update") return line;
+  const { partial: _partial, ...event } = record.assistantMessageEvent as Record<string, unknown>;
+  return { type: record.type, assistantMessageEvent: event };
+}
+
+/** Where the reference's captured scenario results live. */
+export function fixturePath(name: string): string {
+  return new URL(`../fixtures/e2e/${name}`, import.meta.url).pathname;
+}

@@ -1,0 +1,151 @@
+/**
+ * Spawning the real `pi` process for end-to-end tests: ours (`deno run … main.ts`) or the
+ * reference (`node …/dist/cli.js`), with an isolated environment (the caller's env only, nothing
+ * inherited), optional stdin text, a timeout that kills a hung run, and the collected
+ * stdout/stderr/exit code.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+
+/** Path of our entry point. */
+export const MAIN_TS: string = new URL("../../main.ts", import.meta.url).pathname;
+
+const DEFAULT_REFERENCE = "/work/ref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js";
+
+/** What a finished `pi` run produced. */
+export interface PiResult {
+  code: number;
+  /** The signal that ended the process, when one did. */
+  signal: Deno.Signal | null;
+  stdout: string;
+  stderr: string;
+  /** True when the timeout killed the process. */
+  timedOut: boolean;
+}
+
+/** How to run `pi`. */
+export interface SpawnPiOptions {
+  /** The complete environment of the child (nothing else is inherited). */
+  env: Record<string, string>;
+  cwd: string;
+  /** Text written to stdin, which is then closed; without it stdin is null (not a terminal). */
+  stdin?: string;
+  /** Kill the process after this many ms (default 60 s). */
+  timeoutMs?: number;
+  /** Run the reference CLI under node instead of ours. */
+  reference?: boolean;
+}
+
+/** A running `pi` process, for tests that signal it mid-run. */
+export interface RunningPi {
+  child: Deno.ChildProcess;
+  /** Resolves once the process ended. */
+  result: Promise<PiResult>;
+}
+
+/**
+ * The reference CLI's path: $PI_REFERENCE_CLI, else the scratch install under /work/ref;
+ * undefined when neither exists.
+ */
+export function findReferenceCli(): string | undefined {
+  const fromEnv = Deno.env.get("PI_REFERENCE_CLI");
+  if (fromEnv) return existsSync(fromEnv) ? fromEnv : undefined;
+  return existsSync(DEFAULT_REFERENCE) ? DEFAULT_REFERENCE : undefined;
+}
+
+/**
+ * The reference CLI, or an error that names how to provide it. Tests that compare against the
+ * reference call this so a missing reference is a failure, never a silent skip.
+ */
+export function requireReferenceCli(): string {
+  const path = findReferenceCli();
+  if (!path) {
+    throw new Error(
+      `reference pi CLI not found: set PI_REFERENCE_CLI to @mariozechner/pi-coding-agent 0.73.1's dist/cli.js ` +
+        `(or install it under /work/ref)`,
+    );
+  }
+  return path;
+}
+
+/** True when running under CI with no reference available: tests use stored captures then. */
+export function useReferenceFixtures(): boolean {
+  return Deno.env.get("CI") === "true" && findReferenceCli() === undefined;
+}
+
+/**
+ * Deno's module cache for our child: a changed HOME would otherwise move it and make the child
+ * download npm metadata (and print "Download …" on stderr).
+ */
+function denoDir(): string | undefined {
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv) return fromEnv;
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  if (xdg) return `${xdg}/deno`;
+  const home = Deno.env.get("HOME");
+  return home ? `${home}/.cache/deno` : undefined;
+}
+
+function commandFor(args: string[], reference: boolean): { cmd: string; args: string[] } {
+  if (reference) return { cmd: "node", args: [requireReferenceCli(), ...args] };
+  return { cmd: Deno.execPath(), args: ["run", "--allow-all", "--no-prompt", MAIN_TS, ...args] };
+}
+
+/** Starts `pi args…`; the caller may signal `child` before awaiting `result`. */
+export function startPi(args: string[], options: SpawnPiOptions): RunningPi {
+  const { cmd, args: fullArgs } = commandFor(args, options.reference ?? false);
+  const childEnv = { ...options.env };
+  const cache = denoDir();
+  if (!options.reference && !childEnv.DENO_DIR && cache) childEnv.DENO_DIR = cache;
+  const child = new Deno.Command(cmd, {
+    args: fullArgs,
+    cwd: options.cwd,
+    env: childEnv,
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    void writer.write(new TextEncoder().encode(options.stdin)).then(() => writer.close()).catch(() => {});
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }, options.timeoutMs ?? 60_000);
+  const result = child.output().then((out) => {
+    clearTimeout(timer);
+    const decoder = new TextDecoder();
+    return {
+      code: out.code,
+      signal: out.signal,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+      timedOut,
+    };
+  });
+  return { child, result };
+}
+
+/** Runs `pi args…` to completion. */
+export function spawnPi(args: string[], options: SpawnPiOptions): Promise<PiResult> {
+  return startPi(args, options).result;
+}
+
+/** Waits until `condition()` holds, polling every 20 ms; throws after `timeoutMs`. */
+export async function waitFor(
+  condition: () => boolean,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
