@@ -17,31 +17,29 @@ export function serializeJsonLine(value: unknown): string {
  * unterminated last line.
  */
 export class JsonlSplitter {
-  #buffer = "";
-  #scanFrom = 0;
+  /** Pieces of the unterminated line; kept apart so a long line is never re-flattened per chunk. */
+  #parts: string[] = [];
 
   /** Adds text and returns the complete lines it finished. */
   push(text: string): string[] {
-    this.#buffer += text;
     const lines: string[] = [];
     let start = 0;
-    let index = this.#buffer.indexOf("\n", this.#scanFrom);
+    let index = text.indexOf("\n");
     while (index !== -1) {
-      lines.push(stripCr(this.#buffer.slice(start, index)));
+      this.#parts.push(text.slice(start, index));
+      lines.push(stripCr(this.#parts.join("")));
+      this.#parts = [];
       start = index + 1;
-      index = this.#buffer.indexOf("\n", start);
+      index = text.indexOf("\n", start);
     }
-    if (start > 0) this.#buffer = this.#buffer.slice(start);
-    // A long partial line is not rescanned from its start on every chunk.
-    this.#scanFrom = this.#buffer.length;
+    if (start < text.length) this.#parts.push(text.slice(start));
     return lines;
   }
 
   /** The unterminated rest, if any. */
   end(): string[] {
-    const rest = this.#buffer;
-    this.#buffer = "";
-    this.#scanFrom = 0;
+    const rest = this.#parts.join("");
+    this.#parts = [];
     return rest.length > 0 ? [stripCr(rest)] : [];
   }
 }
