@@ -181,7 +181,11 @@ const requests = JSON.parse(fakeOut.split("\n")[1]);
 mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(
   outFile,
-  JSON.stringify({ root, url, settings: SETTINGS, turns: TURNS, script: SCRIPT, steps, exitCode, requests }, null, 1) +
+  JSON.stringify(
+    { root, url, settings: SETTINGS, turns: TURNS, script: SCRIPT, steps, exitCode, requests },
+    null,
+    1,
+  ) +
     "\n",
 );
 rmSync(root, { recursive: true, force: true });
