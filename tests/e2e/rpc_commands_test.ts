@@ -4,7 +4,10 @@
  * RPC-08, RPC-10, RPC-11, RPC-13…RPC-17, RPC-19…RPC-25, EVT-06.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { ofType, readSettings, startRpc } from "../modes/rpc/support.ts";
+import { childEnv, ofType, readSettings, startRpc, textTurn } from "../modes/rpc/support.ts";
+import { createAgentEnv } from "../support/agent_env.ts";
+import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { RpcClient } from "../../src/modes/rpc/rpc_client.ts";
 import type { RpcResponse } from "../../src/modes/rpc/rpc_types.ts";
 
 function strip(response: RpcResponse): Record<string, unknown> {
@@ -277,5 +280,28 @@ Deno.test("RPC-08 RPC-10 RPC-19…RPC-25 session, bash and introspection command
     assertEquals(strip(await c.send({ type: "compact" })).success, false);
   } finally {
     await f.close();
+  }
+});
+
+Deno.test("RPC-06 RPC-11 `pi --mode rpc` (main.ts) serves commands and exits 0 at end of input", async () => {
+  const server = await startFakeProvider([textTurn("from the CLI")]);
+  const env = await createAgentEnv(server.url);
+  const client = new RpcClient({
+    cliPath: new URL("../../main.ts", import.meta.url).pathname,
+    cwd: env.cwd,
+    env: childEnv(env),
+    provider: "fake-anthropic",
+    model: "test-model",
+  });
+  try {
+    await client.start();
+    await client.promptAndWait("hello");
+    assertEquals(await client.getLastAssistantText(), "from the CLI");
+    assertEquals((await client.getState()).messageCount, 2);
+    assertEquals(await client.endInput(), 0);
+  } finally {
+    await client.stop();
+    await server.close();
+    await env.cleanup();
   }
 });
