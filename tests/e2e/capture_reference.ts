@@ -4,11 +4,12 @@
  * scenarios against the fake provider and writes the normalised results to tests/fixtures/e2e/.
  * The tests compare our runs with these files, so they need no reference at test time.
  *
- * Usage: deno run -A tests/e2e/capture_reference.ts
+ * Usage: deno run -A tests/e2e/capture_reference.ts [scenarios|errors|interop]
  *
  * @module
  */
 import { requireReferenceCli } from "../support/spawn_pi.ts";
+import { ERROR_CASES, type ErrorOutcome, runErrorCase, runSigintCase } from "./error_cases.ts";
 import { APIS, fixturePath, runScenario } from "./scenario.ts";
 
 async function captureScenarios(): Promise<void> {
@@ -31,7 +32,24 @@ async function captureScenarios(): Promise<void> {
   }
 }
 
+async function captureErrors(): Promise<void> {
+  const out: Record<string, Record<string, ErrorOutcome>> = {};
+  for (const api of APIS) {
+    out[api] = {};
+    for (const c of ERROR_CASES) out[api][c.name] = await runErrorCase(api, c, { reference: true });
+  }
+  await Deno.writeTextFile(fixturePath("errors.json"), `${JSON.stringify(out, null, 1)}\n`);
+  const sigint = {
+    text: await runSigintCase("text", { reference: true }),
+    json: await runSigintCase("json", { reference: true }),
+  };
+  await Deno.writeTextFile(fixturePath("sigint.json"), `${JSON.stringify(sigint, null, 1)}\n`);
+  console.log("captured errors.json, sigint.json");
+}
+
 if (import.meta.main) {
   requireReferenceCli();
-  await captureScenarios();
+  const only = Deno.args[0];
+  if (!only || only === "scenarios") await captureScenarios();
+  if (!only || only === "errors") await captureErrors();
 }
