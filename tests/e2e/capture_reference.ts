@@ -10,6 +10,7 @@
  */
 import { requireReferenceCli } from "../support/spawn_pi.ts";
 import { ERROR_CASES, type ErrorOutcome, runErrorCase, runSigintCase } from "./error_cases.ts";
+import { runChain } from "./interop.ts";
 import { APIS, fixturePath, runScenario } from "./scenario.ts";
 
 async function captureScenarios(): Promise<void> {
@@ -47,9 +48,26 @@ async function captureErrors(): Promise<void> {
   console.log("captured errors.json, sigint.json");
 }
 
+/**
+ * A session the reference wrote (one step), for ours to continue without the reference; and the
+ * outcome of the reference continuing a session we wrote (the stored verdict of that direction).
+ */
+async function captureInterop(): Promise<void> {
+  const written = await runChain(["ref"]);
+  if (written.steps[0].code !== 0) throw new Error(`reference run failed: ${written.steps[0].stderr}`);
+  await Deno.writeTextFile(fixturePath("interop/ref_session.jsonl"), written.sessionText);
+  const { sessionText: _text, ...verdict } = await runChain(["ours", "ref"]);
+  await Deno.writeTextFile(
+    fixturePath("interop/ours_then_ref.json"),
+    `${JSON.stringify(verdict, null, 1)}\n`,
+  );
+  console.log("captured interop/ref_session.jsonl, interop/ours_then_ref.json");
+}
+
 if (import.meta.main) {
   requireReferenceCli();
   const only = Deno.args[0];
   if (!only || only === "scenarios") await captureScenarios();
   if (!only || only === "errors") await captureErrors();
+  if (!only || only === "interop") await captureInterop();
 }
