@@ -29,6 +29,8 @@ export interface CliArgs {
   help?: boolean;
   version?: boolean;
   mode?: CliMode;
+  /** `--json-deltas`: with `--mode json`, write `message_update` records without the cumulative message. */
+  jsonDeltas?: boolean;
   noSession?: boolean;
   session?: string;
   fork?: string;
@@ -113,7 +115,8 @@ type BooleanKey =
   | "noThemes"
   | "noContextFiles"
   | "verbose"
-  | "offline";
+  | "offline"
+  | "jsonDeltas";
 
 const BOOLEAN_FLAGS: Record<string, BooleanKey> = {
   "--help": "help",
@@ -140,6 +143,8 @@ const BOOLEAN_FLAGS: Record<string, BooleanKey> = {
   "-nc": "noContextFiles",
   "--verbose": "verbose",
   "--offline": "offline",
+  // Ours only (not in pi 0.73.1): the delta-only JSON stream of later pi releases.
+  "--json-deltas": "jsonDeltas",
 };
 
 /** A following argument that is neither a flag nor an `@file` (what optional values accept). */

@@ -1,5 +1,6 @@
 /**
- * The `--help` text of pi 0.73.1, word for word (CLI-10), plus the "Extension CLI Flags" section
+ * The `--help` text of pi 0.73.1, word for word (CLI-10) except for one added line (`--json-deltas`,
+ * see {@link JSON_DELTAS_HELP_LINE}), plus the "Extension CLI Flags" section
  * when extensions register flags. Section titles are bold on a colour terminal.
  *
  * @module
@@ -25,6 +26,13 @@ function extensionFlagsSection(flags: readonly HelpExtensionFlag[] | undefined):
   return `\n${bold("Extension CLI Flags:")}\n${rows.join("\n")}\n`;
 }
 
+/**
+ * Our one addition to the reference's option list, printed right after `--mode`: the delta-only
+ * JSON stream (not in pi 0.73.1).
+ */
+export const JSON_DELTAS_HELP_LINE =
+  "  --json-deltas                  With --mode json: message_update without the cumulative message (linear size)\n";
+
 /** The full help text as printed (the reference's template plus console.log's newline). */
 export function helpText(extensionFlags?: readonly HelpExtensionFlag[]): string {
   const extensionFlagsText = extensionFlagsSection(extensionFlags);
@@ -49,7 +57,7 @@ ${bold("Options:")}
   --system-prompt <text>         System prompt (default: coding assistant prompt)
   --append-system-prompt <text>  Append text or file contents to the system prompt (can be used multiple times)
   --mode <mode>                  Output mode: text (default), json, or rpc
-  --print, -p                    Non-interactive mode: process prompt and exit
+${JSON_DELTAS_HELP_LINE}  --print, -p                    Non-interactive mode: process prompt and exit
   --continue, -c                 Continue previous session
   --resume, -r                   Select a session to resume
   --session <path|id>            Use specific session file or partial UUID

@@ -273,5 +273,6 @@ async function mainSteps(
     messages: parsed.messages,
     initialMessage: initial.initialMessage,
     initialImages: initial.initialImages,
+    jsonDeltas: parsed.jsonDeltas,
   });
 }
