@@ -91,6 +91,8 @@ export {
 } from "./src/tools/index.ts";
 
 // ── Sessions, configuration, resources ───────────────────────────────────
+// The SDK's resource functions are synchronous, so their parsers load with the SDK.
+import "./src/resources/resource_deps_eager.ts";
 export { SessionManager } from "./src/session/session_manager.ts";
 export type * from "./src/session/entries.ts";
 export { buildSessionContext, getLatestCompactionEntry } from "./src/session/context.ts";

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { validateToolArguments } from "../ai/validation.ts";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/types.ts";
 import type { AgentContext, AgentEventSink, AgentLoopConfig, AgentTool, AgentToolResult } from "./types.ts";
 
@@ -107,6 +106,8 @@ async function prepare(
         call = { ...toolCall, arguments: prepared as ToolCall["arguments"] };
       }
     }
+    // The validator (and its schema compiler) loads with the first tool call, not at start-up.
+    const { validateToolArguments } = await import("../ai/validation.ts");
     const args = validateToolArguments(tool, call);
     if (config.beforeToolCall) {
       const verdict = await config.beforeToolCall({ assistantMessage, toolCall, args, context }, signal);

@@ -5,7 +5,18 @@
  * @module
  */
 
-import { applyEdits, type FormattingOptions, modify, parse, type ParseError } from "jsonc-parser";
+import type { FormattingOptions } from "jsonc-parser";
+
+type JsoncEditor = typeof import("jsonc-parser");
+let editor: JsoncEditor | undefined;
+
+/**
+ * Loads the comment-preserving editor (npm:jsonc-parser). It is only needed to rewrite JSONC files,
+ * so it loads in the write path, never at start-up.
+ */
+export async function loadJsoncEditor(): Promise<void> {
+  editor ??= await import("jsonc-parser");
+}
 
 /**
  * Removes `//` line comments and trailing commas while leaving string literals alone. This is the exact
@@ -35,11 +46,57 @@ export function parseJsonc(content: string): JsoncParseResult {
   try {
     return { value: JSON.parse(content), isJsonc: false };
   } catch (strictError) {
-    const errors: ParseError[] = [];
-    const value = parse(content, errors, { allowTrailingComma: true, disallowComments: false });
-    if (errors.length > 0 || value === undefined) throw strictError;
+    let value: unknown;
+    try {
+      value = JSON.parse(stripJsoncSyntax(content));
+    } catch {
+      throw strictError;
+    }
+    if (value === undefined) throw strictError;
     return { value, isJsonc: true };
   }
+}
+
+/**
+ * Turns JSONC into JSON: removes `//` and `/* *\/` comments and trailing commas outside strings
+ * (replacing comments with spaces keeps positions stable).
+ */
+export function stripJsoncSyntax(input: string): string {
+  let out = "";
+  let i = 0;
+  const n = input.length;
+  while (i < n) {
+    const c = input[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && input[j] !== '"') j += input[j] === "\\" ? 2 : 1;
+      out += input.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && input[i + 1] === "/") {
+      while (i < n && input[i] !== "\n") i++;
+    } else if (c === "/" && input[i + 1] === "*") {
+      const end = input.indexOf("*/", i + 2);
+      i = end === -1 ? n : end + 2;
+      out += " ";
+    } else if (c === ",") {
+      let j = i + 1;
+      // Look past whitespace and comments for a closing bracket.
+      while (j < n) {
+        if (/\s/.test(input[j])) j++;
+        else if (input[j] === "/" && input[j + 1] === "/") { while (j < n && input[j] !== "\n") j++; }
+        else if (input[j] === "/" && input[j + 1] === "*") {
+          const end = input.indexOf("*/", j + 2);
+          j = end === -1 ? n : end + 2;
+        } else break;
+      }
+      if (input[j] !== "}" && input[j] !== "]") out += c;
+      i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 const FORMATTING: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
@@ -62,6 +119,8 @@ export function rewriteJsonc(
   previous: Record<string, unknown>,
   next: Record<string, unknown>,
 ): string {
+  if (!editor) throw new Error("rewriteJsonc: call loadJsoncEditor() first");
+  const { applyEdits, modify } = editor;
   let text = content;
   const apply = (path: string[], value: unknown) => {
     text = applyEdits(text, modify(text, path, value, { formattingOptions: FORMATTING }));

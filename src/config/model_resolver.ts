@@ -5,7 +5,6 @@
  * @module
  */
 
-import picomatch from "picomatch";
 import { modelsAreEqual } from "../ai/models.ts";
 import type { Model, ModelThinkingLevel } from "../ai/types.ts";
 import type { ModelRegistry } from "./model_registry.ts";
@@ -183,7 +182,9 @@ export function parseModelPattern(
   return result;
 }
 
-function globMatches(globPattern: string, model: Model): boolean {
+type Picomatch = typeof import("picomatch").default;
+
+function globMatches(picomatch: Picomatch, globPattern: string, model: Model): boolean {
   const isMatch = picomatch(globPattern, { nocase: true });
   return isMatch(`${model.provider}/${model.id}`) || isMatch(model.id);
 }
@@ -192,8 +193,14 @@ function globMatches(globPattern: string, model: Model): boolean {
  * Resolves `--models` / `enabledModels` patterns against models with configured auth. Globs (`*?[`) match
  * `provider/id` or the bare id; other patterns use the fuzzy rules. Unmatched patterns warn on stderr.
  */
-export function resolveModelScope(patterns: string[], modelRegistry: ModelRegistry): Promise<ScopedModel[]> {
+export async function resolveModelScope(
+  patterns: string[],
+  modelRegistry: ModelRegistry,
+): Promise<ScopedModel[]> {
   const availableModels = modelRegistry.getAvailable();
+  // The glob matcher loads only when a pattern needs it.
+  const hasGlob = patterns.some((p) => p.includes("*") || p.includes("?") || p.includes("["));
+  const picomatch: Picomatch | undefined = hasGlob ? (await import("picomatch")).default : undefined;
   const scoped: ScopedModel[] = [];
   const add = (model: Model, thinkingLevel: ModelThinkingLevel | undefined) => {
     if (!scoped.find((s) => modelsAreEqual(s.model, model))) scoped.push({ model, thinkingLevel });
@@ -210,7 +217,7 @@ export function resolveModelScope(patterns: string[], modelRegistry: ModelRegist
           globPattern = pattern.substring(0, colon);
         }
       }
-      const matching = availableModels.filter((m) => globMatches(globPattern, m));
+      const matching = availableModels.filter((m) => globMatches(picomatch!, globPattern, m));
       if (matching.length === 0) {
         console.warn(yellow(`Warning: No models match pattern "${pattern}"`));
         continue;
@@ -226,7 +233,7 @@ export function resolveModelScope(patterns: string[], modelRegistry: ModelRegist
     }
     add(model, thinkingLevel);
   }
-  return Promise.resolve(scoped);
+  return scoped;
 }
 
 /** Result of {@link resolveCliModel}: a model (maybe with a warning), or an error message. */

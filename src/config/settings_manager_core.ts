@@ -5,6 +5,7 @@
  * @module
  */
 
+import { loadJsoncEditor } from "./jsonc.ts";
 import { deepMergeSettings, foldModifiedSettings, parseSettingsText } from "./settings_storage.ts";
 import type { Settings, SettingsError, SettingsScope, SettingsStorage } from "./settings_types.ts";
 
@@ -139,7 +140,9 @@ export class SettingsManagerCore {
 
   private enqueueWrite(scope: SettingsScope, task: () => void): void {
     this.writeQueue = this.writeQueue
-      .then(() => {
+      .then(async () => {
+        // Rewriting a JSONC file needs the comment-preserving editor; it loads here, off start-up.
+        await loadJsoncEditor();
         task();
         if (scope === "global") {
           this.modifiedFields.clear();

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parse } from "yaml";
+import { resourceDeps } from "./resource_deps.ts";
 
 /** A parsed file: its frontmatter fields and its trimmed body. */
 export interface ParsedFrontmatter<T = Record<string, unknown>> {
@@ -21,10 +21,13 @@ export function parseFrontmatter<T = Record<string, unknown>>(content: string): 
   const yamlText = text.slice(4, end);
   const body = text.slice(end + 4).trim();
   if (!yamlText) return { frontmatter: {} as T, body };
-  return { frontmatter: (parse(yamlText) ?? {}) as T, body };
+  return { frontmatter: (resourceDeps().parseYaml(yamlText) ?? {}) as T, body };
 }
 
-/** The body without its frontmatter. */
+/** The body without its frontmatter (the YAML itself is not parsed). */
 export function stripFrontmatter(content: string): string {
-  return parseFrontmatter(content).body;
+  const text = content.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
+  if (!text.startsWith("---")) return text;
+  const end = text.indexOf("\n---", 3);
+  return end === -1 ? text : text.slice(end + 4).trim();
 }

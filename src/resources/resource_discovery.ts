@@ -10,8 +10,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
-import { minimatch } from "minimatch";
+import type { Ignore } from "ignore";
+import { resourceDeps } from "./resource_deps.ts";
 import { canonicalizePath, CONFIG_DIR_NAME } from "./resource_paths.ts";
 import type { ResourceScope } from "./source_info.ts";
 
@@ -109,8 +109,9 @@ function entriesOf(dir: string): Entry[] {
  * Skill files under a folder. "pi" folders also take Markdown files at their root; "agents"
  * folders (`.agents/skills`) only SKILL.md.
  */
-function collectSkillFiles(dir: string, mode: "pi" | "agents", ig: Ignore = ignore(), root = dir): string[] {
+function collectSkillFiles(dir: string, mode: "pi" | "agents", matcher?: Ignore, root = dir): string[] {
   if (!existsSync(dir)) return [];
+  const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, root);
   const files: string[] = [];
   try {
@@ -134,7 +135,7 @@ function collectSkillFiles(dir: string, mode: "pi" | "agents", ig: Ignore = igno
 /** Markdown files directly in a prompts folder. */
 function collectPromptFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const ig = ignore();
+  const ig = resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, dir);
   try {
     return entriesOf(dir)
@@ -147,8 +148,9 @@ function collectPromptFiles(dir: string): string[] {
 }
 
 /** Markdown files below a folder given in settings (recursively, ignore files honoured). */
-function collectMarkdownFiles(dir: string, ig: Ignore = ignore(), root = dir): string[] {
+function collectMarkdownFiles(dir: string, matcher?: Ignore, root = dir): string[] {
   if (!existsSync(dir)) return [];
+  const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, root);
   const files: string[] = [];
   try {
@@ -178,6 +180,8 @@ function candidatesFor(filePath: string, baseDir: string): string[] {
 
 function matchesGlob(filePath: string, patterns: string[], baseDir: string): boolean {
   const candidates = candidatesFor(filePath, baseDir);
+  if (patterns.length === 0) return false;
+  const { minimatch } = resourceDeps();
   return patterns.some((p) => candidates.some((c) => minimatch(c, toPosix(p))));
 }
 
@@ -255,6 +259,31 @@ function ancestorAgentsSkillDirs(cwd: string): string[] {
 function precedence(m: ResourceMetadata): number {
   if (m.origin === "package") return 4;
   return (m.scope === "project" ? 0 : 2) + (m.source === "local" ? 0 : 1);
+}
+
+/**
+ * True when discovery could find anything at all: a settings entry, or one of the default
+ * folders exists. When false, a run needs no resource parsers (see resource_deps.ts).
+ */
+export function hasResourceSources(options: {
+  cwd: string;
+  agentDir: string;
+  globalSettings: ResourceSettings;
+  projectSettings: ResourceSettings;
+}): boolean {
+  const { cwd, agentDir, globalSettings, projectSettings } = options;
+  for (const settings of [globalSettings, projectSettings]) {
+    if ((settings.skills?.length ?? 0) > 0 || (settings.prompts?.length ?? 0) > 0) return true;
+  }
+  const roots = [
+    join(agentDir, "skills"),
+    join(agentDir, "prompts"),
+    join(cwd, CONFIG_DIR_NAME, "skills"),
+    join(cwd, CONFIG_DIR_NAME, "prompts"),
+    join(homeDir(), ".agents", "skills"),
+    ...ancestorAgentsSkillDirs(cwd),
+  ];
+  return roots.some((dir) => existsSync(dir));
 }
 
 /** Resolves the skill and prompt files that settings and the default folders provide. */

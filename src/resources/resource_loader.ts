@@ -10,7 +10,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ContextFile, loadProjectContextFiles } from "./context_files.ts";
 import { loadPromptTemplates, type PromptTemplate } from "./prompt_templates.ts";
-import { type ResolvedResource, resolveLocalResources, type ResourceSettings } from "./resource_discovery.ts";
+import {
+  hasResourceSources,
+  type ResolvedResource,
+  resolveLocalResources,
+  type ResourceSettings,
+} from "./resource_discovery.ts";
+import { loadResourceDeps } from "./resource_deps.ts";
 import { canonicalizePath, CONFIG_DIR_NAME, isUnderPath, resolveResourcePath } from "./resource_paths.ts";
 import { loadSkills, type ResourceDiagnostic, type Skill } from "./skills.ts";
 import type { SourceInfo } from "./source_info.ts";
@@ -88,12 +94,15 @@ export class DefaultResourceLoader {
     await this.#settings.reload?.();
     const o = this.#options;
     const warn = o.warn ?? ((m: string) => console.error(m));
-    const resolved = resolveLocalResources({
+    const sources = {
       cwd: this.cwd,
       agentDir: this.agentDir,
       globalSettings: this.#settings.getGlobalSettings(),
       projectSettings: this.#settings.getProjectSettings(),
-    });
+    };
+    const explicit = [...(o.additionalSkillPaths ?? []), ...(o.additionalPromptTemplatePaths ?? [])];
+    if (explicit.length > 0 || hasResourceSources(sources)) await loadResourceDeps();
+    const resolved = resolveLocalResources(sources);
     const metadata = new Map<string, ResolvedResource>();
     for (const r of [...resolved.skills, ...resolved.prompts]) {
       if (!metadata.has(r.path)) metadata.set(r.path, r);

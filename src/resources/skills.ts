@@ -7,8 +7,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
-import { parseFrontmatter } from "./frontmatter.ts";
+import type { Ignore } from "ignore";
+import { parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
+import { resourceDeps } from "./resource_deps.ts";
 import { canonicalizePath, CONFIG_DIR_NAME, isUnderPath, resolveResourcePath } from "./resource_paths.ts";
 import { createSyntheticSourceInfo, type SourceInfo } from "./source_info.ts";
 
@@ -156,12 +157,13 @@ function loadFromDir(
   dir: string,
   source: SkillSource,
   includeRootFiles: boolean,
-  ig: Ignore = ignore(),
+  matcher?: Ignore,
   rootDir = dir,
 ): LoadSkillsResult {
   const skills: Skill[] = [];
   const diagnostics: ResourceDiagnostic[] = [];
   if (!existsSync(dir)) return { skills, diagnostics };
+  const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, rootDir);
   try {
     const entries = readdirSync(dir, { withFileTypes: true });
@@ -337,7 +339,7 @@ export function expandSkillCommand(text: string, skills: Skill[]): string {
   if (!skill) return text;
   let body: string;
   try {
-    body = parseFrontmatter(readFileSync(skill.filePath, "utf-8")).body.trim();
+    body = stripFrontmatter(readFileSync(skill.filePath, "utf-8")).trim();
   } catch {
     return text;
   }

@@ -9,7 +9,6 @@ import type { AgentTool } from "../agent/types.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
-import { findWithWalker } from "./walker_glob.ts";
 
 /** Arguments the model passes to `find`. */
 export interface FindToolInput {
@@ -201,6 +200,8 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
             `[fd error]: Search path '${searchPath}' is not a directory.\n[fd error]: No valid search paths given.`,
           );
         }
+        // The walker (and its glob and ignore matchers) loads only when fd/rg are not available.
+        const { findWithWalker } = await import("./walker_glob.ts");
         lines = findWithWalker({ pattern, searchPath, limit: effectiveLimit, signal });
         if (signal?.aborted) throw aborted();
       }

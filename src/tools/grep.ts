@@ -16,7 +16,7 @@ import {
   truncateLine,
 } from "./truncate.ts";
 import type { TruncationResult } from "./truncate.ts";
-import { type GrepMatch, searchWithWalker } from "./walker_grep.ts";
+import type { GrepMatch } from "./walker_grep.ts";
 
 /** Arguments the model passes to `grep`. */
 export interface GrepToolInput {
@@ -214,6 +214,8 @@ export function createGrepTool(cwd: string, options?: GrepToolOptions): GrepTool
           signal,
         );
       } else {
+        // The walker (and its ignore-file matcher) loads only when ripgrep is not available.
+        const { searchWithWalker } = await import("./walker_grep.ts");
         collected = await searchWithWalker({
           pattern,
           searchPath,

@@ -16,6 +16,7 @@ import { loadProjectContextFiles } from "../../src/resources/context_files.ts";
 import { buildSystemPrompt } from "../../src/resources/system_prompt.ts";
 import { DefaultResourceLoader, type ResourceSettingsSource } from "../../src/resources/resource_loader.ts";
 import type { Skill } from "../../src/resources/skills.ts";
+import { loadResourceDeps } from "../../src/resources/resource_deps.ts";
 
 const FIXTURES = new URL("../fixtures/resources/", import.meta.url).pathname;
 const tree: Record<string, string> = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "tree.json")));
@@ -23,6 +24,7 @@ const tree: Record<string, string> = JSON.parse(Deno.readTextFileSync(join(FIXTU
 const expected: any = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "expected.json")));
 
 async function withTree(fn: (root: string) => Promise<void> | void): Promise<void> {
+  await loadResourceDeps();
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-res-" }));
   const oldHome = Deno.env.get("HOME");
   try {
