@@ -18,8 +18,6 @@ import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import { createAgentSession } from "../core/sdk.ts";
-import { runPrintMode } from "../modes/print_mode.ts";
-import { runRpcMode } from "../modes/rpc/rpc_mode.ts";
 import { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { VERSION } from "../version.ts";
 import { type CliArgs, type CliDiagnostic, parseArgs } from "./args.ts";
@@ -263,11 +261,71 @@ async function mainSteps(
     session.dispose();
     throw new CliExit("Error: PI_STARTUP_BENCHMARK only supports interactive mode");
   }
-  if (appMode === "rpc") return await runRpcMode(session);
+  if (appMode === "rpc") {
+    // RPC replaces sessions (new_session, switch_session, fork, clone), so it gets a runtime
+    // whose factory builds later sessions with the same flags, as the reference's does.
+    const { AgentSessionRuntime, createAgentSessionFromServices, createAgentSessionServices } = await import(
+      "../core/session_runtime.ts"
+    );
+    const { runRpcMode } = await import("../modes/rpc/rpc_mode.ts");
+    const resourceLoaderOptions = {
+      additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
+      additionalPromptTemplatePaths: resolveCliPaths(cwd, parsed.promptTemplates),
+      noSkills: parsed.noSkills,
+      noPromptTemplates: parsed.noPromptTemplates,
+      noContextFiles: parsed.noContextFiles,
+      systemPrompt: parsed.systemPrompt,
+      appendSystemPrompt: parsed.appendSystemPrompt,
+      warn: (message: string) => io.stderr(`${message}\n`),
+    };
+    const services = {
+      cwd: runtimeCwd,
+      agentDir,
+      authStorage,
+      settingsManager,
+      modelRegistry,
+      resourceLoader,
+      diagnostics: [],
+    };
+    const runtime = new AgentSessionRuntime(session, services, async (options) => {
+      const next = options.cwd === runtimeCwd && options.agentDir === agentDir
+        ? services
+        : await createAgentSessionServices({
+          cwd: options.cwd,
+          agentDir: options.agentDir,
+          authStorage,
+          resourceLoaderOptions,
+        });
+      const nextPatterns = parsed.models ?? next.settingsManager.getEnabledModels();
+      const nextScoped = nextPatterns && nextPatterns.length > 0
+        ? await resolveModelScope(nextPatterns, next.modelRegistry)
+        : [];
+      const existing = options.sessionManager.buildSessionContext().messages.length > 0;
+      const nextBuilt = buildSessionOptions(
+        parsed,
+        nextScoped,
+        existing,
+        next.modelRegistry,
+        next.settingsManager,
+      );
+      const created = await createAgentSessionFromServices({
+        services: next,
+        sessionManager: options.sessionManager,
+        model: nextBuilt.options.model,
+        thinkingLevel: nextBuilt.options.thinkingLevel,
+        scopedModels: nextBuilt.options.scopedModels,
+        tools: nextBuilt.options.tools,
+        noTools: nextBuilt.options.noTools,
+      });
+      return { ...created, services: next, diagnostics: [] };
+    });
+    return await runRpcMode(runtime);
+  }
   if (appMode === "interactive") {
     session.dispose();
     throw new CliExit("Error: Interactive mode is not available in this build (use -p or --mode json)");
   }
+  const { runPrintMode } = await import("../modes/print_mode.ts");
   return await runPrintMode(session, {
     mode: appMode === "json" ? "json" : "text",
     messages: parsed.messages,

@@ -305,3 +305,59 @@ Deno.test("RPC-06 RPC-11 `pi --mode rpc` (main.ts) serves commands and exits 0 a
     await env.cleanup();
   }
 });
+
+Deno.test("RPC-08 RPC-21 `pi --mode rpc` replaces sessions: new_session, fork and clone through the CLI's runtime", async () => {
+  const server = await startFakeProvider([textTurn("first reply"), textTurn("second reply")]);
+  const env = await createAgentEnv(server.url);
+  const client = new RpcClient({
+    cliPath: new URL("../../main.ts", import.meta.url).pathname,
+    cwd: env.cwd,
+    env: childEnv(env),
+    provider: "fake-anthropic",
+    model: "test-model",
+  });
+  try {
+    await client.start();
+    await client.promptAndWait("hello");
+    const original = (await client.getState()).sessionFile;
+    assert(original, "the first session is on disk");
+
+    const clone = await client.send({ type: "clone" });
+    assertEquals(clone.success, true, JSON.stringify(clone));
+    const cloned = (await client.getState()).sessionFile;
+    assert(cloned && cloned !== original, "clone writes a new file");
+    assertEquals((await client.getState()).messageCount, 2);
+
+    const forkable = await client.send({ type: "get_fork_messages" });
+    assert(forkable.success);
+    const entryId = (forkable.data as { messages: { entryId: string }[] }).messages[0].entryId;
+    const fork = await client.send({ type: "fork", entryId });
+    assertEquals(fork.success, true, JSON.stringify(fork));
+    assertEquals((fork.data as { text: string }).text, "hello");
+
+    const fresh = await client.send({ type: "new_session" });
+    assertEquals(strip(fresh), {
+      type: "response",
+      command: "new_session",
+      success: true,
+      data: { cancelled: false },
+    });
+    const state = await client.getState();
+    assertEquals(state.messageCount, 0);
+    // The new session still runs with the flag model.
+    assertEquals(state.model?.provider, "fake-anthropic");
+    await client.promptAndWait("again");
+    assertEquals(await client.getLastAssistantText(), "second reply");
+    const now = (await client.getState()).sessionFile;
+    assert(now && now !== original, "a new file");
+
+    const back = await client.send({ type: "switch_session", sessionPath: original });
+    assertEquals(back.success, true, JSON.stringify(back));
+    assertEquals((await client.getState()).sessionFile, original);
+    assertEquals(await client.endInput(), 0);
+  } finally {
+    await client.stop();
+    await server.close();
+    await env.cleanup();
+  }
+});
