@@ -47,6 +47,8 @@ export {
 export type { OpenAICompletionsOptions } from "./src/ai/providers/openai_completions.ts";
 export { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./src/ai/providers/openai_responses.ts";
 export type { OpenAIResponsesOptions } from "./src/ai/providers/openai_responses.ts";
+export { streamGoogle, streamSimpleGoogle } from "./src/ai/providers/google.ts";
+export type { GoogleOptions } from "./src/ai/providers/google.ts";
 
 // ── Agent loop (pi-agent-core) ────────────────────────────────────────────
 export { Agent } from "./src/agent/agent.ts";
@@ -143,5 +145,40 @@ export type { AgentSessionConfig } from "./src/core/agent_session.ts";
 export type * from "./src/core/agent_session_types.ts";
 export { createAgentSession } from "./src/core/sdk.ts";
 export type { CreateAgentSessionOptions, CreateAgentSessionResult } from "./src/core/sdk.ts";
+
+export {
+  AgentSessionRuntime,
+  createAgentSessionFromServices,
+  createAgentSessionRuntime,
+  createAgentSessionServices,
+  SessionImportFileNotFoundError,
+} from "./src/core/session_runtime.ts";
+export type { AgentSessionServices, CreateAgentSessionRuntimeFactory } from "./src/core/session_runtime.ts";
+export { navigateTree } from "./src/core/session_tree.ts";
+export { exportToJsonl } from "./src/core/session_export.ts";
+export {
+  calculateContextTokens,
+  collectEntriesForBranchSummary,
+  compact,
+  DEFAULT_COMPACTION_SETTINGS,
+  estimateTokens,
+  findCutPoint,
+  findTurnStartIndex,
+  generateBranchSummary,
+  generateSummary,
+  getLastAssistantUsage,
+  prepareBranchEntries,
+  prepareCompaction,
+  serializeConversation,
+  shouldCompact,
+} from "./src/core/compaction/mod.ts";
+
+// ── Modes ─────────────────────────────────────────────────────────────────
+export { runPrintMode } from "./src/modes/print_mode.ts";
+export { runRpcMode } from "./src/modes/rpc/rpc_mode.ts";
+export { RpcClient } from "./src/modes/rpc/rpc_client.ts";
+export type { RpcClientOptions, RpcEvent } from "./src/modes/rpc/rpc_client.ts";
+export type * from "./src/modes/rpc/rpc_types.ts";
+export { runCli } from "./src/cli/run.ts";
 
 export { VERSION } from "./src/version.ts";
