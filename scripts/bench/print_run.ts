@@ -4,7 +4,10 @@
  * by the medians of wall time and peak RSS (GNU time's %M). Both use the same isolated agent dir,
  * models.json and server; sessions are written (the default), as a user's run would.
  *
- * Usage: deno run -A scripts/bench/print_run.ts [rounds] [--api anthropic-messages|openai-completions|…]
+ * Usage: deno run -A scripts/bench/print_run.ts [rounds] [--api anthropic-messages|…] [--bundle FILE]
+ *
+ * `--bundle FILE` runs ours from a `deno bundle` output (e.g. `deno bundle --output /tmp/pi.js main.ts`)
+ * instead of main.ts, to see what module loading costs.
  *
  * @module
  */
@@ -19,8 +22,10 @@ import { alternate, median, referenceCli, type RunSample, timeCommand } from "./
 
 const apiIndex = Deno.args.indexOf("--api");
 const api = (apiIndex >= 0 ? Deno.args[apiIndex + 1] : "anthropic-messages") as FakeApi;
-const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && Deno.args[i - 1] !== "--api") ?? 15);
-const main = new URL("../../main.ts", import.meta.url).pathname;
+const bundleIndex = Deno.args.indexOf("--bundle");
+const bundle = bundleIndex >= 0 ? Deno.args[bundleIndex + 1] : undefined;
+const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && !Deno.args[i - 1]?.startsWith("--")) ?? 15);
+const main = bundle ?? new URL("../../main.ts", import.meta.url).pathname;
 
 const server = await startFakeProvider();
 const env = await createAgentEnv(server.url);
@@ -45,7 +50,9 @@ try {
   const refMs = median(b.map((s) => s.ms));
   const oursRss = median(a.map((s) => s.maxRssKb ?? 0));
   const refRss = median(b.map((s) => s.maxRssKb ?? 0));
-  console.log(`pi -p "hi" (${api}), ${rounds} alternated rounds, medians`);
+  console.log(
+    `pi -p "hi" (${api}${bundle ? `, ours from ${bundle}` : ""}), ${rounds} alternated rounds, medians`,
+  );
   console.log(`ours: ${oursMs.toFixed(1)} ms, peak RSS ${(oursRss / 1024).toFixed(1)} MiB`);
   console.log(`ref:  ${refMs.toFixed(1)} ms, peak RSS ${(refRss / 1024).toFixed(1)} MiB`);
   console.log(`wall time: ours is ${(refMs / oursMs).toFixed(2)}x faster (goal >= 8x)`);
