@@ -5,197 +5,138 @@
  * @module
  */
 
-import { type Static, Type } from "typebox";
-import { Compile } from "typebox/compile";
 import { stripJsonComments } from "./jsonc.ts";
+import { formatSchemaErrors, isModelsConfigShape, modelsConfigSchemaErrors } from "./models_json_validate.ts";
 
-const PercentileCutoffsSchema = Type.Object({
-  p50: Type.Optional(Type.Number()),
-  p75: Type.Optional(Type.Number()),
-  p90: Type.Optional(Type.Number()),
-  p99: Type.Optional(Type.Number()),
-});
+/** Latency/throughput cutoffs by percentile for OpenRouter provider routing. */
+export interface PercentileCutoffs {
+  p50?: number;
+  p75?: number;
+  p90?: number;
+  p99?: number;
+}
 
-const NumberOrString = Type.Optional(Type.Union([Type.Number(), Type.String()]));
+/** OpenRouter `provider` routing preferences, passed through to the request. */
+export interface OpenRouterRouting {
+  allow_fallbacks?: boolean;
+  require_parameters?: boolean;
+  data_collection?: "deny" | "allow";
+  zdr?: boolean;
+  enforce_distillable_text?: boolean;
+  order?: string[];
+  only?: string[];
+  ignore?: string[];
+  quantizations?: string[];
+  sort?: string | { by?: string; partition?: string | null };
+  max_price?: {
+    prompt?: number | string;
+    completion?: number | string;
+    image?: number | string;
+    audio?: number | string;
+    request?: number | string;
+  };
+  preferred_min_throughput?: number | PercentileCutoffs;
+  preferred_max_latency?: number | PercentileCutoffs;
+}
 
-const OpenRouterRoutingSchema = Type.Object({
-  allow_fallbacks: Type.Optional(Type.Boolean()),
-  require_parameters: Type.Optional(Type.Boolean()),
-  data_collection: Type.Optional(Type.Union([Type.Literal("deny"), Type.Literal("allow")])),
-  zdr: Type.Optional(Type.Boolean()),
-  enforce_distillable_text: Type.Optional(Type.Boolean()),
-  order: Type.Optional(Type.Array(Type.String())),
-  only: Type.Optional(Type.Array(Type.String())),
-  ignore: Type.Optional(Type.Array(Type.String())),
-  quantizations: Type.Optional(Type.Array(Type.String())),
-  sort: Type.Optional(Type.Union([
-    Type.String(),
-    Type.Object({
-      by: Type.Optional(Type.String()),
-      partition: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    }),
-  ])),
-  max_price: Type.Optional(Type.Object({
-    prompt: NumberOrString,
-    completion: NumberOrString,
-    image: NumberOrString,
-    audio: NumberOrString,
-    request: NumberOrString,
-  })),
-  preferred_min_throughput: Type.Optional(Type.Union([Type.Number(), PercentileCutoffsSchema])),
-  preferred_max_latency: Type.Optional(Type.Union([Type.Number(), PercentileCutoffsSchema])),
-});
+/** Vercel AI Gateway provider routing preferences. */
+export interface VercelGatewayRouting {
+  only?: string[];
+  order?: string[];
+}
 
-const VercelGatewayRoutingSchema = Type.Object({
-  only: Type.Optional(Type.Array(Type.String())),
-  order: Type.Optional(Type.Array(Type.String())),
-});
+/** Maps pi's thinking levels to provider values; `null` marks a level as unsupported. */
+export interface ThinkingLevelMap {
+  off?: string | null;
+  minimal?: string | null;
+  low?: string | null;
+  medium?: string | null;
+  high?: string | null;
+  xhigh?: string | null;
+}
 
-const ThinkingLevelMapValueSchema = Type.Union([Type.String(), Type.Null()]);
-const ThinkingLevelMapSchema = Type.Object({
-  off: Type.Optional(ThinkingLevelMapValueSchema),
-  minimal: Type.Optional(ThinkingLevelMapValueSchema),
-  low: Type.Optional(ThinkingLevelMapValueSchema),
-  medium: Type.Optional(ThinkingLevelMapValueSchema),
-  high: Type.Optional(ThinkingLevelMapValueSchema),
-  xhigh: Type.Optional(ThinkingLevelMapValueSchema),
-});
+/** Compat flags for openai-completions style endpoints. */
+export interface OpenAICompletionsCompatConfig {
+  supportsStore?: boolean;
+  supportsDeveloperRole?: boolean;
+  supportsReasoningEffort?: boolean;
+  supportsUsageInStreaming?: boolean;
+  maxTokensField?: "max_completion_tokens" | "max_tokens";
+  requiresToolResultName?: boolean;
+  requiresAssistantAfterToolResult?: boolean;
+  requiresThinkingAsText?: boolean;
+  requiresReasoningContentOnAssistantMessages?: boolean;
+  thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+  cacheControlFormat?: "anthropic";
+  openRouterRouting?: OpenRouterRouting;
+  vercelGatewayRouting?: VercelGatewayRouting;
+  supportsStrictMode?: boolean;
+  supportsLongCacheRetention?: boolean;
+}
 
-const OpenAICompletionsCompatSchema = Type.Object({
-  supportsStore: Type.Optional(Type.Boolean()),
-  supportsDeveloperRole: Type.Optional(Type.Boolean()),
-  supportsReasoningEffort: Type.Optional(Type.Boolean()),
-  supportsUsageInStreaming: Type.Optional(Type.Boolean()),
-  maxTokensField: Type.Optional(
-    Type.Union([Type.Literal("max_completion_tokens"), Type.Literal("max_tokens")]),
-  ),
-  requiresToolResultName: Type.Optional(Type.Boolean()),
-  requiresAssistantAfterToolResult: Type.Optional(Type.Boolean()),
-  requiresThinkingAsText: Type.Optional(Type.Boolean()),
-  requiresReasoningContentOnAssistantMessages: Type.Optional(Type.Boolean()),
-  thinkingFormat: Type.Optional(Type.Union([
-    Type.Literal("openai"),
-    Type.Literal("openrouter"),
-    Type.Literal("deepseek"),
-    Type.Literal("zai"),
-    Type.Literal("qwen"),
-    Type.Literal("qwen-chat-template"),
-  ])),
-  cacheControlFormat: Type.Optional(Type.Literal("anthropic")),
-  openRouterRouting: Type.Optional(OpenRouterRoutingSchema),
-  vercelGatewayRouting: Type.Optional(VercelGatewayRoutingSchema),
-  supportsStrictMode: Type.Optional(Type.Boolean()),
-  supportsLongCacheRetention: Type.Optional(Type.Boolean()),
-});
+/** Compat flags for openai-responses endpoints. */
+export interface OpenAIResponsesCompatConfig {
+  sendSessionIdHeader?: boolean;
+  supportsLongCacheRetention?: boolean;
+}
 
-const OpenAIResponsesCompatSchema = Type.Object({
-  sendSessionIdHeader: Type.Optional(Type.Boolean()),
-  supportsLongCacheRetention: Type.Optional(Type.Boolean()),
-});
+/** Compat flags for anthropic-messages endpoints. */
+export interface AnthropicMessagesCompatConfig {
+  supportsEagerToolInputStreaming?: boolean;
+  supportsLongCacheRetention?: boolean;
+}
 
-const AnthropicMessagesCompatSchema = Type.Object({
-  supportsEagerToolInputStreaming: Type.Optional(Type.Boolean()),
-  supportsLongCacheRetention: Type.Optional(Type.Boolean()),
-});
-
-const ProviderCompatSchema = Type.Union([
-  OpenAICompletionsCompatSchema,
-  OpenAIResponsesCompatSchema,
-  AnthropicMessagesCompatSchema,
-]);
-
-const InputSchema = Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]));
-const HeadersSchema = Type.Record(Type.String(), Type.String());
-
-const ModelDefinitionSchema = Type.Object({
-  id: Type.String({ minLength: 1 }),
-  name: Type.Optional(Type.String({ minLength: 1 })),
-  api: Type.Optional(Type.String({ minLength: 1 })),
-  baseUrl: Type.Optional(Type.String({ minLength: 1 })),
-  reasoning: Type.Optional(Type.Boolean()),
-  thinkingLevelMap: Type.Optional(ThinkingLevelMapSchema),
-  input: Type.Optional(InputSchema),
-  cost: Type.Optional(Type.Object({
-    input: Type.Number(),
-    output: Type.Number(),
-    cacheRead: Type.Number(),
-    cacheWrite: Type.Number(),
-  })),
-  contextWindow: Type.Optional(Type.Number()),
-  maxTokens: Type.Optional(Type.Number()),
-  headers: Type.Optional(HeadersSchema),
-  compat: Type.Optional(ProviderCompatSchema),
-});
-
-const ModelOverrideSchema = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1 })),
-  reasoning: Type.Optional(Type.Boolean()),
-  thinkingLevelMap: Type.Optional(ThinkingLevelMapSchema),
-  input: Type.Optional(InputSchema),
-  cost: Type.Optional(Type.Object({
-    input: Type.Optional(Type.Number()),
-    output: Type.Optional(Type.Number()),
-    cacheRead: Type.Optional(Type.Number()),
-    cacheWrite: Type.Optional(Type.Number()),
-  })),
-  contextWindow: Type.Optional(Type.Number()),
-  maxTokens: Type.Optional(Type.Number()),
-  headers: Type.Optional(HeadersSchema),
-  compat: Type.Optional(ProviderCompatSchema),
-});
-
-const ProviderConfigSchema = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1 })),
-  baseUrl: Type.Optional(Type.String({ minLength: 1 })),
-  apiKey: Type.Optional(Type.String({ minLength: 1 })),
-  api: Type.Optional(Type.String({ minLength: 1 })),
-  headers: Type.Optional(HeadersSchema),
-  compat: Type.Optional(ProviderCompatSchema),
-  authHeader: Type.Optional(Type.Boolean()),
-  models: Type.Optional(Type.Array(ModelDefinitionSchema)),
-  modelOverrides: Type.Optional(Type.Record(Type.String(), ModelOverrideSchema)),
-});
-
-const ModelsConfigSchema = Type.Object({
-  providers: Type.Record(Type.String(), ProviderConfigSchema),
-});
+/** The compat object accepted at provider or model level. */
+export type ProviderCompat =
+  | OpenAICompletionsCompatConfig
+  | OpenAIResponsesCompatConfig
+  | AnthropicMessagesCompatConfig;
 
 /** A custom model entry in models.json. */
-export type ModelDefinition = Static<typeof ModelDefinitionSchema>;
+export interface ModelDefinition {
+  id: string;
+  name?: string;
+  api?: string;
+  baseUrl?: string;
+  reasoning?: boolean;
+  thinkingLevelMap?: ThinkingLevelMap;
+  input?: ("text" | "image")[];
+  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  contextWindow?: number;
+  maxTokens?: number;
+  headers?: Record<string, string>;
+  compat?: ProviderCompat;
+}
+
 /** Per-model changes to a built-in model. */
-export type ModelOverride = Static<typeof ModelOverrideSchema>;
+export interface ModelOverride {
+  name?: string;
+  reasoning?: boolean;
+  thinkingLevelMap?: ThinkingLevelMap;
+  input?: ("text" | "image")[];
+  cost?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  contextWindow?: number;
+  maxTokens?: number;
+  headers?: Record<string, string>;
+  compat?: ProviderCompat;
+}
+
 /** One provider block in models.json. */
-export type ProviderConfig = Static<typeof ProviderConfigSchema>;
+export interface ProviderConfig {
+  name?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  api?: string;
+  headers?: Record<string, string>;
+  compat?: ProviderCompat;
+  authHeader?: boolean;
+  models?: ModelDefinition[];
+  modelOverrides?: Record<string, ModelOverride>;
+}
+
 /** The whole models.json document. */
-export type ModelsConfig = Static<typeof ModelsConfigSchema>;
-/** The compat object accepted at provider or model level. */
-export type ProviderCompat = Static<typeof ProviderCompatSchema>;
-
-let compiled: ReturnType<typeof Compile<typeof ModelsConfigSchema>> | undefined;
-function validator() {
-  // Compiled on first use so importing this module stays cheap.
-  compiled ??= Compile(ModelsConfigSchema);
-  return compiled;
-}
-
-interface ValidationErrorLike {
-  keyword: string;
-  instancePath: string;
-  params: unknown;
-  message: string;
-}
-
-function formatValidationPath(error: ValidationErrorLike): string {
-  if (error.keyword === "required") {
-    const params = error.params as { requiredProperties?: string[] };
-    const requiredProperty = params.requiredProperties?.[0];
-    if (requiredProperty) {
-      const basePath = error.instancePath.replace(/^\//, "").replace(/\//g, ".");
-      return basePath ? `${basePath}.${requiredProperty}` : requiredProperty;
-    }
-  }
-  const path = error.instancePath.replace(/^\//, "").replace(/\//g, ".");
-  return path || "root";
+export interface ModelsConfig {
+  providers: Record<string, ProviderConfig>;
 }
 
 /** Semantic checks beyond the schema; throws `Provider X: …` errors. */
@@ -260,11 +201,8 @@ export function readModelsJson(path: string, builtInProviders: ReadonlySet<strin
   }
   try {
     const parsed: unknown = JSON.parse(stripJsonComments(content));
-    const check = validator();
-    if (!check.Check(parsed)) {
-      const errors = [...check.Errors(parsed)]
-        .map((error) => `  - ${formatValidationPath(error as ValidationErrorLike)}: ${error.message}`)
-        .join("\n") || "Unknown schema error";
+    if (!isModelsConfigShape(parsed)) {
+      const errors = formatSchemaErrors(modelsConfigSchemaErrors(parsed));
       return { error: `Invalid models.json schema:\n${errors}\n\nFile: ${path}` };
     }
     const config = parsed as ModelsConfig;
