@@ -8,27 +8,28 @@
  * @module
  */
 import type { Agent } from "../agent/agent.ts";
-import type { AgentEvent, AgentMessage, AgentState, AgentThinkingLevel, AgentTool } from "../agent/types.ts";
+import type { AgentEvent, AgentMessage, AgentState, AgentThinkingLevel } from "../agent/types.ts";
 import { clampThinkingLevel, getSupportedThinkingLevels, THINKING_LEVELS } from "../ai/thinking.ts";
 import { modelsAreEqual } from "../ai/models.ts";
-import { isRetryableError } from "../ai/retryable.ts";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "../ai/types.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
 import { DEFAULT_THINKING_LEVEL } from "../config/model_resolver.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
-import { getDocumentationPaths } from "../resources/documentation.ts";
 import { expandPromptTemplate, type PromptTemplate } from "../resources/prompt_templates.ts";
 import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { expandSkillCommand } from "../resources/skills.ts";
-import { buildSystemPrompt } from "../resources/system_prompt.ts";
-import type { BashExecutionMessage, CustomMessage } from "../session/messages.ts";
+import type { CustomMessage } from "../session/messages.ts";
 import type { SessionManager } from "../session/session_manager.ts";
-import { type BashOperations, createLocalBashOperations } from "../tools/shell.ts";
-import { createAllTools } from "../tools/index.ts";
+import type { BashOperations } from "../tools/shell.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
-import { type BashResult, executeBashWithOperations } from "./bash_executor.ts";
+import type { BashResult } from "./bash_executor.ts";
 import { computeContextUsage } from "./context_usage.ts";
+import { SessionBash } from "./session_bash.ts";
+import { SessionQueues } from "./session_queues.ts";
 import { SessionCompactor } from "./session_compaction.ts";
+import { lastAssistantOf, SessionRetrier } from "./session_retry.ts";
+import { computeStats, forkableUserMessages, lastAssistantText, userText } from "./session_stats.ts";
+import { buildSessionSystemPrompt, buildToolSet, type SessionTool } from "./session_tools.ts";
 import {
   abortBranchSummary,
   isBranchSummaryRunning,
@@ -48,8 +49,7 @@ import type {
   SessionStats,
 } from "./agent_session_types.ts";
 
-/** A tool with the metadata the system prompt uses. */
-export type SessionTool = AgentTool & { promptSnippet?: string; promptGuidelines?: string[] };
+export type { SessionTool };
 
 /** What an AgentSession is built from. */
 export interface AgentSessionConfig {
@@ -70,8 +70,6 @@ export interface AgentSessionConfig {
   baseToolsOverride?: Record<string, SessionTool>;
 }
 
-const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
-
 /** One conversation with a model, backed by a session file. */
 export class AgentSession {
   readonly agent: Agent;
@@ -85,20 +83,14 @@ export class AgentSession {
   #listeners: AgentSessionEventListener[] = [];
   #eventQueue: Promise<void> = Promise.resolve();
   #unsubscribeAgent?: () => void;
-  #steeringTexts: string[] = [];
-  #followUpTexts: string[] = [];
+  #queues: SessionQueues;
   #pendingNextTurn: AgentMessage[] = [];
-  #pendingBash: BashExecutionMessage[] = [];
-  #bashAbort?: AbortController;
   #lastAssistant?: AssistantMessage;
-  #retryAttempt = 0;
-  #retryPromise?: Promise<void>;
-  #retryResolve?: () => void;
-  #retryAbort?: AbortController;
-  #toolRegistry = new Map<string, SessionTool>();
-  #allowedToolNames?: Set<string>;
+  #toolRegistry: Map<string, SessionTool>;
   #baseSystemPrompt = "";
   #compactor: SessionCompactor;
+  #retrier: SessionRetrier;
+  #bash: SessionBash;
 
   constructor(config: AgentSessionConfig) {
     this.agent = config.agent;
@@ -108,10 +100,14 @@ export class AgentSession {
     this.resourceLoader = config.resourceLoader;
     this.cwd = config.cwd;
     this.#scopedModels = config.scopedModels ?? [];
-    this.#allowedToolNames = config.allowedToolNames ? new Set(config.allowedToolNames) : undefined;
     this.#compactor = new SessionCompactor(this);
+    this.#retrier = new SessionRetrier(this);
+    this.#bash = new SessionBash(this);
+    this.#queues = new SessionQueues(this);
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
-    this.#buildTools(config);
+    const tools = buildToolSet({ ...config, settingsManager: config.settingsManager });
+    this.#toolRegistry = tools.registry;
+    this.setActiveToolsByName(tools.active);
   }
 
   // ── events ──────────────────────────────────────────────────────────────
@@ -137,22 +133,9 @@ export class AgentSession {
     for (const listener of [...this.#listeners]) listener(event);
   }
 
-  #emitQueueUpdate(): void {
-    this.emit({
-      type: "queue_update",
-      steering: [...this.#steeringTexts],
-      followUp: [...this.#followUpTexts],
-    });
-  }
-
   #onAgentEvent(event: AgentEvent): Promise<void> {
     // The retry promise must exist before prompt() awaits it, so create it synchronously.
-    if (
-      event.type === "agent_end" && !this.#retryPromise && this.settingsManager.getRetrySettings().enabled
-    ) {
-      const last = lastAssistantOf(event.messages);
-      if (last && this.#isRetryable(last)) this.#retryPromise = new Promise((r) => (this.#retryResolve = r));
-    }
+    if (event.type === "agent_end") this.#retrier.expect(event.messages);
     this.#eventQueue = this.#eventQueue.then(
       () => this.#processAgentEvent(event),
       () => this.#processAgentEvent(event),
@@ -167,19 +150,7 @@ export class AgentSession {
     }
     if (event.type === "message_start" && event.message.role === "user") {
       const text = userText(event.message);
-      if (text) {
-        const s = this.#steeringTexts.indexOf(text);
-        if (s !== -1) {
-          this.#steeringTexts.splice(s, 1);
-          this.#emitQueueUpdate();
-        } else {
-          const f = this.#followUpTexts.indexOf(text);
-          if (f !== -1) {
-            this.#followUpTexts.splice(f, 1);
-            this.#emitQueueUpdate();
-          }
-        }
-      }
+      if (text) this.#queues.delivered(text);
     }
     this.emit(event);
 
@@ -199,20 +170,17 @@ export class AgentSession {
       if (message.role === "assistant") {
         const assistant = message as AssistantMessage;
         this.#lastAssistant = assistant;
-        if (assistant.stopReason !== "error" && this.#retryAttempt > 0) {
-          this.emit({ type: "auto_retry_end", success: true, attempt: this.#retryAttempt });
-          this.#retryAttempt = 0;
-        }
+        this.#retrier.noteReply(assistant);
       }
     }
 
     if (event.type === "agent_end") {
-      this.#flushPendingBash();
+      this.#bash.flush();
       const last = this.#lastAssistant;
       this.#lastAssistant = undefined;
       if (!last) return;
-      if (this.#isRetryable(last) && await this.#retry(last)) return;
-      this.#resolveRetry();
+      if (this.#retrier.isRetryable(last) && await this.#retrier.retry(last)) return;
+      this.#retrier.settle();
       await this.#compactor.check(last);
     }
   }
@@ -263,10 +231,10 @@ export class AgentSession {
     return this.resourceLoader.getPrompts().prompts;
   }
   get retryAttempt(): number {
-    return this.#retryAttempt;
+    return this.#retrier.attempt;
   }
   get isRetrying(): boolean {
-    return this.#retryPromise !== undefined;
+    return this.#retrier.isRetrying;
   }
   get autoRetryEnabled(): boolean {
     return this.settingsManager.getRetryEnabled();
@@ -275,39 +243,16 @@ export class AgentSession {
     this.settingsManager.setRetryEnabled(enabled);
   }
   get pendingMessageCount(): number {
-    return this.#steeringTexts.length + this.#followUpTexts.length;
+    return this.#queues.steering.length + this.#queues.followUp.length;
   }
   getSteeringMessages(): readonly string[] {
-    return this.#steeringTexts;
+    return this.#queues.steering;
   }
   getFollowUpMessages(): readonly string[] {
-    return this.#followUpTexts;
+    return this.#queues.followUp;
   }
 
   // ── tools and system prompt ────────────────────────────────────────────
-
-  #buildTools(config: AgentSessionConfig): void {
-    const isAllowed = (name: string) => !this.#allowedToolNames || this.#allowedToolNames.has(name);
-    const base: Record<string, SessionTool> = config.baseToolsOverride ?? createAllTools(this.cwd, {
-      read: { autoResizeImages: this.settingsManager.getImageAutoResize() },
-      bash: {
-        commandPrefix: this.settingsManager.getShellCommandPrefix(),
-        shellPath: this.settingsManager.getShellPath(),
-      },
-    });
-    for (const [name, tool] of Object.entries(base)) if (isAllowed(name)) this.#toolRegistry.set(name, tool);
-    for (const tool of config.customTools ?? []) {
-      if (isAllowed(tool.name)) this.#toolRegistry.set(tool.name, tool);
-    }
-    const defaults = config.baseToolsOverride ? Object.keys(config.baseToolsOverride) : DEFAULT_ACTIVE_TOOLS;
-    const active = (config.initialActiveToolNames ?? defaults).filter(isAllowed);
-    if (this.#allowedToolNames) {
-      for (const name of this.#toolRegistry.keys()) if (this.#allowedToolNames.has(name)) active.push(name);
-    } else {
-      for (const tool of config.customTools ?? []) active.push(tool.name);
-    }
-    this.setActiveToolsByName([...new Set(active)]);
-  }
 
   /** Names of the tools the model currently has. */
   getActiveToolNames(): string[] {
@@ -335,38 +280,18 @@ export class AgentSession {
       }
     }
     this.agent.state.tools = tools;
-    this.#baseSystemPrompt = this.#buildSystemPrompt(valid);
+    this.#baseSystemPrompt = buildSessionSystemPrompt(
+      this.#toolRegistry,
+      valid,
+      this.resourceLoader,
+      this.cwd,
+    );
     this.agent.state.systemPrompt = this.#baseSystemPrompt;
   }
 
   /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */
   refreshSystemPrompt(): void {
     this.setActiveToolsByName(this.getActiveToolNames());
-  }
-
-  #buildSystemPrompt(toolNames: string[]): string {
-    const snippets: Record<string, string> = {};
-    const guidelines: string[] = [];
-    for (const name of toolNames) {
-      const tool = this.#toolRegistry.get(name);
-      const snippet = tool?.promptSnippet?.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
-      if (snippet) snippets[name] = snippet;
-      const own = new Set((tool?.promptGuidelines ?? []).map((g) => g.trim()).filter((g) => g.length > 0));
-      guidelines.push(...own);
-    }
-    const loader = this.resourceLoader;
-    const append = loader.getAppendSystemPrompt();
-    return buildSystemPrompt({
-      customPrompt: loader.getSystemPrompt(),
-      selectedTools: toolNames,
-      toolSnippets: snippets,
-      promptGuidelines: guidelines,
-      appendSystemPrompt: append.length > 0 ? append.join("\n\n") : undefined,
-      cwd: this.cwd,
-      contextFiles: loader.getAgentsFiles().agentsFiles,
-      skills: loader.getSkills().skills,
-      documentation: getDocumentationPaths(),
-    });
   }
 
   // ── prompting ───────────────────────────────────────────────────────────
@@ -394,12 +319,12 @@ export class AgentSession {
             "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
           );
         }
-        if (options.streamingBehavior === "followUp") this.#queue("followUp", expanded, options.images);
-        else this.#queue("steer", expanded, options.images);
+        if (options.streamingBehavior === "followUp") this.#queues.add("followUp", expanded, options.images);
+        else this.#queues.add("steer", expanded, options.images);
         options.preflightResult?.(true);
         return;
       }
-      this.#flushPendingBash();
+      this.#bash.flush();
       const model = this.model;
       if (!model) throw new Error(formatNoModelSelectedMessage());
       if (!this.modelRegistry.hasConfiguredAuth(model)) {
@@ -432,29 +357,19 @@ export class AgentSession {
       await this.waitForRetry();
       await this.#compactor.waitForContinuation();
       await this.#eventQueue;
-    } while (this.#retryPromise || this.#compactor.hasContinuation);
+    } while (this.#retrier.isRetrying || this.#compactor.hasContinuation);
   }
 
   /** Queues a steering message (delivered after the current tool calls). */
   steer(text: string, images?: ImageContent[]): Promise<void> {
-    this.#queue("steer", this.#expand(text), images);
+    this.#queues.add("steer", this.#expand(text), images);
     return Promise.resolve();
   }
 
   /** Queues a follow-up message (delivered when the agent would stop). */
   followUp(text: string, images?: ImageContent[]): Promise<void> {
-    this.#queue("followUp", this.#expand(text), images);
+    this.#queues.add("followUp", this.#expand(text), images);
     return Promise.resolve();
-  }
-
-  #queue(kind: "steer" | "followUp", text: string, images?: ImageContent[]): void {
-    (kind === "steer" ? this.#steeringTexts : this.#followUpTexts).push(text);
-    this.#emitQueueUpdate();
-    const content: (TextContent | ImageContent)[] = [{ type: "text", text }];
-    if (images) content.push(...images);
-    const message: AgentMessage = { role: "user", content, timestamp: Date.now() };
-    if (kind === "steer") this.agent.steer(message);
-    else this.agent.followUp(message);
   }
 
   /**
@@ -487,13 +402,7 @@ export class AgentSession {
 
   /** Removes and returns every queued message. */
   clearQueue(): { steering: string[]; followUp: string[] } {
-    const steering = [...this.#steeringTexts];
-    const followUp = [...this.#followUpTexts];
-    this.#steeringTexts = [];
-    this.#followUpTexts = [];
-    this.agent.clearAllQueues();
-    this.#emitQueueUpdate();
-    return { steering, followUp };
+    return this.#queues.clear();
   }
 
   /** Aborts the run (and a pending retry) and waits until the agent is idle. */
@@ -629,101 +538,25 @@ export class AgentSession {
 
   // ── auto-retry (LOOP-07…09) ────────────────────────────────────────────
 
-  #isRetryable(message: AssistantMessage): boolean {
-    return isRetryableError(message, this.model?.contextWindow ?? 0);
-  }
-
-  async #retry(message: AssistantMessage): Promise<boolean> {
-    const settings = this.settingsManager.getRetrySettings();
-    if (!settings.enabled) {
-      this.#resolveRetry();
-      return false;
-    }
-    if (!this.#retryPromise) this.#retryPromise = new Promise((r) => (this.#retryResolve = r));
-    this.#retryAttempt++;
-    if (this.#retryAttempt > settings.maxRetries) {
-      this.emit({
-        type: "auto_retry_end",
-        success: false,
-        attempt: this.#retryAttempt - 1,
-        finalError: message.errorMessage,
-      });
-      this.#retryAttempt = 0;
-      this.#resolveRetry();
-      return false;
-    }
-    const delayMs = settings.baseDelayMs * 2 ** (this.#retryAttempt - 1);
-    this.emit({
-      type: "auto_retry_start",
-      attempt: this.#retryAttempt,
-      maxAttempts: settings.maxRetries,
-      delayMs,
-      errorMessage: message.errorMessage || "Unknown error",
-    });
-    // The failed reply stays in the session file but leaves the model's context.
-    const messages = this.agent.state.messages;
-    if (messages.length > 0 && messages[messages.length - 1].role === "assistant") {
-      this.agent.state.messages = messages.slice(0, -1);
-    }
-    this.#retryAbort = new AbortController();
-    try {
-      await sleep(delayMs, this.#retryAbort.signal);
-    } catch {
-      const attempt = this.#retryAttempt;
-      this.#retryAttempt = 0;
-      this.#retryAbort = undefined;
-      this.emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
-      this.#resolveRetry();
-      return false;
-    }
-    this.#retryAbort = undefined;
-    setTimeout(() => void this.agent.continue().catch(() => {}), 0);
-    return true;
-  }
-
-  #resolveRetry(): void {
-    this.#retryResolve?.();
-    this.#retryResolve = undefined;
-    this.#retryPromise = undefined;
-  }
-
   /** Cancels a retry that is waiting out its delay. */
   abortRetry(): void {
-    this.#retryAbort?.abort();
-    this.#resolveRetry();
+    this.#retrier.abort();
   }
 
   /** Resolves once any retry in progress has finished. */
-  async waitForRetry(): Promise<void> {
-    if (!this.#retryPromise) return;
-    await this.#retryPromise;
-    await this.agent.waitForIdle();
+  waitForRetry(): Promise<void> {
+    return this.#retrier.wait();
   }
 
   // ── user bash (`!cmd`) ─────────────────────────────────────────────────
 
   /** Runs a user shell command and records it (kept out of the model's context with `excludeFromContext`). */
-  async executeBash(
+  executeBash(
     command: string,
     onChunk?: (text: string) => void,
     options: { excludeFromContext?: boolean; operations?: BashOperations } = {},
   ): Promise<BashResult> {
-    this.#bashAbort = new AbortController();
-    const prefix = this.settingsManager.getShellCommandPrefix();
-    const operations = options.operations ??
-      createLocalBashOperations({ shellPath: this.settingsManager.getShellPath() });
-    try {
-      const result = await executeBashWithOperations(
-        prefix ? `${prefix}\n${command}` : command,
-        this.sessionManager.getCwd(),
-        operations,
-        { onChunk, signal: this.#bashAbort.signal },
-      );
-      this.recordBashResult(command, result, options);
-      return result;
-    } finally {
-      this.#bashAbort = undefined;
-    }
+    return this.#bash.execute(command, onChunk, options);
   }
 
   /** Records a bash run in the transcript and session (deferred while streaming). */
@@ -732,41 +565,18 @@ export class AgentSession {
     result: BashResult,
     options: { excludeFromContext?: boolean } = {},
   ): void {
-    const message: BashExecutionMessage = {
-      role: "bashExecution",
-      command,
-      output: result.output,
-      exitCode: result.exitCode,
-      cancelled: result.cancelled,
-      truncated: result.truncated,
-      fullOutputPath: result.fullOutputPath,
-      timestamp: Date.now(),
-      excludeFromContext: options.excludeFromContext,
-    };
-    if (this.isStreaming) this.#pendingBash.push(message);
-    else {
-      this.agent.state.messages.push(message);
-      this.sessionManager.appendMessage(message);
-    }
+    this.#bash.record(command, result, options);
   }
 
   /** Cancels the running user command. */
   abortBash(): void {
-    this.#bashAbort?.abort();
+    this.#bash.abort();
   }
   get isBashRunning(): boolean {
-    return this.#bashAbort !== undefined;
+    return this.#bash.isRunning;
   }
   get hasPendingBashMessages(): boolean {
-    return this.#pendingBash.length > 0;
-  }
-
-  #flushPendingBash(): void {
-    for (const message of this.#pendingBash) {
-      this.agent.state.messages.push(message);
-      this.sessionManager.appendMessage(message);
-    }
-    this.#pendingBash = [];
+    return this.#bash.hasPending;
   }
 
   // ── session info and statistics ────────────────────────────────────────
@@ -779,42 +589,15 @@ export class AgentSession {
 
   /** User messages that a fork can start from. */
   getUserMessagesForForking(): { entryId: string; text: string }[] {
-    const out: { entryId: string; text: string }[] = [];
-    for (const entry of this.sessionManager.getEntries()) {
-      if (entry.type !== "message" || entry.message.role !== "user") continue;
-      const text = userText(entry.message as AgentMessage);
-      if (text) out.push({ entryId: entry.id, text });
-    }
-    return out;
+    return forkableUserMessages(this.sessionManager.getEntries());
   }
 
   /** Token, cost and message counts over the transcript. */
   getSessionStats(): SessionStats {
-    const messages = this.agent.state.messages;
-    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-    let toolCalls = 0;
-    let cost = 0;
-    for (const m of messages) {
-      if (m.role !== "assistant") continue;
-      const a = m as AssistantMessage;
-      toolCalls += a.content.filter((c) => c.type === "toolCall").length;
-      tokens.input += a.usage.input;
-      tokens.output += a.usage.output;
-      tokens.cacheRead += a.usage.cacheRead;
-      tokens.cacheWrite += a.usage.cacheWrite;
-      cost += a.usage.cost.total;
-    }
-    tokens.total = tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
     return {
       sessionFile: this.sessionFile,
       sessionId: this.sessionId,
-      userMessages: messages.filter((m) => m.role === "user").length,
-      assistantMessages: messages.filter((m) => m.role === "assistant").length,
-      toolCalls,
-      toolResults: messages.filter((m) => m.role === "toolResult").length,
-      totalMessages: messages.length,
-      tokens,
-      cost,
+      ...computeStats(this.agent.state.messages),
       contextUsage: this.getContextUsage(),
     };
   }
@@ -845,40 +628,6 @@ export class AgentSession {
 
   /** Text of the last assistant reply (aborted empty replies skipped). */
   getLastAssistantText(): string | undefined {
-    const messages = this.agent.state.messages;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i];
-      if (m.role !== "assistant") continue;
-      const a = m as AssistantMessage;
-      if (a.stopReason === "aborted" && a.content.length === 0) continue;
-      const text = a.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-      return text.trim() || undefined;
-    }
-    return undefined;
+    return lastAssistantText(this.agent.state.messages);
   }
-}
-
-function lastAssistantOf(messages: AgentMessage[]): AssistantMessage | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i].role === "assistant") return messages[i] as AssistantMessage;
-  }
-  return undefined;
-}
-
-function userText(message: AgentMessage): string {
-  if (message.role !== "user") return "";
-  const content = (message as { content: string | (TextContent | ImageContent)[] }).content;
-  if (typeof content === "string") return content;
-  return content.filter((c): c is TextContent => c.type === "text").map((c) => c.text).join("");
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error("aborted"));
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(new Error("aborted"));
-    }, { once: true });
-  });
 }

@@ -1,0 +1,81 @@
+/**
+ * The tools of an AgentSession and the system prompt that describes them: built-in tools with
+ * the settings that shape them, SDK tools on top, `--tools` as an allow-list.
+ *
+ * @module
+ */
+import type { AgentTool } from "../agent/types.ts";
+import type { SettingsManager } from "../config/settings_manager.ts";
+import { getDocumentationPaths } from "../resources/documentation.ts";
+import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
+import { buildSystemPrompt } from "../resources/system_prompt.ts";
+import { createAllTools } from "../tools/index.ts";
+
+/** A tool with the metadata the system prompt uses. */
+export type SessionTool = AgentTool & { promptSnippet?: string; promptGuidelines?: string[] };
+
+/** What the tool set is built from. */
+export interface ToolSetOptions {
+  cwd: string;
+  settingsManager: SettingsManager;
+  customTools?: SessionTool[];
+  initialActiveToolNames?: string[];
+  allowedToolNames?: string[];
+  baseToolsOverride?: Record<string, SessionTool>;
+}
+
+const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
+
+/** Every available tool by name, and the names active at start. */
+export function buildToolSet(
+  options: ToolSetOptions,
+): { registry: Map<string, SessionTool>; active: string[] } {
+  const allowed = options.allowedToolNames ? new Set(options.allowedToolNames) : undefined;
+  const isAllowed = (name: string) => !allowed || allowed.has(name);
+  const settings = options.settingsManager;
+  const base: Record<string, SessionTool> = options.baseToolsOverride ?? createAllTools(options.cwd, {
+    read: { autoResizeImages: settings.getImageAutoResize() },
+    bash: { commandPrefix: settings.getShellCommandPrefix(), shellPath: settings.getShellPath() },
+  });
+  const registry = new Map<string, SessionTool>();
+  for (const [name, tool] of Object.entries(base)) if (isAllowed(name)) registry.set(name, tool);
+  for (const tool of options.customTools ?? []) if (isAllowed(tool.name)) registry.set(tool.name, tool);
+  const defaults = options.baseToolsOverride ? Object.keys(options.baseToolsOverride) : DEFAULT_ACTIVE_TOOLS;
+  const active = (options.initialActiveToolNames ?? defaults).filter(isAllowed);
+  if (allowed) {
+    for (const name of registry.keys()) if (allowed.has(name)) active.push(name);
+  } else {
+    for (const tool of options.customTools ?? []) active.push(tool.name);
+  }
+  return { registry, active: [...new Set(active)] };
+}
+
+/** The system prompt for the active tools and the loaded resources. */
+export function buildSessionSystemPrompt(
+  registry: Map<string, SessionTool>,
+  toolNames: string[],
+  loader: DefaultResourceLoader,
+  cwd: string,
+): string {
+  const snippets: Record<string, string> = {};
+  const guidelines: string[] = [];
+  for (const name of toolNames) {
+    const tool = registry.get(name);
+    const snippet = tool?.promptSnippet?.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
+    if (snippet) snippets[name] = snippet;
+    const own = new Set((tool?.promptGuidelines ?? []).map((g) => g.trim()).filter((g) => g.length > 0));
+    guidelines.push(...own);
+  }
+  const append = loader.getAppendSystemPrompt();
+  return buildSystemPrompt({
+    customPrompt: loader.getSystemPrompt(),
+    selectedTools: toolNames,
+    toolSnippets: snippets,
+    promptGuidelines: guidelines,
+    appendSystemPrompt: append.length > 0 ? append.join("\n\n") : undefined,
+    cwd,
+    contextFiles: loader.getAgentsFiles().agentsFiles,
+    skills: loader.getSkills().skills,
+    documentation: getDocumentationPaths(),
+  });
+}
