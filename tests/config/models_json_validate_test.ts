@@ -18,135 +18,113 @@ import {
 // Oracle schema (TypeBox), as in the reference's core/model-registry.
 
 function oracleSchema() {
-  const PercentileCutoffs = Type.Object({
-    p50: Type.Optional(Type.Number()),
-    p75: Type.Optional(Type.Number()),
-    p90: Type.Optional(Type.Number()),
-    p99: Type.Optional(Type.Number()),
-  });
-  const NumberOrString = Type.Optional(Type.Union([Type.Number(), Type.String()]));
+  // Short aliases keep the transcription compact; every node is the same TypeBox call the reference makes.
+  const opt = Type.Optional;
+  const bool = () => opt(Type.Boolean());
+  const num = () => opt(Type.Number());
+  const str1 = () => Type.String({ minLength: 1 });
+  const strings = () => opt(Type.Array(Type.String()));
+  const lits = (...values: string[]) => Type.Union(values.map((value) => Type.Literal(value)));
+  const PercentileCutoffs = Type.Object({ p50: num(), p75: num(), p90: num(), p99: num() });
+  const NumberOrString = opt(Type.Union([Type.Number(), Type.String()]));
   const OpenRouterRouting = Type.Object({
-    allow_fallbacks: Type.Optional(Type.Boolean()),
-    require_parameters: Type.Optional(Type.Boolean()),
-    data_collection: Type.Optional(Type.Union([Type.Literal("deny"), Type.Literal("allow")])),
-    zdr: Type.Optional(Type.Boolean()),
-    enforce_distillable_text: Type.Optional(Type.Boolean()),
-    order: Type.Optional(Type.Array(Type.String())),
-    only: Type.Optional(Type.Array(Type.String())),
-    ignore: Type.Optional(Type.Array(Type.String())),
-    quantizations: Type.Optional(Type.Array(Type.String())),
-    sort: Type.Optional(Type.Union([
+    allow_fallbacks: bool(),
+    require_parameters: bool(),
+    data_collection: opt(lits("deny", "allow")),
+    zdr: bool(),
+    enforce_distillable_text: bool(),
+    order: strings(),
+    only: strings(),
+    ignore: strings(),
+    quantizations: strings(),
+    sort: opt(Type.Union([
       Type.String(),
-      Type.Object({
-        by: Type.Optional(Type.String()),
-        partition: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      }),
+      Type.Object({ by: opt(Type.String()), partition: opt(Type.Union([Type.String(), Type.Null()])) }),
     ])),
-    max_price: Type.Optional(Type.Object({
+    max_price: opt(Type.Object({
       prompt: NumberOrString,
       completion: NumberOrString,
       image: NumberOrString,
       audio: NumberOrString,
       request: NumberOrString,
     })),
-    preferred_min_throughput: Type.Optional(Type.Union([Type.Number(), PercentileCutoffs])),
-    preferred_max_latency: Type.Optional(Type.Union([Type.Number(), PercentileCutoffs])),
+    preferred_min_throughput: opt(Type.Union([Type.Number(), PercentileCutoffs])),
+    preferred_max_latency: opt(Type.Union([Type.Number(), PercentileCutoffs])),
   });
-  const VercelGatewayRouting = Type.Object({
-    only: Type.Optional(Type.Array(Type.String())),
-    order: Type.Optional(Type.Array(Type.String())),
-  });
-  const LevelValue = Type.Union([Type.String(), Type.Null()]);
+  const Level = () => opt(Type.Union([Type.String(), Type.Null()]));
   const ThinkingLevelMap = Type.Object({
-    off: Type.Optional(LevelValue),
-    minimal: Type.Optional(LevelValue),
-    low: Type.Optional(LevelValue),
-    medium: Type.Optional(LevelValue),
-    high: Type.Optional(LevelValue),
-    xhigh: Type.Optional(LevelValue),
+    off: Level(),
+    minimal: Level(),
+    low: Level(),
+    medium: Level(),
+    high: Level(),
+    xhigh: Level(),
   });
   const CompletionsCompat = Type.Object({
-    supportsStore: Type.Optional(Type.Boolean()),
-    supportsDeveloperRole: Type.Optional(Type.Boolean()),
-    supportsReasoningEffort: Type.Optional(Type.Boolean()),
-    supportsUsageInStreaming: Type.Optional(Type.Boolean()),
-    maxTokensField: Type.Optional(
-      Type.Union([Type.Literal("max_completion_tokens"), Type.Literal("max_tokens")]),
-    ),
-    requiresToolResultName: Type.Optional(Type.Boolean()),
-    requiresAssistantAfterToolResult: Type.Optional(Type.Boolean()),
-    requiresThinkingAsText: Type.Optional(Type.Boolean()),
-    requiresReasoningContentOnAssistantMessages: Type.Optional(Type.Boolean()),
-    thinkingFormat: Type.Optional(Type.Union([
-      Type.Literal("openai"),
-      Type.Literal("openrouter"),
-      Type.Literal("deepseek"),
-      Type.Literal("zai"),
-      Type.Literal("qwen"),
-      Type.Literal("qwen-chat-template"),
-    ])),
-    cacheControlFormat: Type.Optional(Type.Literal("anthropic")),
-    openRouterRouting: Type.Optional(OpenRouterRouting),
-    vercelGatewayRouting: Type.Optional(VercelGatewayRouting),
-    supportsStrictMode: Type.Optional(Type.Boolean()),
-    supportsLongCacheRetention: Type.Optional(Type.Boolean()),
+    supportsStore: bool(),
+    supportsDeveloperRole: bool(),
+    supportsReasoningEffort: bool(),
+    supportsUsageInStreaming: bool(),
+    maxTokensField: opt(lits("max_completion_tokens", "max_tokens")),
+    requiresToolResultName: bool(),
+    requiresAssistantAfterToolResult: bool(),
+    requiresThinkingAsText: bool(),
+    requiresReasoningContentOnAssistantMessages: bool(),
+    thinkingFormat: opt(lits("openai", "openrouter", "deepseek", "zai", "qwen", "qwen-chat-template")),
+    cacheControlFormat: opt(Type.Literal("anthropic")),
+    openRouterRouting: opt(OpenRouterRouting),
+    vercelGatewayRouting: opt(Type.Object({ only: strings(), order: strings() })),
+    supportsStrictMode: bool(),
+    supportsLongCacheRetention: bool(),
   });
-  const ResponsesCompat = Type.Object({
-    sendSessionIdHeader: Type.Optional(Type.Boolean()),
-    supportsLongCacheRetention: Type.Optional(Type.Boolean()),
-  });
+  const ResponsesCompat = Type.Object({ sendSessionIdHeader: bool(), supportsLongCacheRetention: bool() });
   const AnthropicCompat = Type.Object({
-    supportsEagerToolInputStreaming: Type.Optional(Type.Boolean()),
-    supportsLongCacheRetention: Type.Optional(Type.Boolean()),
+    supportsEagerToolInputStreaming: bool(),
+    supportsLongCacheRetention: bool(),
   });
-  const Compat = Type.Union([CompletionsCompat, ResponsesCompat, AnthropicCompat]);
-  const Input = Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]));
-  const Headers = Type.Record(Type.String(), Type.String());
+  const Compat = opt(Type.Union([CompletionsCompat, ResponsesCompat, AnthropicCompat]));
+  const Input = opt(Type.Array(lits("text", "image")));
+  const Headers = opt(Type.Record(Type.String(), Type.String()));
   const ModelDefinition = Type.Object({
-    id: Type.String({ minLength: 1 }),
-    name: Type.Optional(Type.String({ minLength: 1 })),
-    api: Type.Optional(Type.String({ minLength: 1 })),
-    baseUrl: Type.Optional(Type.String({ minLength: 1 })),
-    reasoning: Type.Optional(Type.Boolean()),
-    thinkingLevelMap: Type.Optional(ThinkingLevelMap),
-    input: Type.Optional(Input),
-    cost: Type.Optional(Type.Object({
+    id: str1(),
+    name: opt(str1()),
+    api: opt(str1()),
+    baseUrl: opt(str1()),
+    reasoning: bool(),
+    thinkingLevelMap: opt(ThinkingLevelMap),
+    input: Input,
+    cost: opt(Type.Object({
       input: Type.Number(),
       output: Type.Number(),
       cacheRead: Type.Number(),
       cacheWrite: Type.Number(),
     })),
-    contextWindow: Type.Optional(Type.Number()),
-    maxTokens: Type.Optional(Type.Number()),
-    headers: Type.Optional(Headers),
-    compat: Type.Optional(Compat),
+    contextWindow: num(),
+    maxTokens: num(),
+    headers: Headers,
+    compat: Compat,
   });
   const ModelOverride = Type.Object({
-    name: Type.Optional(Type.String({ minLength: 1 })),
-    reasoning: Type.Optional(Type.Boolean()),
-    thinkingLevelMap: Type.Optional(ThinkingLevelMap),
-    input: Type.Optional(Input),
-    cost: Type.Optional(Type.Object({
-      input: Type.Optional(Type.Number()),
-      output: Type.Optional(Type.Number()),
-      cacheRead: Type.Optional(Type.Number()),
-      cacheWrite: Type.Optional(Type.Number()),
-    })),
-    contextWindow: Type.Optional(Type.Number()),
-    maxTokens: Type.Optional(Type.Number()),
-    headers: Type.Optional(Headers),
-    compat: Type.Optional(Compat),
+    name: opt(str1()),
+    reasoning: bool(),
+    thinkingLevelMap: opt(ThinkingLevelMap),
+    input: Input,
+    cost: opt(Type.Object({ input: num(), output: num(), cacheRead: num(), cacheWrite: num() })),
+    contextWindow: num(),
+    maxTokens: num(),
+    headers: Headers,
+    compat: Compat,
   });
   const ProviderConfig = Type.Object({
-    name: Type.Optional(Type.String({ minLength: 1 })),
-    baseUrl: Type.Optional(Type.String({ minLength: 1 })),
-    apiKey: Type.Optional(Type.String({ minLength: 1 })),
-    api: Type.Optional(Type.String({ minLength: 1 })),
-    headers: Type.Optional(Headers),
-    compat: Type.Optional(Compat),
-    authHeader: Type.Optional(Type.Boolean()),
-    models: Type.Optional(Type.Array(ModelDefinition)),
-    modelOverrides: Type.Optional(Type.Record(Type.String(), ModelOverride)),
+    name: opt(str1()),
+    baseUrl: opt(str1()),
+    apiKey: opt(str1()),
+    api: opt(str1()),
+    headers: Headers,
+    compat: Compat,
+    authHeader: bool(),
+    models: opt(Type.Array(ModelDefinition)),
+    modelOverrides: opt(Type.Record(Type.String(), ModelOverride)),
   });
   return Type.Object({ providers: Type.Record(Type.String(), ProviderConfig) });
 }
@@ -505,94 +483,34 @@ function rng(seed: number): () => number {
 }
 
 const KEY_POOL = [
-  "id",
-  "name",
-  "api",
-  "baseUrl",
-  "apiKey",
-  "models",
-  "compat",
-  "headers",
-  "cost",
-  "input",
-  "providers",
-  "supportsStore",
-  "sendSessionIdHeader",
-  "openRouterRouting",
-  "sort",
-  "max_price",
-  "p50",
-  "extra",
+  ..."id name api baseUrl apiKey models compat headers cost input providers extra 0 __proto__".split(" "),
+  ..."supportsStore sendSessionIdHeader openRouterRouting sort max_price p50".split(" "),
   "a/b",
   "t~x",
   "line\nbreak",
   "",
-  "0",
-  "__proto__",
+];
+
+/** Leaf values: every JSON type, near-miss literals, empty and emoji strings, and numbers JSON can produce. */
+const LEAVES: readonly unknown[] = [
+  ..."|x|text|image|deny|allow|anthropic|max_tokens|openai|\u{1F600}".split("|"),
+  ...[0, -0, -1.5, 128000, Infinity, true, false, null, null],
 ];
 
 function randomValue(random: () => number, depth = 0): unknown {
-  const pick = Math.floor(random() * (depth > 1 ? 17 : 20));
-  switch (pick) {
-    case 0:
-      return "";
-    case 1:
-      return "x";
-    case 2:
-      return [
-        "text",
-        "image",
-        "deny",
-        "allow",
-        "anthropic",
-        "max_tokens",
-        "openai",
-      ][Math.floor(random() * 7)];
-    case 3:
-      return 0;
-    case 4:
-      return -1.5;
-    case 5:
-      return Infinity;
-    case 6:
-      return 128000;
-    case 7:
-      return true;
-    case 8:
-      return false;
-    case 9:
-    case 10:
-      return null;
-    case 11:
-      return [];
-    case 12:
-      return {};
-    case 13:
-      return "\u{1F600}";
-    case 14:
-      return -0;
-    case 15:
-      return ["text"];
-    case 16:
-      return { id: "m" };
-    case 17:
-      return [randomValue(random, depth + 1), randomValue(random, depth + 1)];
-    case 18:
-    case 19: {
-      const out: Record<string, unknown> = {};
-      const count = 1 + Math.floor(random() * 3);
-      for (let i = 0; i < count; i++) {
-        Object.defineProperty(out, KEY_POOL[Math.floor(random() * KEY_POOL.length)], {
-          value: randomValue(random, depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      return out;
-    }
+  const roll = random();
+  if (depth > 1 || roll < 0.75) {
+    const index = Math.floor(random() * (LEAVES.length + 4));
+    if (index < LEAVES.length) return LEAVES[index];
+    return [[], {}, ["text"], { id: "m" }][index - LEAVES.length];
   }
-  return null;
+  if (roll < 0.85) return [randomValue(random, depth + 1), randomValue(random, depth + 1)];
+  const out: Record<string, unknown> = {};
+  const count = 1 + Math.floor(random() * 3);
+  for (let i = 0; i < count; i++) {
+    setOwn(out, KEY_POOL[Math.floor(random() * KEY_POOL.length)], randomValue(random, depth + 1));
+  }
+  return out;
 }
 
 type Container = Record<string, unknown> | unknown[];
