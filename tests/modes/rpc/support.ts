@@ -1,6 +1,7 @@
 /**
  * Shared set-up of the RPC end-to-end tests: a fake provider server, an isolated pi environment
- * pointing at it, and an RpcClient driving `tests/support/rpc_host.ts` in a child process.
+ * pointing at it, and an RpcClient driving the real `pi --mode rpc` (main.ts) in a child process —
+ * or `tests/support/rpc_host.ts` for the extension-UI tests, which need its `ask_user` tool.
  *
  * @module
  */
@@ -15,8 +16,11 @@ import {
 import { type FakeProvider, type ScriptedTurn, startFakeProvider } from "../../support/fake_provider/mod.ts";
 import { RpcClient, type RpcEvent } from "../../../src/modes/rpc/rpc_client.ts";
 
-/** Path of the test host script. */
+/** Path of the test host script (adds the `ask_user` tool behind `--ui-harness`). */
 export const RPC_HOST = new URL("../../support/rpc_host.ts", import.meta.url).pathname;
+
+/** The CLI entry point. */
+export const PI_MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
 /** A running RPC process with its fake server and environment. */
 export interface RpcFixture {
@@ -50,7 +54,7 @@ export async function startRpc(
   const server = await startFakeProvider(turns);
   const env = await createAgentEnv(server.url, { settings: options.settings, reasoning: options.reasoning });
   const client = new RpcClient({
-    cliPath: RPC_HOST,
+    cliPath: options.args?.includes("--ui-harness") ? RPC_HOST : PI_MAIN,
     cwd: env.cwd,
     env: childEnv(env),
     provider: FAKE_PROVIDERS[options.api ?? "anthropic-messages"],
