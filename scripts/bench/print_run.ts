@@ -18,7 +18,37 @@ import {
   type FakeApi,
 } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { alternate, median, referenceCli, type RunSample, timeCommand } from "./common.ts";
+import { alternate, median, referenceCli, type RunSample } from "./common.ts";
+
+/** A run with CPU seconds (user + system) besides wall time and peak RSS. */
+interface CpuSample extends RunSample {
+  cpuMs: number;
+}
+
+/** Like common.ts's timeCommand, also reading CPU time: steadier than wall time on a busy machine. */
+async function timeWithCpu(
+  cmd: string[],
+  options: { env: Record<string, string>; cwd: string },
+): Promise<CpuSample> {
+  const start = performance.now();
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "__STATS__%M %U %S", ...cmd],
+    env: options.env,
+    cwd: options.cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - start;
+  const match = new TextDecoder().decode(out.stderr).match(/__STATS__(\d+) ([\d.]+) ([\d.]+)/);
+  return {
+    ms,
+    code: out.code,
+    maxRssKb: match ? Number(match[1]) : undefined,
+    cpuMs: match ? (Number(match[2]) + Number(match[3])) * 1000 : NaN,
+  };
+}
 
 const apiIndex = Deno.args.indexOf("--api");
 const api = (apiIndex >= 0 ? Deno.args[apiIndex + 1] : "anthropic-messages") as FakeApi;
@@ -34,9 +64,9 @@ const childEnv: Record<string, string> = { ...env.env, PI_OFFLINE: "1" };
 childEnv.DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
 const piArgs = ["-p", "--model", `${FAKE_PROVIDERS[api]}/${FAKE_MODEL_ID}`, "hi"];
 
-async function run(cmd: string[]): Promise<RunSample> {
+async function run(cmd: string[]): Promise<CpuSample> {
   server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
-  const sample = await timeCommand(cmd, { env: childEnv, cwd: env.cwd });
+  const sample = await timeWithCpu(cmd, { env: childEnv, cwd: env.cwd });
   if (sample.code !== 0) throw new Error(`${cmd.slice(0, 2).join(" ")} … exited with ${sample.code}`);
   return sample;
 }
@@ -45,7 +75,11 @@ const ours = () => run([Deno.execPath(), "run", "--allow-all", "--no-prompt", ma
 const ref = () => run(["node", referenceCli(), ...piArgs]);
 
 try {
-  const { a, b } = await alternate(ours, ref, rounds);
+  const { a: aRuns, b: bRuns } = await alternate(ours, ref, rounds);
+  const a = aRuns as CpuSample[];
+  const b = bRuns as CpuSample[];
+  const oursCpu = median(a.map((s) => s.cpuMs));
+  const refCpu = median(b.map((s) => s.cpuMs));
   const oursMs = median(a.map((s) => s.ms));
   const refMs = median(b.map((s) => s.ms));
   const oursRss = median(a.map((s) => s.maxRssKb ?? 0));
@@ -53,9 +87,20 @@ try {
   console.log(
     `pi -p "hi" (${api}${bundle ? `, ours from ${bundle}` : ""}), ${rounds} alternated rounds, medians`,
   );
-  console.log(`ours: ${oursMs.toFixed(1)} ms, peak RSS ${(oursRss / 1024).toFixed(1)} MiB`);
-  console.log(`ref:  ${refMs.toFixed(1)} ms, peak RSS ${(refRss / 1024).toFixed(1)} MiB`);
+  console.log(
+    `ours: ${oursMs.toFixed(1)} ms wall, ${oursCpu.toFixed(0)} ms CPU, peak RSS ${
+      (oursRss / 1024).toFixed(1)
+    } MiB`,
+  );
+  console.log(
+    `ref:  ${refMs.toFixed(1)} ms wall, ${refCpu.toFixed(0)} ms CPU, peak RSS ${
+      (refRss / 1024).toFixed(1)
+    } MiB`,
+  );
   console.log(`wall time: ours is ${(refMs / oursMs).toFixed(2)}x faster (goal >= 8x)`);
+  console.log(
+    `CPU time: ours uses ${(refCpu / oursCpu).toFixed(2)}x less (steadier than wall time under load)`,
+  );
   console.log(`memory: ours uses ${(oursRss / refRss).toFixed(2)} of the reference's (goal <= 0.33)`);
 } finally {
   await server.close();
