@@ -10,7 +10,7 @@
 import { dirname } from "node:path";
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS, type FakeApi } from "../support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
-import { MAIN_TS, type PiResult, spawnPi } from "../support/spawn_pi.ts";
+import { findReferenceCli, MAIN_TS, type PiResult, spawnPi } from "../support/spawn_pi.ts";
 
 /** The four wire APIs, in a fixed order. */
 export const APIS: FakeApi[] = Object.keys(FAKE_PROVIDERS) as FakeApi[];
@@ -77,8 +77,6 @@ export interface ScenarioRun {
   notes: string | undefined;
 }
 
-const REFERENCE_PACKAGE_DIR = "/work/ref/node_modules/@mariozechner/pi-coding-agent";
-
 /**
  * Replaces run-specific values: the temp root, pi's package dir (docs paths in the system
  * prompt), the date, UUIDs, entry ids (numbered in order of appearance) and timestamps.
@@ -120,9 +118,11 @@ export function makeNormalizer(root: string, packageDirs: string[]): (value: unk
   return (value) => walk(value);
 }
 
-/** Our package dir and the reference's, as they appear in system prompts. */
+/** Our package dir and the reference's (when installed), as they appear in system prompts. */
 export function packageDirs(): string[] {
-  return [REFERENCE_PACKAGE_DIR, dirname(MAIN_TS)];
+  const cli = findReferenceCli();
+  // The reference's package dir is the parent of dist/cli.js.
+  return cli ? [dirname(dirname(cli)), dirname(MAIN_TS)] : [dirname(MAIN_TS)];
 }
 
 /** Runs the scenario once with fresh server and environment; `args` go before the prompt. */
