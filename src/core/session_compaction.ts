@@ -12,13 +12,12 @@ import { getLatestCompactionEntry } from "../session/context.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { CompactionReason, CompactionResult } from "./agent_session_types.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
-import {
-  calculateContextTokens,
-  compact,
-  estimateContextTokens,
-  prepareCompaction,
-  shouldCompact,
-} from "./compaction/mod.ts";
+import { calculateContextTokens, estimateContextTokens, shouldCompact } from "./compaction/token_estimate.ts";
+
+/** The summarisation code loads when a compaction actually runs. */
+function loadCompaction(): Promise<typeof import("./compaction/compaction.ts")> {
+  return import("./compaction/compaction.ts");
+}
 
 const OVERFLOW_GIVE_UP =
   "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
@@ -97,6 +96,7 @@ export class SessionCompactor {
     session.emit({ type: "compaction_start", reason: "manual" });
     try {
       const { apiKey, headers } = await this.#auth();
+      const { compact, prepareCompaction } = await loadCompaction();
       const branch = session.sessionManager.getBranch();
       const preparation = prepareCompaction(branch, session.settingsManager.getCompactionSettings());
       if (!preparation) {
@@ -213,6 +213,7 @@ export class SessionCompactor {
       if (!model) return end();
       const auth = await session.modelRegistry.getApiKeyAndHeaders(model);
       if (!auth.ok || !auth.apiKey) return end();
+      const { compact, prepareCompaction } = await loadCompaction();
       const preparation = prepareCompaction(
         session.sessionManager.getBranch(),
         session.settingsManager.getCompactionSettings(),
