@@ -1,6 +1,6 @@
 /**
  * Keeps the layering honest: a module may import only from its own layer or the layers below.
- * Layers, bottom to top: ai → agent → tools/session/config/resources/extensions → core →
+ * Layers, bottom to top: util/ai → agent → tools/session/config/resources/extensions → core →
  * modes/tui → cli → main.ts.
  */
 import { assertEquals } from "./support/assert.ts";
@@ -10,6 +10,7 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 const LAYERS: Record<string, number> = {
   "src/version.ts": 0,
+  "src/util": 0,
   "src/ai": 0,
   "src/agent": 1,
   "src/tools": 2,

@@ -1,0 +1,149 @@
+/**
+ * File-system helpers on Deno's own APIs with the answers (and error texts) pi used to get from
+ * `node:fs`, so start-up does not load Deno's Node compatibility layer. Errors that reach the user
+ * keep Node's wording ("ENOENT: no such file or directory, open '/x'") through {@link nodeError}.
+ *
+ * @module
+ */
+
+/** libuv's descriptions, which Node puts into its error messages. */
+const UV_DESCRIPTIONS: Record<string, string> = {
+  EACCES: "permission denied",
+  EAGAIN: "resource temporarily unavailable",
+  EBADF: "bad file descriptor",
+  EBUSY: "resource busy or locked",
+  EEXIST: "file already exists",
+  EFBIG: "file too large",
+  EINVAL: "invalid argument",
+  EIO: "i/o error",
+  EISDIR: "illegal operation on a directory",
+  ELOOP: "too many symbolic links encountered",
+  EMFILE: "too many open files",
+  ENAMETOOLONG: "name too long",
+  ENFILE: "file table overflow",
+  ENODEV: "no such device",
+  ENOENT: "no such file or directory",
+  ENOSPC: "no space left on device",
+  ENOTDIR: "not a directory",
+  ENOTEMPTY: "directory not empty",
+  ENXIO: "no such device or address",
+  EPERM: "operation not permitted",
+  EROFS: "read-only file system",
+  ETXTBSY: "text file is busy",
+  EXDEV: "cross-device link not permitted",
+};
+
+/** An error shaped like Node's file-system errors (code, syscall, path). */
+export interface NodeStyleError extends Error {
+  code?: string;
+  syscall?: string;
+  path?: string;
+}
+
+/**
+ * Rewrites a Deno file-system error into Node's form `CODE: description, syscall 'path'`
+ * (without the path when `path` is undefined). Errors without a known code pass through.
+ */
+export function nodeError(error: unknown, syscall: string, path?: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !(code in UV_DESCRIPTIONS)) return error;
+  const where = path === undefined ? syscall : `${syscall} '${path}'`;
+  const out: NodeStyleError = new Error(`${code}: ${UV_DESCRIPTIONS[code]}, ${where}`);
+  out.code = code;
+  out.syscall = syscall;
+  if (path !== undefined) out.path = path;
+  return out;
+}
+
+/** Whether something exists at `path`, following symlinks, like Node's `existsSync`. */
+export function existsSync(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stat that follows symlinks and answers undefined instead of throwing. */
+export function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `path` is (or links to) a directory. */
+export function isDirectorySync(path: string): boolean {
+  return statOrUndefined(path)?.isDirectory ?? false;
+}
+
+/** Code-unit order, the order Node's `readdir` lists names in. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Directory entries sorted by name like Node's `readdirSync(dir, { withFileTypes: true })`. */
+export function readDirSorted(dir: string): Deno.DirEntry[] {
+  return [...Deno.readDirSync(dir)].sort((a, b) => byName(a.name, b.name));
+}
+
+/** Entry names sorted like Node's `readdir(dir)`; errors read as Node's (syscall "scandir"). */
+export async function readDirNames(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  } catch (error) {
+    throw nodeError(error, "scandir", dir);
+  }
+  return names.sort(byName);
+}
+
+/**
+ * Node's `access(path, R_OK | W_OK)`: rejects with Node's error when the path is missing or
+ * cannot be opened as asked. Folders only need to exist (their contents fail later, as in Node).
+ */
+export async function checkAccess(path: string, mode: { write?: boolean } = {}): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    throw nodeError(error, "access", path);
+  }
+  if (info.isDirectory) return;
+  try {
+    const file = await Deno.open(path, { read: true, write: mode.write === true });
+    file.close();
+  } catch (error) {
+    throw nodeError(error, "access", path);
+  }
+}
+
+/** Reads a whole file; errors read as Node's `readFile` ones ("open '/x'", "read" for folders). */
+export async function readFileBytes(path: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw code === "EISDIR" ? nodeError(error, "read") : nodeError(error, "open", path);
+  }
+}
+
+/** Writes UTF-8 text (creating or truncating); errors read as Node's `writeFile` ones. */
+export async function writeTextFile(path: string, text: string): Promise<void> {
+  try {
+    await Deno.writeTextFile(path, text);
+  } catch (error) {
+    throw nodeError(error, "open", path);
+  }
+}
+
+/** Creates a folder and its parents; errors read as Node's `mkdir` ones. */
+export async function makeDir(path: string): Promise<void> {
+  try {
+    await Deno.mkdir(path, { recursive: true });
+  } catch (error) {
+    throw nodeError(error, "mkdir", path);
+  }
+}
