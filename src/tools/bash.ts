@@ -16,9 +16,9 @@ import {
   type TruncationResult,
   utf8ByteLength,
 } from "./truncate.ts";
-import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomHex } from "../util/bytes.ts";
+import { tmpDir } from "../util/os.ts";
+import { join } from "../util/path.ts";
 
 /** Arguments the model passes to `bash`. */
 export interface BashToolInput {
@@ -365,7 +365,7 @@ export class OutputAccumulator {
 
   #ensureTempFile(): void {
     if (this.#tempFilePath) return;
-    this.#tempFilePath = join(tmpdir(), `${this.#prefix}-${randomBytes(8).toString("hex")}.log`);
+    this.#tempFilePath = join(tmpDir(), `${this.#prefix}-${randomHex(8)}.log`);
     this.#tempFile = Deno.openSync(this.#tempFilePath, { write: true, create: true, truncate: true });
     for (const chunk of this.#rawChunks) this.#writeRaw(chunk);
     this.#rawChunks = [];

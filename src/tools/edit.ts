@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { constants } from "node:fs";
-import { access, readFile, writeFile } from "node:fs/promises";
+import { checkAccess, readFileBytes, writeTextFile } from "../util/fs.ts";
 import type { AgentTool } from "../agent/types.ts";
 import {
   applyEditsToNormalizedContent,
@@ -78,9 +77,9 @@ const EDIT_PARAMETERS = {
 };
 
 const defaultOperations: EditOperations = {
-  readFile: (path) => readFile(path),
-  writeFile: (path, content) => writeFile(path, content, "utf-8"),
-  access: (path) => access(path, constants.R_OK | constants.W_OK),
+  readFile: (path) => readFileBytes(path),
+  writeFile: (path, content) => writeTextFile(path, content),
+  access: (path) => checkAccess(path, { write: true }),
 };
 
 /**

@@ -6,8 +6,7 @@
  * @module
  */
 import { diffLines } from "diff";
-import { constants } from "node:fs";
-import { access, readFile } from "node:fs/promises";
+import { checkAccess, readFileBytes } from "../util/fs.ts";
 import { resolveToCwd } from "./path_utils.ts";
 
 /** One replacement: `oldText` must occur exactly once in the original file. */
@@ -281,11 +280,13 @@ export async function computeEditsDiff(
   const absolutePath = resolveToCwd(path, cwd);
   try {
     try {
-      await access(absolutePath, constants.R_OK);
+      await checkAccess(absolutePath);
     } catch (error) {
       return { error: `Could not edit file: ${path}. ${describeAccessError(error)}.` };
     }
-    const { text } = stripBom(await readFile(absolutePath, "utf-8"));
+    const { text } = stripBom(
+      new TextDecoder("utf-8", { ignoreBOM: true }).decode(await readFileBytes(absolutePath)),
+    );
     const { baseContent, newContent } = applyEditsToNormalizedContent(normalizeToLF(text), edits, path);
     return generateDiffString(baseContent, newContent);
   } catch (error) {

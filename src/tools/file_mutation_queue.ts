@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolve } from "../util/path.ts";
 
 const tails = new Map<string, Promise<void>>();
 
@@ -14,7 +13,7 @@ const tails = new Map<string, Promise<void>>();
 function queueKey(filePath: string): string {
   const absolute = resolve(filePath);
   try {
-    return realpathSync.native(absolute);
+    return Deno.realPathSync(absolute);
   } catch {
     return absolute;
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { relative, sep } from "node:path";
+import { relative, sep } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";

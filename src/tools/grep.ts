@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, relative } from "node:path";
+import { basename, relative } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";

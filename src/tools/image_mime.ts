@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { open } from "node:fs/promises";
+import { nodeError } from "../util/fs.ts";
 
 /** MIME types the read tool sends as image attachments. */
 export type SupportedImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
@@ -73,13 +73,24 @@ export function detectSupportedImageMimeType(bytes: Uint8Array): SupportedImageM
 export async function detectSupportedImageMimeTypeFromFile(
   filePath: string,
 ): Promise<SupportedImageMimeType | null> {
-  const handle = await open(filePath, "r");
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(filePath, { read: true });
+  } catch (error) {
+    throw nodeError(error, "open", filePath);
+  }
   try {
     const buffer = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    if (bytesRead === 0) return null;
+    let bytesRead: number | null;
+    try {
+      // One read, as Node's handle.read does; a folder fails here with EISDIR.
+      bytesRead = await file.read(buffer);
+    } catch (error) {
+      throw nodeError(error, "read");
+    }
+    if (!bytesRead) return null;
     return detectSupportedImageMimeType(buffer.subarray(0, bytesRead));
   } finally {
-    await handle.close();
+    file.close();
   }
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type * as PhotonModule from "@silvia-odwyer/photon-node";
-import { Buffer } from "node:buffer";
+import { fromBase64, toBase64 } from "../util/bytes.ts";
 import { getExifOrientation, orientationSwapsAxes } from "./image_exif.ts";
 import { readImageSize } from "./image_dimensions.ts";
 
@@ -120,7 +120,7 @@ export async function resizeImage(
   options?: ImageResizeOptions,
 ): Promise<ResizedImage | null> {
   const opts = { ...DEFAULTS, ...options };
-  const input = new Uint8Array(Buffer.from(img.data, "base64"));
+  const input = fromBase64(img.data);
   const inputBase64Size = img.data.length;
   const format = img.mimeType?.split("/")[1] ?? "png";
 
@@ -192,7 +192,7 @@ export async function resizeImage(
       for (const candidate of encodings(width, height)) {
         if (base64Length(candidate.bytes.length) < opts.maxBytes) {
           return {
-            data: Buffer.from(candidate.bytes).toString("base64"),
+            data: toBase64(candidate.bytes),
             mimeType: candidate.mimeType,
             originalWidth,
             originalHeight,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";

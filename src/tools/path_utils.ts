@@ -5,21 +5,12 @@
  *
  * @module
  */
-import { accessSync, constants } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
+import { existsSync } from "../util/fs.ts";
+import { homeDir } from "../util/os.ts";
+import { isAbsolute, resolve } from "../util/path.ts";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 const NARROW_NO_BREAK_SPACE = "\u202F";
-
-function exists(path: string): boolean {
-  try {
-    accessSync(path, constants.F_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Strips one leading `@` (mention syntax), turns Unicode spaces into plain spaces and expands
@@ -28,8 +19,8 @@ function exists(path: string): boolean {
 export function expandPath(filePath: string): string {
   const withoutAt = filePath.startsWith("@") ? filePath.slice(1) : filePath;
   const normalized = withoutAt.replace(UNICODE_SPACES, " ");
-  if (normalized === "~") return homedir();
-  if (normalized.startsWith("~/")) return homedir() + normalized.slice(1);
+  if (normalized === "~") return homeDir();
+  if (normalized.startsWith("~/")) return homeDir() + normalized.slice(1);
   return normalized;
 }
 
@@ -46,14 +37,14 @@ export function resolveToCwd(filePath: string, cwd: string): string {
  */
 export function resolveReadPath(filePath: string, cwd: string): string {
   const resolved = resolveToCwd(filePath, cwd);
-  if (exists(resolved)) return resolved;
+  if (existsSync(resolved)) return resolved;
   const amPm = resolved.replace(/ (AM|PM)\./gi, `${NARROW_NO_BREAK_SPACE}$1.`);
-  if (amPm !== resolved && exists(amPm)) return amPm;
+  if (amPm !== resolved && existsSync(amPm)) return amPm;
   const nfd = resolved.normalize("NFD");
-  if (nfd !== resolved && exists(nfd)) return nfd;
+  if (nfd !== resolved && existsSync(nfd)) return nfd;
   const curly = resolved.replace(/'/g, "\u2019");
-  if (curly !== resolved && exists(curly)) return curly;
+  if (curly !== resolved && existsSync(curly)) return curly;
   const nfdCurly = nfd.replace(/'/g, "\u2019");
-  if (nfdCurly !== resolved && exists(nfdCurly)) return nfdCurly;
+  if (nfdCurly !== resolved && existsSync(nfdCurly)) return nfdCurly;
   return resolved;
 }

@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { constants } from "node:fs";
-import { access, readFile } from "node:fs/promises";
+import { toBase64 } from "../util/bytes.ts";
+import { checkAccess, readFileBytes } from "../util/fs.ts";
 import type { ImageContent, TextContent } from "../ai/types.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "./image_mime.ts";
@@ -61,8 +60,8 @@ const READ_PARAMETERS = {
 };
 
 const defaultOperations: ReadOperations = {
-  readFile: (path) => readFile(path),
-  access: (path) => access(path, constants.R_OK),
+  readFile: (path) => readFileBytes(path),
+  access: (path) => checkAccess(path),
   detectImageMimeType: detectSupportedImageMimeTypeFromFile,
 };
 
@@ -86,7 +85,7 @@ async function readImage(
   mimeType: string,
   autoResize: boolean,
 ): Promise<(TextContent | ImageContent)[]> {
-  const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  const base64 = toBase64(bytes);
   if (!autoResize) {
     return [{ type: "text", text: `Read image file [${mimeType}]` }, {
       type: "image",

@@ -7,9 +7,8 @@
  *
  * @module
  */
-import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
-import process from "node:process";
+import { homeDir, isWindows } from "../util/os.ts";
+import { delimiter, join } from "../util/path.ts";
 
 /** The search programs the tools know how to drive. */
 export type SearchBinary = "rg" | "fd";
@@ -23,11 +22,11 @@ const SYSTEM_NAMES: Record<SearchBinary, string[]> = {
 export function getAgentDir(): string {
   const envDir = Deno.env.get("PI_CODING_AGENT_DIR");
   if (envDir) {
-    if (envDir === "~") return homedir();
-    if (envDir.startsWith("~/")) return homedir() + envDir.slice(1);
+    if (envDir === "~") return homeDir();
+    if (envDir.startsWith("~/")) return homeDir() + envDir.slice(1);
     return envDir;
   }
-  return join(homedir(), ".pi", "agent");
+  return join(homeDir(), ".pi", "agent");
 }
 
 /** Folder where pi keeps managed copies of rg and fd. */
@@ -39,7 +38,7 @@ function isExecutableFile(path: string): boolean {
   try {
     const info = Deno.statSync(path);
     if (!info.isFile) return false;
-    return process.platform === "win32" || ((info.mode ?? 0o111) & 0o111) !== 0;
+    return isWindows() || ((info.mode ?? 0o111) & 0o111) !== 0;
   } catch {
     return false;
   }
@@ -52,7 +51,7 @@ const cache = new Map<string, string | null>();
  * Results are memoised per (tool, bin dir, PATH) so repeated tool calls stay cheap.
  */
 export function findSearchBinary(tool: SearchBinary): string | null {
-  const exe = process.platform === "win32" ? ".exe" : "";
+  const exe = isWindows() ? ".exe" : "";
   const binDir = getBinDir();
   const pathValue = Deno.env.get("PATH") ?? "";
   const key = `${tool}\0${binDir}\0${pathValue}`;

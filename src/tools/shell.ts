@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
-import { delimiter } from "node:path";
-import process from "node:process";
+import { existsSync } from "../util/fs.ts";
+import { isWindows } from "../util/os.ts";
+import { delimiter } from "../util/path.ts";
 import { getBinDir } from "./search_binaries.ts";
 
 /** The program and leading arguments used to run a command string. */
@@ -89,7 +89,7 @@ export function killTrackedDetachedChildren(): void {
  * is gone or was never created. Errors mean "already dead" and are ignored.
  */
 export function killProcessTree(pid: number): void {
-  if (process.platform === "win32") {
+  if (isWindows()) {
     try {
       new Deno.Command("taskkill", {
         args: ["/F", "/T", "/PID", String(pid)],

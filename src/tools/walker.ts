@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 import { type IgnoreConfig, IgnoreStack } from "./walker_ignore.ts";
 
 /** One entry produced by {@link walk}. */

@@ -6,7 +6,7 @@
  * @module
  */
 import ignore from "ignore";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "../util/path.ts";
 
 /** The kinds of ignore sources, highest precedence first. */
 export type IgnoreKind = "custom" | "ignore" | "gitignore" | "exclude";

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { makeDir, writeTextFile } from "../util/fs.ts";
+import { dirname } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
@@ -43,10 +43,8 @@ const WRITE_PARAMETERS = {
 };
 
 const defaultOperations: WriteOperations = {
-  writeFile: (path, content) => writeFile(path, content, "utf-8"),
-  mkdir: async (dir) => {
-    await mkdir(dir, { recursive: true });
-  },
+  writeFile: (path, content) => writeTextFile(path, content),
+  mkdir: (dir) => makeDir(dir),
 };
 
 function abortError(): Error {
