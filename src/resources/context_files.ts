@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readTextFileSync } from "../util/fs.ts";
+import { join, resolve } from "../util/path.ts";
 
 /** A context file and its text. */
 export interface ContextFile {
@@ -20,7 +20,7 @@ function loadFromDir(dir: string, warn: (message: string) => void): ContextFile 
     const path = join(dir, name);
     if (!existsSync(path)) continue;
     try {
-      return { path, content: readFileSync(path, "utf-8") };
+      return { path, content: readTextFileSync(path) };
     } catch (error) {
       warn(`Warning: Could not read ${path}: ${error}`);
     }

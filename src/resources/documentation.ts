@@ -4,14 +4,13 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
-import { join } from "node:path";
+import { fileUrlToPath, join } from "../util/path.ts";
 import type { DocumentationPaths } from "./system_prompt.ts";
 
 /** The package root (the folder with README.md, docs/ and examples/). */
 export function getPackageDir(): string {
   const url = new URL("../../", import.meta.url);
-  return url.protocol === "file:" ? fileURLToPath(url).replace(/\/$/, "") : url.pathname.replace(/\/$/, "");
+  return url.protocol === "file:" ? fileUrlToPath(url).replace(/\/$/, "") : url.pathname.replace(/\/$/, "");
 }
 
 /** README, docs and examples paths for the system prompt. */

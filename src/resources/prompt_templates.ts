@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, readDirSorted, readTextFileSync } from "../util/fs.ts";
+import { basename, dirname, join, resolve } from "../util/path.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { CONFIG_DIR_NAME, isUnderPath, resolveResourcePath } from "./resource_paths.ts";
 import { createSyntheticSourceInfo, type SourceInfo } from "./source_info.ts";
@@ -62,7 +62,7 @@ export function substituteArgs(content: string, args: string[]): string {
 
 function loadTemplateFile(filePath: string, sourceInfo: SourceInfo): PromptTemplate | null {
   try {
-    const { frontmatter, body } = parseFrontmatter<Record<string, unknown>>(readFileSync(filePath, "utf-8"));
+    const { frontmatter, body } = parseFrontmatter<Record<string, unknown>>(readTextFileSync(filePath));
     let description = typeof frontmatter.description === "string" ? frontmatter.description : "";
     if (!description) {
       const firstLine = body.split("\n").find((line) => line.trim());
@@ -86,12 +86,12 @@ function loadTemplatesFromDir(dir: string, sourceInfoOf: (path: string) => Sourc
   const templates: PromptTemplate[] = [];
   if (!existsSync(dir)) return templates;
   try {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    for (const entry of readDirSorted(dir)) {
       const fullPath = join(dir, entry.name);
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      let isFile = entry.isFile;
+      if (entry.isSymlink) {
         try {
-          isFile = statSync(fullPath).isFile();
+          isFile = Deno.statSync(fullPath).isFile;
         } catch {
           continue;
         }
@@ -127,7 +127,7 @@ export function loadPromptTemplates(options: LoadPromptTemplatesOptions): Prompt
     }
     return createSyntheticSourceInfo(path, {
       source: "local",
-      baseDir: statSync(path).isDirectory() ? path : dirname(path),
+      baseDir: Deno.statSync(path).isDirectory ? path : dirname(path),
     });
   };
   const templates: PromptTemplate[] = [];
@@ -139,9 +139,9 @@ export function loadPromptTemplates(options: LoadPromptTemplatesOptions): Prompt
     const path = resolveResourcePath(raw, cwd);
     if (!existsSync(path)) continue;
     try {
-      const stats = statSync(path);
-      if (stats.isDirectory()) templates.push(...loadTemplatesFromDir(path, sourceInfoOf));
-      else if (stats.isFile() && path.endsWith(".md")) {
+      const stats = Deno.statSync(path);
+      if (stats.isDirectory) templates.push(...loadTemplatesFromDir(path, sourceInfoOf));
+      else if (stats.isFile && path.endsWith(".md")) {
         const template = loadTemplateFile(path, sourceInfoOf(path));
         if (template) templates.push(template);
       }

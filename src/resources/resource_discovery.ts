@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync, readDirSorted } from "../util/fs.ts";
+import { homeDir as osHomeDir } from "../util/os.ts";
+import { basename, dirname, join, relative, resolve, sep } from "../util/path.ts";
 import type { Ignore } from "ignore";
 import { resourceDeps } from "./resource_deps.ts";
 import { canonicalizePath, CONFIG_DIR_NAME } from "./resource_paths.ts";
@@ -46,7 +46,7 @@ type Kind = "skills" | "prompts";
 const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
 
 function homeDir(): string {
-  return Deno.env.get("HOME") || homedir();
+  return Deno.env.get("HOME") || osHomeDir();
 }
 
 function toPosix(path: string): string {
@@ -87,15 +87,15 @@ interface Entry {
 
 function entriesOf(dir: string): Entry[] {
   const out: Entry[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+  for (const entry of readDirSorted(dir)) {
     const path = join(dir, entry.name);
-    let isDir = entry.isDirectory();
-    let isFile = entry.isFile();
-    if (entry.isSymbolicLink()) {
+    let isDir = entry.isDirectory;
+    let isFile = entry.isFile;
+    if (entry.isSymlink) {
       try {
-        const stats = statSync(path);
-        isDir = stats.isDirectory();
-        isFile = stats.isFile();
+        const stats = Deno.statSync(path);
+        isDir = stats.isDirectory;
+        isFile = stats.isFile;
       } catch {
         continue; // broken link
       }
@@ -312,9 +312,9 @@ export function resolveLocalResources(options: {
     for (const p of plain) {
       if (!existsSync(p)) continue;
       try {
-        const stats = statSync(p);
-        if (stats.isFile()) files.push(p);
-        else if (stats.isDirectory()) {
+        const stats = Deno.statSync(p);
+        if (stats.isFile) files.push(p);
+        else if (stats.isDirectory) {
           files.push(...(kind === "skills" ? collectSkillFiles(p, "pi") : collectMarkdownFiles(p)));
         }
       } catch { /* skip */ }

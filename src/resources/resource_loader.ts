@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readTextFileSync } from "../util/fs.ts";
+import { join } from "../util/path.ts";
 import { type ContextFile, loadProjectContextFiles } from "./context_files.ts";
 import { loadPromptTemplates, type PromptTemplate } from "./prompt_templates.ts";
 import {
@@ -231,7 +231,7 @@ function readPromptInput(
   if (!input) return undefined;
   if (!existsSync(input)) return input;
   try {
-    return readFileSync(input, "utf-8");
+    return readTextFileSync(input);
   } catch (error) {
     warn(`Warning: Could not read ${what} file ${input}: ${error}`);
     return input;

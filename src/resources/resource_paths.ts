@@ -3,16 +3,15 @@
  *
  * @module
  */
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve, sep } from "node:path";
-import { realpathSync } from "node:fs";
+import { homeDir } from "../util/os.ts";
+import { isAbsolute, join, resolve, sep } from "../util/path.ts";
 
 /** Expands a leading `~` and trims, as resource paths in settings and flags are written. */
 export function expandHome(input: string): string {
   const trimmed = input.trim();
-  if (trimmed === "~") return homedir();
-  if (trimmed.startsWith("~/")) return join(homedir(), trimmed.slice(2));
-  if (trimmed.startsWith("~")) return join(homedir(), trimmed.slice(1));
+  if (trimmed === "~") return homeDir();
+  if (trimmed.startsWith("~/")) return join(homeDir(), trimmed.slice(2));
+  if (trimmed.startsWith("~")) return join(homeDir(), trimmed.slice(1));
   return trimmed;
 }
 
@@ -32,7 +31,7 @@ export function isUnderPath(target: string, root: string): boolean {
 /** The real path, or the path itself when it cannot be resolved. */
 export function canonicalizePath(path: string): string {
   try {
-    return realpathSync(path);
+    return Deno.realPathSync(path);
   } catch {
     return path;
   }

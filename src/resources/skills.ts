@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync, readDirSorted, readTextFileSync } from "../util/fs.ts";
+import { basename, dirname, join, relative, resolve, sep } from "../util/path.ts";
 import type { Ignore } from "ignore";
 import { parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 import { resourceDeps } from "./resource_deps.ts";
@@ -71,7 +71,7 @@ function addIgnoreRules(ig: Ignore, dir: string, rootDir: string): void {
     const path = join(dir, name);
     if (!existsSync(path)) continue;
     try {
-      const patterns = readFileSync(path, "utf-8").split(/\r?\n/)
+      const patterns = readTextFileSync(path).split(/\r?\n/)
         .map((line) => prefixIgnoreLine(line, prefix))
         .filter((p): p is string => Boolean(p));
       if (patterns.length) ig.add(patterns);
@@ -118,7 +118,7 @@ export function loadSkillFromFile(
 ): { skill: Skill | null; diagnostics: ResourceDiagnostic[] } {
   const diagnostics: ResourceDiagnostic[] = [];
   try {
-    const { frontmatter } = parseFrontmatter<Record<string, unknown>>(readFileSync(filePath, "utf-8"));
+    const { frontmatter } = parseFrontmatter<Record<string, unknown>>(readTextFileSync(filePath));
     const skillDir = dirname(filePath);
     const parentDirName = basename(skillDir);
     for (const message of validateDescription(frontmatter.description)) {
@@ -166,14 +166,14 @@ function loadFromDir(
   const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, rootDir);
   try {
-    const entries = readdirSync(dir, { withFileTypes: true });
+    const entries = readDirSorted(dir);
     const skillFile = entries.find((e) => e.name === "SKILL.md");
     if (skillFile) {
       const fullPath = join(dir, skillFile.name);
-      let isFile = skillFile.isFile();
-      if (skillFile.isSymbolicLink()) {
+      let isFile = skillFile.isFile;
+      if (skillFile.isSymlink) {
         try {
-          isFile = statSync(fullPath).isFile();
+          isFile = Deno.statSync(fullPath).isFile;
         } catch {
           isFile = false;
         }
@@ -188,13 +188,13 @@ function loadFromDir(
     for (const entry of entries) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const fullPath = join(dir, entry.name);
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      let isDirectory = entry.isDirectory;
+      let isFile = entry.isFile;
+      if (entry.isSymlink) {
         try {
-          const stats = statSync(fullPath);
-          isDirectory = stats.isDirectory();
-          isFile = stats.isFile();
+          const stats = Deno.statSync(fullPath);
+          isDirectory = stats.isDirectory;
+          isFile = stats.isFile;
         } catch {
           continue; // broken link
         }
@@ -276,10 +276,10 @@ export function loadSkills(options: LoadSkillsOptions): LoadSkillsResult {
       continue;
     }
     try {
-      const stats = statSync(path);
-      if (stats.isDirectory()) {
+      const stats = Deno.statSync(path);
+      if (stats.isDirectory) {
         add(loadFromDir(path, sourceOf(path), true));
-      } else if (stats.isFile() && path.endsWith(".md")) {
+      } else if (stats.isFile && path.endsWith(".md")) {
         const result = loadSkillFromFile(path, sourceOf(path));
         if (result.skill) add({ skills: [result.skill], diagnostics: result.diagnostics });
         else diagnostics.push(...result.diagnostics);
@@ -339,7 +339,7 @@ export function expandSkillCommand(text: string, skills: Skill[]): string {
   if (!skill) return text;
   let body: string;
   try {
-    body = stripFrontmatter(readFileSync(skill.filePath, "utf-8")).trim();
+    body = stripFrontmatter(readTextFileSync(skill.filePath)).trim();
   } catch {
     return text;
   }

@@ -86,7 +86,21 @@ function byName(a: string, b: string): number {
 
 /** Directory entries sorted by name like Node's `readdirSync(dir, { withFileTypes: true })`. */
 export function readDirSorted(dir: string): Deno.DirEntry[] {
-  return [...Deno.readDirSync(dir)].sort((a, b) => byName(a.name, b.name));
+  try {
+    return [...Deno.readDirSync(dir)].sort((a, b) => byName(a.name, b.name));
+  } catch (error) {
+    throw nodeError(error, "scandir", dir);
+  }
+}
+
+/** Reads UTF-8 text like Node's `readFileSync(path, "utf-8")`: a BOM is kept, errors read as Node's. */
+export function readTextFileSync(path: string): string {
+  try {
+    return new TextDecoder("utf-8", { ignoreBOM: true }).decode(Deno.readFileSync(path));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw code === "EISDIR" ? nodeError(error, "read") : nodeError(error, "open", path);
+  }
 }
 
 /** Entry names sorted like Node's `readdir(dir)`; errors read as Node's (syscall "scandir"). */

@@ -630,3 +630,17 @@ export function basename(path: string, suffix?: string): string {
 export function extname(path: string): string {
   return host().extname(path);
 }
+
+/**
+ * The file-system path of a `file:` URL like Node's `fileURLToPath` (percent-decoded; drive
+ * letters and UNC hosts on Windows).
+ */
+export function fileUrlToPath(url: URL): string {
+  if (url.protocol !== "file:") throw new TypeError("The URL must be of scheme file");
+  const pathname = url.pathname;
+  if (Deno.build.os !== "windows") return decodeURIComponent(pathname);
+  const decoded = decodeURIComponent(pathname.replace(/\//g, "\\"));
+  if (url.hostname !== "") return `\\\\${url.hostname}${decoded}`;
+  // "/C:/x" → "C:\\x"
+  return decoded.slice(1);
+}

@@ -197,3 +197,13 @@ Deno.test("path: top-level functions follow the host OS", () => {
   assertEquals(path.isAbsolute("/a"), host.isAbsolute("/a"));
   assertEquals(path.normalize("a//b/../c/"), host.normalize("a//b/../c/"));
 });
+
+Deno.test("path: fileUrlToPath equals node:url's fileURLToPath", async () => {
+  const { fileURLToPath } = await import("node:url");
+  for (
+    const text of ["file:///a/b", "file:///a/b/", "file:///a%20b/c%C3%A9", "file:///", "file:///x/y/../z"]
+  ) {
+    const url = new URL(text);
+    assertEquals(path.fileUrlToPath(url), fileURLToPath(url), text);
+  }
+});
