@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { existsSync, readDirNames, readDirSorted } from "../util/fs.ts";
+import { join } from "../util/path.ts";
 import type { SessionInfo, SessionListProgress } from "./entries.ts";
 import { readLines, readLinesSync } from "./jsonl_reader.ts";
 
@@ -75,12 +74,12 @@ export async function buildSessionInfo(filePath: string): Promise<SessionInfo | 
       if (!firstMessage && message.role === "user") firstMessage = text;
     });
     if (!valid || !header) return null;
-    const stats = await stat(filePath);
+    const stats = await Deno.stat(filePath);
     let modified: Date;
     if (typeof lastActivity === "number" && lastActivity > 0) modified = new Date(lastActivity);
     else {
       const h = typeof header.timestamp === "string" ? Date.parse(header.timestamp) : NaN;
-      modified = Number.isNaN(h) ? stats.mtime : new Date(h);
+      modified = Number.isNaN(h) ? (stats.mtime ?? new Date(0)) : new Date(h);
     }
     return {
       path: filePath,
@@ -125,7 +124,7 @@ export async function listSessionsInDir(
 ): Promise<SessionInfo[]> {
   if (!existsSync(dir)) return [];
   try {
-    const files = (await readdir(dir)).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f));
+    const files = (await readDirNames(dir)).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f));
     return newestFirst(await infosFor(files, onProgress, files.length));
   } catch {
     return [];
@@ -139,13 +138,13 @@ export async function listSessionsUnder(
 ): Promise<SessionInfo[]> {
   if (!existsSync(sessionsRoot)) return [];
   try {
-    const dirs = (await readdir(sessionsRoot, { withFileTypes: true }))
-      .filter((e) => e.isDirectory())
+    const dirs = readDirSorted(sessionsRoot)
+      .filter((e) => e.isDirectory)
       .map((e) => join(sessionsRoot, e.name));
     const files: string[] = [];
     for (const dir of dirs) {
       try {
-        for (const f of await readdir(dir)) if (f.endsWith(".jsonl")) files.push(join(dir, f));
+        for (const f of await readDirNames(dir)) if (f.endsWith(".jsonl")) files.push(join(dir, f));
       } catch {
         // An unreadable project folder just contributes nothing.
       }
@@ -178,11 +177,11 @@ export function isValidSessionFile(path: string): boolean {
 /** The most recently modified valid session file in `sessionDir`, or null. */
 export function findMostRecentSession(sessionDir: string): string | null {
   try {
-    const files = readdirSync(sessionDir)
+    const files = readDirSorted(sessionDir).map((e) => e.name)
       .filter((f) => f.endsWith(".jsonl"))
       .map((f) => join(sessionDir, f))
       .filter(isValidSessionFile)
-      .map((path) => ({ path, mtime: statSync(path).mtime.getTime() }))
+      .map((path) => ({ path, mtime: Deno.statSync(path).mtime?.getTime() ?? 0 }))
       .sort((a, b) => b.mtime - a.mtime);
     return files[0]?.path ?? null;
   } catch {

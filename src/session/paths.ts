@@ -4,19 +4,19 @@
  *
  * @module
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { existsSync, makeDirSync } from "../util/fs.ts";
+import { homeDir } from "../util/os.ts";
+import { join } from "../util/path.ts";
 
 /** The agent directory: `$PI_CODING_AGENT_DIR` (with `~` expanded) or `~/.pi/agent`. */
 export function getDefaultAgentDir(): string {
   const env = Deno.env.get("PI_CODING_AGENT_DIR");
   if (env) {
-    if (env === "~") return homedir();
-    if (env.startsWith("~/")) return homedir() + env.slice(1);
+    if (env === "~") return homeDir();
+    if (env.startsWith("~/")) return homeDir() + env.slice(1);
     return env;
   }
-  return join(homedir(), ".pi", "agent");
+  return join(homeDir(), ".pi", "agent");
 }
 
 /** The root holding one folder per project: `<agentDir>/sessions`. */
@@ -35,7 +35,7 @@ export function encodeCwd(cwd: string): string {
 /** The session folder for `cwd`, created if missing (the reference creates it eagerly too). */
 export function getDefaultSessionDir(cwd: string, agentDir: string = getDefaultAgentDir()): string {
   const dir = join(getSessionsRoot(agentDir), encodeCwd(cwd));
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  if (!existsSync(dir)) makeDirSync(dir);
   return dir;
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, writeTextFileSync } from "../util/fs.ts";
 import type { FileEntry, SessionHeader } from "./entries.ts";
 import { readLinesSync } from "./jsonl_reader.ts";
 
@@ -102,7 +102,7 @@ export function appendText(path: string, text: string): void {
  */
 export function replaceFileAtomically(path: string, text: string): void {
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  writeFileSync(tmp, text);
+  writeTextFileSync(tmp, text);
   renameSync(tmp, path);
 }
 
@@ -111,7 +111,7 @@ export function writeNewFile(path: string, text: string): void {
   if (existsSync(path) && Deno.statSync(path).size > 0) {
     throw new Error(`Refusing to overwrite existing session file: ${path}`);
   }
-  writeFileSync(path, text);
+  writeTextFileSync(path, text);
 }
 
 /**

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, makeDirSync } from "../util/fs.ts";
+import { join, resolve } from "../util/path.ts";
 import type { ImageContent, Message, TextContent } from "../ai/types.ts";
 import { buildSessionContext, pathToRoot } from "./context.ts";
 import {
@@ -115,7 +115,7 @@ export class SessionManager {
     this.cwd = cwd;
     this.sessionDir = sessionDir;
     this.persist = persist;
-    if (persist && sessionDir && !existsSync(sessionDir)) mkdirSync(sessionDir, { recursive: true });
+    if (persist && sessionDir && !existsSync(sessionDir)) makeDirSync(sessionDir);
     if (sessionFile) this.setSessionFile(sessionFile);
     else this.newSession();
   }
@@ -589,7 +589,7 @@ export class SessionManager {
     if (!source.header) throw new Error(`Cannot fork: source session has no header: ${sourcePath}`);
     migrateToCurrentVersion(source.entries);
     const dir = sessionDir ?? getDefaultSessionDir(targetCwd);
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    if (!existsSync(dir)) makeDirSync(dir);
     const id = createSessionId();
     const timestamp = now();
     const file = join(dir, sessionFileName(timestamp, id));

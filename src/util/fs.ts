@@ -42,12 +42,14 @@ export interface NodeStyleError extends Error {
 
 /**
  * Rewrites a Deno file-system error into Node's form `CODE: description, syscall 'path'`
- * (without the path when `path` is undefined). Errors without a known code pass through.
+ * (without the path when `path` is undefined; `-> 'dest'` for two-path calls). Errors without a
+ * known code pass through.
  */
-export function nodeError(error: unknown, syscall: string, path?: string): unknown {
+export function nodeError(error: unknown, syscall: string, path?: string, dest?: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || !(code in UV_DESCRIPTIONS)) return error;
-  const where = path === undefined ? syscall : `${syscall} '${path}'`;
+  let where = path === undefined ? syscall : `${syscall} '${path}'`;
+  if (dest !== undefined) where += ` -> '${dest}'`;
   const out: NodeStyleError = new Error(`${code}: ${UV_DESCRIPTIONS[code]}, ${where}`);
   out.code = code;
   out.syscall = syscall;
@@ -159,5 +161,41 @@ export async function makeDir(path: string): Promise<void> {
     await Deno.mkdir(path, { recursive: true });
   } catch (error) {
     throw nodeError(error, "mkdir", path);
+  }
+}
+
+/** Writes UTF-8 text synchronously (creating or truncating); errors read as Node's `writeFileSync` ones. */
+export function writeTextFileSync(path: string, text: string): void {
+  try {
+    Deno.writeTextFileSync(path, text);
+  } catch (error) {
+    throw nodeError(error, "open", path);
+  }
+}
+
+/** Creates a folder and its parents synchronously; errors read as Node's `mkdirSync` ones. */
+export function makeDirSync(path: string): void {
+  try {
+    Deno.mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw nodeError(error, "mkdir", path);
+  }
+}
+
+/** Renames synchronously; errors read as Node's `renameSync` ones. */
+export function renameSync(from: string, to: string): void {
+  try {
+    Deno.renameSync(from, to);
+  } catch (error) {
+    throw nodeError(error, "rename", from, to);
+  }
+}
+
+/** Copies a file synchronously; errors read as Node's `copyFileSync` ones. */
+export function copyFileSync(from: string, to: string): void {
+  try {
+    Deno.copyFileSync(from, to);
+  } catch (error) {
+    throw nodeError(error, "copyfile", from, to);
   }
 }
