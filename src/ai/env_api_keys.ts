@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "../util/fs.ts";
+import { join } from "../util/path.ts";
 
 /** Marker returned for providers authenticated by ambient credentials rather than a key. */
 export const AMBIENT_CREDENTIALS = "<authenticated>";
