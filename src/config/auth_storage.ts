@@ -4,7 +4,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 import { findEnvKeys, getEnvApiKey } from "../ai/env_api_keys.ts";
 import { getAgentDir } from "./paths.ts";
 import {

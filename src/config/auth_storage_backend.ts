@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../util/path.ts";
 import { getAgentDir } from "./paths.ts";
 import { lockFile, lockFileSync, type SyncRelease } from "./file_lock.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { resolve } from "../util/path.ts";
 
 /** Error thrown when another holder owns the lock; `code` matches proper-lockfile's. */
 export class LockHeldError extends Error {

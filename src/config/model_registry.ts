@@ -5,7 +5,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 import { getModels, getProviders } from "../ai/models.ts";
 import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
 import type { AssistantMessageEventStream } from "../ai/event_stream.ts";

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { homeDir } from "../util/os.ts";
+import { join } from "../util/path.ts";
 
 /** Name used for the binary, the config folder and the `<APP>_CODING_AGENT_*` variables. */
 export const APP_NAME = "pi";
@@ -32,8 +32,8 @@ function readEnv(name: string): string | undefined {
 
 /** Expands a leading `~` or `~/` the way a shell would; other paths pass through untouched. */
 export function expandTildePath(path: string): string {
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) return homedir() + path.slice(1);
+  if (path === "~") return homeDir();
+  if (path.startsWith("~/")) return homeDir() + path.slice(1);
   return path;
 }
 
@@ -41,7 +41,7 @@ export function expandTildePath(path: string): string {
 export function getAgentDir(): string {
   const envDir = readEnv(ENV_AGENT_DIR);
   if (envDir) return expandTildePath(envDir);
-  return join(homedir(), CONFIG_DIR_NAME, "agent");
+  return join(homeDir(), CONFIG_DIR_NAME, "agent");
 }
 
 /** Path of the user's models.json. */

@@ -6,7 +6,25 @@
  * @module
  */
 
-import { execSync } from "node:child_process";
+/** The part of `node:child_process` used here. */
+interface ChildProcessModule {
+  execSync(
+    command: string,
+    options: { encoding: "utf-8"; timeout: number; stdio: ["ignore", "pipe", "ignore"] },
+  ): string;
+}
+
+/**
+ * `node:child_process`, loaded only when a `!command` value is resolved: a static import (or even
+ * touching the `process` global) would load Deno's Node layer on every start-up, and this call has
+ * to stay synchronous with execSync's exact shell, timeout and output handling.
+ */
+function childProcess(): ChildProcessModule {
+  const nodeProcess = (globalThis as unknown as {
+    process: { getBuiltinModule(name: string): unknown };
+  }).process;
+  return nodeProcess.getBuiltinModule("node:child_process") as ChildProcessModule;
+}
 
 // Command results are cached for the process lifetime: keychain helpers can be slow or prompt the user.
 const commandResultCache = new Map<string, string | undefined>();
@@ -21,7 +39,7 @@ function readEnv(name: string): string | undefined {
 
 function executeCommandUncached(commandConfig: string): string | undefined {
   try {
-    const output = execSync(commandConfig.slice(1), {
+    const output = childProcess().execSync(commandConfig.slice(1), {
       encoding: "utf-8",
       timeout: 10000,
       stdio: ["ignore", "pipe", "ignore"],

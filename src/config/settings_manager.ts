@@ -6,8 +6,8 @@
  * @module
  */
 
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { homeDir } from "../util/os.ts";
+import { join } from "../util/path.ts";
 import { getAgentDir } from "./paths.ts";
 import { SettingsManagerCore, tryLoadSettings } from "./settings_manager_core.ts";
 import { FileSettingsStorage, InMemorySettingsStorage, migrateSettings } from "./settings_storage.ts";
@@ -99,8 +99,8 @@ export class SettingsManager extends SettingsManagerCore {
   getSessionDir(): string | undefined {
     const sessionDir = this.settings.sessionDir;
     if (!sessionDir) return sessionDir;
-    if (sessionDir === "~") return homedir();
-    if (sessionDir.startsWith("~/")) return join(homedir(), sessionDir.slice(2));
+    if (sessionDir === "~") return homeDir();
+    if (sessionDir.startsWith("~/")) return join(homeDir(), sessionDir.slice(2));
     return sessionDir;
   }
 

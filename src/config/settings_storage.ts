@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "./paths.ts";
 import { lockFileSync, type SyncRelease } from "./file_lock.ts";
 import { parseJsonc, rewriteJsonc } from "./jsonc.ts";
