@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { readFile, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { toBase64 } from "../util/bytes.ts";
+import { readFileBytes } from "../util/fs.ts";
+import { resolve } from "../util/path.ts";
 import type { ImageContent } from "../ai/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "../tools/image_mime.ts";
 import { formatDimensionNote, resizeImage } from "../tools/image_resize.ts";
@@ -48,7 +49,7 @@ export async function processFileArguments(
     const absolutePath = resolve(resolveReadPath(fileArg, cwd));
     let size: number;
     try {
-      size = (await stat(absolutePath)).size;
+      size = (await Deno.stat(absolutePath)).size;
     } catch {
       throw new CliExit(`Error: File not found: ${absolutePath}`);
     }
@@ -61,7 +62,7 @@ export async function processFileArguments(
       throw new CliExit(`Error: Could not read file ${absolutePath}: ${errorText(error)}`);
     }
     if (mimeType) {
-      const data = (await readFile(absolutePath)).toString("base64");
+      const data = toBase64(await readFileBytes(absolutePath));
       if (!autoResize) {
         images.push({ type: "image", mimeType, data });
         text += `<file name="${absolutePath}"></file>\n`;
@@ -78,7 +79,7 @@ export async function processFileArguments(
       continue;
     }
     try {
-      const content = await readFile(absolutePath, "utf-8");
+      const content = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await readFileBytes(absolutePath));
       text += `<file name="${absolutePath}">\n${content}\n</file>\n`;
     } catch (error) {
       throw new CliExit(`Error: Could not read file ${absolutePath}: ${errorText(error)}`);

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync } from "../util/fs.ts";
+import { join, resolve } from "../util/path.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
 import { ModelRegistry } from "../config/model_registry.ts";
 import { resolveModelScope, type ScopedModel } from "../config/model_resolver.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "../util/fs.ts";
+import { join } from "../util/path.ts";
 import { SessionManager } from "../session/session_manager.ts";
 import type { CliArgs } from "./args.ts";
 import { CliExit } from "./cli_error.ts";

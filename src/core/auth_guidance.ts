@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 import { getDocumentationPaths } from "../resources/documentation.ts";
 
 const UNKNOWN_PROVIDER = "unknown";

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomHex } from "../util/bytes.ts";
+import { tmpDir } from "../util/os.ts";
+import { join } from "../util/path.ts";
 import { type BashOperations, sanitizeBinaryOutput } from "../tools/shell.ts";
 import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.ts";
 
@@ -50,7 +50,7 @@ export async function executeBashWithOperations(
   const encoder = new TextEncoder();
   const ensureTemp = () => {
     if (tempPath) return;
-    tempPath = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    tempPath = join(tmpDir(), `pi-bash-${randomHex(8)}.log`);
     tempFile = Deno.openSync(tempPath, { write: true, create: true, truncate: true });
     for (const chunk of chunks) tempFile.writeSync(encoder.encode(chunk));
   };

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 import { Agent } from "../agent/agent.ts";
 import type { AgentMessage, AgentThinkingLevel, StreamFn } from "../agent/types.ts";
 import { streamSimple } from "../ai/stream.ts";

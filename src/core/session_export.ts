@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, makeDirSync, writeTextFileSync } from "../util/fs.ts";
+import { dirname, resolve } from "../util/path.ts";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "../session/entries.ts";
 import type { SessionManager } from "../session/session_manager.ts";
 
@@ -28,7 +28,7 @@ export function defaultJsonlExportName(date: Date = new Date()): string {
 export function exportToJsonl(session: ExportableSession, outputPath?: string): string {
   const filePath = resolve(outputPath ?? defaultJsonlExportName());
   const dir = dirname(filePath);
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  if (!existsSync(dir)) makeDirSync(dir);
   const manager = session.sessionManager;
   const header: SessionHeader = {
     type: "session",
@@ -43,6 +43,6 @@ export function exportToJsonl(session: ExportableSession, outputPath?: string): 
     lines.push(JSON.stringify({ ...entry, parentId: previousId }));
     previousId = entry.id;
   }
-  writeFileSync(filePath, `${lines.join("\n")}\n`);
+  writeTextFileSync(filePath, `${lines.join("\n")}\n`);
   return filePath;
 }

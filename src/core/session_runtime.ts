@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { copyFileSync, existsSync, makeDirSync } from "../util/fs.ts";
+import { basename, join, resolve } from "../util/path.ts";
 import type { AgentThinkingLevel } from "../agent/types.ts";
 import type { ImageContent, Model, TextContent } from "../ai/types.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
@@ -417,7 +417,7 @@ export class AgentSessionRuntime {
     const resolvedPath = resolve(inputPath);
     if (!existsSync(resolvedPath)) throw new SessionImportFileNotFoundError(resolvedPath);
     const sessionDir = this.#session.sessionManager.getSessionDir();
-    if (!existsSync(sessionDir)) mkdirSync(sessionDir, { recursive: true });
+    if (!existsSync(sessionDir)) makeDirSync(sessionDir);
     const destinationPath = join(sessionDir, basename(resolvedPath));
     const before = await this.#beforeSwitch("resume", destinationPath);
     if (before.cancelled) return before;

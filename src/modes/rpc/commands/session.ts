@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
+import { existsSync } from "../../../util/fs.ts";
 import type { RpcSlashCommand } from "../rpc_types.ts";
 import { fail, ok, type RpcHandlerTable } from "./context.ts";
 
