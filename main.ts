@@ -12,14 +12,40 @@ async function main(args: string[]): Promise<number> {
     await writeStdout(`${VERSION}\n`);
     return 0;
   }
-  const { runCli } = await import("./src/cli/run.ts");
+  let runCli: (args: string[]) => Promise<number>;
+  try {
+    ({ runCli } = await import("./src/cli/run.ts"));
+  } catch (error) {
+    // Modules load on demand, which needs read access to them: report a denied permission
+    // plainly, as the CLI does for every other one.
+    const denied = error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
+      (error instanceof TypeError && /^Requires \S+ access/.test(error.message));
+    if (denied) {
+      await writeStderr(
+        `Error: ${
+          (error as Error).message
+        }\npi needs file, network, environment, system-info and subprocess access; ` +
+          `run it with --allow-all (deno task pi does).\n`,
+      );
+      return 1;
+    }
+    throw error;
+  }
   return await runCli(args);
 }
 
 async function writeStdout(text: string): Promise<void> {
+  await writeAll(Deno.stdout, text);
+}
+
+async function writeStderr(text: string): Promise<void> {
+  await writeAll(Deno.stderr, text);
+}
+
+async function writeAll(stream: { write(p: Uint8Array): Promise<number> }, text: string): Promise<void> {
   const bytes = new TextEncoder().encode(text);
   let written = 0;
-  while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
+  while (written < bytes.length) written += await stream.write(bytes.subarray(written));
 }
 
 if (import.meta.main) {
