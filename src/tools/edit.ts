@@ -13,6 +13,7 @@ import {
   detectLineEnding,
   type Edit,
   generateDiffString,
+  loadDiff,
   normalizeToLF,
   restoreLineEndings,
   stripBom,
@@ -168,6 +169,7 @@ export function createEditTool(
           if (signal?.aborted) throw abortError();
           await ops.writeFile(absolutePath, bom + restoreLineEndings(newContent, ending));
           if (signal?.aborted) throw abortError();
+          await loadDiff();
           const { diff, firstChangedLine } = generateDiffString(baseContent, newContent);
           return {
             content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],

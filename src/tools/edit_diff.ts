@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { diffLines } from "diff";
+type DiffLines = typeof import("diff").diffLines;
+let diffLines: DiffLines | undefined;
+
+/** Loads the line differ (npm:diff) — with the first edit, not at start-up. */
+export async function loadDiff(): Promise<void> {
+  diffLines ??= (await import("diff")).diffLines;
+}
 import { checkAccess, readFileBytes } from "../util/fs.ts";
 import { resolveToCwd } from "./path_utils.ts";
 
@@ -202,6 +208,7 @@ export function applyEditsToNormalizedContent(
  * padded to the width of the longer file's line count.
  */
 export function generateDiffString(oldContent: string, newContent: string, contextLines = 4): EditDiffResult {
+  if (!diffLines) throw new Error("generateDiffString: await loadDiff() first");
   const parts = diffLines(oldContent, newContent);
   const out: string[] = [];
   const width = String(Math.max(oldContent.split("\n").length, newContent.split("\n").length)).length;
@@ -288,6 +295,7 @@ export async function computeEditsDiff(
       new TextDecoder("utf-8", { ignoreBOM: true }).decode(await readFileBytes(absolutePath)),
     );
     const { baseContent, newContent } = applyEditsToNormalizedContent(normalizeToLF(text), edits, path);
+    await loadDiff();
     return generateDiffString(baseContent, newContent);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { createEditTool } from "../../src/tools/edit.ts";
-import { computeEditsDiff, generateDiffString } from "../../src/tools/edit_diff.ts";
+import { computeEditsDiff, generateDiffString, loadDiff } from "../../src/tools/edit_diff.ts";
 
 // Expectations were captured from the reference pi 0.73.1 edit tool on the same input files by
 // scripts/capture/tools_reference.mjs (see tests/fixtures/tools/edit/README.md). Each case runs in a
@@ -119,7 +119,8 @@ Deno.test("EDIT-05 diff preview matches what the edit reports, without writing",
   }
 });
 
-Deno.test("EDIT-05 generateDiffString numbering and padding", () => {
+Deno.test("EDIT-05 generateDiffString numbering and padding", async () => {
+  await loadDiff();
   assertEquals(generateDiffString("a\nb\nc\n", "a\nB\nc\n"), {
     diff: " 1 a\n-2 b\n+2 B\n 3 c",
     firstChangedLine: 2,
