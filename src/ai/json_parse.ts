@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parse as parsePartial } from "partial-json";
+import { parsePartialJson } from "./partial_json.ts";
 
 const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
 
@@ -87,7 +87,7 @@ export function parseStreamingJson<T = Record<string, any>>(text: string | undef
   } catch {
     for (const candidate of [text, repairJson(text)]) {
       try {
-        return (parsePartial(candidate) ?? {}) as T;
+        return (parsePartialJson(candidate) ?? {}) as T;
       } catch {
         // try the next candidate
       }
