@@ -47,9 +47,10 @@ export function normalizeCatalog(catalog: Catalog): Catalog {
   return out;
 }
 
-/** The catalog data file: plain JSON in the layout `deno fmt` keeps. */
+/** The catalog data file: minified JSON (excluded from `deno fmt`). */
 export function renderJson(catalog: Catalog): string {
-  return JSON.stringify(catalog, null, 2) + "\n";
+  // Minified: the parsed catalog is the same, and a smaller source costs less memory at start-up.
+  return JSON.stringify(catalog) + "\n";
 }
 
 /**

@@ -6,7 +6,7 @@
 //
 // Absolute paths are written as <ROOT> (the temp fixture root) and <PKG> (the reference's
 // package folder); the date line as <DATE>.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -66,7 +66,12 @@ out.skillsPromptBlock = formatSkillsForPrompt(withDefaults.skills);
 
 out.prompts = loadPromptTemplates({ cwd, agentDir, promptPaths: [], includeDefaults: true })
   .sort((a, b) => a.filePath.localeCompare(b.filePath));
-const templates = loadPromptTemplates({ cwd: join(root, "project"), agentDir, promptPaths: [], includeDefaults: true });
+const templates = loadPromptTemplates({
+  cwd: join(root, "project"),
+  agentDir,
+  promptPaths: [],
+  includeDefaults: true,
+});
 const inputs = [
   "/review a.ts 'b c' d",
   "/review",
@@ -144,7 +149,11 @@ await loader.reload();
 const loaderView = (l) => ({
   skills: l.getSkills().skills.map(skillView),
   skillDiagnostics: l.getSkills().diagnostics,
-  prompts: l.getPrompts().prompts.map((p) => ({ name: p.name, filePath: p.filePath, description: p.description })),
+  prompts: l.getPrompts().prompts.map((p) => ({
+    name: p.name,
+    filePath: p.filePath,
+    description: p.description,
+  })),
   agentsFiles: l.getAgentsFiles().agentsFiles.map((f) => f.path),
   systemPrompt: l.getSystemPrompt() ?? null,
   appendSystemPrompt: l.getAppendSystemPrompt(),
@@ -165,6 +174,9 @@ const bareLoader = new DefaultResourceLoader({
 await bareLoader.reload();
 out.bareLoader = loaderView(bareLoader);
 
-writeFileSync(join(repo, "tests/fixtures/resources/expected.json"), JSON.stringify(norm(out), null, 2) + "\n");
+writeFileSync(
+  join(repo, "tests/fixtures/resources/expected.json"),
+  JSON.stringify(norm(out), null, 2) + "\n",
+);
 rmSync(root, { recursive: true, force: true });
 console.log("wrote tests/fixtures/resources/expected.json");
