@@ -24,9 +24,7 @@ import { type CliArgs, type CliDiagnostic, parseArgs } from "./args.ts";
 import { CliExit } from "./cli_error.ts";
 import type { CliIO } from "./cli_io.ts";
 import { processFileArguments } from "./file_processor.ts";
-import { helpText } from "./help.ts";
 import { buildInitialMessage, type InitialMessage } from "./initial_message.ts";
-import { formatModelList } from "./list_models.ts";
 import { buildSessionOptions } from "./session_options.ts";
 import { createSessionManager, missingSessionCwdMessage, validateForkFlags } from "./session_target.ts";
 import { dim, red, yellow } from "./style.ts";
@@ -197,11 +195,13 @@ async function mainSteps(
   }
 
   if (parsed.help) {
+    const { helpText } = await import("./help.ts");
     io.stdout(helpText());
     return 0;
   }
   if (parsed.listModels !== undefined) {
     const search = typeof parsed.listModels === "string" ? parsed.listModels : undefined;
+    const { formatModelList } = await import("./list_models.ts");
     const listing = formatModelList(modelRegistry, search);
     for (const warning of listing.warnings) io.stderr(`${warning}\n`);
     io.stdout(listing.out);

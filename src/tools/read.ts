@@ -9,7 +9,6 @@ import { checkAccess, readFileBytes } from "../util/fs.ts";
 import type { ImageContent, TextContent } from "../ai/types.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "./image_mime.ts";
-import { formatDimensionNote, resizeImage } from "./image_resize.ts";
 import { resolveReadPath } from "./path_utils.ts";
 import {
   DEFAULT_MAX_BYTES,
@@ -93,6 +92,8 @@ async function readImage(
       mimeType,
     }];
   }
+  // Image handling (EXIF, dimensions, resizing) loads with the first image read.
+  const { formatDimensionNote, resizeImage } = await import("./image_resize.ts");
   const resized = await resizeImage({ data: base64, mimeType });
   if (!resized) {
     return [{
