@@ -29,6 +29,8 @@ for (const target of wanted) {
     "compile",
     "--allow-all",
     "--no-prompt",
+    // The same V8 tuning as `deno task pi`: a small young generation keeps peak memory down.
+    "--v8-flags=--max-semi-space-size=1",
     "--target",
     target,
     "--output",

@@ -72,3 +72,12 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The `deno run` flags the `pi` task uses (deno.json), so benchmarks run pi exactly as users do.
+ */
+export function piRunFlags(): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
+  const words = String(config.tasks.pi).split(/\s+/);
+  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+}

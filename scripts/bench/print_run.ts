@@ -18,7 +18,7 @@ import {
   type FakeApi,
 } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { alternate, median, referenceCli, type RunSample } from "./common.ts";
+import { alternate, median, piRunFlags, referenceCli, type RunSample } from "./common.ts";
 
 /** A run with CPU seconds (user + system) besides wall time and peak RSS. */
 interface CpuSample extends RunSample {
@@ -71,7 +71,8 @@ async function run(cmd: string[]): Promise<CpuSample> {
   return sample;
 }
 
-const ours = () => run([Deno.execPath(), "run", "--allow-all", "--no-prompt", main, ...piArgs]);
+const ours = () =>
+  run([Deno.execPath(), "run", ...piRunFlags(), ...(bundle ? ["--no-config"] : []), main, ...piArgs]);
 const ref = () => run(["node", referenceCli(), ...piArgs]);
 
 try {
@@ -97,11 +98,12 @@ try {
       (refRss / 1024).toFixed(1)
     } MiB`,
   );
+  console.log(`ours runs as: deno run ${piRunFlags().join(" ")} main.ts (the pi task's flags)`);
   console.log(`wall time: ours is ${(refMs / oursMs).toFixed(2)}x faster (goal >= 8x)`);
   console.log(
     `CPU time: ours uses ${(refCpu / oursCpu).toFixed(2)}x less (steadier than wall time under load)`,
   );
-  console.log(`memory: ours uses ${(oursRss / refRss).toFixed(2)} of the reference's (goal <= 0.33)`);
+  console.log(`memory: ours uses ${(oursRss / refRss).toFixed(3)} of the reference's (goal <= 1/3)`);
 } finally {
   await server.close();
   await env.cleanup();
