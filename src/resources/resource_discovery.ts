@@ -7,11 +7,12 @@
  *
  * @module
  */
-import { existsSync, readDirSorted } from "../util/fs.ts";
+import { existsSync } from "../util/fs.ts";
 import { homeDir as osHomeDir } from "../util/os.ts";
-import { basename, dirname, join, relative, resolve, sep } from "../util/path.ts";
+import { basename, dirname, join, relative, resolve } from "../util/path.ts";
 import type { Ignore } from "ignore";
 import { resourceDeps } from "./resource_deps.ts";
+import { addIgnoreRules, resolvedEntries, toPosix } from "./resource_fs.ts";
 import { canonicalizePath, CONFIG_DIR_NAME } from "./resource_paths.ts";
 import type { ResourceScope } from "./source_info.ts";
 
@@ -43,66 +44,8 @@ export interface ResourceSettings {
 }
 
 type Kind = "skills" | "prompts";
-const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
-
 function homeDir(): string {
   return Deno.env.get("HOME") || osHomeDir();
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join("/");
-}
-
-function addIgnoreRules(ig: Ignore, dir: string, rootDir: string): void {
-  const rel = relative(rootDir, dir);
-  const prefix = rel ? `${toPosix(rel)}/` : "";
-  for (const name of IGNORE_FILE_NAMES) {
-    const path = join(dir, name);
-    if (!existsSync(path)) continue;
-    try {
-      const lines: string[] = [];
-      for (const line of Deno.readTextFileSync(path).split(/\r?\n/)) {
-        const trimmed = line.trim();
-        if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) continue;
-        let pattern = line;
-        let negated = false;
-        if (pattern.startsWith("!")) {
-          negated = true;
-          pattern = pattern.slice(1);
-        } else if (pattern.startsWith("\\!")) pattern = pattern.slice(1);
-        if (pattern.startsWith("/")) pattern = pattern.slice(1);
-        lines.push((negated ? "!" : "") + prefix + pattern);
-      }
-      if (lines.length) ig.add(lines);
-    } catch { /* unreadable ignore file */ }
-  }
-}
-
-interface Entry {
-  name: string;
-  path: string;
-  isDir: boolean;
-  isFile: boolean;
-}
-
-function entriesOf(dir: string): Entry[] {
-  const out: Entry[] = [];
-  for (const entry of readDirSorted(dir)) {
-    const path = join(dir, entry.name);
-    let isDir = entry.isDirectory;
-    let isFile = entry.isFile;
-    if (entry.isSymlink) {
-      try {
-        const stats = Deno.statSync(path);
-        isDir = stats.isDirectory;
-        isFile = stats.isFile;
-      } catch {
-        continue; // broken link
-      }
-    }
-    out.push({ name: entry.name, path, isDir, isFile });
-  }
-  return out;
 }
 
 /**
@@ -115,7 +58,7 @@ function collectSkillFiles(dir: string, mode: "pi" | "agents", matcher?: Ignore,
   addIgnoreRules(ig, dir, root);
   const files: string[] = [];
   try {
-    const entries = entriesOf(dir);
+    const entries = resolvedEntries(dir);
     const skill = entries.find((e) => e.name === "SKILL.md" && e.isFile);
     if (skill && !ig.ignores(toPosix(relative(root, skill.path)))) return [skill.path];
     for (const e of entries) {
@@ -138,7 +81,7 @@ function collectPromptFiles(dir: string): string[] {
   const ig = resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, dir);
   try {
-    return entriesOf(dir)
+    return resolvedEntries(dir)
       .filter((e) => !e.name.startsWith(".") && e.name !== "node_modules")
       .filter((e) => !ig.ignores(toPosix(relative(dir, e.path))) && e.isFile && e.name.endsWith(".md"))
       .map((e) => e.path);
@@ -154,7 +97,7 @@ function collectMarkdownFiles(dir: string, matcher?: Ignore, root = dir): string
   addIgnoreRules(ig, dir, root);
   const files: string[] = [];
   try {
-    for (const e of entriesOf(dir)) {
+    for (const e of resolvedEntries(dir)) {
       if (e.name.startsWith(".") || e.name === "node_modules") continue;
       const rel = toPosix(relative(root, e.path));
       if (ig.ignores(e.isDir ? `${rel}/` : rel)) continue;

@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { existsSync, readDirSorted, readTextFileSync } from "../util/fs.ts";
-import { basename, dirname, join, relative, resolve, sep } from "../util/path.ts";
+import { existsSync, readTextFileSync } from "../util/fs.ts";
+import { basename, dirname, join, relative, resolve } from "../util/path.ts";
 import type { Ignore } from "ignore";
 import { parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 import { resourceDeps } from "./resource_deps.ts";
+import { addIgnoreRules, resolvedEntries, toPosix } from "./resource_fs.ts";
 import { canonicalizePath, CONFIG_DIR_NAME, isUnderPath, resolveResourcePath } from "./resource_paths.ts";
 import { createSyntheticSourceInfo, type SourceInfo } from "./source_info.ts";
 
 const MAX_NAME_LENGTH = 64;
 const MAX_DESCRIPTION_LENGTH = 1024;
-const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
 
 /** A loaded skill. */
 export interface Skill {
@@ -43,41 +43,6 @@ export interface LoadSkillsResult {
 }
 
 type SkillSource = "user" | "project" | "path" | string;
-
-function toPosix(path: string): string {
-  return path.split(sep).join("/");
-}
-
-function prefixIgnoreLine(line: string, prefix: string): string | null {
-  const trimmed = line.trim();
-  if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) return null;
-  let pattern = line;
-  let negated = false;
-  if (pattern.startsWith("!")) {
-    negated = true;
-    pattern = pattern.slice(1);
-  } else if (pattern.startsWith("\\!")) {
-    pattern = pattern.slice(1);
-  }
-  if (pattern.startsWith("/")) pattern = pattern.slice(1);
-  const prefixed = prefix + pattern;
-  return negated ? `!${prefixed}` : prefixed;
-}
-
-function addIgnoreRules(ig: Ignore, dir: string, rootDir: string): void {
-  const rel = relative(rootDir, dir);
-  const prefix = rel ? `${toPosix(rel)}/` : "";
-  for (const name of IGNORE_FILE_NAMES) {
-    const path = join(dir, name);
-    if (!existsSync(path)) continue;
-    try {
-      const patterns = readTextFileSync(path).split(/\r?\n/)
-        .map((line) => prefixIgnoreLine(line, prefix))
-        .filter((p): p is string => Boolean(p));
-      if (patterns.length) ig.add(patterns);
-    } catch { /* unreadable ignore files are ignored */ }
-  }
-}
 
 function validateName(name: string, parentDirName: string): string[] {
   const errors: string[] = [];
@@ -166,47 +131,24 @@ function loadFromDir(
   const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, rootDir);
   try {
-    const entries = readDirSorted(dir);
-    const skillFile = entries.find((e) => e.name === "SKILL.md");
-    if (skillFile) {
-      const fullPath = join(dir, skillFile.name);
-      let isFile = skillFile.isFile;
-      if (skillFile.isSymlink) {
-        try {
-          isFile = Deno.statSync(fullPath).isFile;
-        } catch {
-          isFile = false;
-        }
-      }
-      if (isFile && !ig.ignores(toPosix(relative(rootDir, fullPath)))) {
-        const result = loadSkillFromFile(fullPath, source);
-        if (result.skill) skills.push(result.skill);
-        diagnostics.push(...result.diagnostics);
-        return { skills, diagnostics };
-      }
+    const entries = resolvedEntries(dir);
+    const skillFile = entries.find((e) => e.name === "SKILL.md" && e.isFile);
+    if (skillFile && !ig.ignores(toPosix(relative(rootDir, skillFile.path)))) {
+      const result = loadSkillFromFile(skillFile.path, source);
+      if (result.skill) skills.push(result.skill);
+      diagnostics.push(...result.diagnostics);
+      return { skills, diagnostics };
     }
     for (const entry of entries) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const fullPath = join(dir, entry.name);
-      let isDirectory = entry.isDirectory;
-      let isFile = entry.isFile;
-      if (entry.isSymlink) {
-        try {
-          const stats = Deno.statSync(fullPath);
-          isDirectory = stats.isDirectory;
-          isFile = stats.isFile;
-        } catch {
-          continue; // broken link
-        }
-      }
-      const rel = toPosix(relative(rootDir, fullPath));
-      if (ig.ignores(isDirectory ? `${rel}/` : rel)) continue;
-      if (isDirectory) {
-        const sub = loadFromDir(fullPath, source, false, ig, rootDir);
+      const rel = toPosix(relative(rootDir, entry.path));
+      if (ig.ignores(entry.isDir ? `${rel}/` : rel)) continue;
+      if (entry.isDir) {
+        const sub = loadFromDir(entry.path, source, false, ig, rootDir);
         skills.push(...sub.skills);
         diagnostics.push(...sub.diagnostics);
-      } else if (isFile && includeRootFiles && entry.name.endsWith(".md")) {
-        const result = loadSkillFromFile(fullPath, source);
+      } else if (entry.isFile && includeRootFiles && entry.name.endsWith(".md")) {
+        const result = loadSkillFromFile(entry.path, source);
         if (result.skill) skills.push(result.skill);
         diagnostics.push(...result.diagnostics);
       }
