@@ -20,6 +20,7 @@ import {
 } from "./edit_diff.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
+import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments after {@link prepareEditArguments}. */
 export interface EditToolInput {
@@ -105,24 +106,6 @@ export function prepareEditArguments(input: unknown): EditToolInput {
   edits.push({ oldText: args.oldText, newText: args.newText });
   const { oldText: _o, newText: _n, ...rest } = args;
   return { ...rest, edits } as unknown as EditToolInput;
-}
-
-function abortError(): Error {
-  return new Error("Operation aborted");
-}
-
-/**
- * Settles as soon as `signal` aborts (with "Operation aborted"), like the reference; `work`
- * itself re-checks the signal between steps so nothing is written after an abort.
- */
-function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-  if (signal?.aborted) return Promise.reject(abortError());
-  if (!signal) return work();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /** Creates the `edit` tool for files under `cwd`. */

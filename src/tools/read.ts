@@ -18,6 +18,7 @@ import {
   type TruncationResult,
   utf8ByteLength,
 } from "./truncate.ts";
+import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the read tool; `offset` is 1-based. */
 export interface ReadToolInput {
@@ -63,21 +64,6 @@ const defaultOperations: ReadOperations = {
   access: (path) => checkAccess(path),
   detectImageMimeType: detectSupportedImageMimeTypeFromFile,
 };
-
-function abortError(): Error {
-  return new Error("Operation aborted");
-}
-
-/** Rejects as soon as `signal` aborts; `work` re-checks the signal between steps. */
-function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-  if (signal?.aborted) return Promise.reject(abortError());
-  if (!signal) return work();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 async function readImage(
   bytes: Uint8Array,

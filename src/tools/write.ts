@@ -13,6 +13,7 @@ import type { AgentTool } from "../agent/types.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { utf8ByteLength } from "./truncate.ts";
+import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the write tool. */
 export interface WriteToolInput {
@@ -46,21 +47,6 @@ const defaultOperations: WriteOperations = {
   writeFile: (path, content) => writeTextFile(path, content),
   mkdir: (dir) => makeDir(dir),
 };
-
-function abortError(): Error {
-  return new Error("Operation aborted");
-}
-
-/** Rejects as soon as `signal` aborts; `work` re-checks the signal between steps. */
-function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
-  if (signal?.aborted) return Promise.reject(abortError());
-  if (!signal) return work();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 /** Creates the `write` tool for files under `cwd`. */
 export function createWriteTool(
