@@ -19,6 +19,7 @@ import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import { createAgentSession } from "../core/sdk.ts";
 import { DefaultResourceLoader } from "../resources/resource_loader.ts";
+import { InvalidSessionFileError } from "../session/session_file.ts";
 import { VERSION } from "../version.ts";
 import { type CliArgs, type CliDiagnostic, parseArgs } from "./args.ts";
 import { CliExit } from "./cli_error.ts";
@@ -73,6 +74,19 @@ function settingsDiagnostics(settings: SettingsManager, context: string): CliDia
     type: "warning" as const,
     message: `(${context}, ${scope} settings) ${error.message}`,
   }));
+}
+
+/** Opens the session the flags select; an unreadable session file is a plain error, never a stack trace. */
+async function openSession(
+  parsed: CliArgs,
+  options: Parameters<typeof createSessionManager>[1],
+): ReturnType<typeof createSessionManager> {
+  try {
+    return await createSessionManager(parsed, options);
+  } catch (error) {
+    if (error instanceof InvalidSessionFileError) throw new CliExit(`Error: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Runs pi for `argv` and resolves with the exit code; never calls `Deno.exit`. */
@@ -131,7 +145,7 @@ async function mainSteps(
     io.stderr(`${formatDiagnostic(d)}\n`);
   }
   const sessionDir = resolveSessionDir(parsed.sessionDir, startupSettings.getSessionDir());
-  const sessionManager = await createSessionManager(parsed, {
+  const sessionManager = await openSession(parsed, {
     cwd,
     sessionDir,
     agentDir,
@@ -143,6 +157,8 @@ async function mainSteps(
       return answer.toLowerCase() === "y" || answer.toLowerCase() === "yes";
     },
   });
+  // Malformed lines and a torn last line are skipped, never deleted; say so.
+  for (const warning of sessionManager.getLoadWarnings()) io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
   const missingCwd = missingSessionCwdMessage(sessionManager, cwd);
   // The reference asks in interactive mode; without a TUI here it is an error in every mode.
   if (missingCwd) throw new CliExit(missingCwd);
