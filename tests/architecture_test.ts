@@ -82,3 +82,14 @@ Deno.test("architecture: main.ts statically imports only the version module (CLI
   const statics = [...text.matchAll(/^import[^;]*?from\s*["']([^"']+)["']/gm)].map((m) => m[1]);
   assertEquals(statics, ["./src/version.ts"]);
 });
+
+Deno.test("architecture: src/ imports no node: built-ins (they load Deno's Node layer, ~13 MB at start-up)", () => {
+  const offenders: string[] = [];
+  for (const file of walk(join(root, "src"))) {
+    const text = Deno.readTextFileSync(file);
+    for (const m of text.matchAll(/(?:from\s*|import\(\s*)["'](node:[^"']+)["']/g)) {
+      offenders.push(`${relative(root, file)}: ${m[1]}`);
+    }
+  }
+  assertEquals(offenders, []);
+});
