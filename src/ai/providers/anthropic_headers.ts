@@ -6,8 +6,9 @@
  *
  * @module
  */
-import type { Context, Message, Model } from "../types.ts";
+import type { Context, Model } from "../types.ts";
 import { anthropicCompat, supportsAdaptiveThinking } from "./anthropic_request.ts";
+import { copilotDynamicHeaders, fillBaseUrlPlaceholders } from "./provider_headers.ts";
 
 /** The Anthropic API version every request declares. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -44,40 +45,12 @@ function mergeHeaders(...sources: HeaderSource[]): Record<string, string> {
   return Object.fromEntries([...merged.values()]);
 }
 
-function envVar(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Fills `{VAR}` placeholders of a Cloudflare base URL from the environment. */
 export function resolveCloudflareBaseUrl(model: Model): string {
-  return model.baseUrl.replace(/\{([A-Z_][A-Z0-9_]*)\}/g, (_match, name: string) => {
-    const value = envVar(name);
-    if (!value) throw new Error(`${name} is required for provider ${model.provider} but is not set.`);
-    return value;
-  });
+  return fillBaseUrlPlaceholders(model);
 }
 
-function hasImages(messages: Message[]): boolean {
-  return messages.some((msg) =>
-    (msg.role === "user" || msg.role === "toolResult") && Array.isArray(msg.content) &&
-    msg.content.some((c) => c.type === "image")
-  );
-}
-
-/** Copilot wants to know who started a request and whether it carries images. */
-export function copilotDynamicHeaders(messages: Message[]): Record<string, string> {
-  const last = messages[messages.length - 1];
-  const headers: Record<string, string> = {
-    "X-Initiator": last && last.role !== "user" ? "agent" : "user",
-    "Openai-Intent": "conversation-edits",
-  };
-  if (hasImages(messages)) headers["Copilot-Vision-Request"] = "true";
-  return headers;
-}
+export { copilotDynamicHeaders };
 
 /** URL and headers for `model`; `model.headers` and then `extraHeaders` override the defaults. */
 export function anthropicEndpoint(

@@ -7,7 +7,8 @@
  * @module
  */
 import { getEnvApiKey } from "../env_api_keys.ts";
-import type { CacheRetention, Context, Message, Model } from "../types.ts";
+import type { CacheRetention, Context, Model } from "../types.ts";
+import { copilotDynamicHeaders, fillBaseUrlPlaceholders } from "./provider_headers.ts";
 
 /** The text of the error when no key can be found. */
 export const MISSING_OPENAI_KEY =
@@ -33,13 +34,8 @@ export function isCloudflareProvider(provider: string): boolean {
 
 /** The model's base URL with `{VAR}` placeholders (Cloudflare) filled from the environment. */
 export function resolveBaseUrl(model: Model): string {
-  const url = model.baseUrl;
-  if (!isCloudflareProvider(model.provider) || !url.includes("{")) return url;
-  return url.replace(/\{([A-Z_][A-Z0-9_]*)\}/g, (_match, name: string) => {
-    const value = Deno.env.get(name);
-    if (!value) throw new Error(`${name} is required for provider ${model.provider} but is not set.`);
-    return value;
-  });
+  if (!isCloudflareProvider(model.provider) || !model.baseUrl.includes("{")) return model.baseUrl;
+  return fillBaseUrlPlaceholders(model);
 }
 
 /** `base + path` with exactly one slash between them, as the SDK joins them. */
@@ -47,23 +43,7 @@ export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, "") + path;
 }
 
-function hasImages(messages: Message[]): boolean {
-  return messages.some((msg) =>
-    (msg.role === "user" || msg.role === "toolResult") && Array.isArray(msg.content) &&
-    msg.content.some((c) => c.type === "image")
-  );
-}
-
-/** Copilot wants to know who started the request and whether it carries images. */
-export function copilotDynamicHeaders(messages: Message[]): Record<string, string> {
-  const last = messages[messages.length - 1];
-  const headers: Record<string, string> = {
-    "X-Initiator": last && last.role !== "user" ? "agent" : "user",
-    "Openai-Intent": "conversation-edits",
-  };
-  if (hasImages(messages)) headers["Copilot-Vision-Request"] = "true";
-  return headers;
-}
+export { copilotDynamicHeaders };
 
 /** Inputs of {@link buildOpenAIHeaders}. */
 export interface OpenAIHeaderInput {
