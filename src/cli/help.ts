@@ -1,6 +1,6 @@
 /**
- * The `--help` text of pi 0.73.1, word for word (CLI-10) except for one added line (`--json-deltas`,
- * see {@link JSON_DELTAS_HELP_LINE}), plus the "Extension CLI Flags" section
+ * The `--help` text of pi 0.73.1, word for word (CLI-10) except for two added lines (`--json-deltas`,
+ * see {@link JSON_DELTAS_HELP_LINE}, and {@link PACKAGE_COMMANDS_NOTE_LINE}), plus the "Extension CLI Flags" section
  * when extensions register flags. Section titles are bold on a colour terminal.
  *
  * @module
@@ -33,6 +33,10 @@ function extensionFlagsSection(flags: readonly HelpExtensionFlag[] | undefined):
 export const JSON_DELTAS_HELP_LINE =
   "  --json-deltas                  With --mode json: message_update without the cumulative message (linear size)\n";
 
+/** Follows the command list: this build has no package manager yet. */
+export const PACKAGE_COMMANDS_NOTE_LINE =
+  "  (install, remove, uninstall, update, list and config are not available in this build)\n";
+
 /** The full help text as printed (the reference's template plus console.log's newline). */
 export function helpText(extensionFlags?: readonly HelpExtensionFlag[]): string {
   const extensionFlagsText = extensionFlagsSection(extensionFlags);
@@ -49,7 +53,7 @@ ${bold("Commands:")}
   ${APP_NAME} list                      List installed extensions from settings
   ${APP_NAME} config                    Open TUI to enable/disable package resources
   ${APP_NAME} <command> --help          Show help for install/remove/uninstall/update/list
-
+${PACKAGE_COMMANDS_NOTE_LINE}
 ${bold("Options:")}
   --provider <name>              Provider name (default: google)
   --model <pattern>              Model pattern or ID (supports "provider/id" and optional ":<thinking>")

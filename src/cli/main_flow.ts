@@ -14,7 +14,7 @@ import { join, resolve } from "../util/path.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
 import { ModelRegistry } from "../config/model_registry.ts";
 import { resolveModelScope, type ScopedModel } from "../config/model_resolver.ts";
-import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
+import { APP_NAME, getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import { createAgentSession } from "../core/sdk.ts";
@@ -29,6 +29,8 @@ import { buildInitialMessage, type InitialMessage } from "./initial_message.ts";
 import { buildSessionOptions } from "./session_options.ts";
 import { createSessionManager, missingSessionCwdMessage, validateForkFlags } from "./session_target.ts";
 import { dim, red, yellow } from "./style.ts";
+
+const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
 
 /** How the run will interact: a mode of the reference's `resolveAppMode`. */
 export type AppMode = "interactive" | "print" | "json" | "rpc";
@@ -115,6 +117,14 @@ async function mainSteps(
   if (argv.includes("--offline") || isTruthyEnvFlag(envGet("PI_OFFLINE"))) {
     Deno.env.set("PI_OFFLINE", "1");
     Deno.env.set("PI_SKIP_VERSION_CHECK", "1");
+  }
+
+  // The reference's package commands (CLI-09, PKG-01…) need its package manager, which this build does
+  // not have yet; say so instead of sending "install …" to the model as a prompt.
+  if (PACKAGE_COMMANDS.has(argv[0] ?? "")) {
+    throw new CliExit(
+      `Error: "${APP_NAME} ${argv[0]}" is not available in this build (no package manager yet)`,
+    );
   }
 
   const parsed = parseArgs(argv);

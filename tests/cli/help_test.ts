@@ -3,16 +3,10 @@
  * capture_units.mjs; the reference prints it on stderr when stdin is not a terminal, we print the same text).
  */
 import { assertEquals } from "../support/assert.ts";
-import { helpText, JSON_DELTAS_HELP_LINE } from "../../src/cli/help.ts";
+import { helpText } from "../../src/cli/help.ts";
+import { withOurHelpAdditions } from "./help_additions.ts";
 
 const FIXTURES = new URL("../fixtures/cli/", import.meta.url);
-
-/** The reference's help text with our one added option line (`--json-deltas`) after `--mode`. */
-function withJsonDeltasLine(referenceHelp: string): string {
-  const modeLine = "  --mode <mode>                  Output mode: text (default), json, or rpc\n";
-  if (!referenceHelp.includes(modeLine)) throw new Error("reference help has no --mode line");
-  return referenceHelp.replace(modeLine, modeLine + JSON_DELTAS_HELP_LINE);
-}
 
 /** Runs `fn` with FORCE_COLOR set to `value` (so the result does not depend on the terminal). */
 function withForceColor<T>(value: string, fn: () => T): T {
@@ -28,7 +22,7 @@ function withForceColor<T>(value: string, fn: () => T): T {
 
 Deno.test("CLI-10 --help text is the reference's, word for word, plus the --json-deltas line", () => {
   const ref = JSON.parse(Deno.readTextFileSync(new URL("reference/help.json", FIXTURES)));
-  assertEquals(withForceColor("0", () => helpText()), withJsonDeltasLine(ref.stderr));
+  assertEquals(withForceColor("0", () => helpText()), withOurHelpAdditions(ref.stderr));
 });
 
 Deno.test("CLI-10 extension flags get their own section, padded to 30 columns", () => {
@@ -44,7 +38,7 @@ Deno.test("CLI-10 extension flags get their own section, padded to 30 columns", 
         extensionPath: "/x/l.ts",
       },
     ]));
-  assertEquals(text, withJsonDeltasLine(units.helpWithExtensionFlags));
+  assertEquals(text, withOurHelpAdditions(units.helpWithExtensionFlags));
 });
 
 Deno.test("CLI-10 section titles are bold only when colour is forced", () => {

@@ -7,14 +7,7 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { loadCases, referenceRun, runCase } from "../cli/reference_cases.ts";
-import { JSON_DELTAS_HELP_LINE } from "../../src/cli/help.ts";
-
-/** The reference's help text with our one added option line (`--json-deltas`) after `--mode`. */
-function withJsonDeltasLine(referenceHelp: string): string {
-  const modeLine = "  --mode <mode>                  Output mode: text (default), json, or rpc\n";
-  if (!referenceHelp.includes(modeLine)) throw new Error("reference help has no --mode line");
-  return referenceHelp.replace(modeLine, modeLine + JSON_DELTAS_HELP_LINE);
-}
+import { withOurHelpAdditions } from "../cli/help_additions.ts";
 
 const ID: Record<string, string> = {
   help: "CLI-10",
@@ -57,7 +50,7 @@ for (const c of loadCases()) {
     assertEquals(ours.stdout.length > 0, true);
     const isHelp = c.args.includes("--help") || c.args.includes("-h");
     // Our help has one more option line than the reference's (--json-deltas).
-    assertEquals(ours.stderr + ours.stdout, isHelp ? withJsonDeltasLine(ref.stderr) : ref.stderr);
+    assertEquals(ours.stderr + ours.stdout, isHelp ? withOurHelpAdditions(ref.stderr) : ref.stderr);
     for (const line of ours.stderr.split("\n").filter((l) => /^\S/.test(l))) {
       assertEquals(/^(Warning: |Failed to parse|File: )/.test(line), true, line);
     }
