@@ -1,7 +1,7 @@
 /**
  * The real `pi` process in print mode against the fake provider: the answer on stdout, piped stdin
  * prepended to the first message with no separator (G2), the session file written, remaining
- * messages sent in order, and SIGTERM during a run ending with exit code 143 (CLI-27).
+ * messages sent in order, and SIGTERM / SIGHUP during a run ending with exit code 143 / 129 (CLI-27).
  */
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
@@ -84,33 +84,37 @@ Deno.test("CLI-19 G2 print mode: piped stdin + @file + messages, answer on stdou
   }
 });
 
-Deno.test("CLI-27 SIGTERM during a print-mode run exits with 143", async () => {
-  const server = await startFakeProvider([
-    {
-      content: [{ type: "text", text: "slow answer that never finishes" }],
-      fault: { kind: "stall", afterChunks: 1 },
-    },
-  ]);
-  const { tmp, env, cwd } = await setup(server.url);
-  try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-prompt", MAIN, "--model", "fake/fake-model", "-p", "hello"],
-      cwd,
-      env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const deadline = Date.now() + 30_000;
-    while (server.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assertEquals(server.requests.length, 1);
-    child.kill("SIGTERM");
-    const out = await child.output();
-    assertEquals(out.code, 143);
-    assertEquals(new TextDecoder().decode(out.stdout), "");
-  } finally {
-    await server.close();
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  Deno.test(`CLI-27 ${signal} during a print-mode run exits with ${code}`, async () => {
+    const server = await startFakeProvider([
+      {
+        content: [{ type: "text", text: "slow answer that never finishes" }],
+        fault: { kind: "stall", afterChunks: 1 },
+      },
+    ]);
+    const { tmp, env, cwd } = await setup(server.url);
+    try {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--no-prompt", MAIN, "--model", "fake/fake-model", "-p", "hello"],
+        cwd,
+        env,
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const deadline = Date.now() + 30_000;
+      while (server.requests.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assertEquals(server.requests.length, 1);
+      child.kill(signal);
+      const out = await child.output();
+      assertEquals(out.code, code);
+      assertEquals(new TextDecoder().decode(out.stdout), "");
+    } finally {
+      await server.close();
+      await Deno.remove(tmp, { recursive: true });
+    }
+  });
+}
