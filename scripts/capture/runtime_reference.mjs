@@ -24,7 +24,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REF = process.env.PI_REF_DIR ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent";
@@ -210,8 +210,9 @@ fixture.runtimeRequests = await withFake(
     steps.push({ step: "new-with-parent-then-prompt", file: lines(s.sessionFile) });
 
     result = await runtime.newSession({
-      setup: async (sm) => {
+      setup: (sm) => {
         sm.appendMessage({ role: "user", content: [{ type: "text", text: "seeded" }], timestamp: 1 });
+        return Promise.resolve();
       },
     });
     s = runtime.session;
