@@ -1,5 +1,6 @@
 import { assert_ as assert, assertEquals } from "../support/assert.ts";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { type CaseResult, loadToolFixture, materialize, runCase } from "./fixture_support.ts";
 import { createFindTool } from "../../src/tools/find.ts";
 
 interface Case {
@@ -7,45 +8,12 @@ interface Case {
   cwd: string;
   args: Record<string, unknown>;
   anyOrderSubset?: boolean;
-  expected: { text?: string; details?: unknown; error?: string };
+  expected: CaseResult;
 }
-interface Fixture {
-  tree: Record<string, string | null>;
-  meta: { parameters: unknown; description: string; promptSnippet: string };
-  cases: Case[];
-}
+const fixture = loadToolFixture<Case>("find");
 
-const fixture: Fixture = JSON.parse(
-  Deno.readTextFileSync(new URL("../fixtures/tools/find/expected.json", import.meta.url)),
-);
-
-async function materialize(tree: Record<string, string | null>): Promise<string> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-find-test-" }));
-  for (const [rel, content] of Object.entries(tree)) {
-    const p = join(root, rel);
-    if (content === null) {
-      await Deno.mkdir(p, { recursive: true });
-      continue;
-    }
-    await Deno.mkdir(dirname(p), { recursive: true });
-    await Deno.writeTextFile(p, content);
-  }
-  return root;
-}
-
-function normalize(value: unknown, root: string): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).split(root).join("$ROOT"));
-}
-
-async function run(fdPath: string | null | undefined, c: Case, root: string) {
-  const tool = createFindTool(join(root, c.cwd), { fdPath });
-  try {
-    const r = await tool.execute("t", c.args as never);
-    const text = r.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-    return normalize({ text, details: r.details ?? null }, root) as Case["expected"];
-  } catch (e) {
-    return normalize({ error: (e as Error).message }, root) as Case["expected"];
-  }
+function run(fdPath: string | null | undefined, c: Case, root: string): Promise<CaseResult> {
+  return runCase(createFindTool(join(root, c.cwd), { fdPath }), c.args, root);
 }
 
 /** fd < 9 lacks --no-require-git; the fixture trees are git work trees, so dropping it is equivalent. */
@@ -70,7 +38,7 @@ async function fdShim(dir: string): Promise<string | null> {
 
 for (const backend of ["fd", "walker", "auto"] as const) {
   Deno.test(`FIND-01 fixture matrix (${backend}) matches reference 0.73.1`, async () => {
-    const root = await materialize(fixture.tree);
+    const root = await materialize(fixture.tree, "pi-find-test-");
     const shimDir = await Deno.makeTempDir();
     try {
       const fdPath = backend === "fd" ? await fdShim(shimDir) : backend === "walker" ? null : undefined;
@@ -120,7 +88,7 @@ Deno.test("FIND-01 custom glob operations relativize results and use the short l
 });
 
 Deno.test("FIND-01 walker applies .gitignore outside git work trees (fd --no-require-git)", async () => {
-  const root = await materialize(fixture.tree);
+  const root = await materialize(fixture.tree, "pi-find-test-");
   try {
     const r = await createFindTool(join(root, "plain"), { fdPath: null }).execute("t", { pattern: "*.ts" });
     assertEquals(r.content, [{ type: "text", text: "keep.ts" }]);

@@ -1,5 +1,6 @@
 import { assert_ as assert, assertEquals } from "../support/assert.ts";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { type CaseResult, loadToolFixture, materialize, runCase } from "./fixture_support.ts";
 import { createGrepTool } from "../../src/tools/grep.ts";
 import { compileGrepPattern } from "../../src/tools/walker_grep.ts";
 
@@ -9,45 +10,12 @@ interface Case {
   args: Record<string, unknown>;
   ordered?: boolean;
   rgOnly?: boolean;
-  expected: { text?: string; details?: unknown; error?: string };
+  expected: CaseResult;
 }
-interface Fixture {
-  tree: Record<string, string | null>;
-  meta: { parameters: unknown; description: string; promptSnippet: string };
-  cases: Case[];
-}
+const fixture = loadToolFixture<Case>("grep");
 
-const fixture: Fixture = JSON.parse(
-  Deno.readTextFileSync(new URL("../fixtures/tools/grep/expected.json", import.meta.url)),
-);
-
-async function materialize(tree: Record<string, string | null>): Promise<string> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-grep-test-" }));
-  for (const [rel, content] of Object.entries(tree)) {
-    const p = join(root, rel);
-    if (content === null) {
-      await Deno.mkdir(p, { recursive: true });
-      continue;
-    }
-    await Deno.mkdir(dirname(p), { recursive: true });
-    await Deno.writeTextFile(p, content);
-  }
-  return root;
-}
-
-function normalize(value: unknown, root: string): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).split(root).join("$ROOT"));
-}
-
-async function run(rgPath: string | null | undefined, c: Case, root: string) {
-  const tool = createGrepTool(join(root, c.cwd), { rgPath });
-  try {
-    const r = await tool.execute("t", c.args as never);
-    const text = r.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-    return normalize({ text, details: r.details ?? null }, root) as Case["expected"];
-  } catch (e) {
-    return normalize({ error: (e as Error).message }, root) as Case["expected"];
-  }
+function run(rgPath: string | null | undefined, c: Case, root: string): Promise<CaseResult> {
+  return runCase(createGrepTool(join(root, c.cwd), { rgPath }), c.args, root);
 }
 
 function sortLines(text: string | undefined): string[] | undefined {
@@ -56,7 +24,7 @@ function sortLines(text: string | undefined): string[] | undefined {
 
 for (const backend of ["rg", "walker"] as const) {
   Deno.test(`GREP-01..03 fixture matrix (${backend}) matches reference 0.73.1`, async () => {
-    const root = await materialize(fixture.tree);
+    const root = await materialize(fixture.tree, "pi-grep-test-");
     try {
       for (const c of fixture.cases) {
         const actual = await run(backend === "rg" ? undefined : null, c, root);
@@ -89,7 +57,7 @@ Deno.test("GREP-01 schema, description and prompt snippet equal the reference", 
 });
 
 Deno.test("GREP-01 walker gives the same match set as rg on the git fixture", async () => {
-  const root = await materialize(fixture.tree);
+  const root = await materialize(fixture.tree, "pi-grep-test-");
   try {
     const args = { pattern: "hello|const", limit: 1000 };
     const viaRg = await createGrepTool(join(root, "repo")).execute("t", args);

@@ -1,54 +1,21 @@
 import { assert_ as assert, assertEquals } from "../support/assert.ts";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { type CaseResult, loadToolFixture, materialize, runCase } from "./fixture_support.ts";
 import { createLsTool } from "../../src/tools/ls.ts";
 
 interface Case {
   id: string;
   cwd: string;
   args: Record<string, unknown>;
-  expected: { text?: string; details?: unknown; error?: string };
+  expected: CaseResult;
 }
-interface Fixture {
-  tree: Record<string, string | null>;
-  meta: { parameters: unknown; description: string; promptSnippet: string };
-  cases: Case[];
-}
-
-const fixture: Fixture = JSON.parse(
-  Deno.readTextFileSync(new URL("../fixtures/tools/ls/expected.json", import.meta.url)),
-);
-
-async function materialize(tree: Record<string, string | null>): Promise<string> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-ls-test-" }));
-  for (const [rel, content] of Object.entries(tree)) {
-    const p = join(root, rel);
-    if (content === null) {
-      await Deno.mkdir(p, { recursive: true });
-      continue;
-    }
-    await Deno.mkdir(dirname(p), { recursive: true });
-    await Deno.writeTextFile(p, content);
-  }
-  return root;
-}
-
-function normalize(value: unknown, root: string): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).split(root).join("$ROOT"));
-}
+const fixture = loadToolFixture<Case>("ls");
 
 Deno.test("LS-01 fixture matrix matches reference 0.73.1", async () => {
-  const root = await materialize(fixture.tree);
+  const root = await materialize(fixture.tree, "pi-ls-test-");
   try {
     for (const c of fixture.cases) {
-      const tool = createLsTool(join(root, c.cwd));
-      let actual: unknown;
-      try {
-        const r = await tool.execute("t", c.args as never);
-        const text = r.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-        actual = normalize({ text, details: r.details ?? null }, root);
-      } catch (e) {
-        actual = normalize({ error: (e as Error).message }, root);
-      }
+      const actual = await runCase(createLsTool(join(root, c.cwd)), c.args, root);
       assertEquals(actual, c.expected, c.id);
     }
   } finally {
