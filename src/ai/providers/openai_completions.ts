@@ -14,14 +14,8 @@ import { clampThinkingLevel } from "../thinking.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
 import { getCompletionsCompat } from "./openai_completions_compat.ts";
 import { buildCompletionsParams, type OpenAICompletionsOptions } from "./openai_completions_params.ts";
-import {
-  buildOpenAIHeaders,
-  joinUrl,
-  resolveBaseUrl,
-  resolveCacheRetention,
-  resolveOpenAIApiKey,
-} from "./openai_shared_client.ts";
-import { headersToRecord, sendOpenAIRequest } from "./openai_shared_request.ts";
+import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
+import { openOpenAIStream } from "./openai_shared_request.ts";
 import { readOpenAIStream, withRawMetadata } from "./openai_shared_stream.ts";
 import { type CompletionsStreamEnd, processCompletionsStream } from "./openai_completions_stream.ts";
 
@@ -92,35 +86,29 @@ async function run(
     optionsHeaders: options?.headers,
     sessionHeaders,
   });
-  let params: unknown = buildCompletionsParams(model, context, options, compat, cacheRetention);
-  const replaced = await options?.onPayload?.(params, model);
-  if (replaced !== undefined) params = replaced;
-
-  const response = await sendOpenAIRequest({
-    url: joinUrl(resolveBaseUrl(model), "/chat/completions"),
-    body: params,
+  const params: unknown = buildCompletionsParams(model, context, options, compat, cacheRetention);
+  const body = await openOpenAIStream({
+    model,
+    path: "/chat/completions",
+    params,
     headers,
-    signal: options?.signal,
-    timeoutMs: options?.timeoutMs,
-    maxRetries: options?.maxRetries,
-    maxRetryDelayMs: options?.maxRetryDelayMs,
-    secrets: [apiKey],
+    apiKey,
+    options,
+    stream,
+    output,
   });
-  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
-  stream.push({ type: "start", partial: output });
-  if (!response.body) throw new Error("Response has no body");
 
   let end: CompletionsStreamEnd;
   try {
     end = await processCompletionsStream(
-      readOpenAIStream(response.body, options?.signal),
+      readOpenAIStream(body, options?.signal),
       output,
       stream,
       model,
     );
   } finally {
     // Closes the connection when reading stopped early; a no-op after a complete body.
-    await response.body.cancel().catch(() => {});
+    await body.cancel().catch(() => {});
   }
   if (options?.signal?.aborted) throw new Error("Request was aborted");
   if (!end.sawFinish && !end.sawDone) throw new Error(COMPLETIONS_TRUNCATED);

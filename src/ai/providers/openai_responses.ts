@@ -23,14 +23,8 @@ import type {
 } from "../types.ts";
 import { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
 import { processResponsesStream } from "./openai_responses_events.ts";
-import {
-  buildOpenAIHeaders,
-  joinUrl,
-  resolveBaseUrl,
-  resolveCacheRetention,
-  resolveOpenAIApiKey,
-} from "./openai_shared_client.ts";
-import { headersToRecord, sendOpenAIRequest } from "./openai_shared_request.ts";
+import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
+import { openOpenAIStream } from "./openai_shared_request.ts";
 import { readOpenAIStream } from "./openai_shared_stream.ts";
 
 export { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
@@ -170,31 +164,25 @@ async function run(
     optionsHeaders: options?.headers,
     sessionHeaders,
   });
-  let params: unknown = buildResponsesParams(model, context, options, cacheRetention);
-  const replaced = await options?.onPayload?.(params, model);
-  if (replaced !== undefined) params = replaced;
-
-  const response = await sendOpenAIRequest({
-    url: joinUrl(resolveBaseUrl(model), "/responses"),
-    body: params,
+  const params: unknown = buildResponsesParams(model, context, options, cacheRetention);
+  const body = await openOpenAIStream({
+    model,
+    path: "/responses",
+    params,
     headers,
-    signal: options?.signal,
-    timeoutMs: options?.timeoutMs,
-    maxRetries: options?.maxRetries,
-    maxRetryDelayMs: options?.maxRetryDelayMs,
-    secrets: [apiKey],
+    apiKey,
+    options,
+    stream,
+    output,
   });
-  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
-  stream.push({ type: "start", partial: output });
-  if (!response.body) throw new Error("Response has no body");
   try {
-    await processResponsesStream(readOpenAIStream(response.body, options?.signal), output, stream, model, {
+    await processResponsesStream(readOpenAIStream(body, options?.signal), output, stream, model, {
       serviceTier: options?.serviceTier ?? undefined,
       applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
     });
   } finally {
     // Closes the connection when reading stopped early; a no-op after a complete body.
-    await response.body.cancel().catch(() => {});
+    await body.cancel().catch(() => {});
   }
   if (options?.signal?.aborted) throw new Error("Request was aborted");
   if (output.stopReason === "aborted" || output.stopReason === "error") {

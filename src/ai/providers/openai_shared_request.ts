@@ -11,7 +11,10 @@
  *
  * @module
  */
+import type { AssistantMessageEventStream } from "../event_stream.ts";
 import { formatHttpError } from "../provider_utils.ts";
+import type { AssistantMessage, Model, StreamOptions } from "../types.ts";
+import { joinUrl, resolveBaseUrl } from "./openai_shared_client.ts";
 
 /** An error answer of an OpenAI-style API, worded as the `openai` SDK's APIError. */
 export class OpenAIApiError extends Error {
@@ -169,4 +172,37 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * The part both OpenAI APIs share around a streaming request: `onPayload` may replace the body,
+ * the request is sent (with the SDK's retries), `onResponse` sees the status, the stream starts,
+ * and the response body comes back for the API's own event reader. The caller cancels the body.
+ */
+export async function openOpenAIStream(args: {
+  model: Model;
+  path: string;
+  params: unknown;
+  headers: Record<string, string | null>;
+  apiKey: string;
+  options: StreamOptions | undefined;
+  stream: AssistantMessageEventStream;
+  output: AssistantMessage;
+}): Promise<ReadableStream<Uint8Array>> {
+  const { model, options } = args;
+  const replaced = await options?.onPayload?.(args.params, model);
+  const response = await sendOpenAIRequest({
+    url: joinUrl(resolveBaseUrl(model), args.path),
+    body: replaced !== undefined ? replaced : args.params,
+    headers: args.headers,
+    signal: options?.signal,
+    timeoutMs: options?.timeoutMs,
+    maxRetries: options?.maxRetries,
+    maxRetryDelayMs: options?.maxRetryDelayMs,
+    secrets: [args.apiKey],
+  });
+  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
+  args.stream.push({ type: "start", partial: args.output });
+  if (!response.body) throw new Error("Response has no body");
+  return response.body;
 }
