@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { requireReference } from "../reference/locate.ts";
 
 /** One timed command run: wall time in ms and peak RSS in KiB (from GNU time when available). */
 export interface RunSample {
@@ -58,10 +59,10 @@ export async function alternate(
   return { a: as, b: bs };
 }
 
-/** Path of the reference CLI: $PI_REFERENCE_CLI or the scratch install next to the repo. */
-export function referenceCli(): string {
-  return Deno.env.get("PI_REFERENCE_CLI") ??
-    "/work/ref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js";
+/** The reference's command prefix: its Node and CLI script (see scripts/reference/locate.ts). */
+export function referenceCommand(): string[] {
+  const ref = requireReference();
+  return [ref.node, ref.cli];
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -18,7 +18,7 @@ import {
   type FakeApi,
 } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { alternate, median, piRunFlags, referenceCli, type RunSample } from "./common.ts";
+import { alternate, median, piRunFlags, referenceCommand, type RunSample } from "./common.ts";
 
 /** A run with CPU seconds (user + system) besides wall time and peak RSS. */
 interface CpuSample extends RunSample {
@@ -73,7 +73,7 @@ async function run(cmd: string[]): Promise<CpuSample> {
 
 const ours = () =>
   run([Deno.execPath(), "run", ...piRunFlags(), ...(bundle ? ["--no-config"] : []), main, ...piArgs]);
-const ref = () => run(["node", referenceCli(), ...piArgs]);
+const ref = () => run([...referenceCommand(), ...piArgs]);
 
 try {
   const { a: aRuns, b: bRuns } = await alternate(ours, ref, rounds);

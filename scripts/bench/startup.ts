@@ -6,16 +6,16 @@
  *
  * @module
  */
-import { alternate, median, referenceCli, timeCommand } from "./common.ts";
+import { alternate, median, referenceCommand, timeCommand } from "./common.ts";
 
 const rounds = Number(Deno.args[0] ?? 15);
 const main = new URL("../../main.ts", import.meta.url).pathname;
 const ours = () => timeCommand([Deno.execPath(), "run", "--allow-all", "--no-prompt", main, "--version"]);
-const ref = () => timeCommand(["node", referenceCli(), "--version"]);
+const ref = () => timeCommand([...referenceCommand(), "--version"]);
 
 const { a, b } = await alternate(ours, ref, rounds);
 if (a.some((s) => s.code !== 0) || b.some((s) => s.code !== 0)) {
-  console.error("a command failed; is the reference installed? (set PI_REFERENCE_CLI)");
+  console.error("a command failed; is the reference installed? (deno task reference)");
   Deno.exit(1);
 }
 const oursMs = median(a.map((s) => s.ms));

@@ -6,12 +6,10 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
+import { findReference, requireReference } from "../../scripts/reference/locate.ts";
 
 /** Path of our entry point. */
 export const MAIN_TS: string = new URL("../../main.ts", import.meta.url).pathname;
-
-const DEFAULT_REFERENCE = "/work/ref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js";
 
 /** What a finished `pi` run produced. */
 export interface PiResult {
@@ -44,34 +42,34 @@ export interface RunningPi {
   result: Promise<PiResult>;
 }
 
-/**
- * The reference CLI's path: $PI_REFERENCE_CLI, else the scratch install under /work/ref;
- * undefined when neither exists.
- */
+/** The reference CLI's path (see scripts/reference/locate.ts); undefined when it is not installed. */
 export function findReferenceCli(): string | undefined {
-  const fromEnv = Deno.env.get("PI_REFERENCE_CLI");
-  if (fromEnv) return existsSync(fromEnv) ? fromEnv : undefined;
-  return existsSync(DEFAULT_REFERENCE) ? DEFAULT_REFERENCE : undefined;
+  return findReference()?.cli;
 }
 
 /**
- * The reference CLI, or an error that names how to provide it. Tests that compare against the
+ * The reference CLI, or an error that says how to install it. Tests that compare against the
  * reference call this so a missing reference is a failure, never a silent skip.
  */
 export function requireReferenceCli(): string {
-  const path = findReferenceCli();
-  if (!path) {
-    throw new Error(
-      `reference pi CLI not found: set PI_REFERENCE_CLI to @mariozechner/pi-coding-agent 0.73.1's dist/cli.js ` +
-        `(or install it under /work/ref)`,
-    );
-  }
-  return path;
+  return requireReference().cli;
 }
 
-/** True when running under CI with no reference available: tests use stored captures then. */
+let warned = false;
+
+/**
+ * True when the reference could not be installed (no registry): tests use stored, normalised
+ * captures then, and the first caller says so in one loud line.
+ */
 export function useReferenceFixtures(): boolean {
-  return Deno.env.get("CI") === "true" && findReferenceCli() === undefined;
+  if (findReference()) return false;
+  if (!warned) {
+    warned = true;
+    console.error(
+      "!!! reference pi is not installed: comparing with stored captures instead of the live reference",
+    );
+  }
+  return true;
 }
 
 /**
@@ -88,7 +86,10 @@ function denoDir(): string | undefined {
 }
 
 function commandFor(args: string[], reference: boolean): { cmd: string; args: string[] } {
-  if (reference) return { cmd: "node", args: [requireReferenceCli(), ...args] };
+  if (reference) {
+    const ref = requireReference();
+    return { cmd: ref.node, args: [ref.cli, ...args] };
+  }
   return { cmd: Deno.execPath(), args: ["run", "--allow-all", "--no-prompt", MAIN_TS, ...args] };
 }
 
