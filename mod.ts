@@ -171,7 +171,7 @@ export {
   prepareCompaction,
   serializeConversation,
   shouldCompact,
-} from "./src/core/compaction/mod.ts";
+} from "./src/compaction/mod.ts";
 
 // ── Modes ─────────────────────────────────────────────────────────────────
 export { runPrintMode } from "./src/modes/print_mode.ts";

@@ -17,6 +17,7 @@ const LAYERS: Record<string, number> = {
   "src/session": 2,
   "src/config": 2,
   "src/resources": 2,
+  "src/compaction": 2,
   "src/extensions": 2,
   "src/core": 3,
   "src/modes": 4,

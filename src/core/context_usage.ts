@@ -8,7 +8,7 @@ import type { AgentMessage } from "../agent/types.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
 import { getLatestCompactionEntry } from "../session/context.ts";
 import type { SessionEntry } from "../session/entries.ts";
-import { calculateContextTokens, estimateContextTokens } from "./compaction/token_estimate.ts";
+import { calculateContextTokens, estimateContextTokens } from "../compaction/token_estimate.ts";
 import type { ContextUsage } from "./agent_session_types.ts";
 
 /** Context usage for `model` given the current branch and transcript. */

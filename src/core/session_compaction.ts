@@ -12,11 +12,15 @@ import { getLatestCompactionEntry } from "../session/context.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { CompactionReason, CompactionResult } from "./agent_session_types.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
-import { calculateContextTokens, estimateContextTokens, shouldCompact } from "./compaction/token_estimate.ts";
+import {
+  calculateContextTokens,
+  estimateContextTokens,
+  shouldCompact,
+} from "../compaction/token_estimate.ts";
 
 /** The summarisation code loads when a compaction actually runs. */
-function loadCompaction(): Promise<typeof import("./compaction/compaction.ts")> {
-  return import("./compaction/compaction.ts");
+function loadCompaction(): Promise<typeof import("../compaction/compaction.ts")> {
+  return import("../compaction/compaction.ts");
 }
 
 const OVERFLOW_GIVE_UP =

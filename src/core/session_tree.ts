@@ -11,7 +11,7 @@ import type { ImageContent, Model, TextContent } from "../ai/types.ts";
 import type { BranchSummaryEntry, SessionEntry } from "../session/entries.ts";
 import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
 import type { AgentSession } from "./agent_session.ts";
-import { collectEntriesForBranchSummary, generateBranchSummary } from "./compaction/branch_summarization.ts";
+import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch_summarization.ts";
 
 /** What a `session_before_tree` handler sees: the planned navigation. */
 export interface TreePreparation {

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { completeSimple } from "../../ai/stream.ts";
-import type { Model, SimpleStreamOptions, UserMessage } from "../../ai/types.ts";
-import type { AgentThinkingLevel } from "../../agent/types.ts";
-import { buildSessionContext } from "../../session/context.ts";
-import type { CompactionEntry, SessionEntry } from "../../session/entries.ts";
-import { type AgentMessage, convertToLlm } from "../../session/messages.ts";
+import { completeSimple } from "../ai/stream.ts";
+import type { Model, SimpleStreamOptions, UserMessage } from "../ai/types.ts";
+import type { AgentThinkingLevel } from "../agent/types.ts";
+import { buildSessionContext } from "../session/context.ts";
+import type { CompactionEntry, SessionEntry } from "../session/entries.ts";
+import { type AgentMessage, convertToLlm } from "../session/messages.ts";
 import { findCutPoint } from "./cut_point.ts";
 import { compactionMessageOf } from "./entry_messages.ts";
 import {

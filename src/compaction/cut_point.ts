@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SessionEntry } from "../../session/entries.ts";
+import type { SessionEntry } from "../session/entries.ts";
 import { estimateTokens } from "./token_estimate.ts";
 
 /** Where to cut, and whether the cut falls inside a turn. */

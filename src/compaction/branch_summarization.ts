@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { completeSimple } from "../../ai/stream.ts";
-import type { Model, UserMessage } from "../../ai/types.ts";
-import type { SessionEntry } from "../../session/entries.ts";
-import { type AgentMessage, convertToLlm } from "../../session/messages.ts";
-import type { ReadonlySessionManager } from "../../session/session_manager.ts";
+import { completeSimple } from "../ai/stream.ts";
+import type { Model, UserMessage } from "../ai/types.ts";
+import type { SessionEntry } from "../session/entries.ts";
+import { type AgentMessage, convertToLlm } from "../session/messages.ts";
+import type { ReadonlySessionManager } from "../session/session_manager.ts";
 import { branchMessageOf } from "./entry_messages.ts";
 import {
   addFileOpsFromDetails,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AgentMessage } from "../../session/messages.ts";
+import type { AgentMessage } from "../session/messages.ts";
 
 /** Paths seen per kind of tool call; insertion order is kept, lists are sorted on output. */
 export interface FileOperations {

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Model } from "../../../src/ai/types.ts";
-import type { SessionEntry } from "../../../src/session/entries.ts";
-import type { FileOperations } from "../../../src/core/compaction/file_tracking.ts";
-import type { ScriptedTurn } from "../../support/fake_provider/mod.ts";
+import type { Model } from "../../src/ai/types.ts";
+import type { SessionEntry } from "../../src/session/entries.ts";
+import type { FileOperations } from "../../src/compaction/file_tracking.ts";
+import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 
-const FIXTURES = new URL("../../fixtures/compaction/", import.meta.url);
+const FIXTURES = new URL("../fixtures/compaction/", import.meta.url);
 
 /** Entries of a fixture session file (header dropped); all fixtures but "tree" are linear. */
 export function loadSession(name: string): SessionEntry[] {

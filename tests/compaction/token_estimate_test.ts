@@ -2,7 +2,7 @@
  * Token estimation and the compaction threshold (LOOP-11, LOOP-13 estimate rules).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { AssistantMessage, Usage } from "../../../src/ai/types.ts";
+import type { AssistantMessage, Usage } from "../../src/ai/types.ts";
 import {
   calculateContextTokens,
   DEFAULT_COMPACTION_SETTINGS,
@@ -10,9 +10,9 @@ import {
   estimateTokens,
   getLastAssistantUsage,
   shouldCompact,
-} from "../../../src/core/compaction/token_estimate.ts";
-import type { SessionEntry } from "../../../src/session/entries.ts";
-import type { AgentMessage } from "../../../src/session/messages.ts";
+} from "../../src/compaction/token_estimate.ts";
+import type { SessionEntry } from "../../src/session/entries.ts";
+import type { AgentMessage } from "../../src/session/messages.ts";
 
 function usage(input: number, output: number, totalTokens: number, cacheRead = 0, cacheWrite = 0): Usage {
   return {

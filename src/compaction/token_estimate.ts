@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { AssistantMessage, Usage } from "../../ai/types.ts";
-import type { SessionEntry } from "../../session/entries.ts";
-import type { AgentMessage } from "../../session/messages.ts";
+import type { AssistantMessage, Usage } from "../ai/types.ts";
+import type { SessionEntry } from "../session/entries.ts";
+import type { AgentMessage } from "../session/messages.ts";
 
 /** Compaction knobs with every default resolved (see `DEFAULT_COMPACTION_SETTINGS`). */
 export interface CompactionSettings {

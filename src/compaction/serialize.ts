@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message } from "../../ai/types.ts";
+import type { Message } from "../ai/types.ts";
 
 /** Tool results longer than this are cut in summaries; the full text is not needed there. */
 export const TOOL_RESULT_MAX_CHARS = 2000;

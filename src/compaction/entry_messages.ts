@@ -4,13 +4,13 @@
  *
  * @module
  */
-import type { SessionEntry } from "../../session/entries.ts";
+import type { SessionEntry } from "../session/entries.ts";
 import {
   type AgentMessage,
   createBranchSummaryMessage,
   createCompactionSummaryMessage,
   createCustomMessage,
-} from "../../session/messages.ts";
+} from "../session/messages.ts";
 
 /** Any entry that carries conversation content, including earlier compactions' summaries. */
 function messageOf(entry: SessionEntry): AgentMessage | undefined {

@@ -5,20 +5,20 @@
  * budgeted branch preparation (LOOP-11, LOOP-13, SES-18).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { findCutPoint, findTurnStartIndex } from "../../../src/core/compaction/cut_point.ts";
-import { type CompactionPreparation, prepareCompaction } from "../../../src/core/compaction/compaction.ts";
-import { serializeConversation } from "../../../src/core/compaction/serialize.ts";
+import { findCutPoint, findTurnStartIndex } from "../../src/compaction/cut_point.ts";
+import { type CompactionPreparation, prepareCompaction } from "../../src/compaction/compaction.ts";
+import { serializeConversation } from "../../src/compaction/serialize.ts";
 import {
   estimateContextTokens,
   estimateTokens,
   getLastAssistantUsage,
-} from "../../../src/core/compaction/token_estimate.ts";
+} from "../../src/compaction/token_estimate.ts";
 import {
   collectEntriesForBranchSummary,
   prepareBranchEntries,
-} from "../../../src/core/compaction/branch_summarization.ts";
-import { buildSessionContext } from "../../../src/session/context.ts";
-import { type AgentMessage, convertToLlm } from "../../../src/session/messages.ts";
+} from "../../src/compaction/branch_summarization.ts";
+import { buildSessionContext } from "../../src/session/context.ts";
+import { type AgentMessage, convertToLlm } from "../../src/session/messages.ts";
 import { loadExpected, loadSession, plain, plainFileOps, sessionView } from "./support.ts";
 
 interface LinearExpected {

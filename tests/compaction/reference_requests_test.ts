@@ -5,13 +5,13 @@
  * (LOOP-13, LOOP-14 thinking level, SES-18 branch summaries).
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { compact, prepareCompaction } from "../../../src/core/compaction/compaction.ts";
+import { compact, prepareCompaction } from "../../src/compaction/compaction.ts";
 import {
   collectEntriesForBranchSummary,
   generateBranchSummary,
-} from "../../../src/core/compaction/branch_summarization.ts";
-import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/core/compaction/token_estimate.ts";
-import { type ScriptedTurn, startFakeProvider } from "../../support/fake_provider/mod.ts";
+} from "../../src/compaction/branch_summarization.ts";
+import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/token_estimate.ts";
+import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
 import { answer, API_KEY, loadExpected, loadSession, model, plain, sessionView } from "./support.ts";
 
 interface Recorded {

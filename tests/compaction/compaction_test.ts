@@ -4,19 +4,19 @@
  * calls (LOOP-13, LOOP-14, SES-18).
  */
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
-import { compact, generateSummary, prepareCompaction } from "../../../src/core/compaction/compaction.ts";
-import { generateBranchSummary } from "../../../src/core/compaction/branch_summarization.ts";
+import { compact, generateSummary, prepareCompaction } from "../../src/compaction/compaction.ts";
+import { generateBranchSummary } from "../../src/compaction/branch_summarization.ts";
 import {
   computeFileLists,
   createFileOps,
   extractFileOpsFromMessage,
   formatFileOperations,
-} from "../../../src/core/compaction/file_tracking.ts";
-import { serializeConversation, truncateForSummary } from "../../../src/core/compaction/serialize.ts";
-import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/core/compaction/token_estimate.ts";
-import type { AssistantMessage } from "../../../src/ai/types.ts";
-import type { SessionEntry } from "../../../src/session/entries.ts";
-import { startFakeProvider } from "../../support/fake_provider/mod.ts";
+} from "../../src/compaction/file_tracking.ts";
+import { serializeConversation, truncateForSummary } from "../../src/compaction/serialize.ts";
+import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/token_estimate.ts";
+import type { AssistantMessage } from "../../src/ai/types.ts";
+import type { SessionEntry } from "../../src/session/entries.ts";
+import { startFakeProvider } from "../support/fake_provider/mod.ts";
 import { API_KEY, loadSession, model } from "./support.ts";
 
 function toolCalls(...calls: [string, Record<string, unknown>][]): AssistantMessage {
