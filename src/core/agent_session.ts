@@ -22,7 +22,7 @@ import type { CustomMessage } from "../session/messages.ts";
 import type { SessionManager } from "../session/session_manager.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
-import type { BashResult } from "./bash_executor.ts";
+import type { BashResult } from "../tools/bash_executor.ts";
 import { computeContextUsage } from "./context_usage.ts";
 import { SessionBash } from "./session_bash.ts";
 import { SessionQueues } from "./session_queues.ts";

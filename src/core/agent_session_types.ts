@@ -7,6 +7,9 @@
 import type { AgentEvent, AgentThinkingLevel } from "../agent/types.ts";
 import type { ImageContent, Model } from "../ai/types.ts";
 
+/** What a user `!command` produced; re-exported so modes reach it through core, not tools. */
+export type { BashResult } from "../tools/bash_executor.ts";
+
 /** Context-window usage; `tokens`/`percent` are null right after a compaction until a new reply. */
 export interface ContextUsage {
   tokens: number | null;

@@ -8,7 +8,7 @@
 import type { BashExecutionMessage } from "../session/messages.ts";
 import { type BashOperations, createLocalBashOperations } from "../tools/shell.ts";
 import type { AgentSession } from "./agent_session.ts";
-import { type BashResult, executeBashWithOperations } from "./bash_executor.ts";
+import { type BashResult, executeBashWithOperations } from "../tools/bash_executor.ts";
 
 /** User bash for one AgentSession. */
 export class SessionBash {

@@ -17,11 +17,11 @@ import type { AgentMessage, AgentThinkingLevel } from "../../agent/types.ts";
 import type { ImageContent, Model } from "../../ai/types.ts";
 import type {
   AgentSessionEvent,
+  BashResult,
   CompactionResult,
   ModelCycleResult,
   SessionStats,
 } from "../../core/agent_session_types.ts";
-import type { BashResult } from "../../core/bash_executor.ts";
 import { readJsonlLines, serializeJsonLine } from "./jsonl.ts";
 import type {
   RpcCommand,

@@ -6,8 +6,12 @@
  */
 import type { AgentMessage, AgentThinkingLevel } from "../../agent/types.ts";
 import type { ImageContent, Model } from "../../ai/types.ts";
-import type { BashResult } from "../../core/bash_executor.ts";
-import type { CompactionResult, ModelCycleResult, SessionStats } from "../../core/agent_session_types.ts";
+import type {
+  BashResult,
+  CompactionResult,
+  ModelCycleResult,
+  SessionStats,
+} from "../../core/agent_session_types.ts";
 import type { SourceInfo } from "../../resources/source_info.ts";
 
 /** How queued steering or follow-up messages are released. */

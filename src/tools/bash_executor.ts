@@ -8,8 +8,8 @@
 import { randomHex } from "../util/bytes.ts";
 import { tmpDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
-import { type BashOperations, sanitizeBinaryOutput } from "../tools/shell.ts";
-import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.ts";
+import { type BashOperations, sanitizeBinaryOutput } from "./shell.ts";
+import { DEFAULT_MAX_BYTES, truncateTail } from "./truncate.ts";
 
 /** The outcome of a user bash command. */
 export interface BashResult {
