@@ -23,7 +23,7 @@ export {
   registerApiProvider,
   unregisterApiProviders,
 } from "./src/ai/api_registry.ts";
-export type { ApiProvider, ApiStreamFunction, ApiStreamSimpleFunction } from "./src/ai/api_registry.ts";
+export type { ApiProvider, ApiStreamFunction, ApiStreamSimpleFunction } from "./src/ai/api_provider.ts";
 export { complete, completeSimple, stream, streamSimple } from "./src/ai/stream.ts";
 export { findEnvKeys, getApiKeyEnvVars, getEnvApiKey } from "./src/ai/env_api_keys.ts";
 export { calculateCost, getModel, getModels, getProviders, modelsAreEqual } from "./src/ai/models.ts";

@@ -5,34 +5,8 @@
  *
  * @module
  */
-import type { AssistantMessageEventStream } from "./event_stream.ts";
-import type { Api, Context, Model, SimpleStreamOptions, StreamOptions } from "./types.ts";
-
-/** Streams one request with API-specific options. Never throws: failures end in an `error` event. */
-export type ApiStreamFunction = (
-  model: Model,
-  context: Context,
-  options?: StreamOptions,
-) => AssistantMessageEventStream;
-
-/** Streams one request with the unified `reasoning` option. */
-export type ApiStreamSimpleFunction = (
-  model: Model,
-  context: Context,
-  options?: SimpleStreamOptions,
-) => AssistantMessageEventStream;
-
-/** An implementation of one wire API. */
-export interface ApiProvider {
-  api: Api;
-  stream: ApiStreamFunction;
-  streamSimple: ApiStreamSimpleFunction;
-}
-
-/** A built-in provider module exports its implementation as `provider`. */
-export interface ApiProviderModule {
-  provider: ApiProvider;
-}
+import type { ApiProvider, ApiProviderModule } from "./api_provider.ts";
+import type { Api } from "./types.ts";
 
 const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "anthropic-messages": () => import("./providers/anthropic.ts"),

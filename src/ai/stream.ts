@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type ApiProvider, getApiProvider, hasBuiltinApi, loadApiProvider } from "./api_registry.ts";
+import type { ApiProvider } from "./api_provider.ts";
+import { getApiProvider, hasBuiltinApi, loadApiProvider } from "./api_registry.ts";
 import { getEnvApiKey } from "./env_api_keys.ts";
 import { AssistantMessageEventStream } from "./event_stream.ts";
 import { createOutputMessage, errorToMessage } from "./provider_utils.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ApiProvider } from "../api_registry.ts";
+import type { ApiProvider } from "../api_provider.ts";
 import { calculateCost } from "../cost.ts";
 import { getEnvApiKey } from "../env_api_keys.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";

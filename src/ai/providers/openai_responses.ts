@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ApiProvider } from "../api_registry.ts";
+import type { ApiProvider } from "../api_provider.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
 import { createOutputMessage, finishWithError } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
