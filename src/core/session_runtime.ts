@@ -18,6 +18,7 @@ import { DefaultResourceLoader, type ResourceLoaderOptions } from "../resources/
 import { SessionManager } from "../session/session_manager.ts";
 import type { AgentSession, SessionTool } from "./agent_session.ts";
 import type { ScopedModel } from "./agent_session_types.ts";
+import type { SessionRuntimeHost } from "./runtime_host.ts";
 import { createAgentSession, type CreateAgentSessionResult } from "./sdk.ts";
 
 // ── missing session cwd ───────────────────────────────────────────────────────
@@ -221,7 +222,7 @@ export type WithSession = (session: AgentSession) => Promise<void>;
  * Owns the current AgentSession and its services. Replacement tears the current one down first,
  * then creates and applies the next; creation errors propagate to the caller.
  */
-export class AgentSessionRuntime {
+export class AgentSessionRuntime implements SessionRuntimeHost {
   #session: AgentSession;
   #services: AgentSessionServices;
   #createRuntime: CreateAgentSessionRuntimeFactory;

@@ -20,7 +20,7 @@ import { stateHandlers } from "./commands/state.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { RpcExtensionUI } from "./extension_ui.ts";
 import { readJsonlLines, serializeJsonLine } from "./jsonl.ts";
-import { type RpcRuntimeHost, toRpcHost } from "./rpc_host.ts";
+import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
 import type { RpcCommand, RpcExtensionUIResponse, RpcResponse } from "./rpc_types.ts";
 
 /** Options of {@link runRpcMode}; the defaults are the process's stdin/stdout and signals. */
@@ -50,10 +50,10 @@ const HANDLERS = {
  * has been answered and the agent is idle. The caller exits the process.
  */
 export async function runRpcMode(
-  target: AgentSession | RpcRuntimeHost,
+  target: AgentSession | SessionRuntimeHost,
   options: RpcModeOptions = {},
 ): Promise<number> {
-  const host = toRpcHost(target);
+  const host = toRuntimeHost(target);
   const write = options.write ?? writeStdout;
   const output = (record: unknown) => write(serializeJsonLine(record));
   const ui = new RpcExtensionUI(output);
@@ -161,7 +161,7 @@ function isUiResponse(value: unknown): value is RpcExtensionUIResponse {
     typeof (value as { id?: unknown }).id === "string";
 }
 
-function installSignalHandlers(host: RpcRuntimeHost, ui: RpcExtensionUI): () => void {
+function installSignalHandlers(host: SessionRuntimeHost, ui: RpcExtensionUI): () => void {
   if (Deno.build.os === "windows") return () => {};
   const handlers: [Deno.Signal, () => void][] = (["SIGTERM", "SIGHUP"] as const).map((signal) => {
     const handler = () => {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AgentSession } from "../../../core/agent_session.ts";
-import type { RpcRuntimeHost } from "../rpc_host.ts";
+import type { SessionRuntimeHost } from "../../../core/runtime_host.ts";
 import type {
   RpcCommand,
   RpcCommandType,
@@ -17,7 +17,7 @@ import type {
 
 /** The environment of a command. */
 export interface RpcCommandContext {
-  readonly host: RpcRuntimeHost;
+  readonly host: SessionRuntimeHost;
   /** The current session (re-read after every replacement). */
   readonly session: AgentSession;
   /** Re-subscribes to the host's current session after it was replaced. */

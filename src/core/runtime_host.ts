@@ -1,29 +1,33 @@
 /**
- * What RPC mode drives: the current AgentSession plus the operations that replace it (new,
+ * What a mode drives: the current AgentSession plus the operations that replace it (new,
  * switch, fork). The CLI passes an AgentSessionRuntime, which has exactly these members; a bare
- * AgentSession can be driven too, with the replacing commands answering an error.
+ * AgentSession can be driven too, with the replacing operations answering an error.
  *
  * @module
  */
-import { AgentSession } from "../../core/agent_session.ts";
+import { AgentSession } from "./agent_session.ts";
 
-/** The session-replacing operations RPC mode needs (AgentSessionRuntime's names and shapes). */
-export interface RpcRuntimeHost {
+/** The session-replacing operations a mode needs (AgentSessionRuntime's names and shapes). */
+export interface SessionRuntimeHost {
   /** The current session; changes after a successful new/switch/fork. */
   readonly session: AgentSession;
+  /** Starts a fresh session; `cancelled` when a hook vetoed it. */
   newSession(options?: { parentSession?: string }): Promise<{ cancelled: boolean }>;
+  /** Opens another session file; `cancelled` when a hook vetoed it. */
   switchSession(sessionPath: string): Promise<{ cancelled: boolean }>;
+  /** Continues in a new session branched at `entryId`. */
   fork(
     entryId: string,
     options?: { position?: "before" | "at" },
   ): Promise<{ cancelled: boolean; selectedText?: string }>;
+  /** Ends the current session and releases what it holds. */
   dispose(): Promise<void> | void;
 }
 
 const NO_RUNTIME = "This command needs a session runtime (RPC mode was started with a single session)";
 
-/** Wraps a lone session; commands that would replace it fail with a clear error. */
-export function singleSessionHost(session: AgentSession): RpcRuntimeHost {
+/** Wraps a lone session; operations that would replace it fail with a clear error. */
+export function singleSessionHost(session: AgentSession): SessionRuntimeHost {
   const refuse = () => Promise.reject(new Error(NO_RUNTIME));
   return {
     session,
@@ -35,6 +39,6 @@ export function singleSessionHost(session: AgentSession): RpcRuntimeHost {
 }
 
 /** Accepts either a runtime or a session. */
-export function toRpcHost(target: AgentSession | RpcRuntimeHost): RpcRuntimeHost {
+export function toRuntimeHost(target: AgentSession | SessionRuntimeHost): SessionRuntimeHost {
   return target instanceof AgentSession ? singleSessionHost(target) : target;
 }
