@@ -24,10 +24,12 @@ import type {
   AgentContext,
   AgentEvent,
   AgentLoopConfig,
+  AgentLoopTurnUpdate,
   AgentMessage,
   AgentState,
   AgentThinkingLevel,
   AgentTool,
+  AgentTurnContext,
   BeforeToolCallContext,
   BeforeToolCallResult,
   QueueMode,
@@ -52,6 +54,13 @@ export interface AgentOptions {
     context: AfterToolCallContext,
     signal?: AbortSignal,
   ) => Promise<AfterToolCallResult | undefined>;
+  /** See {@link AgentLoopConfig.finishTurn}. */
+  finishTurn?: AgentLoopConfig["finishTurn"];
+  /** See {@link AgentLoopConfig.prepareNextTurn}; also gets the run's abort signal. */
+  prepareNextTurn?: (
+    turn: AgentTurnContext,
+    signal?: AbortSignal,
+  ) => AgentLoopTurnUpdate | undefined | Promise<AgentLoopTurnUpdate | undefined>;
   steeringMode?: QueueMode;
   followUpMode?: QueueMode;
   sessionId?: string;
@@ -140,6 +149,8 @@ export class Agent {
   onResponse?: SimpleStreamOptions["onResponse"];
   beforeToolCall?: AgentOptions["beforeToolCall"];
   afterToolCall?: AgentOptions["afterToolCall"];
+  finishTurn?: AgentOptions["finishTurn"];
+  prepareNextTurn?: AgentOptions["prepareNextTurn"];
   /** Forwarded to providers for cache-aware routing. */
   sessionId?: string;
   thinkingBudgets?: ThinkingBudgets;
@@ -157,6 +168,8 @@ export class Agent {
     this.onResponse = options.onResponse;
     this.beforeToolCall = options.beforeToolCall;
     this.afterToolCall = options.afterToolCall;
+    this.finishTurn = options.finishTurn;
+    this.prepareNextTurn = options.prepareNextTurn;
     this.#steering = new PendingMessageQueue(options.steeringMode ?? "one-at-a-time");
     this.#followUp = new PendingMessageQueue(options.followUpMode ?? "one-at-a-time");
     this.sessionId = options.sessionId;
@@ -321,6 +334,8 @@ export class Agent {
       toolExecution: this.toolExecution,
       beforeToolCall: this.beforeToolCall,
       afterToolCall: this.afterToolCall,
+      finishTurn: this.finishTurn,
+      prepareNextTurn: this.prepareNextTurn ? (turn) => this.prepareNextTurn?.(turn, this.signal) : undefined,
       convertToLlm: this.convertToLlm,
       transformContext: this.transformContext,
       getApiKey: this.getApiKey,

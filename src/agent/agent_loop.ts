@@ -14,10 +14,12 @@ import type {
   AgentEvent,
   AgentEventSink,
   AgentLoopConfig,
+  AgentLoopTurnUpdate,
   AgentMessage,
+  AgentTurnContext,
   StreamFn,
 } from "./types.ts";
-import { executeToolCalls } from "./tool_execution.ts";
+import { executeToolCalls, failTruncatedToolCalls } from "./tool_execution.ts";
 
 /** Starts a run with new prompt messages; the returned stream ends with `agent_end`. */
 export function agentLoop(
@@ -104,23 +106,38 @@ function createAgentStream(): EventStream<AgentEvent, AgentMessage[]> {
 }
 
 async function runTurns(
-  context: AgentContext,
+  initialContext: AgentContext,
   added: AgentMessage[],
-  config: AgentLoopConfig,
+  initialConfig: AgentLoopConfig,
   emit: AgentEventSink,
   signal: AbortSignal | undefined,
   streamFn: StreamFn | undefined,
 ): Promise<void> {
-  let firstTurn = true;
+  let context = initialContext;
+  let config = initialConfig;
+  let lastTurn: AgentTurnContext | undefined;
+  // finishTurn asked for one more request that nothing else has scheduled yet.
+  let explicitContinuation = false;
   // The user may have typed while the run was starting.
   let pending = (await config.getSteeringMessages?.()) ?? [];
   while (true) {
     let moreToolCalls = true;
     while (moreToolCalls || pending.length > 0) {
-      if (firstTurn) firstTurn = false;
-      else await emit({ type: "turn_start" });
+      let prepared: AgentMessage[] = [];
+      if (lastTurn) {
+        const update = await config.prepareNextTurn?.(lastTurn);
+        if (update) {
+          context = update.context ?? context;
+          prepared = update.messages ?? [];
+          config = withTurnUpdate(config, update);
+        }
+        // Preparing (a compaction, say) can take a while: pick up steering typed meanwhile, but
+        // poll only when nothing is pending, or one-at-a-time mode would deliver two at once.
+        if (pending.length === 0) pending = (await config.getSteeringMessages?.()) ?? [];
+        await emit({ type: "turn_start" });
+      }
 
-      for (const message of pending) {
+      for (const message of [...prepared, ...pending]) {
         await emit({ type: "message_start", message });
         await emit({ type: "message_end", message });
         context.messages.push(message);
@@ -131,6 +148,8 @@ async function runTurns(
       const message = await streamAssistantResponse(context, config, emit, signal, streamFn);
       added.push(message);
       if (message.stopReason === "error" || message.stopReason === "aborted") {
+        lastTurn = { message, toolResults: [], context, newMessages: added };
+        await config.finishTurn?.(lastTurn, signal);
         await emit({ type: "turn_end", message, toolResults: [] });
         await emit({ type: "agent_end", messages: added });
         return;
@@ -140,7 +159,11 @@ async function runTurns(
       let toolResults: ToolResultMessage[] = [];
       moreToolCalls = false;
       if (toolCalls.length > 0) {
-        const batch = await executeToolCalls(context, message, toolCalls, config, emit, signal);
+        // A reply cut off by the output limit may carry truncated arguments that still parse:
+        // none of its calls is safe to run.
+        const batch = message.stopReason === "length"
+          ? await failTruncatedToolCalls(toolCalls, emit)
+          : await executeToolCalls(context, message, toolCalls, config, emit, signal);
         toolResults = batch.messages;
         moreToolCalls = !batch.terminate;
         for (const result of toolResults) {
@@ -148,18 +171,40 @@ async function runTurns(
           added.push(result);
         }
       }
+      lastTurn = { message, toolResults, context, newMessages: added };
+      const decision = await config.finishTurn?.(lastTurn, signal);
       await emit({ type: "turn_end", message, toolResults });
-      if (await config.shouldStopAfterTurn?.({ message, toolResults, context, newMessages: added })) {
+      if (decision?.action === "end") {
         await emit({ type: "agent_end", messages: added });
         return;
       }
+      explicitContinuation = decision?.action === "continue";
       pending = (await config.getSteeringMessages?.()) ?? [];
+      if (moreToolCalls || pending.length > 0) explicitContinuation = false;
     }
     const followUps = (await config.getFollowUpMessages?.()) ?? [];
-    if (followUps.length === 0) break;
-    pending = followUps;
+    if (followUps.length > 0) {
+      explicitContinuation = false;
+      pending = followUps;
+      continue;
+    }
+    // Nothing else scheduled a request: honour finishTurn's "continue" with the context as it is.
+    if (explicitContinuation) {
+      explicitContinuation = false;
+      continue;
+    }
+    break;
   }
   await emit({ type: "agent_end", messages: added });
+}
+
+function withTurnUpdate(config: AgentLoopConfig, update: AgentLoopTurnUpdate): AgentLoopConfig {
+  const reasoning = update.thinkingLevel === undefined
+    ? config.reasoning
+    : update.thinkingLevel === "off"
+    ? undefined
+    : update.thinkingLevel;
+  return { ...config, model: update.model ?? config.model, reasoning };
 }
 
 /** Streams one assistant message, keeping the growing partial as the context's last message. */
@@ -184,7 +229,8 @@ async function streamAssistantResponse(
     convertToLlm: _c,
     transformContext: _t,
     getApiKey: _g,
-    shouldStopAfterTurn: _s,
+    finishTurn: _f,
+    prepareNextTurn: _p,
     getSteeringMessages: _gs,
     getFollowUpMessages: _gf,
     beforeToolCall: _b,
@@ -209,7 +255,8 @@ async function streamAssistantResponse(
       await emit({ type: "message_update", assistantMessageEvent: event, message: { ...partial } });
     }
   }
-  const final = await response.result();
+  // The message records the thinking level it was requested with, whichever stream answered.
+  const final = Object.assign(await response.result(), { thinkingLevel: config.reasoning ?? "off" });
   if (partial) {
     context.messages[context.messages.length - 1] = final;
   } else {

@@ -18,7 +18,12 @@ interface Finalized {
   toolCall: ToolCall;
   result: AgentToolResult;
   isError: boolean;
+  /** How long `execute()` took; undefined when the tool did not run. */
+  durationMs?: number;
 }
+
+/** The result of a call that never started because the run was aborted first. */
+const ABORTED = "Operation aborted";
 
 type Prepared =
   | { kind: "immediate"; result: AgentToolResult; isError: true }
@@ -59,25 +64,32 @@ export async function executeToolCalls(
       messages.push(message);
     }
   } else {
-    // Preparation (and its events) happens in call order; execution overlaps.
-    const pending: Promise<Finalized>[] = [];
+    // Every call is prepared (and announced) in call order first; then they all run at once.
+    const pending: (Finalized | (() => Promise<Finalized>))[] = [];
     for (const toolCall of toolCalls) {
       await emitStart(toolCall, emit);
       const prepared = await prepare(context, assistantMessage, toolCall, config, signal);
       if (prepared.kind === "immediate") {
         const done = { toolCall, result: prepared.result, isError: prepared.isError };
         await emitEnd(done, emit);
-        pending.push(Promise.resolve(done));
+        pending.push(done);
         continue;
       }
-      pending.push((async () => {
+      pending.push(async () => {
+        // Calls an abort overtook still get a result, so none is left unanswered.
+        if (signal?.aborted) {
+          const done = { toolCall, result: errorResult(ABORTED), isError: true };
+          await emitEnd(done, emit);
+          return done;
+        }
         const executed = await run(prepared, emit, signal);
         const done = await finalize(context, assistantMessage, prepared, executed, config, signal);
         await emitEnd(done, emit);
         return done;
-      })());
+      });
     }
-    for (const done of await Promise.all(pending)) {
+    const settled = await Promise.all(pending.map((p) => typeof p === "function" ? p() : p));
+    for (const done of settled) {
       const message = toResultMessage(done);
       await emitResultMessage(message, emit);
       finalized.push(done);
@@ -94,6 +106,7 @@ async function prepare(
   config: AgentLoopConfig,
   signal?: AbortSignal,
 ): Promise<Prepared> {
+  if (signal?.aborted) return { kind: "immediate", result: errorResult(ABORTED), isError: true };
   const tool = context.tools?.find((t) => t.name === toolCall.name);
   if (!tool) {
     return { kind: "immediate", result: errorResult(`Tool ${toolCall.name} not found`), isError: true };
@@ -111,6 +124,7 @@ async function prepare(
     const args = validateToolArguments(tool, call);
     if (config.beforeToolCall) {
       const verdict = await config.beforeToolCall({ assistantMessage, toolCall, args, context }, signal);
+      if (signal?.aborted) return { kind: "immediate", result: errorResult(ABORTED), isError: true };
       if (verdict?.block) {
         return {
           kind: "immediate",
@@ -129,11 +143,16 @@ async function run(
   prepared: Extract<Prepared, { kind: "prepared" }>,
   emit: AgentEventSink,
   signal?: AbortSignal,
-): Promise<{ result: AgentToolResult; isError: boolean }> {
+): Promise<{ result: AgentToolResult; isError: boolean; durationMs: number }> {
   const updates: Promise<void>[] = [];
   const { toolCall } = prepared;
+  // Updates sent after execute() settled would arrive after tool_execution_end.
+  let accepting = true;
+  const startedAt = performance.now();
+  const elapsed = () => Math.round(performance.now() - startedAt);
   try {
     const result = await prepared.tool.execute(toolCall.id, prepared.args, signal, (partialResult) => {
+      if (!accepting) return;
       updates.push(Promise.resolve(emit({
         type: "tool_execution_update",
         toolCallId: toolCall.id,
@@ -142,11 +161,15 @@ async function run(
         partialResult,
       })));
     });
+    const durationMs = elapsed();
+    accepting = false;
     await Promise.all(updates);
-    return { result, isError: false };
+    return { result, isError: result.isError === true, durationMs };
   } catch (error) {
+    const durationMs = elapsed();
+    accepting = false;
     await Promise.all(updates);
-    return { result: errorResult(messageOf(error)), isError: true };
+    return { result: errorResult(messageOf(error)), isError: true, durationMs };
   }
 }
 
@@ -154,7 +177,7 @@ async function finalize(
   context: AgentContext,
   assistantMessage: AssistantMessage,
   prepared: Extract<Prepared, { kind: "prepared" }>,
-  executed: { result: AgentToolResult; isError: boolean },
+  executed: { result: AgentToolResult; isError: boolean; durationMs: number },
   config: AgentLoopConfig,
   signal?: AbortSignal,
 ): Promise<Finalized> {
@@ -170,10 +193,16 @@ async function finalize(
         context,
       }, signal);
       if (after) {
+        // Structured content not replaced along with the content may no longer match it.
+        const structuredContent = after.structuredContent ??
+          (after.content ? undefined : result.structuredContent);
+        const { structuredContent: _old, ...rest } = result;
         result = {
+          ...rest,
           content: after.content ?? result.content,
           details: after.details ?? result.details,
           terminate: after.terminate ?? result.terminate,
+          ...(structuredContent === undefined ? {} : { structuredContent }),
         };
         isError = after.isError ?? isError;
       }
@@ -182,7 +211,33 @@ async function finalize(
       isError = true;
     }
   }
-  return { toolCall: prepared.toolCall, result, isError };
+  return { toolCall: prepared.toolCall, result, isError, durationMs: executed.durationMs };
+}
+
+/**
+ * Fails every call of a reply cut off by the output-token limit: their arguments may be truncated
+ * yet still parse, so none is run; the model is told to re-issue them.
+ */
+export async function failTruncatedToolCalls(
+  toolCalls: ToolCall[],
+  emit: AgentEventSink,
+): Promise<ToolBatchResult> {
+  const messages: ToolResultMessage[] = [];
+  for (const toolCall of toolCalls) {
+    await emitStart(toolCall, emit);
+    const done: Finalized = {
+      toolCall,
+      result: errorResult(
+        `Tool call "${toolCall.name}" was not executed: the response hit the output token limit, so its arguments may be truncated. Re-issue the tool call with complete arguments.`,
+      ),
+      isError: true,
+    };
+    await emitEnd(done, emit);
+    const message = toResultMessage(done);
+    await emitResultMessage(message, emit);
+    messages.push(message);
+  }
+  return { messages, terminate: false };
 }
 
 function errorResult(text: string): AgentToolResult {
@@ -209,6 +264,7 @@ async function emitEnd(done: Finalized, emit: AgentEventSink): Promise<void> {
     toolName: done.toolCall.name,
     result: done.result,
     isError: done.isError,
+    ...(done.durationMs === undefined ? {} : { durationMs: done.durationMs }),
   });
 }
 
@@ -220,6 +276,7 @@ function toResultMessage(done: Finalized): ToolResultMessage {
     content: done.result.content,
     details: done.result.details,
     isError: done.isError,
+    ...(done.durationMs === undefined ? {} : { durationMs: done.durationMs }),
     timestamp: Date.now(),
   };
 }

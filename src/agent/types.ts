@@ -25,6 +25,13 @@ import type {
 export interface AgentToolResult<TDetails = any> {
   content: (TextContent | ImageContent)[];
   details: TDetails;
+  /**
+   * The result as data (a tool's `outputSchema` shape), carried on `tool_execution_end` for
+   * clients; the model sees `content`.
+   */
+  structuredContent?: unknown;
+  /** Marks a returned (not thrown) result as a failure. */
+  isError?: boolean;
   /** When every call of a batch sets this, the loop stops instead of asking the model again. */
   terminate?: boolean;
 }
@@ -83,10 +90,14 @@ export interface BeforeToolCallResult {
   reason?: string;
 }
 
-/** Returned by `afterToolCall`: replaces parts of the tool's result. */
+/**
+ * Returned by `afterToolCall`: replaces parts of the tool's result. Replacing `content` without
+ * `structuredContent` drops the old structured content, which may no longer match.
+ */
 export interface AfterToolCallResult {
   content?: (TextContent | ImageContent)[];
   details?: unknown;
+  structuredContent?: unknown;
   isError?: boolean;
   terminate?: boolean;
 }
@@ -109,12 +120,32 @@ export interface AfterToolCallContext {
   context: AgentContext;
 }
 
-/** Passed to `shouldStopAfterTurn`. */
-export interface ShouldStopAfterTurnContext {
+/** A completed turn, passed to `finishTurn` and `prepareNextTurn`. */
+export interface AgentTurnContext {
+  /** The assistant message that completed the turn. */
   message: AssistantMessage;
+  /** The turn's tool-result messages. */
   toolResults: ToolResultMessage[];
+  /** The context after the turn's messages were appended. */
   context: AgentContext;
+  /** What the run returns if it ends here (a prompt run includes its prompt messages). */
   newMessages: AgentMessage[];
+}
+
+/**
+ * Returned by `finishTurn`: `end` ends the run before the queues are polled; `continue` makes sure
+ * one more request is made (tool results, steering or follow-ups satisfy it, else the loop asks
+ * again with the context as it is). Undefined keeps normal scheduling.
+ */
+export type AgentTurnDecision = { action: "continue" } | { action: "end" };
+
+/** Replacement state for the next request of a run (compaction between tool turns uses it). */
+export interface AgentLoopTurnUpdate {
+  context?: AgentContext;
+  /** Messages appended before the next request, with the usual message events. */
+  messages?: AgentMessage[];
+  model?: Model;
+  thinkingLevel?: AgentThinkingLevel;
 }
 
 /** The function the loop streams with (`streamSimple` by default). */
@@ -133,7 +164,18 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
   transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
   /** Resolves the key per request, so expiring tokens are refreshed in time. */
   getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
-  shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => boolean | Promise<boolean>;
+  /**
+   * Called after a turn's assistant message and tool results, before `turn_end`. Error and aborted
+   * replies end the run whatever it returns.
+   */
+  finishTurn?: (
+    turn: AgentTurnContext,
+    signal?: AbortSignal,
+  ) => AgentTurnDecision | void | Promise<AgentTurnDecision | void>;
+  /** Called after `turn_end` when the loop goes on, right before the next turn starts. */
+  prepareNextTurn?: (
+    turn: AgentTurnContext,
+  ) => AgentLoopTurnUpdate | undefined | Promise<AgentLoopTurnUpdate | undefined>;
   getSteeringMessages?: () => Promise<AgentMessage[]>;
   getFollowUpMessages?: () => Promise<AgentMessage[]>;
   toolExecution?: ToolExecutionMode;
@@ -170,6 +212,8 @@ export type AgentEvent =
     toolName: string;
     result: AgentToolResult;
     isError: boolean;
+    /** How long `execute()` took (monotonic clock); absent when the tool did not run. */
+    durationMs?: number;
   };
 
 /** Thinking level as the agent stores it ("off" included). */
