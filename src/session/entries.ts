@@ -5,8 +5,9 @@
  *
  * @module
  */
-import type { ImageContent, TextContent } from "../ai/types.ts";
+import type { ImageContent, TextContent, Usage } from "../ai/types.ts";
 import type { AgentMessage } from "./messages.ts";
+import type { SystemMessage } from "./system_message.ts";
 
 /** The format version this code writes; older files are migrated on load. */
 export const CURRENT_SESSION_VERSION = 3;
@@ -23,6 +24,7 @@ export interface SessionHeader {
 
 /** Options for starting a fresh session in an existing manager. */
 export interface NewSessionOptions {
+  /** A caller-chosen id (`--session-id`): letters, digits, `.`, `_`, `-`, alphanumeric at both ends. */
   id?: string;
   parentSession?: string;
 }
@@ -54,7 +56,10 @@ export interface ModelChangeEntry extends SessionEntryBase {
   modelId: string;
 }
 
-/** History before `firstKeptEntryId` is replaced by `summary` in the LLM context. */
+/**
+ * History before `firstKeptEntryId` is replaced by `summary` in the LLM context. A compaction
+ * that keeps nothing stores its own id there.
+ */
 export interface CompactionEntry<T = unknown> extends SessionEntryBase {
   type: "compaction";
   summary: string;
@@ -62,8 +67,15 @@ export interface CompactionEntry<T = unknown> extends SessionEntryBase {
   tokensBefore: number;
   /** Extension-specific data. */
   details?: T;
+  /** Tokens and cost of producing the summary; counted in session totals. */
+  usage?: Usage;
   /** True when an extension produced the summary. */
   fromHook?: boolean;
+  /**
+   * The replayed prompt and tools at the boundary: it leads the compacted context, and system
+   * messages among the kept entries are dropped in its favour. Absent before pi 0.86.
+   */
+  systemMessage?: SystemMessage;
 }
 
 /** Summary of an abandoned branch, placed where the conversation continues. */
@@ -72,7 +84,38 @@ export interface BranchSummaryEntry<T = unknown> extends SessionEntryBase {
   fromId: string;
   summary: string;
   details?: T;
+  /** Tokens and cost of producing the summary; counted in session totals. */
+  usage?: Usage;
   fromHook?: boolean;
+}
+
+/** New content for an edited entry: a string, or blocks as the target's role allows. */
+export interface ContextEditReplacement {
+  content: string | (TextContent | ImageContent)[];
+}
+
+/**
+ * Changes what the model sees of an earlier entry on this branch from here on: `null` omits
+ * it, a replacement swaps its content. The target itself stays as it was (UI, export, totals).
+ */
+export interface ContextEditEntry extends SessionEntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: ContextEditReplacement | null;
+}
+
+/**
+ * Model usage that is not an assistant message (e.g. `kind: "cache_warm"` keep-alive requests).
+ * Counted in session totals, never part of the context, hidden from the tree view.
+ */
+export interface UsageEntry extends SessionEntryBase {
+  type: "usage";
+  /** What produced it; unknown kinds are ordinary usage. */
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
 }
 
 /** Extension state; never part of the LLM context. */
@@ -114,7 +157,9 @@ export type SessionEntry =
   | CustomEntry
   | CustomMessageEntry
   | LabelEntry
-  | SessionInfoEntry;
+  | SessionInfoEntry
+  | ContextEditEntry
+  | UsageEntry;
 
 /** Any line of a session file. */
 export type FileEntry = SessionHeader | SessionEntry;
@@ -125,6 +170,17 @@ export interface SessionTreeNode {
   children: SessionTreeNode[];
   label?: string;
   labelTimestamp?: string;
+}
+
+/** One selected entry and the messages it contributes to the model context (none if omitted). */
+export interface ProjectedEntry {
+  sourceEntry: SessionEntry;
+  messages: AgentMessage[];
+}
+
+/** The model context with provenance: each message's source entry, then the flat list. */
+export interface SessionProjection extends SessionContext {
+  entries: ProjectedEntry[];
 }
 
 /** What the LLM gets: messages on the leaf's path plus the settings in force there. */

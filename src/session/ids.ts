@@ -57,3 +57,20 @@ export function createSessionId(now: number = Date.now()): string {
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** Letters, digits, `.`, `_` and `-`, starting and ending with a letter or digit. */
+const SESSION_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** Whether `id` may be used as a caller-chosen session id (`--session-id`, SDK `newSession({id})`). */
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID_PATTERN.test(id);
+}
+
+/** Throws the reference's message when `id` is not a valid session id (it becomes part of a file name). */
+export function assertValidSessionId(id: string): void {
+  if (!isValidSessionId(id)) {
+    throw new Error(
+      "Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character",
+    );
+  }
+}

@@ -24,7 +24,7 @@ function textOf(content: unknown): string {
 
 /** Types whose lines can be skipped without parsing (they carry nothing a listing shows). */
 const SKIPPABLE =
-  /^\{"type":"(?:model_change|thinking_level_change|compaction|branch_summary|custom|custom_message|label)"/;
+  /^\{"type":"(?:model_change|thinking_level_change|compaction|branch_summary|custom|custom_message|label|usage|context_edit)"/;
 
 /** Reads one file into a SessionInfo, or null if it is not a session file. */
 export async function buildSessionInfo(filePath: string): Promise<SessionInfo | null> {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ImageContent, Message, TextContent } from "../ai/types.ts";
+import type { SystemMessage } from "./system_message.ts";
 
 /** Opens the user text that replaces compacted history. */
 export const COMPACTION_SUMMARY_PREFIX =
@@ -78,6 +79,7 @@ declare module "../agent/types.ts" {
 /** Everything that can appear in an agent's message list: LLM messages plus the kinds above. */
 export type AgentMessage =
   | Message
+  | SystemMessage
   | BashExecutionMessage
   | CustomMessage
   | BranchSummaryMessage
@@ -129,7 +131,9 @@ export function createCustomMessage(
 
 /**
  * Maps agent messages to what providers accept: the extra kinds become user messages, `!!`
- * shell runs and unknown roles are dropped.
+ * shell runs and unknown roles are dropped. System messages are dropped too: the prompt they
+ * carry reaches the provider as the request's system prompt (`getCurrentSystemPrompt()` of
+ * system_message.ts) and their tools as its tool list.
  */
 export function convertToLlm(messages: AgentMessage[]): Message[] {
   const out: Message[] = [];
@@ -172,6 +176,8 @@ export function convertToLlm(messages: AgentMessage[]): Message[] {
       case "assistant":
       case "toolResult":
         out.push(m);
+        break;
+      case "system":
         break;
     }
   }

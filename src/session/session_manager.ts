@@ -9,11 +9,13 @@
  */
 import { existsSync, makeDirSync } from "../util/fs.ts";
 import { join, resolve } from "../util/path.ts";
-import type { ImageContent, Message, TextContent } from "../ai/types.ts";
-import { buildSessionContext, pathToRoot } from "./context.ts";
+import type { ImageContent, Message, TextContent, Usage } from "../ai/types.ts";
+import { buildContextEntries, buildSessionProjection, pathToRoot } from "./context.ts";
 import {
   type BranchSummaryEntry,
   type CompactionEntry,
+  type ContextEditEntry,
+  type ContextEditReplacement,
   CURRENT_SESSION_VERSION,
   type CustomEntry,
   type CustomMessageEntry,
@@ -28,12 +30,15 @@ import {
   type SessionInfoEntry,
   type SessionListProgress,
   type SessionMessageEntry,
+  type SessionProjection,
   type SessionTreeNode,
   type ThinkingLevelChangeEntry,
+  type UsageEntry,
 } from "./entries.ts";
-import { createSessionId, generateEntryId } from "./ids.ts";
+import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.ts";
 import { findMostRecentSession, listSessionsInDir, listSessionsUnder } from "./listing.ts";
 import type { BashExecutionMessage, CustomMessage } from "./messages.ts";
+import { getCurrentSystemMessage, type SystemMessage } from "./system_message.ts";
 import { migrateToCurrentVersion } from "./migrations.ts";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
 import {
@@ -67,6 +72,41 @@ export type ReadonlySessionManager = Pick<
 
 function now(): string {
   return new Date().toISOString();
+}
+
+/** A user or assistant message: the entries whose arrival creates the session file. */
+function isConversation(entry: SessionEntry): boolean {
+  return entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant");
+}
+
+/**
+ * The path without its label entries (they are re-created from the resolved labels). Later
+ * entries may hang off a label, so parents are re-chained, and a compaction whose
+ * `firstKeptEntryId` names a dropped label points at the entry that took its place.
+ */
+function withoutLabels(path: SessionEntry[]): SessionEntry[] {
+  const out: SessionEntry[] = [];
+  const replacement = new Map<string, string>();
+  const pendingLabels: string[] = [];
+  let parentId: string | null = null;
+  for (const entry of path) {
+    if (entry.type === "label") {
+      pendingLabels.push(entry.id);
+      continue;
+    }
+    for (const id of pendingLabels) replacement.set(id, entry.id);
+    pendingLabels.length = 0;
+    if (entry.type === "compaction") {
+      const firstKept = entry.firstKeptEntryId === entry.id
+        ? entry.id
+        : replacement.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId;
+      out.push({ ...entry, parentId, firstKeptEntryId: firstKept });
+    } else {
+      out.push({ ...entry, parentId });
+    }
+    parentId = entry.id;
+  }
+  return out;
 }
 
 /** Reads just the header of a session file (first parseable line), or undefined. */
@@ -106,18 +146,25 @@ export class SessionManager {
   private leafId: string | null = null;
   /** How many of `fileEntries` are on disk; the rest are pending. */
   private writtenCount = 0;
-  private hasAssistant = false;
+  /** The session holds a user or assistant message: from then on the file exists. */
+  private hasConversation = false;
   /** The file's last line has no `\n` (torn write): prefix the next append with one. */
   private needsNewline = false;
   private loadWarnings: string[] = [];
 
-  private constructor(cwd: string, sessionDir: string, sessionFile: string | undefined, persist: boolean) {
+  private constructor(
+    cwd: string,
+    sessionDir: string,
+    sessionFile: string | undefined,
+    persist: boolean,
+    options?: NewSessionOptions,
+  ) {
     this.cwd = cwd;
     this.sessionDir = sessionDir;
     this.persist = persist;
     if (persist && sessionDir && !existsSync(sessionDir)) makeDirSync(sessionDir);
     if (sessionFile) this.setSessionFile(sessionFile);
-    else this.newSession();
+    else this.newSession(options);
   }
 
   /**
@@ -160,8 +207,13 @@ export class SessionManager {
     this.writtenCount = this.fileEntries.length;
   }
 
-  /** Starts an empty session (nothing is written until the first assistant message). */
+  /**
+   * Starts an empty session. Nothing is written until the first user or assistant message, so
+   * opening and closing pi without chatting leaves no file; a chosen `id` must pass
+   * {@link assertValidSessionId}.
+   */
   newSession(options?: NewSessionOptions): string | undefined {
+    if (options?.id !== undefined) assertValidSessionId(options.id);
     this.sessionId = options?.id ?? createSessionId();
     const timestamp = now();
     const header: SessionHeader = {
@@ -178,7 +230,7 @@ export class SessionManager {
     this.labelTimestampsById.clear();
     this.leafId = null;
     this.writtenCount = 0;
-    this.hasAssistant = false;
+    this.hasConversation = false;
     this.needsNewline = false;
     this.loadWarnings = [];
     if (this.persist) {
@@ -192,12 +244,12 @@ export class SessionManager {
     this.labelsById.clear();
     this.labelTimestampsById.clear();
     this.leafId = null;
-    this.hasAssistant = false;
+    this.hasConversation = false;
     for (const entry of this.fileEntries) {
       if (entry.type === "session") continue;
       this.byId.set(entry.id, entry);
       this.leafId = entry.id;
-      if (entry.type === "message" && entry.message?.role === "assistant") this.hasAssistant = true;
+      if (isConversation(entry)) this.hasConversation = true;
       if (entry.type === "label") this.applyLabel(entry);
     }
   }
@@ -243,12 +295,13 @@ export class SessionManager {
   }
 
   /**
-   * Writes pending entries. Until the session has an assistant message nothing goes to disk
-   * (an abandoned prompt leaves no file); from then on every entry is appended at once.
+   * Writes pending entries. Setup entries alone (model, thinking level, system prompt) stay in
+   * memory; the first user or assistant message writes the file (so a prompt whose first turn
+   * never completes is still on disk), and from then on every entry is appended at once.
    */
   private flush(): void {
     if (!this.persist || !this.sessionFile) return;
-    if (this.writtenCount === 0 && !this.hasAssistant) return;
+    if (this.writtenCount === 0 && !this.hasConversation) return;
     if (this.writtenCount >= this.fileEntries.length) return;
     let text = toJsonl(this.fileEntries.slice(this.writtenCount));
     if (this.needsNewline) text = `\n${text}`;
@@ -258,11 +311,21 @@ export class SessionManager {
   }
 
   private appendEntry(entry: SessionEntry): void {
+    const previous = { leafId: this.leafId, hasConversation: this.hasConversation };
     this.fileEntries.push(entry);
     this.byId.set(entry.id, entry);
     this.leafId = entry.id;
-    if (entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
-    this.flush();
+    if (isConversation(entry)) this.hasConversation = true;
+    try {
+      this.flush();
+    } catch (error) {
+      // An entry that is not on disk must not become the parent of later ones.
+      this.fileEntries.pop();
+      this.byId.delete(entry.id);
+      this.leafId = previous.leafId;
+      this.hasConversation = previous.hasConversation;
+      throw error;
+    }
   }
 
   private nextId(): string {
@@ -270,10 +333,11 @@ export class SessionManager {
   }
 
   /**
-   * Appends a message as a child of the leaf and returns its id. Compaction and branch summaries
-   * are not messages here: use appendCompaction() / branchWithSummary().
+   * Appends a message as a child of the leaf and returns its id. A system message records the
+   * prompt and tool loadout (see system_message.ts). Compaction and branch summaries are not
+   * messages here: use appendCompaction() / branchWithSummary().
    */
-  appendMessage(message: Message | CustomMessage | BashExecutionMessage): string {
+  appendMessage(message: Message | SystemMessage | CustomMessage | BashExecutionMessage): string {
     const entry: SessionMessageEntry = {
       type: "message",
       id: this.nextId(),
@@ -312,26 +376,99 @@ export class SessionManager {
     return entry.id;
   }
 
-  /** Records a compaction (history before `firstKeptEntryId` becomes `summary`); returns its id. */
+  /**
+   * Records a compaction: history before `firstKeptEntryId` becomes `summary` (undefined keeps
+   * nothing: the entry then names itself). The prompt and tools in force are stored with it as
+   * `systemMessage`, the checkpoint that leads the compacted context. Returns its id.
+   */
   appendCompaction<T = unknown>(
     summary: string,
-    firstKeptEntryId: string,
+    firstKeptEntryId: string | undefined,
     tokensBefore: number,
     details?: T,
     fromHook?: boolean,
+    usage?: Usage,
   ): string {
+    const timestamp = now();
+    const checkpoint = getCurrentSystemMessage(this.buildSessionProjection().messages);
+    const id = this.nextId();
     const entry: CompactionEntry<T> = {
       type: "compaction",
+      id,
+      parentId: this.leafId,
+      timestamp,
+      summary,
+      firstKeptEntryId: firstKeptEntryId ?? id,
+      tokensBefore,
+      details,
+      usage,
+      fromHook,
+      ...(checkpoint ? { systemMessage: { ...checkpoint, timestamp: new Date(timestamp).getTime() } } : {}),
+    };
+    this.appendEntry(entry as CompactionEntry);
+    return entry.id;
+  }
+
+  /**
+   * Records model usage that is not an assistant message (e.g. `"cache_warm"`); it counts in
+   * session totals and never enters the context. Returns the entry (not just its id).
+   */
+  appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
+    const entry: UsageEntry = {
+      type: "usage",
       id: this.nextId(),
       parentId: this.leafId,
       timestamp: now(),
-      summary,
-      firstKeptEntryId,
-      tokensBefore,
-      details,
-      fromHook,
+      kind,
+      provider,
+      model,
+      usage,
+      ...(note ? { note } : {}),
     };
-    this.appendEntry(entry as CompactionEntry);
+    this.appendEntry(entry);
+    return entry;
+  }
+
+  /**
+   * Changes what the model sees of an earlier user, assistant, tool-result or custom-message
+   * entry on the current branch: `null` omits it (a failed attempt before a retry), a
+   * replacement swaps its content (a string becomes one text block for assistant and tool
+   * results). The target itself is not modified. Returns the edit's id.
+   */
+  appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): string {
+    if (
+      replacement !== null &&
+      (typeof replacement !== "object" || !("content" in replacement) ||
+        (typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
+    ) {
+      throw new Error("Context edit replacement must be null or contain string/array content");
+    }
+    const target = this.byId.get(targetId);
+    if (!target) throw new Error(`Entry ${targetId} not found`);
+    if (!this.getBranch().some((e) => e.id === targetId)) {
+      throw new Error(`Entry ${targetId} is not on the active branch`);
+    }
+    const role = target.type === "message"
+      ? target.message.role
+      : target.type === "custom_message"
+      ? "custom"
+      : "";
+    if (role !== "user" && role !== "assistant" && role !== "toolResult" && role !== "custom") {
+      throw new Error(`Entry ${targetId} does not contribute editable model content`);
+    }
+    const normalized = replacement !== null && (role === "assistant" || role === "toolResult") &&
+        typeof replacement.content === "string"
+      ? { content: [{ type: "text" as const, text: replacement.content }] }
+      : replacement;
+    const entry: ContextEditEntry = {
+      type: "context_edit",
+      id: this.nextId(),
+      parentId: this.leafId,
+      timestamp: now(),
+      targetId,
+      replacement: normalized,
+    };
+    this.appendEntry(entry);
     return entry.id;
   }
 
@@ -349,14 +486,14 @@ export class SessionManager {
     return entry.id;
   }
 
-  /** Sets the session's display name (trimmed; empty clears it); returns the entry id. */
+  /** Sets the session's display name (line breaks become spaces, trimmed; empty clears it); returns the entry id. */
   appendSessionInfo(name: string): string {
     const entry: SessionInfoEntry = {
       type: "session_info",
       id: this.nextId(),
       parentId: this.leafId,
       timestamp: now(),
-      name: name.trim(),
+      name: name.replace(/[\r\n]+/g, " ").trim(),
     };
     this.appendEntry(entry);
     return entry.id;
@@ -441,9 +578,33 @@ export class SessionManager {
     return pathToRoot(start ? this.byId.get(start) : undefined, this.byId);
   }
 
-  /** What the LLM sees from the current leaf. */
+  /** The compaction-aware entries of the current branch (see context.ts), for context and rendering. */
+  buildContextEntries(): SessionEntry[] {
+    return buildContextEntries(this.getEntries(), this.leafId, this.byId);
+  }
+
+  /**
+   * The model context from the current leaf with each message's source entry: path, then
+   * compaction, then context edits. This is the canonical model context of the session.
+   */
+  buildSessionProjection(): SessionProjection {
+    return buildSessionProjection(this.getEntries(), this.leafId, this.byId);
+  }
+
+  /** What the LLM sees from the current leaf (the projection's messages and settings). */
   buildSessionContext(): SessionContext {
-    return buildSessionContext(this.getEntries(), this.leafId, this.byId);
+    const { messages, thinkingLevel, model } = this.buildSessionProjection();
+    return { messages, thinkingLevel, model };
+  }
+
+  /** The system message in force on the current branch (all system messages replayed), if any. */
+  getCurrentSystemMessage(): SystemMessage | undefined {
+    return getCurrentSystemMessage(this.buildSessionProjection().messages);
+  }
+
+  /** Number of entries (header excluded), without copying them. */
+  getEntryCount(): number {
+    return this.byId.size;
   }
 
   /** The session header. */
@@ -479,19 +640,23 @@ export class SessionManager {
     summary: string,
     details?: unknown,
     fromHook?: boolean,
+    usage?: Usage,
   ): string {
     if (branchFromId !== null && !this.byId.has(branchFromId)) {
       throw new Error(`Entry ${branchFromId} not found`);
     }
+    // `fromId` is the leaf being left: the end of the path the summary describes.
+    const fromId = this.leafId ?? "root";
     this.leafId = branchFromId;
     const entry: BranchSummaryEntry = {
       type: "branch_summary",
       id: this.nextId(),
       parentId: branchFromId,
       timestamp: now(),
-      fromId: branchFromId ?? "root",
+      fromId,
       summary,
       details,
+      usage,
       fromHook,
     };
     this.appendEntry(entry);
@@ -506,7 +671,7 @@ export class SessionManager {
     const previousFile = this.sessionFile;
     const path = this.getBranch(leafId);
     if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
-    const kept = path.filter((e) => e.type !== "label");
+    const kept = withoutLabels(path);
     const newId = createSessionId();
     const timestamp = now();
     const header: SessionHeader = {
@@ -543,8 +708,8 @@ export class SessionManager {
     if (!this.persist) return undefined;
     const newFile = join(this.getSessionDir(), sessionFileName(timestamp, newId));
     this.sessionFile = newFile;
-    // Same lazy rule as new sessions: only a file with an assistant message is written now.
-    if (this.hasAssistant) {
+    // Same lazy rule as new sessions: only a path with a conversation is written now.
+    if (this.hasConversation) {
       writeNewFile(newFile, toJsonl(this.fileEntries));
       this.writtenCount = this.fileEntries.length;
     }
@@ -552,8 +717,8 @@ export class SessionManager {
   }
 
   /** New session for `cwd` in `sessionDir` (default `<agentDir>/sessions/--cwd--/`). */
-  static create(cwd: string, sessionDir?: string): SessionManager {
-    return new SessionManager(cwd, sessionDir ?? getDefaultSessionDir(cwd), undefined, true);
+  static create(cwd: string, sessionDir?: string, options?: NewSessionOptions): SessionManager {
+    return new SessionManager(cwd, sessionDir ?? getDefaultSessionDir(cwd), undefined, true, options);
   }
 
   /**
@@ -573,15 +738,21 @@ export class SessionManager {
   }
 
   /** A session that never touches the disk. */
-  static inMemory(cwd: string = Deno.cwd()): SessionManager {
-    return new SessionManager(cwd, "", undefined, false);
+  static inMemory(cwd: string = Deno.cwd(), options?: NewSessionOptions): SessionManager {
+    return new SessionManager(cwd, "", undefined, false, options);
   }
 
   /**
    * Copies a session (possibly of another project) into a new file for `targetCwd`, with a new
    * id and `parentSession` pointing at the source. Old formats are migrated in the copy.
    */
-  static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string): SessionManager {
+  static forkFrom(
+    sourcePath: string,
+    targetCwd: string,
+    sessionDir?: string,
+    options?: Pick<NewSessionOptions, "id">,
+  ): SessionManager {
+    if (options?.id !== undefined) assertValidSessionId(options.id);
     const source = existsSync(sourcePath) ? readSessionFile(sourcePath) : undefined;
     if (!source || source.entries.length === 0) {
       throw new Error(`Cannot fork: source session file is empty or invalid: ${sourcePath}`);
@@ -590,7 +761,7 @@ export class SessionManager {
     migrateToCurrentVersion(source.entries);
     const dir = sessionDir ?? getDefaultSessionDir(targetCwd);
     if (!existsSync(dir)) makeDirSync(dir);
-    const id = createSessionId();
+    const id = options?.id ?? createSessionId();
     const timestamp = now();
     const file = join(dir, sessionFileName(timestamp, id));
     const header: SessionHeader = {
