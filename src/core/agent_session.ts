@@ -2,8 +2,9 @@
  * AgentSession ties the agent to its session file, settings, credentials, resources and tools:
  * it persists every message as it ends, records model and thinking changes, expands skills and
  * prompt templates, queues steering and follow-up messages, retries transient failures, and
- * tells listeners about all of it. Compaction and tree navigation live in their own modules
- * (`session_compaction.ts`, `session_branching.ts`) and operate on this class.
+ * tells listeners about all of it. Bash, compaction, queues, retry and tree navigation live in
+ * their own modules (`session_bash.ts`, `session_compaction.ts`, `session_queues.ts`,
+ * `session_retry.ts`, `session_tree.ts`) and work through a narrow {@link SessionHost}.
  *
  * @module
  */
@@ -38,6 +39,7 @@ import {
   type NavigateTreeResult,
 } from "./session_tree.ts";
 import { exportToJsonl } from "./session_export.ts";
+import { createSessionHost, type SessionHost } from "./session_host.ts";
 import type {
   AgentSessionEvent,
   AgentSessionEventListener,
@@ -91,6 +93,7 @@ export class AgentSession {
   #compactor: SessionCompactor;
   #retrier: SessionRetrier;
   #bash: SessionBash;
+  #host: SessionHost;
 
   constructor(config: AgentSessionConfig) {
     this.agent = config.agent;
@@ -100,10 +103,11 @@ export class AgentSession {
     this.resourceLoader = config.resourceLoader;
     this.cwd = config.cwd;
     this.#scopedModels = config.scopedModels ?? [];
-    this.#compactor = new SessionCompactor(this);
-    this.#retrier = new SessionRetrier(this);
-    this.#bash = new SessionBash(this);
-    this.#queues = new SessionQueues(this);
+    this.#host = createSessionHost(this, (event) => this.#emit(event));
+    this.#compactor = new SessionCompactor(this.#host);
+    this.#retrier = new SessionRetrier(this.#host);
+    this.#bash = new SessionBash(this.#host);
+    this.#queues = new SessionQueues(this.#host);
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
     const tools = buildToolSet({ ...config, settingsManager: config.settingsManager });
     this.#toolRegistry = tools.registry;
@@ -128,8 +132,7 @@ export class AgentSession {
     this.#listeners = [];
   }
 
-  /** Emits a session event to every listener (used by the compaction and branching modules). */
-  emit(event: AgentSessionEvent): void {
+  #emit(event: AgentSessionEvent): void {
     for (const listener of [...this.#listeners]) listener(event);
   }
 
@@ -152,7 +155,7 @@ export class AgentSession {
       const text = userText(event.message);
       if (text) this.#queues.delivered(text);
     }
-    this.emit(event);
+    this.#emit(event);
 
     if (event.type === "message_end") {
       const message = event.message;
@@ -395,8 +398,8 @@ export class AgentSession {
         custom.display,
         custom.details,
       );
-      this.emit({ type: "message_start", message: custom });
-      this.emit({ type: "message_end", message: custom });
+      this.#emit({ type: "message_start", message: custom });
+      this.#emit({ type: "message_end", message: custom });
     }
   }
 
@@ -474,7 +477,7 @@ export class AgentSession {
     if (this.supportsThinking() || effective !== "off") {
       this.settingsManager.setDefaultThinkingLevel(effective);
     }
-    this.emit({ type: "thinking_level_changed", level: effective });
+    this.#emit({ type: "thinking_level_changed", level: effective });
   }
 
   /** The next thinking level; undefined when the model does not reason. */
@@ -523,7 +526,7 @@ export class AgentSession {
 
   /** True while a compaction or a tree-navigation branch summary runs. */
   get isCompacting(): boolean {
-    return this.#compactor.isCompacting || isBranchSummaryRunning(this);
+    return this.#compactor.isCompacting || isBranchSummaryRunning(this.#host);
   }
 
   /** Whether compaction runs automatically (saved in settings). */
@@ -584,7 +587,7 @@ export class AgentSession {
   /** Names the session. */
   setSessionName(name: string): void {
     this.sessionManager.appendSessionInfo(name);
-    this.emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });
+    this.#emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });
   }
 
   /** User messages that a fork can start from. */
@@ -613,12 +616,12 @@ export class AgentSession {
 
   /** Moves to another entry of this session's tree, optionally summarizing the abandoned path. */
   navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult> {
-    return navigateTree(this, targetId, options);
+    return navigateTree(this.#host, targetId, options);
   }
 
   /** Cancels a running branch summary. */
   abortBranchSummary(): void {
-    abortBranchSummary(this);
+    abortBranchSummary(this.#host);
   }
 
   /** Writes the current branch as a linear JSONL session file; returns its absolute path. */

@@ -7,16 +7,16 @@
  */
 import type { BashExecutionMessage } from "../session/messages.ts";
 import { type BashOperations, createLocalBashOperations } from "../tools/shell.ts";
-import type { AgentSession } from "./agent_session.ts";
+import type { SessionHost } from "./session_host.ts";
 import { type BashResult, executeBashWithOperations } from "../tools/bash_executor.ts";
 
 /** User bash for one AgentSession. */
 export class SessionBash {
-  #session: AgentSession;
+  #session: SessionHost;
   #pending: BashExecutionMessage[] = [];
   #abort?: AbortController;
 
-  constructor(session: AgentSession) {
+  constructor(session: SessionHost) {
     this.#session = session;
   }
 

@@ -9,7 +9,7 @@ import type { AgentMessage } from "../agent/types.ts";
 import { isContextOverflow } from "../ai/overflow.ts";
 import type { AssistantMessage } from "../ai/types.ts";
 import { getLatestCompactionEntry } from "../session/context.ts";
-import type { AgentSession } from "./agent_session.ts";
+import type { SessionHost } from "./session_host.ts";
 import type { CompactionReason, CompactionResult } from "./agent_session_types.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
 import {
@@ -28,13 +28,13 @@ const OVERFLOW_GIVE_UP =
 
 /** Runs compactions for one AgentSession. */
 export class SessionCompactor {
-  #session: AgentSession;
+  #session: SessionHost;
   #manualAbort?: AbortController;
   #autoAbort?: AbortController;
   #overflowRecoveryAttempted = false;
   #continuation?: Promise<void>;
 
-  constructor(session: AgentSession) {
+  constructor(session: SessionHost) {
     this.#session = session;
   }
 
@@ -259,7 +259,7 @@ export class SessionCompactor {
   }
 }
 
-function dropTrailingAssistant(session: AgentSession): void {
+function dropTrailingAssistant(session: SessionHost): void {
   const messages = session.agent.state.messages;
   if (messages.length > 0 && messages[messages.length - 1].role === "assistant") {
     session.agent.state.messages = messages.slice(0, -1);

@@ -6,15 +6,15 @@
  */
 import type { AgentMessage } from "../agent/types.ts";
 import type { ImageContent, TextContent } from "../ai/types.ts";
-import type { AgentSession } from "./agent_session.ts";
+import type { SessionHost } from "./session_host.ts";
 
 /** The queues of one AgentSession. */
 export class SessionQueues {
-  #session: AgentSession;
+  #session: SessionHost;
   steering: string[] = [];
   followUp: string[] = [];
 
-  constructor(session: AgentSession) {
+  constructor(session: SessionHost) {
     this.#session = session;
   }
 

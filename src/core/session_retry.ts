@@ -8,17 +8,17 @@
 import type { AgentMessage } from "../agent/types.ts";
 import { isRetryableError } from "../ai/retryable.ts";
 import type { AssistantMessage } from "../ai/types.ts";
-import type { AgentSession } from "./agent_session.ts";
+import type { SessionHost } from "./session_host.ts";
 
 /** Retries for one AgentSession. */
 export class SessionRetrier {
-  #session: AgentSession;
+  #session: SessionHost;
   #attempt = 0;
   #promise?: Promise<void>;
   #resolve?: () => void;
   #abort?: AbortController;
 
-  constructor(session: AgentSession) {
+  constructor(session: SessionHost) {
     this.#session = session;
   }
 

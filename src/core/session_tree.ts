@@ -10,7 +10,7 @@ import type { AgentMessage } from "../agent/types.ts";
 import type { ImageContent, Model, TextContent } from "../ai/types.ts";
 import type { BranchSummaryEntry, SessionEntry } from "../session/entries.ts";
 import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
-import type { AgentSession } from "./agent_session.ts";
+import type { SessionHost } from "./session_host.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch_summarization.ts";
 
 /** What a `session_before_tree` handler sees: the planned navigation. */
@@ -77,15 +77,15 @@ export interface NavigateTreeResult {
   summaryEntry?: BranchSummaryEntry;
 }
 
-const running = new WeakMap<AgentSession, AbortController>();
+const running = new WeakMap<SessionHost, AbortController>();
 
 /** Cancels the branch summary `session` is generating (the navigation then reports `aborted`). */
-export function abortBranchSummary(session: AgentSession): void {
+export function abortBranchSummary(session: SessionHost): void {
   running.get(session)?.abort();
 }
 
 /** Whether `session` is inside a navigation (summarizing or waiting on hooks) — part of "is compacting". */
-export function isBranchSummaryRunning(session: AgentSession): boolean {
+export function isBranchSummaryRunning(session: SessionHost): boolean {
   return running.has(session);
 }
 
@@ -97,7 +97,7 @@ export function isBranchSummaryRunning(session: AgentSession): boolean {
  * new leaf. Navigating to the current leaf does nothing.
  */
 export async function navigateTree(
-  session: AgentSession,
+  session: SessionHost,
   targetId: string,
   options: NavigateTreeOptions = {},
 ): Promise<NavigateTreeResult> {
@@ -197,7 +197,7 @@ export async function navigateTree(
 
 /** The key and headers for a summarization request, with the same errors a prompt would give. */
 async function requireRequestAuth(
-  session: AgentSession,
+  session: SessionHost,
   model: Model,
 ): Promise<{ apiKey: string; headers?: Record<string, string> }> {
   const result = await session.modelRegistry.getApiKeyAndHeaders(model);

@@ -11,7 +11,6 @@ import { createAgentEnv, readSessionLines } from "../support/agent_env.ts";
 import { normalizeCapture, scrubPaths } from "../fixtures/runtime/normalize.ts";
 import { createRuntime } from "../fixtures/runtime/factory.ts";
 import { type AgentSessionRuntime, createAgentSessionRuntime } from "../../src/core/session_runtime.ts";
-import { isBranchSummaryRunning, navigateTree } from "../../src/core/session_tree.ts";
 import { defaultJsonlExportName, exportToJsonl } from "../../src/core/session_export.ts";
 import type { AgentSession } from "../../src/core/agent_session.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
@@ -80,12 +79,12 @@ Deno.test("SES-18 SES-12 tree scenario matches the reference: leaves, labels, su
     const q1 = entryId(s, "user", "q1");
     const q2 = entryId(s, "user", "q2");
 
-    let result: unknown = await navigateTree(s, q2);
+    let result: unknown = await s.navigateTree(q2);
     steps.push({ step: "to-user-q2", result, leafIsA1: sm.getLeafId() === a1, roles: roles(s) });
     await s.prompt("q2b");
     const a2b = sm.getLeafId()!;
 
-    result = await navigateTree(s, a2, {
+    result = await s.navigateTree(a2, {
       summarize: true,
       customInstructions: "Focus on files",
       label: "back",
@@ -98,7 +97,7 @@ Deno.test("SES-18 SES-12 tree scenario matches the reference: leaves, labels, su
       file: await lines(),
     });
 
-    result = await navigateTree(s, q1, { label: "start" });
+    result = await s.navigateTree(q1, { label: "start" });
     steps.push({
       step: "to-q1-labelled",
       result,
@@ -107,13 +106,13 @@ Deno.test("SES-18 SES-12 tree scenario matches the reference: leaves, labels, su
       file: await lines(),
     });
 
-    result = await navigateTree(s, sm.getLeafId()!);
+    result = await s.navigateTree(sm.getLeafId()!);
     steps.push({ step: "noop", result });
 
-    result = await navigateTree(s, a2b, { summarize: true });
+    result = await s.navigateTree(a2b, { summarize: true });
     steps.push({ step: "to-a2b-nothing-to-summarize", result, leafId: sm.getLeafId(), roles: roles(s) });
 
-    result = await navigateTree(s, a2, {
+    result = await s.navigateTree(a2, {
       summarize: true,
       customInstructions: "Only list files.",
       replaceInstructions: true,
@@ -121,16 +120,16 @@ Deno.test("SES-18 SES-12 tree scenario matches the reference: leaves, labels, su
     steps.push({ step: "to-a2-replace-instructions", result, roles: roles(s), file: await lines() });
 
     const before = sm.getLeafId();
-    const pending = navigateTree(s, a1, { summarize: true });
-    assert(isBranchSummaryRunning(s));
+    const pending = s.navigateTree(a1, { summarize: true });
+    assert(s.isCompacting, "a navigation counts as compacting from its start");
     while (t.server.requests.length < 7) await new Promise((r) => setTimeout(r, 10));
     assert(s.isCompacting, "a branch summary counts as compacting");
     s.abortBranchSummary();
     result = await pending;
-    assert(!isBranchSummaryRunning(s) && !s.isCompacting);
+    assert(!s.isCompacting);
     steps.push({ step: "abort", result, leafUnchanged: sm.getLeafId() === before });
 
-    const unknown = await assertRejects(() => navigateTree(s, "nope"));
+    const unknown = await assertRejects(() => s.navigateTree("nope"));
     steps.push({ step: "errors", unknown: { name: unknown.name, message: unknown.message } });
 
     const ours = normalizeCapture(JSON.parse(JSON.stringify(steps))) as Record<string, unknown>[];
@@ -208,13 +207,13 @@ Deno.test("SES-18 summarize needs a model; summarization errors propagate and le
     const a1 = entryId(s, "assistant", "a1");
     await s.prompt("q2");
     const leaf = s.sessionManager.getLeafId();
-    const error = await assertRejects(() => navigateTree(s, a1, { summarize: true }));
+    const error = await assertRejects(() => s.navigateTree(a1, { summarize: true }));
     assert(error.message.includes("bad summary"), error.message);
     assertEquals(s.sessionManager.getLeafId(), leaf);
 
     s.agent.state.model = { ...s.agent.state.model, id: "unknown", provider: "unknown" };
     await assertRejects(
-      () => navigateTree(s, a1, { summarize: true }),
+      () => s.navigateTree(a1, { summarize: true }),
       "No model available for summarization",
     );
   } finally {
@@ -231,7 +230,7 @@ Deno.test("SES-18 hooks: cancel, supplied summary (fromHook), label override, on
     await s.prompt("q2");
     const a2 = entryId(s, "assistant", "a2");
 
-    const cancelled = await navigateTree(s, a1, {
+    const cancelled = await s.navigateTree(a1, {
       hooks: { onBeforeTree: () => Promise.resolve({ cancel: true }) },
     });
     assertEquals(cancelled, { cancelled: true });
@@ -239,7 +238,7 @@ Deno.test("SES-18 hooks: cancel, supplied summary (fromHook), label override, on
 
     const events: unknown[] = [];
     let seenEntries = 0;
-    const result = await navigateTree(s, a1, {
+    const result = await s.navigateTree(a1, {
       summarize: true,
       hooks: {
         onBeforeTree: (prep) => {
@@ -272,7 +271,7 @@ Deno.test("SES-17 exportToJsonl linearises the current branch with a fresh heade
     const s = t.runtime.session;
     await s.prompt("q1");
     await s.prompt("q2");
-    await navigateTree(s, entryId(s, "user", "q2"));
+    await s.navigateTree(entryId(s, "user", "q2"));
     await s.prompt("q2b");
     const path = s.exportToJsonl(join(t.env.root, "deep", "dir", "b.jsonl"));
     assertEquals(exportToJsonl(s, join(t.env.root, "again.jsonl")), join(t.env.root, "again.jsonl"));
