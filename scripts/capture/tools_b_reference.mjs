@@ -1,5 +1,7 @@
-// Captures the reference pi 0.73.1 results of the bash, grep, find and ls tools on our fixtures.
-// Run from the repo root: node scripts/capture/tools_b_reference.mjs
+// Captures the reference pi (1.6.0) results of the bash, grep, find and ls tools on our fixtures.
+// Run with the reference's node: <reference node> scripts/capture/tools_b_reference.mjs
+// The reference is found at $PI_REFERENCE_DIR, else <repo>/.cache/reference (the folder holding
+// node_modules; `deno task reference` installs it there).
 // Writes tests/fixtures/tools/{bash,grep,find,ls}/expected.json. Temp roots are replaced by $ROOT
 // and bash full-output temp files by $TMPFILE so the expectations are machine independent.
 // Needs rg and fd (or Debian's fdfind) on PATH; an fd shim in a private PI_CODING_AGENT_DIR drops
@@ -8,7 +10,9 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-const REF = "/work/ref/node_modules/@mariozechner/pi-coding-agent/dist/core/tools/index.js";
+const REPO = new URL("../../", import.meta.url).pathname;
+const REFERENCE_DIR = process.env.PI_REFERENCE_DIR ?? join(REPO, ".cache/reference");
+const REF = join(REFERENCE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/core/tools/index.js");
 const OUT = new URL("../../tests/fixtures/tools/", import.meta.url).pathname;
 
 const agentDir = mkdtempSync(join(tmpdir(), "pi-capture-agent-"));
@@ -22,6 +26,7 @@ chmodSync(join(agentDir, "bin", "fd"), 0o755);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 // The reference CLI sets this process-wide at start-up; children inherit it.
 process.env.PI_CODING_AGENT = "true";
+process.env.AI_AGENT = "pi";
 
 const long = "x".repeat(700);
 const wide = (i) => `match line ${String(i).padStart(4, "0")} ` + "y".repeat(180);
@@ -89,6 +94,43 @@ const GREP = [
   { id: "GREP-01 gitignore outside git", cwd: "plain", args: { pattern: "hello" }, ordered: false },
   { id: "GREP-01 hidden in subfolder", cwd: "repo", args: { pattern: "hidden", path: ".hidden" } },
   { id: "GREP-02 invalid regex", cwd: "repo", args: { pattern: "(" }, rgOnly: true },
+  {
+    id: "GREP-01 glob relative to path",
+    cwd: "repo",
+    args: { pattern: "hello", path: "src", glob: "util/*" },
+  },
+  {
+    id: "GREP-01 glob with leading ./",
+    cwd: "repo",
+    args: { pattern: "hello", glob: "./src/*.ts" },
+    ordered: false,
+  },
+  {
+    id: "GREP-01 negated glob with leading ./",
+    cwd: "repo",
+    args: { pattern: "hello", path: "src", glob: "!./*.ts" },
+  },
+  {
+    id: "GREP-03 overlapping context",
+    cwd: "repo",
+    args: { pattern: "hello|const", path: "src/main.ts", context: 1 },
+  },
+  {
+    id: "GREP-03 limit equal to the matches",
+    cwd: "repo",
+    args: { pattern: "hello", path: "src/main.ts", limit: 2 },
+  },
+  {
+    id: "GREP-03 limit keeps trailing context",
+    cwd: "repo",
+    args: { pattern: "hello", path: "src/main.ts", limit: 1, context: 2 },
+  },
+  { id: "GREP-03 limit 0 means 1", cwd: "repo", args: { pattern: "hello", path: "src/main.ts", limit: 0 } },
+  {
+    id: "GREP-03 fractional context",
+    cwd: "repo",
+    args: { pattern: "two", path: "docs/crlf.txt", context: 1.7 },
+  },
 ];
 
 const FIND = [
@@ -102,6 +144,12 @@ const FIND = [
   // fd stops at the first N hits of a parallel walk: which N is not defined, only how many.
   { id: "FIND-01 limit", cwd: "repo", args: { pattern: "*.md", limit: 2 }, anyOrderSubset: true },
   { id: "FIND-01 missing path", cwd: "repo", args: { pattern: "*", path: "missing" } },
+  { id: "FIND-01 path pattern anchored at the search folder", cwd: "repo", args: { pattern: "util/*.ts" } },
+  { id: "FIND-01 path pattern with **/", cwd: "repo", args: { pattern: "**/util/*.ts" } },
+  { id: "FIND-01 leading ./ stripped", cwd: "repo", args: { pattern: "./src/*.ts" } },
+  { id: "FIND-01 path pattern in a subfolder", cwd: "repo", args: { pattern: "util/*", path: "src" } },
+  { id: "FIND-01 limit equal to the results", cwd: "repo", args: { pattern: "*.md", limit: 3 } },
+  { id: "FIND-01 limit 0 means 1", cwd: "repo", args: { pattern: "README.md", limit: 0 } },
   // Not captured: "plain/" (no git) depends on --no-require-git, which the fd 8 shim cannot provide;
   // find_test.ts checks the walker applies .gitignore there, as fd >= 9 with --no-require-git does.
 ];
@@ -113,6 +161,7 @@ const LS = [
   { id: "LS-01 not found", cwd: "repo", args: { path: "nope" } },
   { id: "LS-01 not a directory", cwd: "repo", args: { path: "README.md" } },
   { id: "LS-01 empty directory", cwd: "emptydir", args: {} },
+  { id: "LS-01 limit 0 means 1", cwd: "repo", args: { limit: 0 } },
 ];
 
 const BASH = [
@@ -131,19 +180,62 @@ const BASH = [
   { id: "BASH-03 partial last line", args: { command: "head -c 60000 /dev/zero | tr '\\0' 'a'" } },
   { id: "BASH-04 timeout", args: { command: "echo before; sleep 5", timeout: 1 } },
   { id: "BASH-01 missing cwd", args: { command: "echo hi" }, cwd: "does-not-exist" },
+  { id: "BASH-01 AI_AGENT marker", args: { command: 'echo "ai=$AI_AGENT"' } },
+  {
+    id: "BASH-01 session environment",
+    args: { command: 'echo "$PI_SESSION_ID|$PI_SESSION_FILE|$PI_PROVIDER|$PI_MODEL|$PI_REASONING_LEVEL"' },
+    session: {
+      sessionId: "sess-1",
+      sessionFile: "/sessions/s.jsonl",
+      provider: "prov",
+      model: "mod-1",
+      thinkingLevel: "high",
+    },
+  },
+  {
+    id: "BASH-01 session environment without a file",
+    args: { command: 'echo "[$PI_SESSION_ID|${PI_SESSION_FILE-unset}|$PI_REASONING_LEVEL]"' },
+    session: { sessionId: "sess-2" },
+  },
+  { id: "BASH-04 invalid timeout zero", args: { command: "echo x", timeout: 0 } },
+  { id: "BASH-04 invalid timeout negative", args: { command: "echo x", timeout: -5 } },
+  { id: "BASH-04 invalid timeout too large", args: { command: "echo x", timeout: 3000000 } },
+  {
+    id: "BASH-04 timeout after the shell exited",
+    // The background loop keeps writing, so the tool waits for it until the timeout; how many
+    // "bg" lines arrive is timing, so tests compare the status line.
+    args: { command: "(while true; do echo bg; sleep 0.02; done) & echo fg; exit 4", timeout: 1 },
+    statusOnly: true,
+  },
+  { id: "BASH-04 killed by a signal", args: { command: "kill -9 $$" } },
 ];
 
 function normalize(value, root) {
   let json = JSON.stringify(value ?? null);
+  json = json.replace(/"wall_time_seconds":[0-9.e-]+/g, '"wall_time_seconds":"$WALL"');
   json = json.split(root).join("$ROOT");
   json = json.replace(/\/[^"\s\]]*pi-bash-[0-9a-f]{16}\.log/g, "$TMPFILE");
   return JSON.parse(json);
 }
 
-async function run(tool, args, root) {
+/** A tool context as the reference's session passes it, reduced to what bash reads. */
+function sessionContext(cwd, s) {
+  if (!s) return undefined;
+  return {
+    cwd,
+    sessionManager: { getSessionId: () => s.sessionId, getSessionFile: () => s.sessionFile },
+    model: s.provider ? { provider: s.provider, id: s.model } : undefined,
+    thinkingLevel: s.thinkingLevel,
+  };
+}
+
+async function run(tool, args, root, ctx) {
   try {
-    const r = await tool.execute("capture", args, undefined, undefined, undefined);
-    return normalize({ text: r.content.map((c) => c.text).join(""), details: r.details ?? null }, root);
+    const r = await tool.execute("capture", args, undefined, undefined, ctx);
+    const out = { text: r.content.map((c) => c.text).join(""), details: r.details ?? null };
+    if (r.isError !== undefined) out.isError = r.isError;
+    if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
+    return normalize(out, root);
   } catch (e) {
     return normalize({ error: e.message }, root);
   }
@@ -160,7 +252,8 @@ for (const [name, cases] of [["grep", GREP], ["find", FIND], ["ls", LS], ["bash"
     const cwd = join(root, c.cwd ?? "repo");
     if (name !== "bash") process.chdir(cwd);
     const tools = createAllToolDefinitions(cwd);
-    results.push({ ...c, expected: await run(tools[name], c.args, root) });
+    const ctx = name === "bash" ? sessionContext(cwd, c.session) : undefined;
+    results.push({ ...c, expected: await run(tools[name], c.args, root, ctx) });
   }
   out[name] = results;
 }

@@ -1,8 +1,9 @@
-// Captures the reference pi 0.73.1 read/write/edit tools' outputs on our fixtures.
+// Captures the reference pi (1.6.0) read/write/edit tools' outputs on our fixtures.
 //
-//   node scripts/capture/tools_reference.mjs [path-to-pi-coding-agent-package]
+//   <reference node> scripts/capture/tools_reference.mjs
 //
-// Default package path: /work/ref/node_modules/@mariozechner/pi-coding-agent. The script
+// The reference is found at $PI_REFERENCE_DIR, else <repo>/.cache/reference (the folder holding
+// node_modules; `deno task reference` installs it there). The script
 // (1) regenerates the input files under tests/fixtures/tools/{read,write,edit}/files
 // deterministically, (2) runs every case below with the reference tool in a fresh temp copy of
 // those files, and (3) writes tests/fixtures/tools/<tool>/expected.json: the case list with the
@@ -18,11 +19,12 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
-const pkg = resolve(process.argv[2] ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent");
+const referenceDir = process.env.PI_REFERENCE_DIR ?? join(repo, ".cache/reference");
+const pkg = join(referenceDir, "node_modules/@earendil-works/pi-coding-agent");
 const tools = join(pkg, "dist/core/tools");
-const { createReadTool } = await import(join(tools, "read.js"));
-const { createWriteTool } = await import(join(tools, "write.js"));
-const { createEditTool } = await import(join(tools, "edit.js"));
+const { createReadTool, createReadToolDefinition } = await import(join(tools, "read.js"));
+const { createWriteTool, createWriteToolDefinition } = await import(join(tools, "write.js"));
+const { createEditTool, createEditToolDefinition } = await import(join(tools, "edit.js"));
 const photon = createRequire(join(pkg, "dist/utils/photon.js"))("@silvia-odwyer/photon-node");
 
 const fixtureRoot = join(repo, "tests/fixtures/tools");
@@ -93,6 +95,31 @@ function apngFrom(png) {
   return Buffer.concat([b.subarray(0, ihdrEnd), actl, b.subarray(ihdrEnd)]);
 }
 
+/** A 24-bit uncompressed BMP of w×h pixels (rows bottom-up, padded to 4 bytes). */
+function bmp(w, h) {
+  const row = Math.ceil((w * 3) / 4) * 4;
+  const size = 54 + row * h;
+  const b = Buffer.alloc(size);
+  b.write("BM", 0, "ascii");
+  b.writeUInt32LE(size, 2);
+  b.writeUInt32LE(54, 10);
+  b.writeUInt32LE(40, 14);
+  b.writeInt32LE(w, 18);
+  b.writeInt32LE(h, 22);
+  b.writeUInt16LE(1, 26);
+  b.writeUInt16LE(24, 28);
+  b.writeUInt32LE(row * h, 34);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 54 + y * row + x * 3;
+      b[i] = (x * 80) & 255;
+      b[i + 1] = (y * 120) & 255;
+      b[i + 2] = 200;
+    }
+  }
+  return b;
+}
+
 function numbered(n, width = 0) {
   return Array.from({ length: n }, (_, i) => `line ${i + 1}${"x".repeat(width)}`).join("\n");
 }
@@ -117,6 +144,7 @@ const readFiles = {
   "image.jpg": Buffer.from(image(4, 3, 2).get_bytes_jpeg(80)),
   "image.webp": Buffer.from(image(5, 4, 3).get_bytes_webp()),
   "image.gif": Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64"),
+  "image.bmp": bmp(3, 2),
   "png_named.txt": Buffer.from(image(2, 2, 4).get_bytes()),
   "animated.png": apngFrom(image(2, 2, 5).get_bytes()),
   "wide.png": Buffer.from(image(2400, 30, 6).get_bytes()),
@@ -187,6 +215,7 @@ const readCases = [
   ["READ-02 jpeg image", { path: "image.jpg" }],
   ["READ-02 webp image", { path: "image.webp" }],
   ["READ-02 gif image", { path: "image.gif" }],
+  ["READ-02 bmp image", { path: "image.bmp" }],
   ["READ-02 image sniffed by bytes, not extension", { path: "png_named.txt" }],
   ["READ-02 animated png is read as text", { path: "animated.png" }],
   ["READ-02 wide png resized with dimension note", { path: "wide.png" }],
@@ -321,6 +350,22 @@ const editCases = [
     edits: [{ oldText: "last", newText: "final\nextra" }],
   }],
   ["EDIT-05 @ prefix", { path: "@simple.txt", edits: [{ oldText: "greet", newText: "welcome" }] }],
+  ["EDIT-01 a single edit object is one edit", {
+    path: "simple.txt",
+    edits: { oldText: "const x = 1;", newText: "const x = 2;" },
+  }],
+  ["EDIT-01 a single edit object sent as a JSON string", {
+    path: "simple.txt",
+    edits: JSON.stringify({ oldText: "const y = 2;", newText: "const y = 5;" }),
+  }],
+  ["EDIT-02 untouched line endings kept in a mixed file", {
+    path: "mixed_endings.txt",
+    edits: [{ oldText: "lf first", newText: "LF FIRST\nadded" }],
+  }],
+  ["EDIT-02 CRLF edit spanning lines in a mixed file", {
+    path: "mixed_endings.txt",
+    edits: [{ oldText: "then crlf\nend", newText: "joined" }],
+  }],
 ].map(([name, args]) => ({ name, args, check: [String(args.path).replace(/^@/, "")] }));
 
 // Parallel edits on one file: the mutation queue must apply them one after another.
@@ -370,7 +415,7 @@ async function runOne(tool, args) {
   }
 }
 
-async function capture(toolName, create, files, cases) {
+async function capture(toolName, create, define, files, cases) {
   const inputs = writeInputs(toolName, files);
   const out = [];
   for (const c of cases) {
@@ -401,6 +446,7 @@ async function capture(toolName, create, files, cases) {
     }
   }
   const tool = create("/tmp");
+  const definition = define("/tmp");
   const meta = {
     generatedBy: "scripts/capture/tools_reference.mjs",
     reference: JSON.parse(readFileSync(join(pkg, "package.json"), "utf-8")).version,
@@ -409,6 +455,8 @@ async function capture(toolName, create, files, cases) {
       label: tool.label,
       description: tool.description,
       parameters: JSON.parse(JSON.stringify(tool.parameters)),
+      promptSnippet: definition.promptSnippet ?? null,
+      promptGuidelines: definition.promptGuidelines ?? null,
     },
     cases: out,
   };
@@ -416,6 +464,6 @@ async function capture(toolName, create, files, cases) {
   console.log(`${toolName}: ${out.length} cases`);
 }
 
-await capture("read", createReadTool, readFiles, readCases);
-await capture("write", createWriteTool, writeFiles, writeCases);
-await capture("edit", createEditTool, editFiles, editCases);
+await capture("read", createReadTool, createReadToolDefinition, readFiles, readCases);
+await capture("write", createWriteTool, createWriteToolDefinition, writeFiles, writeCases);
+await capture("edit", createEditTool, createEditToolDefinition, editFiles, editCases);

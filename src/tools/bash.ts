@@ -7,18 +7,9 @@
  */
 import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.ts";
 import type { TextContent } from "../ai/types.ts";
-import { type BashOperations, createLocalBashOperations, getShellEnv } from "./shell.ts";
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_LINES,
-  formatSize,
-  truncateTail,
-  type TruncationResult,
-  utf8ByteLength,
-} from "./truncate.ts";
-import { randomHex } from "../util/bytes.ts";
-import { tmpDir } from "../util/os.ts";
-import { join } from "../util/path.ts";
+import { type BashOperations, createLocalBashOperations, getShellEnv, ShellTimeoutError } from "./shell.ts";
+import { OutputAccumulator, type OutputSnapshot } from "./output_accumulator.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.ts";
 
 /** Arguments the model passes to `bash`. */
 export interface BashToolInput {
@@ -43,8 +34,36 @@ export interface BashSpawnContext {
 /** Adjusts command, folder or environment right before execution. */
 export type BashSpawnHook = (context: BashSpawnContext) => BashSpawnContext;
 
-export type { BashOperations };
-export { createLocalBashOperations };
+export type { BashOperations, OutputSnapshot };
+export { createLocalBashOperations, OutputAccumulator };
+
+/**
+ * What a command may learn about the session through `PI_*` variables. Read when each command
+ * starts, so a model or thinking-level switch reaches the next command.
+ */
+export interface BashSessionEnvironment {
+  /** `PI_SESSION_ID`. */
+  sessionId: string;
+  /** `PI_SESSION_FILE`; absent for sessions that are not saved. */
+  sessionFile?: string;
+  /** `PI_PROVIDER` (with `model`). */
+  provider?: string;
+  /** `PI_MODEL`: the selected model's id. */
+  model?: string;
+  /** `PI_REASONING_LEVEL`: the effective thinking level (`off` … `max`). */
+  reasoningLevel?: string;
+}
+
+/** The result as data, for programmatic callers (`structuredContent`). */
+export interface BashStructuredContent {
+  /** Combined stdout and stderr; head and tail only past 1 MiB. */
+  output: string;
+  truncated: boolean;
+  /** The full output file, when `output` was cut. */
+  full_output_path?: string;
+  exit_code: number;
+  wall_time_seconds: number;
+}
 
 /** Options of {@link createBashTool}, named as in the reference SDK. */
 export interface BashToolOptions {
@@ -54,8 +73,55 @@ export interface BashToolOptions {
   commandPrefix?: string;
   /** Explicit shell executable from settings. */
   shellPath?: string;
-  /** Last-moment rewrite of command, cwd and env. */
+  /** Last-moment rewrite of command, cwd and env (it sees the session variables). */
   spawnHook?: BashSpawnHook;
+  /**
+   * The session's current facts for `PI_SESSION_ID`, `PI_SESSION_FILE`, `PI_PROVIDER`,
+   * `PI_MODEL` and `PI_REASONING_LEVEL`, called as each command starts. Inherited values of
+   * these variables are always removed, so a nested pi never leaks its parent's.
+   */
+  sessionEnvironment?: () => BashSessionEnvironment | undefined;
+  /** Set false to pass no session variables and drop the prompt guideline about them. */
+  exposeSessionEnvironment?: boolean;
+}
+
+/** Largest timeout setTimeout can honour, in milliseconds. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+/** Output limit of `structuredContent.output`. */
+const STRUCTURED_OUTPUT_MAX_BYTES = 1024 * 1024;
+const SESSION_VARIABLES = [
+  "PI_SESSION_ID",
+  "PI_SESSION_FILE",
+  "PI_PROVIDER",
+  "PI_MODEL",
+  "PI_REASONING_LEVEL",
+];
+
+/** Rejects timeouts the shell backend cannot honour, with the reference's wording. */
+function checkTimeout(timeout: number | undefined): void {
+  if (timeout === undefined) return;
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new Error("Invalid timeout: must be a finite number of seconds");
+  }
+  if (timeout * 1000 > MAX_TIMEOUT_MS) {
+    throw new Error(`Invalid timeout: maximum is ${MAX_TIMEOUT_MS / 1000} seconds`);
+  }
+}
+
+function sessionEnv(options: BashToolOptions | undefined): Record<string, string> {
+  const env = getShellEnv();
+  for (const name of SESSION_VARIABLES) delete env[name];
+  if (options?.exposeSessionEnvironment === false) return env;
+  const facts = options?.sessionEnvironment?.();
+  if (!facts) return env;
+  env.PI_SESSION_ID = facts.sessionId;
+  if (facts.sessionFile) env.PI_SESSION_FILE = facts.sessionFile;
+  if (facts.provider && facts.model) {
+    env.PI_PROVIDER = facts.provider;
+    env.PI_MODEL = facts.model;
+  }
+  if (facts.reasoningLevel) env.PI_REASONING_LEVEL = facts.reasoningLevel;
+  return env;
 }
 
 /** A built-in tool with the prompt metadata the system prompt builder reads. */
@@ -83,23 +149,29 @@ export function createBashTool(cwd: string, options?: BashToolOptions): BashTool
         DEFAULT_MAX_BYTES / 1024
       }KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
     promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
+    promptGuidelines: options?.exposeSessionEnvironment === false
+      ? undefined
+      : ["You can inspect PI_* environment variables for current model and session details."],
     parameters: {
       type: "object",
       required: ["command"],
       properties: {
-        command: { type: "string", description: "Bash command to execute" },
+        command: { type: "string", description: "Shell command to execute" },
         timeout: { type: "number", description: "Timeout in seconds (optional, no default timeout)" },
       },
     },
     async execute(_toolCallId, { command, timeout }, signal, onUpdate) {
       const resolved = commandPrefix ? `${commandPrefix}\n${command}` : command;
-      const base: BashSpawnContext = { command: resolved, cwd, env: getShellEnv() };
+      const base: BashSpawnContext = { command: resolved, cwd, env: sessionEnv(options) };
       const spawnContext = spawnHook ? spawnHook(base) : base;
       const output = new OutputAccumulator({ tempFilePrefix: "pi-bash" });
       const updates = new ThrottledUpdates(output, onUpdate);
       onUpdate?.({ content: [], details: undefined });
 
+      // Descendants may still write after the tool has its answer; that output is dropped.
+      let accepting = true;
       const finish = async (): Promise<OutputSnapshot> => {
+        accepting = false;
         output.finish();
         updates.flush();
         const snapshot = output.snapshot({ persistIfTruncated: true });
@@ -130,11 +202,14 @@ export function createBashTool(cwd: string, options?: BashToolOptions): BashTool
         return { text, details };
       };
 
+      const startedAt = performance.now();
       try {
+        checkTimeout(timeout);
         let exitCode: number | null;
         try {
           const result = await ops.exec(spawnContext.command, spawnContext.cwd, {
             onData: (data) => {
+              if (!accepting) return;
               output.append(data);
               updates.schedule();
             },
@@ -149,18 +224,40 @@ export function createBashTool(cwd: string, options?: BashToolOptions): BashTool
             throw new Error(appendStatus(text, "Command aborted"));
           }
           if (err instanceof Error && err.message.startsWith("timeout:")) {
-            throw new Error(
-              appendStatus(text, `Command timed out after ${err.message.split(":")[1]} seconds`),
-            );
+            let status = `Command timed out after ${err.message.split(":")[1]} seconds`;
+            if (err instanceof ShellTimeoutError && err.shellExit) {
+              // The command's own result matters too: only its background processes ran on.
+              status +=
+                `. The shell exited with code ${err.shellExit.exitCode} after ${err.shellExit.afterSeconds} seconds, but background processes it started kept writing output until the timeout.`;
+            }
+            throw new Error(appendStatus(text, status));
           }
           throw err;
         }
-        const { text, details } = format(await finish());
-        if (exitCode !== 0 && exitCode !== null) {
-          throw new Error(appendStatus(text, `Command exited with code ${exitCode}`));
+        const snapshot = await finish();
+        const { text, details } = format(snapshot);
+        if (exitCode === null) {
+          throw new Error(appendStatus(text, "Command terminated without an exit code"));
+        }
+        const wallTimeSeconds = Math.round((performance.now() - startedAt) / 100) / 10;
+        const full = await output.readFullOutput(STRUCTURED_OUTPUT_MAX_BYTES);
+        const structuredContent: BashStructuredContent = {
+          output: full.content,
+          truncated: full.truncated,
+          ...(full.truncated && snapshot.fullOutputPath ? { full_output_path: snapshot.fullOutputPath } : {}),
+          exit_code: exitCode,
+          wall_time_seconds: wallTimeSeconds,
+        };
+        if (exitCode !== 0) {
+          // A failure for the model, but callers still get the data.
+          const content: TextContent[] = [{
+            type: "text",
+            text: appendStatus(text, `Command exited with code ${exitCode}`),
+          }];
+          return { content, details, structuredContent, isError: true };
         }
         const content: TextContent[] = [{ type: "text", text }];
-        return { content, details };
+        return { content, details, structuredContent };
       } finally {
         updates.cancel();
       }
@@ -216,158 +313,5 @@ class ThrottledUpdates {
         fullOutputPath: snapshot.fullOutputPath,
       },
     });
-  }
-}
-
-/** A view of accumulated output: the tail to show plus how it was truncated. */
-export interface OutputSnapshot {
-  content: string;
-  truncation: TruncationResult;
-  fullOutputPath?: string;
-}
-
-/**
- * Collects streamed command output in bounded memory: decodes UTF-8 incrementally, keeps only a
- * rolling tail (about 4× the byte budget) for display, and once any limit is exceeded writes all
- * raw bytes — earlier chunks included — to `<tmpdir>/<prefix>-<16 hex>.log`.
- */
-export class OutputAccumulator {
-  readonly #maxLines: number;
-  readonly #maxBytes: number;
-  readonly #maxRollingBytes: number;
-  readonly #prefix: string;
-  #decoder = new TextDecoder();
-  #rawChunks: Uint8Array[] = [];
-  #tailText = "";
-  #tailBytes = 0;
-  #tailStartsAtLineBoundary = true;
-  #totalRawBytes = 0;
-  #totalDecodedBytes = 0;
-  #totalLines = 1;
-  #currentLineBytes = 0;
-  #finished = false;
-  #tempFilePath: string | undefined;
-  #tempFile: Deno.FsFile | undefined;
-
-  constructor(options: { maxLines?: number; maxBytes?: number; tempFilePrefix?: string } = {}) {
-    this.#maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-    this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.#maxRollingBytes = Math.max(this.#maxBytes * 2, 1);
-    this.#prefix = options.tempFilePrefix ?? "pi-output";
-  }
-
-  /** Adds a raw chunk of output. */
-  append(data: Uint8Array): void {
-    if (this.#finished) throw new Error("Cannot append to a finished output accumulator");
-    this.#totalRawBytes += data.length;
-    this.#appendDecoded(this.#decoder.decode(data, { stream: true }));
-    if (this.#tempFile || this.#shouldUseTempFile()) {
-      this.#ensureTempFile();
-      this.#writeRaw(data);
-    } else if (data.length > 0) {
-      // Copy: callers may reuse their buffers.
-      this.#rawChunks.push(data.slice());
-    }
-  }
-
-  /** Flushes the decoder; no more data may follow. */
-  finish(): void {
-    if (this.#finished) return;
-    this.#finished = true;
-    this.#appendDecoded(this.#decoder.decode());
-    if (this.#shouldUseTempFile()) this.#ensureTempFile();
-  }
-
-  /** The tail-truncated view of everything so far. */
-  snapshot(options: { persistIfTruncated?: boolean } = {}): OutputSnapshot {
-    const tail = truncateTail(this.#snapshotText(), { maxLines: this.#maxLines, maxBytes: this.#maxBytes });
-    const truncated = this.#totalLines > this.#maxLines || this.#totalDecodedBytes > this.#maxBytes;
-    const truncatedBy = truncated
-      ? (tail.truncatedBy ?? (this.#totalDecodedBytes > this.#maxBytes ? "bytes" : "lines"))
-      : null;
-    const truncation: TruncationResult = {
-      ...tail,
-      truncated,
-      truncatedBy,
-      totalLines: this.#totalLines,
-      totalBytes: this.#totalDecodedBytes,
-      maxLines: this.#maxLines,
-      maxBytes: this.#maxBytes,
-    };
-    if (options.persistIfTruncated && truncated) this.#ensureTempFile();
-    return { content: truncation.content, truncation, fullOutputPath: this.#tempFilePath };
-  }
-
-  /** Closes the full-output file (if any) so its contents are complete on disk. */
-  closeTempFile(): Promise<void> {
-    const file = this.#tempFile;
-    this.#tempFile = undefined;
-    file?.close();
-    return Promise.resolve();
-  }
-
-  /** UTF-8 size of the last (possibly unterminated) line, for the partial-line notice. */
-  getLastLineBytes(): number {
-    return this.#currentLineBytes;
-  }
-
-  #writeRaw(data: Uint8Array): void {
-    let offset = 0;
-    while (offset < data.length) offset += this.#tempFile!.writeSync(data.subarray(offset));
-  }
-
-  #appendDecoded(text: string): void {
-    if (text.length === 0) return;
-    const bytes = utf8ByteLength(text);
-    this.#totalDecodedBytes += bytes;
-    this.#tailText += text;
-    this.#tailBytes += bytes;
-    if (this.#tailBytes > this.#maxRollingBytes * 2) this.#trimTail();
-    let newlines = 0;
-    let lastNewline = -1;
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
-      newlines++;
-      lastNewline = i;
-    }
-    if (newlines === 0) {
-      this.#currentLineBytes += bytes;
-    } else {
-      this.#totalLines += newlines;
-      this.#currentLineBytes = utf8ByteLength(text.slice(lastNewline + 1));
-    }
-  }
-
-  #trimTail(): void {
-    const buffer = new TextEncoder().encode(this.#tailText);
-    if (buffer.length <= this.#maxRollingBytes) {
-      this.#tailBytes = buffer.length;
-      return;
-    }
-    let start = buffer.length - this.#maxRollingBytes;
-    while (start < buffer.length && (buffer[start] & 0xc0) === 0x80) start++;
-    this.#tailStartsAtLineBoundary = start === 0
-      ? this.#tailStartsAtLineBoundary
-      : buffer[start - 1] === 0x0a;
-    this.#tailText = new TextDecoder().decode(buffer.subarray(start));
-    this.#tailBytes = utf8ByteLength(this.#tailText);
-  }
-
-  #snapshotText(): string {
-    if (this.#tailStartsAtLineBoundary) return this.#tailText;
-    const firstNewline = this.#tailText.indexOf("\n");
-    return firstNewline === -1 ? this.#tailText : this.#tailText.slice(firstNewline + 1);
-  }
-
-  #shouldUseTempFile(): boolean {
-    return this.#totalRawBytes > this.#maxBytes || this.#totalDecodedBytes > this.#maxBytes ||
-      this.#totalLines > this.#maxLines;
-  }
-
-  #ensureTempFile(): void {
-    if (this.#tempFilePath) return;
-    this.#tempFilePath = join(tmpDir(), `${this.#prefix}-${randomHex(8)}.log`);
-    this.#tempFile = Deno.openSync(this.#tempFilePath, { write: true, create: true, truncate: true });
-    for (const chunk of this.#rawChunks) this.#writeRaw(chunk);
-    this.#rawChunks = [];
   }
 }

@@ -7,9 +7,14 @@
  * @module
  */
 import { existsSync } from "../util/fs.ts";
-import { isWindows } from "../util/os.ts";
 import { delimiter } from "../util/path.ts";
 import { getBinDir } from "./search_binaries.ts";
+import {
+  killLiveProcessGroups,
+  killProcessTree,
+  trackProcessGroup,
+  untrackProcessGroup,
+} from "./process_registry.ts";
 
 /** The program and leading arguments used to run a command string. */
 export interface ShellConfig {
@@ -50,7 +55,8 @@ export function getShellConfig(customShellPath?: string): ShellConfig {
 /**
  * Environment for spawned commands: the current environment with pi's managed binary folder
  * prepended to PATH (so downloaded rg/fd are usable from bash) and `PI_CODING_AGENT=true`, which
- * the reference CLI sets process-wide so scripts can detect they run under the agent.
+ * the reference CLI sets process-wide so scripts can detect they run under the agent, plus the
+ * generic `AI_AGENT=pi` marker.
  */
 export function getShellEnv(): Record<string, string> {
   const env: Record<string, string> = { ...Deno.env.toObject() };
@@ -61,57 +67,22 @@ export function getShellEnv(): Record<string, string> {
   env[pathKey] = entries.includes(binDir)
     ? currentPath
     : [binDir, currentPath].filter(Boolean).join(delimiter);
+  // The reference CLI sets both process-wide at start-up, so every child inherits them.
   env.PI_CODING_AGENT = "true";
+  env.AI_AGENT = "pi";
   return env;
 }
 
-/** Pids of detached process groups still running, so shutdown handlers can reap them. */
-const trackedDetachedChildPids = new Set<number>();
-
 /** Remembers a detached child so {@link killTrackedDetachedChildren} can reach it. */
-export function trackDetachedChildPid(pid: number): void {
-  trackedDetachedChildPids.add(pid);
-}
+export const trackDetachedChildPid: (pid: number) => void = trackProcessGroup;
 
 /** Forgets a detached child once it has exited. */
-export function untrackDetachedChildPid(pid: number): void {
-  trackedDetachedChildPids.delete(pid);
-}
+export const untrackDetachedChildPid: (pid: number) => void = untrackProcessGroup;
 
-/** Kills every still-tracked detached process tree (used on SIGHUP/SIGTERM of pi itself). */
-export function killTrackedDetachedChildren(): void {
-  for (const pid of trackedDetachedChildPids) killProcessTree(pid);
-  trackedDetachedChildPids.clear();
-}
+/** Kills every still-running command's process tree (pi's exit hook; see process_registry.ts). */
+export const killTrackedDetachedChildren: () => void = killLiveProcessGroups;
 
-/**
- * SIGKILLs a whole process group led by `pid`; falls back to the single process when the group
- * is gone or was never created. Errors mean "already dead" and are ignored.
- */
-export function killProcessTree(pid: number): void {
-  if (isWindows()) {
-    try {
-      new Deno.Command("taskkill", {
-        args: ["/F", "/T", "/PID", String(pid)],
-        stdout: "null",
-        stderr: "null",
-      })
-        .spawn();
-    } catch {
-      // taskkill unavailable: nothing more we can do.
-    }
-    return;
-  }
-  try {
-    Deno.kill(-pid, "SIGKILL");
-  } catch {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch {
-      // Already exited.
-    }
-  }
-}
+export { killProcessTree };
 
 /**
  * Removes characters that break terminal width computations (C0 controls other than tab,
@@ -151,8 +122,65 @@ export interface BashOperations {
   ) => Promise<{ exitCode: number | null }>;
 }
 
+/**
+ * A timeout of the local backend. Its message keeps the `timeout:<seconds>` form custom backends
+ * throw; `shellExit` is set when the shell itself had exited before the deadline and only its
+ * background processes, still writing to the inherited pipes, kept the command alive.
+ */
+export class ShellTimeoutError extends Error {
+  constructor(
+    timeout: number | undefined,
+    readonly shellExit?: { exitCode: number; afterSeconds: number },
+  ) {
+    super(`timeout:${timeout}`);
+  }
+}
+
 /** After the shell exits, wait this long for descendants still holding the pipes. */
 const EXIT_STDIO_GRACE_MS = 100;
+
+/** Resolves true when both pipes ended, false once they were quiet for the grace period. */
+function waitForQuietPipes(streams: Promise<unknown>, lastDataAt: () => number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      const quietFor = performance.now() - lastDataAt();
+      if (quietFor >= EXIT_STDIO_GRACE_MS) {
+        resolve(false);
+        return;
+      }
+      timer = setTimeout(check, EXIT_STDIO_GRACE_MS - quietFor);
+    };
+    timer = setTimeout(check, EXIT_STDIO_GRACE_MS);
+    streams.then(() => true, () => true).then((done) => {
+      clearTimeout(timer);
+      resolve(done);
+    });
+  });
+}
+
+/** POSIX numbers of the signals a shell can die from, for the 128 + n exit status. */
+const SIGNAL_NUMBERS: Partial<Record<Deno.Signal, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGILL: 4,
+  SIGTRAP: 5,
+  SIGABRT: 6,
+  SIGBUS: 7,
+  SIGFPE: 8,
+  SIGKILL: 9,
+  SIGUSR1: 10,
+  SIGSEGV: 11,
+  SIGUSR2: 12,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
+
+function signalNumber(signal: Deno.Signal): number {
+  return SIGNAL_NUMBERS[signal] ?? 0;
+}
 
 async function pump(stream: ReadableStream<Uint8Array>, onData: (d: Uint8Array) => void): Promise<void> {
   const reader = stream.getReader();
@@ -192,35 +220,53 @@ export function createLocalBashOperations(options?: { shellPath?: string }): Bas
       trackDetachedChildPid(pid);
       let timedOut = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      if (timeout !== undefined && timeout > 0) {
-        timer = setTimeout(() => {
-          timedOut = true;
-          killProcessTree(pid);
-        }, timeout * 1000);
-      }
       const onAbort = () => killProcessTree(pid);
       if (signal) {
         if (signal.aborted) onAbort();
         else signal.addEventListener("abort", onAbort, { once: true });
       }
-      const streams = Promise.all([pump(child.stdout, onData), pump(child.stderr, onData)]);
+      const startedAt = performance.now();
+      let exitedAfterMs: number | undefined;
+      let exitedBeforeDeadlineAfterMs: number | undefined;
+      let lastDataAt = 0;
+      const streams = Promise.all([
+        pump(child.stdout, (d) => {
+          lastDataAt = performance.now();
+          onData(d);
+        }),
+        pump(child.stderr, (d) => {
+          lastDataAt = performance.now();
+          onData(d);
+        }),
+      ]);
+      if (timeout !== undefined && timeout > 0) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          exitedBeforeDeadlineAfterMs = exitedAfterMs;
+          // Also after the shell exited: the group kill still reaches background jobs on the pipes.
+          killProcessTree(pid);
+        }, timeout * 1000);
+      }
       try {
         const status = await child.status;
-        // Detached grandchildren may keep the pipes open forever; give them a short grace period.
-        let grace: ReturnType<typeof setTimeout> | undefined;
-        const drained = await Promise.race([
-          streams.then(() => true, () => true),
-          new Promise<boolean>((resolve) => {
-            grace = setTimeout(() => resolve(false), EXIT_STDIO_GRACE_MS);
-          }),
-        ]);
-        clearTimeout(grace);
+        exitedAfterMs = performance.now() - startedAt;
+        // Descendants may hold the pipes open for ever. Read on while they keep writing, and stop
+        // once the pipes have been quiet for the grace period (output is never cut mid-stream).
+        const drained = await waitForQuietPipes(streams, () => lastDataAt);
         if (!drained) {
           await Promise.allSettled([child.stdout.cancel(), child.stderr.cancel()]);
         }
         if (signal?.aborted) throw new Error("aborted");
-        if (timedOut) throw new Error(`timeout:${timeout}`);
-        return { exitCode: status.signal ? null : status.code };
+        const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
+        if (timedOut) {
+          throw new ShellTimeoutError(
+            timeout,
+            exitedBeforeDeadlineAfterMs !== undefined
+              ? { exitCode, afterSeconds: Math.round(exitedBeforeDeadlineAfterMs / 100) / 10 }
+              : undefined,
+          );
+        }
+        return { exitCode };
       } finally {
         untrackDetachedChildPid(pid);
         if (timer !== undefined) clearTimeout(timer);

@@ -108,7 +108,7 @@ export function truncateHead(content: string, options: TruncationOptions = {}): 
   const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const totalBytes = utf8ByteLength(content);
-  const lines = content.split("\n");
+  const lines = splitLinesForCounting(content);
   const totalLines = lines.length;
   if (totalLines <= maxLines && totalBytes <= maxBytes) {
     return untouched(content, totalLines, totalBytes, maxLines, maxBytes);
@@ -165,7 +165,7 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
   const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const totalBytes = utf8ByteLength(content);
-  const lines = content.split("\n");
+  const lines = splitLinesForCounting(content);
   const totalLines = lines.length;
   if (totalLines <= maxLines && totalBytes <= maxBytes) {
     return untouched(content, totalLines, totalBytes, maxLines, maxBytes);
@@ -222,5 +222,23 @@ export function truncateLine(
   maxChars: number = GREP_MAX_LINE_LENGTH,
 ): { text: string; wasTruncated: boolean } {
   if (line.length <= maxChars) return { text: line, wasTruncated: false };
-  return { text: `${line.slice(0, maxChars)}... [truncated]`, wasTruncated: true };
+  return { text: `${sliceHead(line, maxChars)}... [truncated]`, wasTruncated: true };
+}
+
+/** The first `maxUnits` UTF-16 units of `text`, never ending on half a surrogate pair. */
+function sliceHead(text: string, maxUnits: number): string {
+  const end = Math.max(0, maxUnits);
+  const high = text.charCodeAt(end - 1);
+  const low = text.charCodeAt(end);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff
+    ? text.slice(0, end - 1)
+    : text.slice(0, end);
+}
+
+/** Lines as counted for limits: a final newline ends the last line instead of starting a new one. */
+function splitLinesForCounting(content: string): string[] {
+  if (content.length === 0) return [];
+  const lines = content.split("\n");
+  if (content.endsWith("\n")) lines.pop();
+  return lines;
 }
