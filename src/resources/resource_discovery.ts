@@ -10,7 +10,7 @@
 import { existsSync } from "../util/fs.ts";
 import { homeDir as osHomeDir } from "../util/os.ts";
 import { basename, dirname, join, relative, resolve } from "../util/path.ts";
-import type { Ignore } from "ignore";
+import type { Ignore } from "npm:ignore@7.0.17";
 import { resourceDeps } from "./resource_deps.ts";
 import { addIgnoreRules, resolvedEntries, toPosix } from "./resource_fs.ts";
 import { canonicalizePath, CONFIG_DIR_NAME } from "./resource_paths.ts";
@@ -306,14 +306,22 @@ export function resolveLocalResources(options: {
   };
   addAuto(
     "skills",
-    [
-      ...collectSkillFiles(join(projectBase, "skills"), "pi"),
-      ...projectAgentsDirs.flatMap((d) => collectSkillFiles(d, "agents")),
-    ],
+    collectSkillFiles(join(projectBase, "skills"), "pi"),
     projectMeta,
     projectSettings.skills ?? [],
     projectBase,
   );
+  // Each `.agents` folder is the base of its own skills (pi 1.6.0), for sourceInfo and patterns.
+  for (const agentsSkills of projectAgentsDirs) {
+    const agentsBase = dirname(agentsSkills);
+    addAuto(
+      "skills",
+      collectSkillFiles(agentsSkills, "agents"),
+      { ...projectMeta, baseDir: agentsBase },
+      projectSettings.skills ?? [],
+      agentsBase,
+    );
+  }
   addAuto(
     "prompts",
     collectPromptFiles(join(projectBase, "prompts")),
@@ -323,13 +331,18 @@ export function resolveLocalResources(options: {
   );
   addAuto(
     "skills",
-    [
-      ...collectSkillFiles(join(globalBase, "skills"), "pi"),
-      ...collectSkillFiles(userAgentsSkills, "agents"),
-    ],
+    collectSkillFiles(join(globalBase, "skills"), "pi"),
     userMeta,
     globalSettings.skills ?? [],
     globalBase,
+  );
+  const userAgentsBase = dirname(userAgentsSkills);
+  addAuto(
+    "skills",
+    collectSkillFiles(userAgentsSkills, "agents"),
+    { ...userMeta, baseDir: userAgentsBase },
+    globalSettings.skills ?? [],
+    userAgentsBase,
   );
   addAuto(
     "prompts",

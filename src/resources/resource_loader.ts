@@ -138,12 +138,14 @@ export class DefaultResourceLoader {
     this.#prompts = [];
     this.#promptDiagnostics = [];
     if (!(o.noPromptTemplates && promptPaths.length === 0)) {
-      const all = loadPromptTemplates({
+      const loaded = loadPromptTemplates({
         cwd: this.cwd,
         agentDir: this.agentDir,
         promptPaths,
         includeDefaults: false,
       });
+      const all = loaded.templates;
+      this.#promptDiagnostics.push(...loaded.diagnostics);
       const byName = new Map<string, PromptTemplate>();
       for (const t of all) {
         const winner = byName.get(t.name);

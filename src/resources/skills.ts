@@ -7,7 +7,7 @@
  */
 import { existsSync, readTextFileSync } from "../util/fs.ts";
 import { basename, dirname, join, relative, resolve } from "../util/path.ts";
-import type { Ignore } from "ignore";
+import type { Ignore } from "npm:ignore@7.0.17";
 import { parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 import { resourceDeps } from "./resource_deps.ts";
 import { addIgnoreRules, resolvedEntries, toPosix } from "./resource_fs.ts";
@@ -44,11 +44,8 @@ export interface LoadSkillsResult {
 
 type SkillSource = "user" | "project" | "path" | string;
 
-function validateName(name: string, parentDirName: string): string[] {
+function validateName(name: string): string[] {
   const errors: string[] = [];
-  if (name !== parentDirName) {
-    errors.push(`name "${name}" does not match parent directory "${parentDirName}"`);
-  }
   if (name.length > MAX_NAME_LENGTH) {
     errors.push(`name exceeds ${MAX_NAME_LENGTH} characters (${name.length})`);
   }
@@ -82,35 +79,48 @@ export function loadSkillFromFile(
   source: SkillSource,
 ): { skill: Skill | null; diagnostics: ResourceDiagnostic[] } {
   const diagnostics: ResourceDiagnostic[] = [];
+  // A SKILL.md is a skill by name; any other Markdown file only when it has a description.
+  const declared = basename(filePath) === "SKILL.md";
+  let raw: string;
   try {
-    const { frontmatter } = parseFrontmatter<Record<string, unknown>>(readTextFileSync(filePath));
-    const skillDir = dirname(filePath);
-    const parentDirName = basename(skillDir);
-    for (const message of validateDescription(frontmatter.description)) {
-      diagnostics.push({ type: "warning", message, path: filePath });
-    }
-    const name = (typeof frontmatter.name === "string" && frontmatter.name) || parentDirName;
-    for (const message of validateName(name, parentDirName)) {
-      diagnostics.push({ type: "warning", message, path: filePath });
-    }
-    const description = frontmatter.description;
-    if (typeof description !== "string" || description.trim() === "") return { skill: null, diagnostics };
-    return {
-      skill: {
-        name,
-        description,
-        filePath,
-        baseDir: skillDir,
-        sourceInfo: sourceInfoFor(filePath, skillDir, source),
-        disableModelInvocation: frontmatter["disable-model-invocation"] === true,
-      },
-      diagnostics,
-    };
+    raw = readTextFileSync(filePath);
   } catch (error) {
-    const message = error instanceof Error ? error.message : "failed to parse skill file";
+    const message = error instanceof Error ? error.message : "failed to read skill file";
     diagnostics.push({ type: "warning", message, path: filePath });
     return { skill: null, diagnostics };
   }
+  let frontmatter: Record<string, unknown>;
+  try {
+    frontmatter = parseFrontmatter<Record<string, unknown>>(raw).frontmatter;
+  } catch (error) {
+    if (declared) {
+      const message = error instanceof Error ? error.message : "failed to parse skill file";
+      diagnostics.push({ type: "warning", message, path: filePath });
+    }
+    return { skill: null, diagnostics };
+  }
+  const description = frontmatter.description;
+  const hasDescription = typeof description === "string" && description.trim() !== "";
+  if (!declared && !hasDescription) return { skill: null, diagnostics };
+  const skillDir = dirname(filePath);
+  for (const message of validateDescription(description)) {
+    diagnostics.push({ type: "warning", message, path: filePath });
+  }
+  const name = (typeof frontmatter.name === "string" && frontmatter.name) || basename(skillDir);
+  for (const message of validateName(name)) diagnostics.push({ type: "warning", message, path: filePath });
+  // Still loaded with warnings, unless the description is missing.
+  if (!hasDescription) return { skill: null, diagnostics };
+  return {
+    skill: {
+      name,
+      description: description as string,
+      filePath,
+      baseDir: skillDir,
+      sourceInfo: sourceInfoFor(filePath, skillDir, source),
+      disableModelInvocation: frontmatter["disable-model-invocation"] === true,
+    },
+    diagnostics,
+  };
 }
 
 /** Loads the skills under a folder (see the module doc for the layout rules). */
@@ -244,14 +254,25 @@ function escapeXml(text: string): string {
     .replace(/'/g, "&apos;");
 }
 
+/**
+ * How the model can read a skill file: the `read` tool, `bash`, or "indirect" when the reader is
+ * hidden from the model but reachable through another tool (the hint then names no tool).
+ */
+export type SkillFileReadTool = "read" | "bash" | "indirect";
+
 /** The system-prompt block listing the skills the model may load ("" when none are visible). */
-export function formatSkillsForPrompt(skills: Skill[]): string {
+export function formatSkillsForPrompt(skills: Skill[], fileReadTool: SkillFileReadTool = "read"): string {
   const visible = skills.filter((s) => !s.disableModelInvocation);
   if (visible.length === 0) return "";
+  const hint = fileReadTool === "read"
+    ? "Use the read tool to load a skill's file when the task matches its description."
+    : fileReadTool === "bash"
+    ? "Use bash to load a skill's file when the task matches its description."
+    : "Load a skill's file when the task matches its description.";
   const lines = [
     "\n\nThe following skills provide specialized instructions for specific tasks.",
-    "Use the read tool to load a skill's file when the task matches its description.",
-    "When a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
+    hint,
+    "Resolve relative paths against the skill's directory (parent of SKILL.md). Use absolute paths in tool calls.",
     "",
     "<available_skills>",
   ];

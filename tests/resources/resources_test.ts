@@ -1,5 +1,5 @@
 /**
- * Resources and the system prompt against expectations captured from the reference 0.73.1
+ * Resources and the system prompt against expectations captured from the reference pi 1.6.0
  * (scripts/capture/resources_reference.mjs on tests/fixtures/resources/tree.json).
  * IDs: RES-01…07, SYS-01…07.
  */
@@ -13,7 +13,7 @@ import {
   substituteArgs,
 } from "../../src/resources/prompt_templates.ts";
 import { loadProjectContextFiles } from "../../src/resources/context_files.ts";
-import { buildSystemPrompt } from "../../src/resources/system_prompt.ts";
+import { buildSystemPrompt, buildSystemPromptSections } from "../../src/resources/system_prompt.ts";
 import { DefaultResourceLoader, type ResourceSettingsSource } from "../../src/resources/resource_loader.ts";
 import type { Skill } from "../../src/resources/skills.ts";
 import { loadResourceDeps } from "../../src/resources/resource_deps.ts";
@@ -83,6 +83,11 @@ Deno.test("RES-02 RES-03 skills from the default folders: validation warnings, n
       expected.skillsDefaults,
     );
     assertEquals(norm(formatSkillsForPrompt(result.skills), root), expected.skillsPromptBlock);
+    assertEquals(norm(formatSkillsForPrompt(result.skills, "bash"), root), expected.skillsPromptBlockBash);
+    assertEquals(
+      norm(formatSkillsForPrompt(result.skills, "indirect"), root),
+      expected.skillsPromptBlockIndirect,
+    );
   }));
 
 Deno.test("RES-02 explicit skill paths: folders, missing paths and non-Markdown files", () =>
@@ -101,13 +106,16 @@ Deno.test("RES-02 explicit skill paths: folders, missing paths and non-Markdown 
 
 Deno.test("RES-05 RES-07 prompt templates: names, descriptions, argument hints, CRLF frontmatter", () =>
   withTree((root) => {
-    const templates = loadPromptTemplates({
+    const loaded = loadPromptTemplates({
       cwd: join(root, "project/sub/work"),
       agentDir: join(root, "agent"),
       promptPaths: [],
       includeDefaults: true,
-    }).sort((a, b) => a.filePath.localeCompare(b.filePath));
+    });
+    const templates = loaded.templates.sort((a, b) => a.filePath.localeCompare(b.filePath));
     assertEquals(norm(templates, root), expected.prompts);
+    // A template with broken frontmatter is skipped and named in a warning.
+    assertEquals(norm(loaded.diagnostics, root), expected.promptDiagnostics);
   }));
 
 Deno.test("RES-06 template expansion, argument parsing and substitution", () =>
@@ -117,7 +125,7 @@ Deno.test("RES-06 template expansion, argument parsing and substitution", () =>
       agentDir: join(root, "agent"),
       promptPaths: [],
       includeDefaults: true,
-    });
+    }).templates;
     for (const { input, output } of expected.expansions) {
       assertEquals(expandPromptTemplate(input, templates), output, input);
     }
@@ -138,38 +146,51 @@ Deno.test("RES-01 context files: global first, then root-most folder down to cwd
     assertEquals(norm(files, root), expected.contextFiles);
   }));
 
-Deno.test("SYS-01…07 system prompt for every tool/append/context/skills/custom combination", () =>
+Deno.test("SYS-01…07 system prompt sections and text for every tool/append/context/skills/custom combination", () =>
   withTree((root) => {
     const cwd = join(root, "project/sub/work");
     const skills =
       loadSkills({ cwd, agentDir: join(root, "agent"), skillPaths: [], includeDefaults: true }).skills;
     const contextFiles = loadProjectContextFiles({ cwd, agentDir: join(root, "agent") });
-    for (
-      const [name, { options, prompt }] of Object.entries<
-        { options: Record<string, unknown>; prompt: string }
-      >(
-        expected.systemPrompts,
-      )
-    ) {
-      const selected = options.selectedTools as string[] | undefined;
-      const tools = selected ?? ["read", "bash", "edit", "write"];
-      const ours = buildSystemPrompt({
+    const documentation = { readme: "<PKG>/README.md", docs: "<PKG>/docs", examples: "<PKG>/examples" };
+    const cases = Object.entries<
+      { options: Record<string, unknown>; sections: Record<string, string>; prompt: string }
+    >(expected.systemPrompts);
+    assertEquals(cases.length, 17);
+    for (const [name, { options, sections, prompt }] of cases) {
+      const input = {
         customPrompt: options.customPrompt as string | undefined,
-        selectedTools: selected,
+        selectedTools: options.selectedTools as string[] | undefined,
+        hiddenTools: options.hiddenTools as string[] | undefined,
         toolSnippets: expected.toolSnippets,
-        promptGuidelines: tools.flatMap((t) => expected.toolGuidelines[t] ?? []),
+        toolGuidelines: expected.toolGuidelines,
+        promptGuidelines: options.promptGuidelines as string[] | undefined,
         appendSystemPrompt: options.appendSystemPrompt as string | undefined,
+        sections: options.sections as Record<string, string> | undefined,
         cwd,
         contextFiles: options.withContext ? contextFiles : [],
         skills: options.withSkills ? skills : [],
-        documentation: { readme: "<PKG>/README.md", docs: "<PKG>/docs", examples: "<PKG>/examples" },
-      });
-      const normalized = (norm(ours, root) as string).replace(
-        /Current date: \d{4}-\d{2}-\d{2}/,
-        "Current date: <DATE>",
+        documentation,
+      };
+      // Key order matters: it is the order the sections are persisted and rendered in.
+      assertEquals(
+        JSON.stringify(norm(buildSystemPromptSections(input), root)),
+        JSON.stringify(sections),
+        name,
       );
-      assertEquals(normalized, prompt, name);
+      assertEquals(norm(buildSystemPrompt(input), root), prompt, name);
     }
+    assertEquals(
+      buildSystemPrompt({ forceSystemPrompt: "FORCED", cwd, skills, documentation }),
+      expected.forcedPrompt,
+    );
+    let error = "";
+    try {
+      buildSystemPromptSections({ cwd, sections: { "Bad Name": "x" }, documentation });
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    assertEquals(error, expected.badSectionError);
   }));
 
 Deno.test("RES-02 RES-03 RES-10 SYS-04 resource loader: .agents skills to the git root, settings patterns, collisions, SYSTEM.md", () =>
