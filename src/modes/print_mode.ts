@@ -6,7 +6,7 @@
  */
 import type { AgentSession } from "../core/agent_session.ts";
 import type { AssistantMessage, ImageContent } from "../ai/types.ts";
-import { killTrackedDetachedChildren } from "../tools/shell.ts";
+import { killTrackedDetachedChildren } from "../core/shutdown.ts";
 import { serializeJsonEvent } from "./json_event.ts";
 import { writeStderr, writeStdout } from "./output.ts";
 

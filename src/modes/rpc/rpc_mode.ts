@@ -10,7 +10,7 @@
  * @module
  */
 import type { AgentSession } from "../../core/agent_session.ts";
-import { killTrackedDetachedChildren } from "../../tools/shell.ts";
+import { killTrackedDetachedChildren } from "../../core/shutdown.ts";
 import { writeStdout } from "../output.ts";
 import { errorText, fail, type RpcCommandContext, type RpcHandler } from "./commands/context.ts";
 import { executionHandlers } from "./commands/execution.ts";
