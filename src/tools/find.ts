@@ -6,7 +6,7 @@
  */
 import { relative, sep } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
-import { resolveToCwd } from "./path_utils.ts";
+import { isInsideGitWorkTree, resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
 
@@ -39,6 +39,8 @@ export interface FindToolOptions {
   operations?: FindOperations;
   /** fd executable: omitted = locate it; `null` = always use the built-in walker. */
   fdPath?: SearchBinaryOption;
+  /** Managed binaries folder searched before PATH; default `<agent dir>/bin`. */
+  binDir?: string;
 }
 
 /** The find tool with its prompt metadata. */
@@ -53,7 +55,7 @@ function toPosix(value: string): string {
   return value.split(sep).join("/");
 }
 
-/** fd builds that predate `--no-require-git` (Debian's fdfind 8.x) are treated as absent. */
+/** fd builds that predate `--no-require-git` (Debian's fdfind 8.x) are not used outside git. */
 const incompatibleFd = new Set<string>();
 
 async function runFd(fdPath: string, args: string[], signal?: AbortSignal) {
@@ -83,12 +85,14 @@ async function runFd(fdPath: string, args: string[], signal?: AbortSignal) {
   }
 }
 
-function finishResult(relativized: string[], effectiveLimit: number, limitNotice: string) {
+/** Formats up to `effectiveLimit` results; one more than that proves the limit cut results off. */
+function finishResult(results: string[], effectiveLimit: number, limitNotice: string) {
+  const relativized = results.slice(0, effectiveLimit);
   const truncation = truncateHead(relativized.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
   let text = truncation.content;
   const details: FindToolDetails = {};
   const notices: string[] = [];
-  if (relativized.length >= effectiveLimit) {
+  if (results.length > effectiveLimit) {
     notices.push(limitNotice);
     details.resultLimitReached = effectiveLimit;
   }
@@ -125,7 +129,8 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
       properties: {
         pattern: {
           type: "string",
-          description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
+          description:
+            "Glob pattern relative to the search directory, e.g. 'src/**/*.ts'. Without '/', e.g. '*.ts', it matches file names at any depth",
         },
         path: { type: "string", description: "Directory to search in (default: current directory)" },
         limit: { type: "number", description: "Maximum number of results (default: 1000)" },
@@ -135,14 +140,15 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
       const aborted = () => new Error("Operation aborted");
       if (signal?.aborted) throw aborted();
       const searchPath = resolveToCwd(searchDir || ".", cwd);
-      const effectiveLimit = limit ?? DEFAULT_LIMIT;
+      // fd reads --max-results 0 as "no limit", so a limit below 1 means 1.
+      const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
 
       if (customOps?.glob) {
         if (!(await customOps.exists(searchPath))) throw new Error(`Path not found: ${searchPath}`);
         if (signal?.aborted) throw aborted();
         const results = await customOps.glob(pattern, searchPath, {
           ignore: ["**/node_modules/**", "**/.git/**"],
-          limit: effectiveLimit,
+          limit: effectiveLimit + 1,
         });
         if (signal?.aborted) throw aborted();
         if (results.length === 0) return NO_FILES;
@@ -155,24 +161,29 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
       }
 
       let lines: string[] | undefined;
-      const fdPath = resolveSearchBinary("fd", options?.fdPath);
-      if (fdPath && !incompatibleFd.has(fdPath)) {
-        const args = [
-          "--glob",
-          "--color=never",
-          "--hidden",
-          "--no-require-git",
-          "--max-results",
-          String(effectiveLimit),
-        ];
-        let effectivePattern = pattern;
-        if (pattern.includes("/")) {
+      const fdPath = resolveSearchBinary("fd", options?.fdPath, options?.binDir);
+      const insideGit = isInsideGitWorkTree(searchPath);
+      // fd never prints "/./", so a leading "./" could match nothing.
+      const effectivePattern = pattern.replace(/^(?:\.\/)+/, "");
+      if (fdPath && !(incompatibleFd.has(fdPath) && !insideGit)) {
+        const args = ["--color=never", "--hidden"];
+        // Outside work trees fd ignores .gitignore unless told; inside them its git-aware default
+        // stops parent rules at nested repositories.
+        if (!insideGit) args.push("--no-require-git");
+        // One result past the limit tells "exactly N" apart from "more than N".
+        args.push("--glob", "--max-results", String(effectiveLimit + 1));
+        let fdPattern = effectivePattern;
+        if (effectivePattern.includes("/")) {
           args.push("--full-path");
-          if (!pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") {
-            effectivePattern = `**/${pattern}`;
+          if (!effectivePattern.startsWith("/")) {
+            // A relative path pattern is anchored at the search folder: fd matches absolute
+            // paths, so prefix the glob-escaped folder and decide smart case by the pattern alone.
+            const escapedRoot = searchPath.replace(/\/+$/, "").replace(/[\\*?[\]{}]/g, "\\$&");
+            fdPattern = `${escapedRoot}/${effectivePattern}`;
+            if (effectivePattern === effectivePattern.toLowerCase()) args.push("--ignore-case");
           }
         }
-        args.push("--", effectivePattern, searchPath);
+        args.push("--", fdPattern, searchPath);
         const run = await runFd(fdPath, args, signal);
         if (signal?.aborted) throw aborted();
         const stdoutLines = run.stdout.split("\n");
@@ -202,7 +213,7 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
         }
         // The walker (and its glob and ignore matchers) loads only when fd/rg are not available.
         const { findWithWalker } = await import("./walker_glob.ts");
-        lines = findWithWalker({ pattern, searchPath, limit: effectiveLimit, signal });
+        lines = findWithWalker({ pattern: effectivePattern, searchPath, limit: effectiveLimit + 1, signal });
         if (signal?.aborted) throw aborted();
       }
       if (lines.join("\n") === "") return NO_FILES;

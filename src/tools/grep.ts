@@ -1,12 +1,13 @@
 /**
- * The `grep` tool: searches file contents with ripgrep when available, otherwise with the
- * built-in walker, and formats matches exactly like the reference (spec GREP-01..03).
+ * The `grep` tool: searches file contents with `rg --no-config --json` when ripgrep is available,
+ * otherwise with the built-in walker, and formats matches and ripgrep's context lines exactly
+ * like the reference (spec GREP-01..03).
  *
  * @module
  */
-import { basename, relative } from "../util/path.ts";
+import { basename, relative, resolve } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
-import { resolveToCwd } from "./path_utils.ts";
+import { isInsideGitWorkTree, resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
 import {
   DEFAULT_MAX_BYTES,
@@ -16,7 +17,7 @@ import {
   truncateLine,
 } from "./truncate.ts";
 import type { TruncationResult } from "./truncate.ts";
-import type { GrepMatch } from "./walker_grep.ts";
+import type { GrepEvent, GrepEventSink } from "./walker_grep.ts";
 
 /** Arguments the model passes to `grep`. */
 export interface GrepToolInput {
@@ -36,11 +37,9 @@ export interface GrepToolDetails {
   linesTruncated?: boolean;
 }
 
-/** Filesystem hooks (remote backends): folder test and file reads for context lines. */
+/** Filesystem hook (remote backends): the folder test; throws when the path does not exist. */
 export interface GrepOperations {
-  /** Throws when the path does not exist. */
   isDirectory: (absolutePath: string) => Promise<boolean> | boolean;
-  readFile: (absolutePath: string) => Promise<string> | string;
 }
 
 /** Options of {@link createGrepTool}. */
@@ -51,6 +50,8 @@ export interface GrepToolOptions {
    * use the built-in walker (tests use this to exercise both paths).
    */
   rgPath?: SearchBinaryOption;
+  /** Managed binaries folder searched before PATH; default `<agent dir>/bin`. */
+  binDir?: string;
 }
 
 /** The grep tool with its prompt metadata. */
@@ -63,29 +64,36 @@ const DEFAULT_LIMIT = 100;
 
 const defaultOperations: GrepOperations = {
   isDirectory: (p) => Deno.statSync(p).isDirectory,
-  readFile: (p) => Deno.readTextFileSync(p),
 };
 
-interface Collected {
-  matches: GrepMatch[];
-  limitReached: boolean;
+/** Decodes a ripgrep JSON text field; non-UTF-8 data arrives base64-encoded in `bytes`. */
+function decodeRgText(data: { text?: string; bytes?: string } | undefined): string {
+  if (typeof data?.text === "string") return data.text;
+  if (typeof data?.bytes === "string") {
+    const binary = atob(data.bytes);
+    return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  }
+  return "";
 }
 
-/** Runs `rg --json`, keeping the first `limit` match events; kills rg once it has enough. */
-async function collectWithRipgrep(
+/**
+ * Runs `rg --json`, handing each match and context line to `emit` until it returns false
+ * (then rg is stopped). Rejects with rg's own error text on exit codes other than 0 and 1.
+ */
+async function searchWithRipgrep(
   rgPath: string,
   args: string[],
   cwd: string | undefined,
-  limit: number,
   signal: AbortSignal | undefined,
-): Promise<Collected> {
+  emit: GrepEventSink,
+): Promise<void> {
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(rgPath, { args, cwd, stdin: "null", stdout: "piped", stderr: "piped" }).spawn();
   } catch (e) {
     throw new Error(`Failed to run ripgrep: ${(e as Error).message}`);
   }
-  let killedDueToLimit = false;
+  let stoppedEarly = false;
   let aborted = false;
   const kill = () => {
     try {
@@ -100,33 +108,35 @@ async function collectWithRipgrep(
   };
   signal?.addEventListener("abort", onAbort, { once: true });
   const stderrPromise = new Response(child.stderr).text().catch(() => "");
-  const matches: GrepMatch[] = [];
-  let limitReached = false;
   const decoder = new TextDecoder();
   let pending = "";
   const handleLine = (line: string) => {
-    if (!line.trim() || matches.length >= limit) return;
+    if (stoppedEarly || !line.trim()) return;
     let event: {
       type?: string;
-      data?: { path?: { text?: string }; line_number?: number; lines?: { text?: string } };
+      data?: {
+        path?: { text?: string; bytes?: string };
+        line_number?: number;
+        lines?: { text?: string; bytes?: string };
+      };
     };
     try {
       event = JSON.parse(line);
     } catch {
       return;
     }
-    if (event.type !== "match") return;
-    const filePath = event.data?.path?.text;
+    if (event.type !== "match" && event.type !== "context") return;
+    const filePath = decodeRgText(event.data?.path);
     const lineNumber = event.data?.line_number;
-    if (filePath && typeof lineNumber === "number") {
-      matches.push({ filePath, lineNumber, lineText: event.data?.lines?.text });
-    } else {
-      // Count it anyway, like the reference does, so limits stay comparable.
-      matches.push({ filePath: "", lineNumber: -1 });
-    }
-    if (matches.length >= limit) {
-      limitReached = true;
-      killedDueToLimit = true;
+    if (!filePath || typeof lineNumber !== "number") return;
+    const keepGoing = emit({
+      isMatch: event.type === "match",
+      filePath,
+      lineNumber,
+      lineText: decodeRgText(event.data?.lines),
+    });
+    if (!keepGoing) {
+      stoppedEarly = true;
       kill();
     }
   };
@@ -149,10 +159,65 @@ async function collectWithRipgrep(
   signal?.removeEventListener("abort", onAbort);
   if (aborted) throw new Error("Operation aborted");
   const code = status.signal ? null : status.code;
-  if (!killedDueToLimit && code !== 0 && code !== 1) {
+  if (!stoppedEarly && code !== 0 && code !== 1) {
     throw new Error(stderr.trim() || `ripgrep exited with code ${code}`);
   }
-  return { matches: matches.filter((m) => m.lineNumber !== -1), limitReached };
+}
+
+/**
+ * Collects output rows from the event stream with the reference's limit rule: after the
+ * `limit`-th match its trailing context is still shown, and the limit notice needs proof of one
+ * more match.
+ */
+class GrepCollector {
+  readonly lines: string[] = [];
+  matchCount = 0;
+  matchLimitReached = false;
+  linesTruncated = false;
+  /** Size of the whole output, lines past the byte cap counted but not kept. */
+  outputBytes = 0;
+  outputLineCount = 0;
+  #limitHit = false;
+  #trailingContextEnd = 0;
+  #lastFile: string | undefined;
+
+  constructor(
+    private readonly limit: number,
+    private readonly context: number,
+    private readonly formatPath: (filePath: string) => string,
+  ) {}
+
+  /** Takes one event; false means "enough, stop searching". */
+  readonly take = (event: GrepEvent): boolean => {
+    const { filePath, lineNumber, lineText, isMatch } = event;
+    if (!this.#limitHit) {
+      this.#push(filePath, lineNumber, lineText, isMatch);
+      if (!isMatch) return true;
+      this.matchCount++;
+      if (this.matchCount >= this.limit) {
+        this.#limitHit = true;
+        this.#trailingContextEnd = lineNumber + this.context;
+      }
+      return true;
+    }
+    const inWindow = filePath === this.#lastFile && lineNumber <= this.#trailingContextEnd;
+    // A match inside the last match's trailing context is shown as context.
+    if (inWindow) this.#push(filePath, lineNumber, lineText, false);
+    if (isMatch) this.matchLimitReached = true;
+    return !(this.matchLimitReached && !(inWindow && lineNumber < this.#trailingContextEnd));
+  };
+
+  #push(filePath: string, lineNumber: number, lineText: string, isMatch: boolean): void {
+    this.#lastFile = filePath;
+    const rel = this.formatPath(filePath);
+    // Only the terminator goes: a lone CR inside a line is content, as in the read tool.
+    const { text, wasTruncated } = truncateLine(lineText.replace(/\r?\n?$/, ""));
+    if (wasTruncated) this.linesTruncated = true;
+    const line = isMatch ? `${rel}:${lineNumber}: ${text}` : `${rel}-${lineNumber}- ${text}`;
+    if (this.outputBytes - 1 <= DEFAULT_MAX_BYTES) this.lines.push(line);
+    this.outputBytes += new TextEncoder().encode(line).length + 1;
+    this.outputLineCount++;
+  }
 }
 
 /** Creates the `grep` tool bound to `cwd`. */
@@ -172,7 +237,11 @@ export function createGrepTool(cwd: string, options?: GrepToolOptions): GrepTool
       properties: {
         pattern: { type: "string", description: "Search pattern (regex or literal string)" },
         path: { type: "string", description: "Directory or file to search (default: current directory)" },
-        glob: { type: "string", description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" },
+        glob: {
+          type: "string",
+          description:
+            "Filter files by glob pattern relative to path, e.g. 'src/**/*.ts'. Without '/', e.g. '*.ts', it matches file names at any depth",
+        },
         ignoreCase: { type: "boolean", description: "Case-insensitive search (default: false)" },
         literal: {
           type: "boolean",
@@ -187,7 +256,7 @@ export function createGrepTool(cwd: string, options?: GrepToolOptions): GrepTool
     },
     async execute(_id, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal) {
       if (signal?.aborted) throw new Error("Operation aborted");
-      const rgPath = resolveSearchBinary("rg", options?.rgPath);
+      const rgPath = resolveSearchBinary("rg", options?.rgPath, options?.binDir);
       const searchPath = resolveToCwd(searchDir || ".", cwd);
       let isDirectory: boolean;
       try {
@@ -195,109 +264,69 @@ export function createGrepTool(cwd: string, options?: GrepToolOptions): GrepTool
       } catch {
         throw new Error(`Path not found: ${searchPath}`);
       }
-      const contextValue = context && context > 0 ? context : 0;
-      const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
-
-      let collected: Collected;
+      // Whole lines only; capped so String() never gives exponent notation, which rg rejects.
+      const contextValue = context && context > 0
+        ? Math.min(Math.floor(context), Number.MAX_SAFE_INTEGER)
+        : 0;
+      const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
+      const formatPath = (filePath: string): string => {
+        if (isDirectory) {
+          const rel = relative(searchPath, resolve(searchPath, filePath));
+          if (rel && !rel.startsWith("..")) return rel.replace(/\\/g, "/");
+        }
+        return basename(filePath);
+      };
+      const collector = new GrepCollector(effectiveLimit, contextValue, formatPath);
+      // One rule with find: .gitignore applies outside git work trees too.
+      const insideGit = isInsideGitWorkTree(searchPath);
       if (rgPath) {
-        const args = ["--json", "--line-number", "--color=never", "--hidden"];
+        // --no-config: the tool's contract must not depend on RIPGREP_CONFIG_PATH.
+        const args = ["--no-config", "--json", "--line-number", "--color=never", "--hidden"];
+        if (!insideGit) args.push("--no-require-git");
         if (ignoreCase) args.push("--ignore-case");
         if (literal) args.push("--fixed-strings");
-        if (glob) args.push("--glob", glob);
-        args.push("--", pattern, searchPath);
-        // Run inside the searched folder so --glob patterns are relative to it, as with the walker.
-        collected = await collectWithRipgrep(
-          rgPath,
-          args,
-          isDirectory ? searchPath : undefined,
-          effectiveLimit,
-          signal,
-        );
+        // rg never matches a leading "./"; "!" negates.
+        if (glob) args.push("--glob", glob.replace(/^(!?)(?:\.\/)+/, "$1"));
+        if (contextValue > 0) args.push("--context", String(contextValue));
+        // rg roots --glob at its working folder, so a folder search runs inside it and searches ".".
+        args.push("--", pattern, isDirectory ? "." : searchPath);
+        await searchWithRipgrep(rgPath, args, isDirectory ? searchPath : undefined, signal, collector.take);
       } else {
         // The walker (and its ignore-file matcher) loads only when ripgrep is not available.
         const { searchWithWalker } = await import("./walker_grep.ts");
-        collected = await searchWithWalker({
+        await searchWithWalker({
           pattern,
           searchPath,
           isDirectory,
           glob,
           ignoreCase,
           literal,
-          limit: effectiveLimit,
+          context: contextValue,
+          gitignoreRequiresGit: false,
           signal,
-        });
+        }, collector.take);
         if (signal?.aborted) throw new Error("Operation aborted");
       }
-      if (collected.matches.length === 0) {
+      if (collector.matchCount === 0) {
         return { content: [{ type: "text", text: "No matches found" }], details: undefined };
       }
-      return formatMatches(collected, { searchPath, isDirectory, contextValue, effectiveLimit, ops });
+      return format(collector, effectiveLimit);
     },
   };
 }
 
-async function formatMatches(
-  collected: Collected,
-  ctx: {
-    searchPath: string;
-    isDirectory: boolean;
-    contextValue: number;
-    effectiveLimit: number;
-    ops: GrepOperations;
-  },
-): Promise<{ content: { type: "text"; text: string }[]; details: GrepToolDetails | undefined }> {
-  const { searchPath, isDirectory, contextValue, effectiveLimit, ops } = ctx;
-  let linesTruncated = false;
-  const formatPath = (filePath: string): string => {
-    if (isDirectory) {
-      const rel = relative(searchPath, filePath);
-      if (rel && !rel.startsWith("..")) return rel.replace(/\\/g, "/");
-    }
-    return basename(filePath);
-  };
-  const fileCache = new Map<string, string[]>();
-  const getFileLines = async (filePath: string): Promise<string[]> => {
-    let lines = fileCache.get(filePath);
-    if (!lines) {
-      try {
-        const content = await ops.readFile(filePath);
-        lines = content.replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
-      } catch {
-        lines = [];
-      }
-      fileCache.set(filePath, lines);
-    }
-    return lines;
-  };
-  const out: string[] = [];
-  for (const match of collected.matches) {
-    const rel = formatPath(match.filePath);
-    if (contextValue === 0 && match.lineText !== undefined) {
-      const clean = match.lineText.replace(/\r\n/g, "\n").replace(/\r/g, "").replace(/\n$/, "");
-      const { text, wasTruncated } = truncateLine(clean);
-      if (wasTruncated) linesTruncated = true;
-      out.push(`${rel}:${match.lineNumber}: ${text}`);
-      continue;
-    }
-    const lines = await getFileLines(match.filePath);
-    if (!lines.length) {
-      out.push(`${rel}:${match.lineNumber}: (unable to read file)`);
-      continue;
-    }
-    const start = contextValue > 0 ? Math.max(1, match.lineNumber - contextValue) : match.lineNumber;
-    const end = contextValue > 0 ? Math.min(lines.length, match.lineNumber + contextValue) : match.lineNumber;
-    for (let current = start; current <= end; current++) {
-      const { text, wasTruncated } = truncateLine((lines[current - 1] ?? "").replace(/\r/g, ""));
-      if (wasTruncated) linesTruncated = true;
-      out.push(current === match.lineNumber ? `${rel}:${current}: ${text}` : `${rel}-${current}- ${text}`);
-    }
-  }
+function format(
+  collector: GrepCollector,
+  effectiveLimit: number,
+): { content: { type: "text"; text: string }[]; details: GrepToolDetails | undefined } {
   // Rows are already capped by the match limit; only the byte budget applies here.
-  const truncation = truncateHead(out.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+  const truncation = truncateHead(collector.lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+  truncation.totalLines = collector.outputLineCount;
+  truncation.totalBytes = collector.outputBytes - 1;
   let output = truncation.content;
   const details: GrepToolDetails = {};
   const notices: string[] = [];
-  if (collected.limitReached) {
+  if (collector.matchLimitReached) {
     notices.push(
       `${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`,
     );
@@ -307,7 +336,7 @@ async function formatMatches(
     notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
     details.truncation = truncation;
   }
-  if (linesTruncated) {
+  if (collector.linesTruncated) {
     notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
     details.linesTruncated = true;
   }

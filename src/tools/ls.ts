@@ -79,7 +79,8 @@ export function createLsTool(cwd: string, options?: LsToolOptions): LsTool {
     async execute(_id, { path, limit }, signal) {
       if (signal?.aborted) throw new Error("Operation aborted");
       const dirPath = resolveToCwd(path || ".", cwd);
-      const effectiveLimit = limit ?? DEFAULT_LIMIT;
+      // A limit of 0 would list nothing and report "(empty directory)", so it means 1.
+      const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
       if (!(await ops.exists(dirPath))) throw new Error(`Path not found: ${dirPath}`);
       if (!(await ops.stat(dirPath)).isDirectory()) throw new Error(`Not a directory: ${dirPath}`);
       let entries: string[];

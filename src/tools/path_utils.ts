@@ -7,7 +7,7 @@
  */
 import { existsSync } from "../util/fs.ts";
 import { homeDir } from "../util/os.ts";
-import { isAbsolute, resolve } from "../util/path.ts";
+import { dirname, isAbsolute, resolve } from "../util/path.ts";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 const NARROW_NO_BREAK_SPACE = "\u202F";
@@ -47,4 +47,18 @@ export function resolveReadPath(filePath: string, cwd: string): string {
   const nfdCurly = nfd.replace(/'/g, "\u2019");
   if (nfdCurly !== resolved && existsSync(nfdCurly)) return nfdCurly;
   return resolved;
+}
+
+/**
+ * True when `path` or a folder above it holds `.git`: the search tools apply `.gitignore`
+ * everywhere, letting rg and fd use their git-aware rules (nested repositories) inside work trees
+ * and passing `--no-require-git` outside them.
+ */
+export function isInsideGitWorkTree(path: string): boolean {
+  for (let current = path;;) {
+    if (existsSync(`${current.replace(/\/+$/, "")}/.git`)) return true;
+    const parent = dirname(current);
+    if (parent === current) return false;
+    current = parent;
+  }
 }

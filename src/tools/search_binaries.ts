@@ -48,11 +48,11 @@ const cache = new Map<string, string | null>();
 
 /**
  * Absolute path of `tool`, or null when neither the managed folder nor PATH has it.
- * Results are memoised per (tool, bin dir, PATH) so repeated tool calls stay cheap.
+ * Results are memoised per (tool, bin dir, PATH) so repeated tool calls stay cheap. `binDir`
+ * replaces the managed folder (tests pass an empty one so a user's own binaries never count).
  */
-export function findSearchBinary(tool: SearchBinary): string | null {
+export function findSearchBinary(tool: SearchBinary, binDir: string = getBinDir()): string | null {
   const exe = isWindows() ? ".exe" : "";
-  const binDir = getBinDir();
   const pathValue = Deno.env.get("PATH") ?? "";
   const key = `${tool}\0${binDir}\0${pathValue}`;
   const cached = cache.get(key);
@@ -82,8 +82,12 @@ export function findSearchBinary(tool: SearchBinary): string | null {
 export type SearchBinaryOption = string | null | undefined;
 
 /** Resolves a {@link SearchBinaryOption} to an executable path or null (walker). */
-export function resolveSearchBinary(tool: SearchBinary, option: SearchBinaryOption): string | null {
+export function resolveSearchBinary(
+  tool: SearchBinary,
+  option: SearchBinaryOption,
+  binDir?: string,
+): string | null {
   if (option === null) return null;
   if (typeof option === "string") return option;
-  return findSearchBinary(tool);
+  return findSearchBinary(tool, binDir);
 }

@@ -1,20 +1,25 @@
 /**
- * Content search over the built-in walker, standing in for `rg --json --hidden` when ripgrep
- * is not installed: same ignore rules (.gitignore only inside git work trees, .ignore,
- * .rgignore), same `--glob` override semantics, binary files skipped, one match per line.
+ * Content search over the built-in walker, standing in for
+ * `rg --json --hidden [--context N]` when ripgrep is not installed: same ignore rules
+ * (.gitignore, .ignore, .rgignore), same `--glob` override semantics, binary files skipped, and
+ * the same events: each line once, as a match or as context around one.
  *
  * @module
  */
-import ignore from "ignore";
+import ignore from "npm:ignore@7.0.17";
 import { walk, type WalkEntry } from "./walker.ts";
 
-/** One matching line, as ripgrep's JSON `match` event reports it. */
-export interface GrepMatch {
+/** One line as ripgrep's JSON `match` or `context` event reports it. */
+export interface GrepEvent {
+  isMatch: boolean;
   filePath: string;
   lineNumber: number;
-  /** Line text without its terminator. */
-  lineText?: string;
+  /** Line text; may end with its terminator. */
+  lineText: string;
 }
+
+/** Receives events in order; returns false to stop the search. */
+export type GrepEventSink = (event: GrepEvent) => boolean;
 
 /** What {@link searchWithWalker} needs to know. */
 export interface WalkerSearchRequest {
@@ -25,14 +30,11 @@ export interface WalkerSearchRequest {
   glob?: string;
   ignoreCase?: boolean;
   literal?: boolean;
-  limit: number;
+  /** Lines of context before and after each match. */
+  context: number;
+  /** Apply `.gitignore` only inside git work trees (ripgrep without `--no-require-git`). */
+  gitignoreRequiresGit: boolean;
   signal?: AbortSignal;
-}
-
-/** Matches in walk order plus whether the limit cut the search short. */
-export interface WalkerSearchResult {
-  matches: GrepMatch[];
-  limitReached: boolean;
 }
 
 const READ_CONCURRENCY = 32;
@@ -80,37 +82,53 @@ function globFilter(glob: string | undefined): {
   return { file: (rel) => ig.test(rel).ignored, dir: () => true };
 }
 
-function searchText(filePath: string, bytes: Uint8Array, regex: RegExp, out: GrepMatch[], max: number): void {
+/** Emits one file's matches with their context; returns false when the sink asked to stop. */
+function searchText(
+  filePath: string,
+  bytes: Uint8Array,
+  regex: RegExp,
+  context: number,
+  emit: GrepEventSink,
+): boolean {
   const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
-  if (sniff.includes(0)) return;
+  if (sniff.includes(0)) return true;
   const nul = bytes.indexOf(0);
   const text = new TextDecoder().decode(nul === -1 ? bytes : bytes.subarray(0, nul));
-  let lineNumber = 0;
-  let start = 0;
-  while (start <= text.length && out.length < max) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    if (end === text.length && start === text.length) break;
-    lineNumber++;
-    let line = text.slice(start, end);
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (regex.test(line)) out.push({ filePath, lineNumber, lineText: line });
-    start = end + 1;
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  let shownUpTo = 0; // 1-based number of the last line emitted
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+    if (!regex.test(line)) continue;
+    const number = i + 1;
+    const from = Math.max(shownUpTo + 1, number - context);
+    for (let n = from; n < number; n++) {
+      if (!emit({ isMatch: false, filePath, lineNumber: n, lineText: lines[n - 1] })) return false;
+    }
+    if (!emit({ isMatch: true, filePath, lineNumber: number, lineText: lines[i] })) return false;
+    shownUpTo = number;
+    // Trailing context, unless a later match will show these lines itself.
+    for (let n = number + 1; n <= Math.min(lines.length, number + context); n++) {
+      const next = lines[n - 1].endsWith("\r") ? lines[n - 1].slice(0, -1) : lines[n - 1];
+      if (regex.test(next)) break;
+      if (!emit({ isMatch: false, filePath, lineNumber: n, lineText: lines[n - 1] })) return false;
+      shownUpTo = n;
+    }
   }
+  return true;
 }
 
-/** Runs the search; files are read concurrently but results keep walk order. */
-export async function searchWithWalker(req: WalkerSearchRequest): Promise<WalkerSearchResult> {
+/** Runs the search; files are read concurrently but events keep walk order. */
+export async function searchWithWalker(req: WalkerSearchRequest, emit: GrepEventSink): Promise<void> {
   const regex = compileGrepPattern(req.pattern, req.ignoreCase, req.literal);
-  const matches: GrepMatch[] = [];
   if (!req.isDirectory) {
-    searchText(req.searchPath, await Deno.readFile(req.searchPath), regex, matches, req.limit);
-    return { matches, limitReached: matches.length >= req.limit };
+    searchText(req.searchPath, await Deno.readFile(req.searchPath), regex, req.context, emit);
+    return;
   }
-  const filter = globFilter(req.glob);
+  const filter = globFilter(req.glob?.replace(/^(!?)(?:\.\/)+/, "$1"));
   const files = walk(req.searchPath, {
     customIgnoreFile: ".rgignore",
-    gitignoreRequiresGit: true,
+    gitignoreRequiresGit: req.gitignoreRequiresGit,
     signal: req.signal,
     skipDirectory: (e: WalkEntry) => !filter.dir(e.rel),
   });
@@ -134,12 +152,11 @@ export async function searchWithWalker(req: WalkerSearchRequest): Promise<Walker
     }
   };
   fill();
-  while (window.length > 0 && matches.length < req.limit) {
-    if (req.signal?.aborted) break;
+  while (window.length > 0) {
+    if (req.signal?.aborted) return;
     const bytes = await window.shift()!;
     const path = paths.shift()!;
-    if (bytes) searchText(path, bytes, regex, matches, req.limit);
+    if (bytes && !searchText(path, bytes, regex, req.context, emit)) return;
     fill();
   }
-  return { matches, limitReached: matches.length >= req.limit };
 }

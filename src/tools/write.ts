@@ -12,7 +12,6 @@ import { dirname } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
-import { utf8ByteLength } from "./truncate.ts";
 import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the write tool. */
@@ -73,7 +72,7 @@ export function createWriteTool(
           return {
             content: [{
               type: "text",
-              text: `Successfully wrote ${utf8ByteLength(content)} bytes to ${path}`,
+              text: `Successfully wrote to ${path}`,
             }],
             details: undefined,
           };

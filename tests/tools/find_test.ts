@@ -12,37 +12,32 @@ interface Case {
 }
 const fixture = loadToolFixture<Case>("find");
 
+/** An empty managed-binaries folder, so a user's ~/.pi/agent/bin never decides the backend. */
+const EMPTY_BIN_DIR = Deno.makeTempDirSync({ prefix: "pi-find-bin-" });
+
 function run(fdPath: string | null | undefined, c: Case, root: string): Promise<CaseResult> {
-  return runCase(createFindTool(join(root, c.cwd), { fdPath }), c.args, root);
+  return runCase(createFindTool(join(root, c.cwd), { fdPath, binDir: EMPTY_BIN_DIR }), c.args, root);
 }
 
-/** fd < 9 lacks --no-require-git; the fixture trees are git work trees, so dropping it is equivalent. */
-async function fdShim(dir: string): Promise<string | null> {
-  const real = ["fd", "fdfind"].find((name) => {
-    try {
-      return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-        .success;
-    } catch {
-      return false;
+/** fd (or Debian's fdfind) on PATH; a missing one fails the fd leg loudly. */
+function systemFd(): string {
+  for (const name of ["fd", "fdfind"]) {
+    for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+      if (!dir) continue;
+      try {
+        if (Deno.statSync(join(dir, name)).isFile) return join(dir, name);
+      } catch { /* not here */ }
     }
-  });
-  if (!real) return null;
-  const path = join(dir, "fd-shim");
-  await Deno.writeTextFile(
-    path,
-    `#!/bin/bash\nargs=()\nfor a in "$@"; do [ "$a" = "--no-require-git" ] || args+=("$a"); done\nexec ${real} "\${args[@]}"\n`,
-  );
-  await Deno.chmod(path, 0o755);
-  return path;
+  }
+  throw new Error("fd (or fdfind) must be installed on PATH for the find tests (apt-get install fd-find)");
 }
 
 for (const backend of ["fd", "walker", "auto"] as const) {
-  Deno.test(`FIND-01 fixture matrix (${backend}) matches reference 0.73.1`, async () => {
+  Deno.test(`FIND-01 fixture matrix (${backend}) matches reference 1.6.0`, async () => {
     const root = await materialize(fixture.tree, "pi-find-test-");
-    const shimDir = await Deno.makeTempDir();
     try {
-      const fdPath = backend === "fd" ? await fdShim(shimDir) : backend === "walker" ? null : undefined;
-      assert(backend !== "fd" || fdPath, "fd or fdfind must be installed for the fd leg");
+      // The fixture's cases run inside a git work tree, where fd needs no --no-require-git.
+      const fdPath = backend === "fd" ? systemFd() : backend === "walker" ? null : undefined;
       for (const c of fixture.cases) {
         const actual = await run(fdPath, c, root);
         if (c.anyOrderSubset) {
@@ -59,7 +54,6 @@ for (const backend of ["fd", "walker", "auto"] as const) {
       }
     } finally {
       await Deno.remove(root, { recursive: true });
-      await Deno.remove(shimDir, { recursive: true });
     }
   });
 }
@@ -69,6 +63,10 @@ Deno.test("FIND-01 schema, description and prompt snippet equal the reference", 
   assertEquals(JSON.stringify(tool.parameters), JSON.stringify(fixture.meta.parameters));
   assertEquals(tool.description, fixture.meta.description);
   assertEquals(tool.promptSnippet, fixture.meta.promptSnippet);
+  assertEquals(
+    tool.promptGuidelines ?? [],
+    (fixture.meta as { promptGuidelines?: string[] }).promptGuidelines ?? [],
+  );
   assertEquals([tool.name, tool.label], ["find", "find"]);
 });
 
@@ -77,8 +75,8 @@ Deno.test("FIND-01 custom glob operations relativize results and use the short l
     operations: {
       exists: () => true,
       glob: (_pattern, cwd, options) => {
-        assertEquals(options, { ignore: ["**/node_modules/**", "**/.git/**"], limit: 2 });
-        return [`${cwd}/a.ts`, "/base/b/c.ts"];
+        assertEquals(options, { ignore: ["**/node_modules/**", "**/.git/**"], limit: 3 });
+        return [`${cwd}/a.ts`, "/base/b/c.ts", "/base/d.ts"];
       },
     },
   });
@@ -87,11 +85,14 @@ Deno.test("FIND-01 custom glob operations relativize results and use the short l
   assertEquals(r.details, { resultLimitReached: 2 });
 });
 
-Deno.test("FIND-01 walker applies .gitignore outside git work trees (fd --no-require-git)", async () => {
+Deno.test("FIND-01 .gitignore applies outside git work trees too (fd --no-require-git), every backend", async () => {
   const root = await materialize(fixture.tree, "pi-find-test-");
   try {
-    const r = await createFindTool(join(root, "plain"), { fdPath: null }).execute("t", { pattern: "*.ts" });
-    assertEquals(r.content, [{ type: "text", text: "keep.ts" }]);
+    for (const fdPath of [null, systemFd(), undefined]) {
+      const tool = createFindTool(join(root, "plain"), { fdPath, binDir: EMPTY_BIN_DIR });
+      const r = await tool.execute("t", { pattern: "*.ts" });
+      assertEquals(r.content, [{ type: "text", text: "keep.ts" }], String(fdPath));
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -11,7 +11,7 @@ interface Case {
 }
 const fixture = loadToolFixture<Case>("ls");
 
-Deno.test("LS-01 fixture matrix matches reference 0.73.1", async () => {
+Deno.test("LS-01 fixture matrix matches reference 1.6.0", async () => {
   const root = await materialize(fixture.tree, "pi-ls-test-");
   try {
     for (const c of fixture.cases) {
