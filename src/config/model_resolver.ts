@@ -71,7 +71,6 @@ function useColor(): boolean {
 const paint = (code: number, close: number) => (text: string) =>
   useColor() ? `\x1b[${code}m${text}\x1b[${close}m` : text;
 const yellow = paint(33, 39);
-const red = paint(31, 39);
 const dim = paint(2, 22);
 
 /** Ids without a `-YYYYMMDD` suffix (or ending in `-latest`) are aliases, preferred over dated snapshots. */
@@ -374,7 +373,7 @@ function preferredAvailable(availableModels: Model[]): Model | undefined {
 }
 
 /**
- * Initial model: CLI `--provider`+`--model` (an error prints in red and exits 1) → first scoped model for a
+ * Initial model: CLI `--provider`+`--model` (rejects with the resolver's error) → first scoped model for a
  * new session → saved default → first authed `defaultModelPerProvider` match → first available model.
  */
 export function findInitialModel(options: InitialModelOptions): Promise<InitialModelResult> {
@@ -382,10 +381,9 @@ export function findInitialModel(options: InitialModelOptions): Promise<InitialM
   const { defaultThinkingLevel, modelRegistry } = options;
   if (cliProvider && cliModel) {
     const resolved = resolveCliModel({ cliProvider, cliModel, modelRegistry });
-    if (resolved.error) {
-      console.error(red(resolved.error));
-      Deno.exit(1);
-    }
+    // A library function must not print or end the process: the caller decides (the CLI resolves
+    // `--provider`/`--model` itself and prints the error).
+    if (resolved.error) return Promise.reject(new Error(resolved.error));
     if (resolved.model) {
       return Promise.resolve({
         model: resolved.model,

@@ -163,3 +163,20 @@ test("CLI-15 exact reference matching and colon-suffix peeling in parseModelPatt
     return Promise.resolve();
   });
 });
+
+test("PROV-10 findInitialModel rejects an unknown --provider with the resolver's error, printing nothing", async () => {
+  await isolated(async (logs) => {
+    const error = await findInitialModel({
+      cliProvider: "no-such-provider",
+      cliModel: "some-model",
+      scopedModels: [],
+      isContinuing: false,
+      modelRegistry: registry(),
+    }).then(() => undefined, (e: Error) => e.message);
+    assertEquals(
+      error,
+      'Unknown provider "no-such-provider". Use --list-models to see available providers/models.',
+    );
+    assertEquals(logs, []);
+  });
+});
