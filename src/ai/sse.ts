@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createParser } from "eventsource-parser";
+import { createParser } from "npm:eventsource-parser@4.1.3";
 
 /** One dispatched SSE event. `event` is absent when the server sent no `event:` field. */
 export interface SseEvent {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { Compile } from "typebox/compile";
-import { Value } from "typebox/value";
+import { Compile } from "npm:typebox@1.4.3/compile";
+import { Value } from "npm:typebox@1.4.3/value";
 import type { JsonSchema, Tool, ToolCall } from "./types.ts";
 
 type Validator = ReturnType<typeof Compile>;

@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { FormattingOptions } from "jsonc-parser";
+import type { FormattingOptions } from "npm:jsonc-parser@3.3.1";
 
-type JsoncEditor = typeof import("jsonc-parser");
+type JsoncEditor = typeof import("npm:jsonc-parser@3.3.1");
 let editor: JsoncEditor | undefined;
 
 /**
@@ -15,7 +15,7 @@ let editor: JsoncEditor | undefined;
  * so it loads in the write path, never at start-up.
  */
 export async function loadJsoncEditor(): Promise<void> {
-  editor ??= await import("jsonc-parser");
+  editor ??= await import("npm:jsonc-parser@3.3.1");
 }
 
 /**

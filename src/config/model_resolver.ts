@@ -181,7 +181,7 @@ export function parseModelPattern(
   return result;
 }
 
-type Picomatch = typeof import("picomatch").default;
+type Picomatch = typeof import("npm:picomatch@4.0.7").default;
 
 function globMatches(picomatch: Picomatch, globPattern: string, model: Model): boolean {
   const isMatch = picomatch(globPattern, { nocase: true });
@@ -199,7 +199,9 @@ export async function resolveModelScope(
   const availableModels = modelRegistry.getAvailable();
   // The glob matcher loads only when a pattern needs it.
   const hasGlob = patterns.some((p) => p.includes("*") || p.includes("?") || p.includes("["));
-  const picomatch: Picomatch | undefined = hasGlob ? (await import("picomatch")).default : undefined;
+  const picomatch: Picomatch | undefined = hasGlob
+    ? (await import("npm:picomatch@4.0.7")).default
+    : undefined;
   const scoped: ScopedModel[] = [];
   const add = (model: Model, thinkingLevel: ModelThinkingLevel | undefined) => {
     if (!scoped.find((s) => modelsAreEqual(s.model, model))) scoped.push({ model, thinkingLevel });

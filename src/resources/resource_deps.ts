@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Ignore } from "ignore";
+import type { Ignore } from "npm:ignore@7.0.17";
 
 /** The modules, once loaded. */
 export interface ResourceDeps {
@@ -21,7 +21,11 @@ let loading: Promise<ResourceDeps> | undefined;
 
 /** Loads the modules (once). */
 export function loadResourceDeps(): Promise<ResourceDeps> {
-  loading ??= Promise.all([import("yaml"), import("ignore"), import("minimatch")]).then(([yaml, ig, mm]) => {
+  loading ??= Promise.all([
+    import("npm:yaml@2.9.1"),
+    import("npm:ignore@7.0.17"),
+    import("npm:minimatch@10.2.6"),
+  ]).then(([yaml, ig, mm]) => {
     deps = {
       parseYaml: (text) => yaml.parse(text),
       createIgnore: () => ig.default(),

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { parse } from "yaml";
-import ignore from "ignore";
-import { minimatch } from "minimatch";
+import { parse } from "npm:yaml@2.9.1";
+import ignore from "npm:ignore@7.0.17";
+import { minimatch } from "npm:minimatch@10.2.6";
 import { setResourceDeps } from "./resource_deps.ts";
 
 setResourceDeps({

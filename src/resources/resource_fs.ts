@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Ignore } from "ignore";
+import type { Ignore } from "npm:ignore@7.0.17";
 import { existsSync, readDirSorted } from "../util/fs.ts";
 import { join, relative, sep } from "../util/path.ts";
 

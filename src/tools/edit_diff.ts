@@ -5,12 +5,12 @@
  *
  * @module
  */
-type DiffLines = typeof import("diff").diffLines;
+type DiffLines = typeof import("npm:diff@8.0.4").diffLines;
 let diffLines: DiffLines | undefined;
 
 /** Loads the line differ (npm:diff) — with the first edit, not at start-up. */
 export async function loadDiff(): Promise<void> {
-  diffLines ??= (await import("diff")).diffLines;
+  diffLines ??= (await import("npm:diff@8.0.4")).diffLines;
 }
 import { checkAccess, readFileBytes } from "../util/fs.ts";
 import { resolveToCwd } from "./path_utils.ts";

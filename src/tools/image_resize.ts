@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type * as PhotonModule from "@silvia-odwyer/photon-node";
+import type * as PhotonModule from "npm:@silvia-odwyer/photon-node@0.3.4";
 import { fromBase64, toBase64 } from "../util/bytes.ts";
 import { getExifOrientation, orientationSwapsAxes } from "./image_exif.ts";
 import { readImageSize } from "./image_dimensions.ts";
@@ -46,10 +46,29 @@ let photonPromise: Promise<Photon | null> | undefined;
 
 /** Loads the WebAssembly codec once; null if it cannot be loaded (then images are omitted). */
 function loadPhoton(): Promise<Photon | null> {
-  photonPromise ??= import("@silvia-odwyer/photon-node")
+  photonPromise ??= import("npm:@silvia-odwyer/photon-node@0.3.4")
     .then((mod) => ((mod as unknown as { default?: Photon }).default ?? mod) as Photon)
     .catch(() => null);
   return photonPromise;
+}
+
+/**
+ * Re-encodes an image type models do not take inline (BMP) as PNG, upright per its EXIF
+ * orientation; null when it cannot be decoded.
+ */
+export async function convertImageToPng(bytes: Uint8Array): Promise<Uint8Array | null> {
+  const photon = await loadPhoton();
+  if (!photon) return null;
+  try {
+    const image = uprightImage(photon, photon.PhotonImage.new_from_byteslice(bytes), getExifOrientation(bytes));
+    try {
+      return new Uint8Array(image.get_bytes());
+    } finally {
+      image.free();
+    }
+  } catch {
+    return null;
+  }
 }
 
 function base64Length(byteLength: number): number {
@@ -189,7 +208,11 @@ export async function resizeImage(
     };
 
     while (true) {
-      for (const candidate of encodings(width, height)) {
+      const [png, jpeg, ...lowerQualityJpegs] = encodings(width, height);
+      // The smaller of PNG and the first JPEG first, then the lower JPEG qualities.
+      const preferred = jpeg && jpeg.bytes.length < png.bytes.length ? [jpeg, png] : [png, jpeg];
+      for (const candidate of [...preferred, ...lowerQualityJpegs]) {
+        if (!candidate) continue;
         if (base64Length(candidate.bytes.length) < opts.maxBytes) {
           return {
             data: toBase64(candidate.bytes),

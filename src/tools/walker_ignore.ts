@@ -5,7 +5,7 @@
  *
  * @module
  */
-import ignore from "ignore";
+import ignore from "npm:ignore@7.0.17";
 import { dirname, join, relative, sep } from "../util/path.ts";
 
 /** The kinds of ignore sources, highest precedence first. */

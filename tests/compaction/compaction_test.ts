@@ -17,6 +17,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/token_estimate
 import type { AssistantMessage } from "../../src/ai/types.ts";
 import type { SessionEntry } from "../../src/session/entries.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { waitFor } from "../support/wait_for.ts";
 import { API_KEY, loadSession, model } from "./support.ts";
 
 function toolCalls(...calls: [string, Record<string, unknown>][]): AssistantMessage {
@@ -166,7 +167,7 @@ Deno.test("SES-18 generateBranchSummary: nothing to summarize, provider error, a
       apiKey: API_KEY,
       signal: controller.signal,
     });
-    while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => server.requests.length >= 2, 10_000, "the summary request", 5);
     controller.abort();
     assertEquals(await pending, { aborted: true });
   } finally {

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { waitFor } from "../support/wait_for.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import {
   createAgentEnv,
@@ -234,7 +235,7 @@ Deno.test("EVT-06 LOOP-03 prompts while streaming need streamingBehavior; queued
   ]);
   try {
     const run = t.session.prompt("one");
-    while (!t.session.isStreaming) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => t.session.isStreaming, 10_000, "the first prompt to start streaming", 5);
     await assertRejects(
       () => t.session.prompt("two"),
       "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",

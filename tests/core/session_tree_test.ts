@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { waitFor } from "../support/wait_for.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import { createAgentEnv, readSessionLines } from "../support/agent_env.ts";
 import { normalizeCapture, scrubPaths } from "../fixtures/runtime/normalize.ts";
@@ -122,7 +123,7 @@ Deno.test("SES-18 SES-12 tree scenario matches the reference: leaves, labels, su
     const before = sm.getLeafId();
     const pending = s.navigateTree(a1, { summarize: true });
     assert(s.isCompacting, "a navigation counts as compacting from its start");
-    while (t.server.requests.length < 7) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => t.server.requests.length >= 7, 10_000, "the branch summary request", 10);
     assert(s.isCompacting, "a branch summary counts as compacting");
     s.abortBranchSummary();
     result = await pending;

@@ -138,15 +138,5 @@ export function spawnPi(args: string[], options: SpawnPiOptions): Promise<PiResu
   return startPi(args, options).result;
 }
 
-/** Waits until `condition()` holds, polling every 20 ms; throws after `timeoutMs`. */
-export async function waitFor(
-  condition: () => boolean,
-  timeoutMs = 30_000,
-  what = "condition",
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Polling with a deadline (see wait_for.ts); re-exported for the e2e tests that import it from here. */
+export { waitFor } from "./wait_for.ts";
