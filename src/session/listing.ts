@@ -7,6 +7,7 @@
 import { existsSync, readDirNames, readDirSorted } from "../util/fs.ts";
 import { join } from "../util/path.ts";
 import type { SessionInfo, SessionListProgress } from "./entries.ts";
+import { sessionCwdMatches } from "./paths.ts";
 import { readLines, readLinesSync } from "./jsonl_reader.ts";
 
 type Loose = Record<string, unknown>;
@@ -155,35 +156,51 @@ export async function listSessionsUnder(
   }
 }
 
-/** True when the first line of `path` is a session header with a string id. */
-export function isValidSessionFile(path: string): boolean {
-  let ok = false;
+/**
+ * The header of a session file: its first parseable line when that is a session header with a
+ * string id (blank and malformed lines before it are skipped, as on load), else null.
+ */
+export function readSessionHeader(path: string): { id: string; cwd?: unknown } | null {
+  let header: { id: string; cwd?: unknown } | null = null;
   try {
     readLinesSync(path, (line) => {
+      if (!line.trim()) return;
+      let value: Record<string, unknown>;
       try {
-        const h = JSON.parse(line);
-        ok = h?.type === "session" && typeof h.id === "string";
+        value = JSON.parse(line);
       } catch {
-        ok = false;
+        return;
       }
+      if (value?.type === "session" && typeof value.id === "string") header = value as { id: string };
       return false;
     });
   } catch {
-    return false;
+    return null;
   }
-  return ok;
+  return header;
 }
 
-/** The most recently modified valid session file in `sessionDir`, or null. */
-export function findMostRecentSession(sessionDir: string): string | null {
+/** True when `path` starts with a session header with a string id. */
+export function isValidSessionFile(path: string): boolean {
+  return readSessionHeader(path) !== null;
+}
+
+/**
+ * The most recently modified valid session file in `sessionDir`, or null. With `cwd`, only
+ * sessions whose header names that folder count.
+ */
+export function findMostRecentSession(sessionDir: string, cwd?: string): string | null {
   try {
     const files = readDirSorted(sessionDir).map((e) => e.name)
       .filter((f) => f.endsWith(".jsonl"))
       .map((f) => join(sessionDir, f))
-      .filter(isValidSessionFile)
       .map((path) => ({ path, mtime: Deno.statSync(path).mtime?.getTime() ?? 0 }))
       .sort((a, b) => b.mtime - a.mtime);
-    return files[0]?.path ?? null;
+    for (const { path } of files) {
+      const header = readSessionHeader(path);
+      if (header && (cwd === undefined || sessionCwdMatches(header.cwd, cwd))) return path;
+    }
+    return null;
   } catch {
     return null;
   }

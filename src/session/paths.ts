@@ -6,7 +6,7 @@
  */
 import { existsSync, makeDirSync } from "../util/fs.ts";
 import { homeDir } from "../util/os.ts";
-import { join } from "../util/path.ts";
+import { join, resolve } from "../util/path.ts";
 
 /** The agent directory: `$PI_CODING_AGENT_DIR` (with `~` expanded) or `~/.pi/agent`. */
 export function getDefaultAgentDir(): string {
@@ -32,11 +32,29 @@ export function encodeCwd(cwd: string): string {
   return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
 }
 
+/** The session folder for `cwd`, without creating it. */
+export function getDefaultSessionDirPath(cwd: string, agentDir: string = getDefaultAgentDir()): string {
+  return join(getSessionsRoot(agentDir), encodeCwd(cwd));
+}
+
 /** The session folder for `cwd`, created if missing (the reference creates it eagerly too). */
 export function getDefaultSessionDir(cwd: string, agentDir: string = getDefaultAgentDir()): string {
-  const dir = join(getSessionsRoot(agentDir), encodeCwd(cwd));
+  const dir = getDefaultSessionDirPath(cwd, agentDir);
   if (!existsSync(dir)) makeDirSync(dir);
   return dir;
+}
+
+/**
+ * Whether a session folder other than `cwd`'s own is given: such a folder (`--session-dir`) may
+ * hold sessions of several projects, so listings and `--continue` keep only `cwd`'s (pi 1.6.0).
+ */
+export function isSharedSessionDir(sessionDir: string | undefined, cwd: string): sessionDir is string {
+  return sessionDir !== undefined && resolve(sessionDir) !== resolve(getDefaultSessionDirPath(resolve(cwd)));
+}
+
+/** Whether a header's `cwd` names the folder `cwd` (an empty or missing cwd matches nothing). */
+export function sessionCwdMatches(headerCwd: unknown, cwd: string): boolean {
+  return typeof headerCwd === "string" && headerCwd !== "" && resolve(headerCwd) === resolve(cwd);
 }
 
 /** File name for a new session: ISO time with `:` and `.` as `-`, then `_<id>.jsonl`. */

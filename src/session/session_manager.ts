@@ -40,7 +40,13 @@ import { findMostRecentSession, listSessionsInDir, listSessionsUnder } from "./l
 import type { BashExecutionMessage, CustomMessage } from "./messages.ts";
 import { getCurrentSystemMessage, type SystemMessage } from "./system_message.ts";
 import { migrateToCurrentVersion } from "./migrations.ts";
-import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
+import {
+  getDefaultSessionDir,
+  getSessionsRoot,
+  isSharedSessionDir,
+  sessionCwdMatches,
+  sessionFileName,
+} from "./paths.ts";
 import {
   appendText,
   InvalidSessionFileError,
@@ -731,10 +737,14 @@ export class SessionManager {
     return new SessionManager(cwd, sessionDir ?? resolve(path, ".."), path, true);
   }
 
-  /** Opens the most recently modified session of `cwd`, or creates a new one. */
+  /**
+   * Opens the most recently modified session of `cwd`, or creates a new one. In a shared
+   * `sessionDir` (not `cwd`'s default folder) only sessions started in `cwd` count.
+   */
   static continueRecent(cwd: string, sessionDir?: string): SessionManager {
     const dir = sessionDir ?? getDefaultSessionDir(cwd);
-    return new SessionManager(cwd, dir, findMostRecentSession(dir) ?? undefined, true);
+    const recent = findMostRecentSession(dir, isSharedSessionDir(sessionDir, cwd) ? cwd : undefined);
+    return new SessionManager(cwd, dir, recent ?? undefined, true);
   }
 
   /** A session that never touches the disk. */
@@ -776,16 +786,36 @@ export class SessionManager {
     return new SessionManager(targetCwd, dir, file, true);
   }
 
-  /** Sessions of one project folder, newest first. */
-  static list(cwd: string, sessionDir?: string, onProgress?: SessionListProgress): Promise<SessionInfo[]> {
-    return listSessionsInDir(sessionDir ?? getDefaultSessionDir(cwd), onProgress);
+  /**
+   * Sessions of one project folder, newest first. In a shared `sessionDir` (not `cwd`'s default
+   * folder) only sessions started in `cwd` are listed.
+   */
+  static async list(
+    cwd: string,
+    sessionDir?: string,
+    onProgress?: SessionListProgress,
+  ): Promise<SessionInfo[]> {
+    const all = await listSessionsInDir(sessionDir ?? getDefaultSessionDir(cwd), onProgress);
+    return isSharedSessionDir(sessionDir, cwd) ? all.filter((s) => sessionCwdMatches(s.cwd, cwd)) : all;
   }
 
   /**
-   * Sessions of all projects, newest first. `sessionsRoot` defaults to `<agentDir>/sessions`
-   * (an addition to the reference signature so callers need not rely on the environment).
+   * Sessions of all projects, newest first: every project folder under `<agentDir>/sessions`.
+   * As in pi 1.6.0, a folder path as first argument lists that one folder's sessions instead.
+   * A folder path as second argument is the sessions root to scan (our addition, so callers
+   * need not rely on the environment).
    */
-  static listAll(onProgress?: SessionListProgress, sessionsRoot?: string): Promise<SessionInfo[]> {
-    return listSessionsUnder(sessionsRoot ?? getSessionsRoot(), onProgress);
+  static listAll(
+    sessionDirOrOnProgress?: string | SessionListProgress,
+    sessionsRoot?: string | SessionListProgress,
+  ): Promise<SessionInfo[]> {
+    if (typeof sessionDirOrOnProgress === "string") {
+      return listSessionsInDir(
+        sessionDirOrOnProgress,
+        typeof sessionsRoot === "function" ? sessionsRoot : undefined,
+      );
+    }
+    const root = typeof sessionsRoot === "string" ? sessionsRoot : getSessionsRoot();
+    return listSessionsUnder(root, sessionDirOrOnProgress);
   }
 }

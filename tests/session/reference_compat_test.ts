@@ -1,17 +1,29 @@
 /**
- * Files we write load in the reference. Stored verdicts (the reference's view of our output,
- * recorded by scripts/capture/sessions_reference.mjs) are checked always; when the reference is
- * installed at /work/ref, node also loads freshly written output live.
+ * Files we write load in the reference pi 1.6.0. When the reference is installed
+ * (scripts/reference/locate.ts), its Node loads our freshly written output live and must see
+ * exactly what we see. Without it (`useReferenceFixtures()`), the stored verdicts recorded by
+ * scripts/capture/sessions_reference.mjs stand in: they are compared with our view of today's
+ * output after normalising what legitimately differs from day to day (ids, times).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { appendSampleEntries } from "./support/append_fixture.ts";
 import { writeSampleSession } from "./support/write_session.ts";
 import { FIXTURES, normalizeIds, ourView } from "./support/view.ts";
+import { findReference } from "../../scripts/reference/locate.ts";
+import { useReferenceFixtures } from "../support/spawn_pi.ts";
 
-const NAMES = ["branched", "compacted", "labels", "v1", "v2", "torn"];
-const REF = "/work/ref/node_modules/@mariozechner/pi-coding-agent";
+/** Fixture files (under tests/fixtures/sessions/) and the name of their stored verdicts. */
+const NAMES: [string, string][] = [
+  ...["branched", "compacted", "edits", "labels", "v1", "v2", "torn"].map((n): [string, string] => [
+    `${n}.jsonl`,
+    n,
+  ]),
+  ...["branched", "compacted", "labels", "torn"].map((n): [string, string] => [
+    `0.73.1/${n}.jsonl`,
+    `0.73.1-${n}`,
+  ]),
+];
 const CAPTURE = new URL("../../scripts/capture/sessions_reference.mjs", import.meta.url).pathname;
 
 /** Entry types and key order of a JSONL file, ids and times left out. */
@@ -27,69 +39,93 @@ async function shape(file: string): Promise<string[]> {
   });
 }
 
-/** The reference's view of `file`: live via node when installed, else the stored verdict. */
-async function referenceView(file: string, stored: string): Promise<unknown> {
-  if (!existsSync(REF)) return JSON.parse(await Deno.readTextFile(stored));
-  const out = await new Deno.Command("node", {
+const TIME_KEYS = new Set(["timestamp", "labelTimestamp", "created", "modified"]);
+
+/**
+ * Ids by position, every time field as `<T>`, the header's session id as `<SID>`: what two
+ * views of files written on different days may differ in.
+ */
+function normalizeVolatile(view: unknown): unknown {
+  const header = (view as { header?: { id?: string } }).header;
+  const sid = header?.id;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") {
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k, TIME_KEYS.has(k) ? "<T>" : walk(x)]),
+      );
+    }
+    return v === sid ? "<SID>" : v;
+  };
+  return walk(normalizeIds(view));
+}
+
+/** The reference's view of `file`, loaded live by its own Node. */
+async function liveReferenceView(file: string): Promise<unknown> {
+  const ref = findReference()!;
+  const out = await new Deno.Command(ref.node, {
     args: [CAPTURE, "view", file],
+    env: { PI_REFERENCE_DIR: ref.nodeModules.replace(/\/node_modules$/, "") },
     stdout: "piped",
     stderr: "inherit",
-  })
-    .output();
+  }).output();
   if (!out.success) throw new Error(`reference failed to load ${file}`);
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
-for (const name of NAMES) {
-  Deno.test(`SES-04 SES-07 stored verdict: the reference loads ${name}.jsonl after our appends exactly as we do`, async () => {
-    const file = join(FIXTURES, "ours", `${name}.appended.jsonl`);
+for (const [file, stored] of NAMES) {
+  Deno.test(`SES-04 SES-07 stored verdict: 1.6.0 loads ${file} after our appends exactly as we do`, async () => {
+    const appended = join(FIXTURES, "ours", `${stored}.appended.jsonl`);
     const verdict = JSON.parse(
-      await Deno.readTextFile(join(FIXTURES, "ours", `${name}.appended.reference.json`)),
+      await Deno.readTextFile(join(FIXTURES, "ours", `${stored}.appended.reference.json`)),
     );
-    const ours = await ourView(file);
-    assertEquals(normalizeIds(ours), normalizeIds(verdict));
+    assertEquals(normalizeIds(await ourView(appended)), normalizeIds(verdict));
     // Every appended entry made it into the reference's view and the name it resolved is ours.
     assertEquals((verdict as { sessionName: string }).sessionName, "appended by deno");
   });
 
-  Deno.test(`SES-04 appending to ${name}.jsonl today gives the same line shapes, and the reference loads it`, async () => {
+  Deno.test(`SES-04 appending to ${file} today gives the same line shapes, and 1.6.0 loads it as we do`, async () => {
     const dir = await Deno.makeTempDir();
     try {
-      const file = join(dir, `${name}.jsonl`);
-      await Deno.copyFile(join(FIXTURES, `${name}.jsonl`), file);
-      const ids = appendSampleEntries(file);
-      const stored = join(FIXTURES, "ours", `${name}.appended.jsonl`);
-      assertEquals(await shape(file), await shape(stored));
-      const ref = await referenceView(file, join(FIXTURES, "ours", `${name}.appended.reference.json`)) as {
-        entries: { id: string }[];
-      };
-      const ours = await ourView(file);
-      if (existsSync(REF)) {
-        assertEquals(normalizeIds(ours), normalizeIds(ref));
-        const refIds = new Set(ref.entries.map((e) => e.id));
-        for (const id of ids) assertEquals(refIds.has(id), true, `reference lost entry ${id}`);
-      } else {
-        assertEquals(normalizeIds(ours), normalizeIds(ref));
+      const copy = join(dir, "session.jsonl");
+      await Deno.copyFile(join(FIXTURES, file), copy);
+      const ids = appendSampleEntries(copy);
+      assertEquals(await shape(copy), await shape(join(FIXTURES, "ours", `${stored}.appended.jsonl`)));
+      const ours = await ourView(copy);
+      if (useReferenceFixtures()) {
+        const verdict = JSON.parse(
+          await Deno.readTextFile(join(FIXTURES, "ours", `${stored}.appended.reference.json`)),
+        );
+        assertEquals(normalizeVolatile(ours), normalizeVolatile(verdict));
+        return;
       }
+      const ref = await liveReferenceView(copy) as { entries: { id: string }[] };
+      assertEquals(ours, ref);
+      const refIds = new Set(ref.entries.map((e) => e.id));
+      for (const id of ids) assertEquals(refIds.has(id), true, `reference lost entry ${id}`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   });
 }
 
-Deno.test("SES-03 SES-04 a session we write from scratch loads in the reference (stored verdict)", async () => {
+Deno.test("SES-03 SES-04 a session we write from scratch loads in 1.6.0 (stored verdict)", async () => {
   const verdict = JSON.parse(await Deno.readTextFile(join(FIXTURES, "ours", "written.reference.json")));
   assertEquals(await ourView(join(FIXTURES, "ours", "written.jsonl")), verdict);
 });
 
-Deno.test("SES-03 SES-04 a session we write now loads in the reference (live when installed)", async () => {
+Deno.test("SES-03 SES-04 a session we write now loads in 1.6.0 as we load it (live when installed)", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const file = writeSampleSession(dir);
     assertEquals(await shape(file), await shape(join(FIXTURES, "ours", "written.jsonl")));
-    const ref = await referenceView(file, join(FIXTURES, "ours", "written.reference.json"));
     const ours = await ourView(file);
-    assertEquals(normalizeIds(ours), normalizeIds(ref));
+    if (useReferenceFixtures()) {
+      const verdict = JSON.parse(await Deno.readTextFile(join(FIXTURES, "ours", "written.reference.json")));
+      assertEquals(normalizeVolatile(ours), normalizeVolatile(verdict));
+    } else {
+      assertEquals(ours, await liveReferenceView(file));
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

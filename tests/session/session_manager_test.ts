@@ -219,3 +219,16 @@ Deno.test("SES-06 reopening a session keeps appending to the same file without a
     assertEquals(l.length, 5);
     assertEquals(re.buildSessionContext().thinkingLevel, "high");
   }));
+
+Deno.test("SES-16 a shared --session-dir lists and continues only the sessions of the current folder (1.6.0)", () =>
+  withDir(async (dir) => {
+    const mine = SessionManager.create("/tmp/mine", dir);
+    mine.appendMessage(userMessage("mine", 1_700_000_000_000));
+    await new Promise((r) => setTimeout(r, 20));
+    const theirs = SessionManager.create("/tmp/theirs", dir);
+    theirs.appendMessage(userMessage("theirs", 1_800_000_000_000));
+    assertEquals((await SessionManager.list("/tmp/mine", dir)).map((i) => i.firstMessage), ["mine"]);
+    assertEquals(SessionManager.continueRecent("/tmp/mine", dir).getSessionId(), mine.getSessionId());
+    // listAll(dir) lists the folder itself, every project included.
+    assertEquals((await SessionManager.listAll(dir)).map((i) => i.firstMessage), ["theirs", "mine"]);
+  }));

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AssistantMessage, UserMessage } from "../../../src/ai/types.ts";
+import type { AssistantMessage, Usage, UserMessage } from "../../../src/ai/types.ts";
 import type { BashExecutionMessage } from "../../../src/session/messages.ts";
 
 /** A user message with fixed text and time. */
@@ -44,5 +44,17 @@ export function bashMessage(excludeFromContext = false): BashExecutionMessage {
     truncated: false,
     timestamp: 1_700_000_002_000,
     excludeFromContext,
+  };
+}
+
+/** Usage of a cache-warming request. */
+export function sampleUsage(): Usage {
+  return {
+    input: 0,
+    output: 1,
+    cacheRead: 4000,
+    cacheWrite: 0,
+    totalTokens: 4001,
+    cost: { input: 0, output: 0.00001, cacheRead: 0.0012, cacheWrite: 0, total: 0.00121 },
   };
 }

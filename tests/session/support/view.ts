@@ -41,6 +41,8 @@ export async function ourView(file: string): Promise<unknown> {
       entries,
       leafId: sm.getLeafId(),
       context: sm.buildSessionContext(),
+      projection: sm.buildSessionProjection().entries.map((p) => [p.sourceEntry.id, p.messages.length]),
+      entryCount: sm.getEntryCount(),
       sessionName: sm.getSessionName(),
       tree: treeShape(sm.getTree()),
       labels,
