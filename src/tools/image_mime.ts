@@ -9,7 +9,7 @@
 import { nodeError } from "../util/fs.ts";
 
 /** MIME types the read tool sends as image attachments. */
-export type SupportedImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+export type SupportedImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/bmp";
 
 /** How many leading bytes are inspected (as file-type does). */
 const SNIFF_BYTES = 4100;
@@ -66,7 +66,33 @@ export function detectSupportedImageMimeType(bytes: Uint8Array): SupportedImageM
   if (startsWith(bytes, start, [0x52, 0x49, 0x46, 0x46]) && bytes.length >= start + 12) {
     return ascii(bytes, start + 8, 4) === "WEBP" ? "image/webp" : null;
   }
+  if (start === 0 && ascii(bytes, 0, 2) === "BM" && isBmp(bytes)) return "image/bmp";
   return null;
+}
+
+/** A plausible Windows bitmap header: sizes and offsets that agree, 1 plane, a known depth. */
+function isBmp(b: Uint8Array): boolean {
+  if (b.length < 26) return false;
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const fileSize = view.getUint32(2, true);
+  const pixelOffset = view.getUint32(10, true);
+  const dibSize = view.getUint32(14, true);
+  if (fileSize !== 0 && fileSize < 26) return false;
+  if (pixelOffset < 14 + dibSize) return false;
+  if (fileSize !== 0 && pixelOffset >= fileSize) return false;
+  let planes: number;
+  let bits: number;
+  if (dibSize === 12) {
+    planes = view.getUint16(22, true);
+    bits = view.getUint16(24, true);
+  } else if (dibSize >= 40 && dibSize <= 124) {
+    if (b.length < 30) return false;
+    planes = view.getUint16(26, true);
+    bits = view.getUint16(28, true);
+  } else {
+    return false;
+  }
+  return planes === 1 && [1, 4, 8, 16, 24, 32].includes(bits);
 }
 
 /** Reads the first bytes of a file and identifies a supported image; null for other files. */

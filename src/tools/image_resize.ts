@@ -60,7 +60,11 @@ export async function convertImageToPng(bytes: Uint8Array): Promise<Uint8Array |
   const photon = await loadPhoton();
   if (!photon) return null;
   try {
-    const image = uprightImage(photon, photon.PhotonImage.new_from_byteslice(bytes), getExifOrientation(bytes));
+    const image = uprightImage(
+      photon,
+      photon.PhotonImage.new_from_byteslice(bytes),
+      getExifOrientation(bytes),
+    );
     try {
       return new Uint8Array(image.get_bytes());
     } finally {

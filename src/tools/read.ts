@@ -70,17 +70,34 @@ async function readImage(
   mimeType: string,
   autoResize: boolean,
 ): Promise<(TextContent | ImageContent)[]> {
-  const base64 = toBase64(bytes);
-  if (!autoResize) {
-    return [{ type: "text", text: `Read image file [${mimeType}]` }, {
-      type: "image",
-      data: base64,
-      mimeType,
-    }];
+  // Image handling (EXIF, dimensions, resizing, conversion) loads with the first image read.
+  const { convertImageToPng, formatDimensionNote, resizeImage } = await import("./image_resize.ts");
+  let inlineBytes = bytes;
+  let inlineMime = mimeType;
+  const hints: string[] = [];
+  if (mimeType === "image/bmp") {
+    // Models take PNG, JPEG, GIF and WebP inline; other types are converted to PNG first.
+    const png = await convertImageToPng(bytes);
+    if (!png) {
+      return [{
+        type: "text",
+        text:
+          `Read image file [${mimeType}]\n[Image omitted: could not be converted to a supported inline image format.]`,
+      }];
+    }
+    inlineBytes = png;
+    inlineMime = "image/png";
   }
-  // Image handling (EXIF, dimensions, resizing) loads with the first image read.
-  const { formatDimensionNote, resizeImage } = await import("./image_resize.ts");
-  const resized = await resizeImage({ data: base64, mimeType });
+  const converted = (to: string) =>
+    inlineMime !== mimeType ? [`[Image converted from ${mimeType} to ${to}.]`] : [];
+  if (!autoResize) {
+    hints.push(...converted(inlineMime));
+    return [
+      { type: "text", text: [`Read image file [${inlineMime}]`, ...hints].join("\n") },
+      { type: "image", data: toBase64(inlineBytes), mimeType: inlineMime },
+    ];
+  }
+  const resized = await resizeImage({ data: toBase64(inlineBytes), mimeType: inlineMime });
   if (!resized) {
     return [{
       type: "text",
@@ -88,9 +105,11 @@ async function readImage(
         `Read image file [${mimeType}]\n[Image omitted: could not be resized below the inline image size limit.]`,
     }];
   }
+  hints.push(...converted(resized.mimeType));
   const note = formatDimensionNote(resized);
+  if (note) hints.push(note);
   return [
-    { type: "text", text: `Read image file [${resized.mimeType}]${note ? `\n${note}` : ""}` },
+    { type: "text", text: [`Read image file [${resized.mimeType}]`, ...hints].join("\n") },
     { type: "image", data: resized.data, mimeType: resized.mimeType },
   ];
 }
@@ -165,7 +184,7 @@ export function createReadTool(
     name: "read",
     label: "read",
     description:
-      `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${
+      `Read the contents of a file. Supports text files and images (jpg, png, gif, webp, bmp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${
         DEFAULT_MAX_BYTES / 1024
       }KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
     promptSnippet: "Read file contents",
