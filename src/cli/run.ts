@@ -1,6 +1,7 @@
 /**
- * The CLI's entry: marks the environment as pi's (CLI-01), runs the main flow on the process
- * streams, and turns a missing Deno permission into a clear error instead of a stack trace.
+ * The CLI's entry: runs the main flow on the process streams, and turns a missing Deno permission
+ * into a clear error instead of a stack trace. It does not mark the process environment as pi's:
+ * every command pi spawns gets `PI_CODING_AGENT=true` explicitly (CLI-01, `getShellEnv`).
  *
  * @module
  */
@@ -11,8 +12,6 @@ import { red } from "./style.ts";
 export async function runCli(args: string[]): Promise<number> {
   const io = processIO();
   try {
-    // Child processes (the bash tool) can tell they run under pi.
-    Deno.env.set("PI_CODING_AGENT", "true");
     // Imported here so that a permission some dependency needs while loading is reported below too.
     const { runMain } = await import("./main_flow.ts");
     return await runMain(args, { io });
