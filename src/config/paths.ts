@@ -19,8 +19,6 @@ export const ENV_AGENT_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_DIR`;
 /** Environment variable that relocates session files without moving the rest of the agent dir. */
 export const ENV_SESSION_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_SESSION_DIR`;
 
-const DEFAULT_SHARE_VIEWER_URL = "https://pi.dev/session/";
-
 function readEnv(name: string): string | undefined {
   try {
     return Deno.env.get(name);
@@ -59,40 +57,9 @@ export function getSettingsPath(): string {
   return join(getAgentDir(), "settings.json");
 }
 
-/** Folder for user themes. */
-export function getCustomThemesDir(): string {
-  return join(getAgentDir(), "themes");
-}
-
-/** Folder for user tools. */
-export function getToolsDir(): string {
-  return join(getAgentDir(), "tools");
-}
-
 /** Folder for managed helper binaries (fd, rg). */
 export function getBinDir(): string {
   return join(getAgentDir(), "bin");
-}
-
-/** Folder for user prompt templates. */
-export function getPromptsDir(): string {
-  return join(getAgentDir(), "prompts");
-}
-
-/** Default root for session files when nothing overrides it. */
-export function getSessionsDir(): string {
-  return join(getAgentDir(), "sessions");
-}
-
-/** Path of the debug log. */
-export function getDebugLogPath(): string {
-  return join(getAgentDir(), `${APP_NAME}-debug.log`);
-}
-
-/** URL at which a shared gist can be viewed (`PI_SHARE_VIEWER_URL` overrides the host). */
-export function getShareViewerUrl(gistId: string): string {
-  const baseUrl = readEnv("PI_SHARE_VIEWER_URL") || DEFAULT_SHARE_VIEWER_URL;
-  return `${baseUrl}#${gistId}`;
 }
 
 /** Whether an environment flag is set to one of the accepted truthy spellings (1, true, yes). */
@@ -100,11 +67,6 @@ export function isTruthyEnvFlag(value: string | undefined): boolean {
   if (!value) return false;
   const lower = value.toLowerCase();
   return value === "1" || lower === "true" || lower === "yes";
-}
-
-/** Whether pi should avoid the network for optional work (`PI_OFFLINE`, also set by `--offline`). */
-export function isOfflineMode(): boolean {
-  return isTruthyEnvFlag(readEnv("PI_OFFLINE"));
 }
 
 /**

@@ -34,7 +34,7 @@ const UV_DESCRIPTIONS: Record<string, string> = {
 };
 
 /** An error shaped like Node's file-system errors (code, syscall, path). */
-export interface NodeStyleError extends Error {
+interface NodeStyleError extends Error {
   code?: string;
   syscall?: string;
   path?: string;
@@ -68,7 +68,7 @@ export function existsSync(path: string): boolean {
 }
 
 /** Stat that follows symlinks and answers undefined instead of throwing. */
-export function statOrUndefined(path: string): Deno.FileInfo | undefined {
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
   try {
     return Deno.statSync(path);
   } catch {
