@@ -1,7 +1,8 @@
 /**
  * The `edit` tool: targeted exact-text replacements in one file, with a fuzzy fallback for
- * typographic differences. Preserves a UTF-8 BOM and CRLF line endings, serialises with other
- * writers of the same file, and returns a numbered diff in `details`.
+ * typographic differences. Only the replaced text changes: a UTF-8 BOM and the line endings of
+ * untouched lines stay as they were. Serialises with other writers of the same file, and returns a
+ * numbered diff and a unified patch in `details`.
  *
  * @module
  */
@@ -10,14 +11,13 @@ import type { AgentTool } from "../agent/types.ts";
 import {
   applyEditsToNormalizedContent,
   describeAccessError,
-  detectLineEnding,
   type Edit,
-  generateDiffString,
+  generateEditDiff,
   loadDiff,
   normalizeToLF,
-  restoreLineEndings,
   stripBom,
 } from "./edit_diff.ts";
+import { applyReplacementsToOriginal } from "./edit_replacements.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { abortable, abortError } from "./abortable.ts";
@@ -31,6 +31,8 @@ export interface EditToolInput {
 /** What a successful edit reports besides its text. */
 export interface EditToolDetails {
   diff: string;
+  /** A standard unified patch of the change (`--- path` / `+++ path` headers). */
+  patch: string;
   firstChangedLine?: number;
 }
 
@@ -69,13 +71,11 @@ const EDIT_PARAMETERS = {
           },
           newText: { type: "string", description: "Replacement text for this targeted edit." },
         },
-        additionalProperties: false,
       },
       description:
         "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
     },
   },
-  additionalProperties: false,
 };
 
 const defaultOperations: EditOperations = {
@@ -84,9 +84,16 @@ const defaultOperations: EditOperations = {
   access: (path) => checkAccess(path, { write: true }),
 };
 
+function isSingleEdit(value: unknown): value is Edit {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const edit = value as Record<string, unknown>;
+  return typeof edit.oldText === "string" && typeof edit.newText === "string";
+}
+
 /**
- * Normalises what models actually send: `edits` as a JSON string, or the older single
- * top-level `oldText`/`newText` pair (appended to `edits`). Anything else passes through.
+ * Normalises what models actually send: `edits` as a JSON string, a single edit object instead
+ * of a one-element array, or the older top-level `oldText`/`newText` pair (appended to
+ * `edits`). Anything else passes through.
  */
 export function prepareEditArguments(input: unknown): EditToolInput {
   if (!input || typeof input !== "object") return input as EditToolInput;
@@ -95,9 +102,12 @@ export function prepareEditArguments(input: unknown): EditToolInput {
     try {
       const parsed: unknown = JSON.parse(args.edits);
       if (Array.isArray(parsed)) args.edits = parsed;
+      else if (isSingleEdit(parsed)) args.edits = [parsed];
     } catch {
       // Leave the string; validation reports it.
     }
+  } else if (isSingleEdit(args.edits)) {
+    args.edits = [args.edits];
   }
   if (typeof args.oldText !== "string" || typeof args.newText !== "string") {
     return args as unknown as EditToolInput;
@@ -121,10 +131,8 @@ export function createEditTool(
     promptSnippet:
       "Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
     promptGuidelines: [
-      "Use edit for precise changes (edits[].oldText must match exactly)",
-      "When changing multiple separate locations in one file, use one edit call with multiple entries in edits[] instead of multiple edit calls",
-      "Each edits[].oldText is matched against the original file, not after earlier edits are applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
-      "Keep edits[].oldText as small as possible while still being unique in the file. Do not pad with large unchanged regions.",
+      "Use edit for targeted changes. Batch changes to one file in a single call.",
+      "Each edits[].oldText must exactly and uniquely match the original file. Keep matches short and non-overlapping; merge nearby changes without including large unchanged regions.",
     ],
     parameters: EDIT_PARAMETERS,
     prepareArguments: prepareEditArguments,
@@ -147,16 +155,28 @@ export function createEditTool(
           const raw = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await ops.readFile(absolutePath));
           if (signal?.aborted) throw abortError();
           const { bom, text } = stripBom(raw);
-          const ending = detectLineEnding(text);
-          const { baseContent, newContent } = applyEditsToNormalizedContent(normalizeToLF(text), edits, path);
-          if (signal?.aborted) throw abortError();
-          await ops.writeFile(absolutePath, bom + restoreLineEndings(newContent, ending));
-          if (signal?.aborted) throw abortError();
+          const normalized = normalizeToLF(text);
+          const { baseContent, newContent, replacements } = applyEditsToNormalizedContent(
+            normalized,
+            edits,
+            path,
+          );
+          // The diff first, so its computation cannot fail after the write.
           await loadDiff();
-          const { diff, firstChangedLine } = generateDiffString(baseContent, newContent);
+          const { diff, patch, firstChangedLine } = generateEditDiff(
+            path,
+            baseContent,
+            newContent,
+            replacements,
+          );
+          if (signal?.aborted) throw abortError();
+          // Spliced into the original text, so untouched lines keep their line endings.
+          const final = text === normalized ? newContent : applyReplacementsToOriginal(text, replacements);
+          await ops.writeFile(absolutePath, bom + final);
+          if (signal?.aborted) throw abortError();
           return {
             content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],
-            details: { diff, firstChangedLine },
+            details: { diff, patch, firstChangedLine },
           };
         }));
     },

@@ -5,15 +5,12 @@
  *
  * @module
  */
-type DiffLines = typeof import("npm:diff@8.0.4").diffLines;
-let diffLines: DiffLines | undefined;
-
-/** Loads the line differ (npm:diff) — with the first edit, not at start-up. */
-export async function loadDiff(): Promise<void> {
-  diffLines ??= (await import("npm:diff@8.0.4")).diffLines;
-}
 import { checkAccess, readFileBytes } from "../util/fs.ts";
 import { resolveToCwd } from "./path_utils.ts";
+import { applyReplacements, type Replacement, widenReplacementsToLines } from "./edit_replacements.ts";
+import { type EditDiffResult, generateEditDiff, loadDiff } from "./edit_render.ts";
+
+export { type EditDiffResult, generateDiffString, generateEditDiff, loadDiff } from "./edit_render.ts";
 
 /** One replacement: `oldText` must occur exactly once in the original file. */
 export interface Edit {
@@ -30,16 +27,14 @@ export interface FuzzyMatchResult {
   contentForReplacement: string;
 }
 
-/** Content before and after applying edits, both LF-normalised (and fuzzy-normalised if needed). */
+/**
+ * Content before and after applying edits, both LF-normalised, and the replacements (sorted,
+ * disjoint, in `baseContent` offsets) that turn one into the other.
+ */
 export interface AppliedEditsResult {
   baseContent: string;
   newContent: string;
-}
-
-/** A rendered diff and the first changed line (1-based, in the new file). */
-export interface EditDiffResult {
-  diff: string;
-  firstChangedLine: number | undefined;
+  replacements: Replacement[];
 }
 
 /** A preview that could not be computed, with the message the edit itself would fail with. */
@@ -47,23 +42,9 @@ export interface EditDiffError {
   error: string;
 }
 
-/** The file's dominant line ending, judged by its first line break. */
-export function detectLineEnding(content: string): "\r\n" | "\n" {
-  const lf = content.indexOf("\n");
-  if (lf === -1) return "\n";
-  const crlf = content.indexOf("\r\n");
-  if (crlf === -1) return "\n";
-  return crlf < lf ? "\r\n" : "\n";
-}
-
 /** Turns CRLF and lone CR into LF so matching ignores line-ending style. */
 export function normalizeToLF(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
-}
-
-/** Converts LF text back to the file's original line ending. */
-export function restoreLineEndings(text: string, ending: "\r\n" | "\n"): string {
-  return ending === "\r\n" ? text.replace(/\n/g, "\r\n") : text;
 }
 
 /**
@@ -174,105 +155,33 @@ export function applyEditsToNormalizedContent(
     if (e.oldText.length === 0) throw emptyOldText(path, i, total);
   });
   const needsFuzzy = lfEdits.some((e) => fuzzyFindText(normalizedContent, e.oldText).usedFuzzyMatch);
-  const baseContent = needsFuzzy ? normalizeForFuzzyMatch(normalizedContent) : normalizedContent;
+  const matchContent = needsFuzzy ? normalizeForFuzzyMatch(normalizedContent) : normalizedContent;
 
   const matches = lfEdits.map((e, i) => {
-    const m = fuzzyFindText(baseContent, e.oldText);
+    const m = fuzzyFindText(matchContent, e.oldText);
     if (!m.found) throw notFound(path, i, total);
-    const count = countFuzzyOccurrences(baseContent, e.oldText);
+    const count = countFuzzyOccurrences(matchContent, e.oldText);
     if (count > 1) throw duplicate(path, i, total, count);
-    return { editIndex: i, start: m.index, length: m.matchLength, newText: e.newText };
+    return { editIndex: i, matchIndex: m.index, matchLength: m.matchLength, newText: e.newText };
   });
-  matches.sort((a, b) => a.start - b.start);
+  matches.sort((a, b) => a.matchIndex - b.matchIndex);
   for (let i = 1; i < matches.length; i++) {
     const prev = matches[i - 1];
     const cur = matches[i];
-    if (prev.start + prev.length > cur.start) {
+    if (prev.matchIndex + prev.matchLength > cur.matchIndex) {
       throw new Error(
         `edits[${prev.editIndex}] and edits[${cur.editIndex}] overlap in ${path}. Merge them into one edit or target disjoint regions.`,
       );
     }
   }
-  let newContent = baseContent;
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const m = matches[i];
-    newContent = newContent.substring(0, m.start) + m.newText + newContent.substring(m.start + m.length);
-  }
+  // Fuzzy matches rewrite only the lines they touch; every other line keeps its characters.
+  const baseContent = normalizedContent;
+  const replacements = needsFuzzy
+    ? widenReplacementsToLines(normalizedContent, matchContent, matches)
+    : matches;
+  const newContent = applyReplacements(baseContent, replacements);
   if (newContent === baseContent) throw noChange(path, total);
-  return { baseContent, newContent };
-}
-
-/**
- * Renders a line-numbered diff: `+N`/`-N` for changed lines, ` N` for up to `contextLines`
- * lines of context around changes and ` ...` where unchanged lines are skipped. Numbers are
- * padded to the width of the longer file's line count.
- */
-export function generateDiffString(oldContent: string, newContent: string, contextLines = 4): EditDiffResult {
-  if (!diffLines) throw new Error("generateDiffString: await loadDiff() first");
-  const parts = diffLines(oldContent, newContent);
-  const out: string[] = [];
-  const width = String(Math.max(oldContent.split("\n").length, newContent.split("\n").length)).length;
-  const num = (n: number) => String(n).padStart(width, " ");
-  const gap = ` ${"".padStart(width, " ")} ...`;
-  let oldLine = 1;
-  let newLine = 1;
-  let afterChange = false;
-  let firstChangedLine: number | undefined;
-  const context = (lines: string[]) => {
-    for (const line of lines) {
-      out.push(` ${num(oldLine)} ${line}`);
-      oldLine++;
-      newLine++;
-    }
-  };
-  const skip = (count: number) => {
-    oldLine += count;
-    newLine += count;
-  };
-
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    const lines = part.value.split("\n");
-    if (lines[lines.length - 1] === "") lines.pop();
-    if (part.added || part.removed) {
-      firstChangedLine ??= newLine;
-      for (const line of lines) {
-        if (part.added) out.push(`+${num(newLine++)} ${line}`);
-        else out.push(`-${num(oldLine++)} ${line}`);
-      }
-      afterChange = true;
-      continue;
-    }
-    const beforeChange = i < parts.length - 1 && Boolean(parts[i + 1].added || parts[i + 1].removed);
-    if (afterChange && beforeChange) {
-      if (lines.length <= contextLines * 2) {
-        context(lines);
-      } else {
-        context(lines.slice(0, contextLines));
-        out.push(gap);
-        skip(lines.length - 2 * contextLines);
-        context(lines.slice(lines.length - contextLines));
-      }
-    } else if (afterChange) {
-      const shown = lines.slice(0, contextLines);
-      context(shown);
-      if (lines.length > shown.length) {
-        out.push(gap);
-        skip(lines.length - shown.length);
-      }
-    } else if (beforeChange) {
-      const hidden = Math.max(0, lines.length - contextLines);
-      if (hidden > 0) {
-        out.push(gap);
-        skip(hidden);
-      }
-      context(lines.slice(hidden));
-    } else {
-      skip(lines.length);
-    }
-    afterChange = false;
-  }
-  return { diff: out.join("\n"), firstChangedLine };
+  return { baseContent, newContent, replacements };
 }
 
 /**
@@ -294,9 +203,14 @@ export async function computeEditsDiff(
     const { text } = stripBom(
       new TextDecoder("utf-8", { ignoreBOM: true }).decode(await readFileBytes(absolutePath)),
     );
-    const { baseContent, newContent } = applyEditsToNormalizedContent(normalizeToLF(text), edits, path);
+    const { baseContent, newContent, replacements } = applyEditsToNormalizedContent(
+      normalizeToLF(text),
+      edits,
+      path,
+    );
     await loadDiff();
-    return generateDiffString(baseContent, newContent);
+    const { diff, firstChangedLine } = generateEditDiff(path, baseContent, newContent, replacements);
+    return { diff, firstChangedLine };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -2,10 +2,10 @@ import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { createEditTool } from "../../src/tools/edit.ts";
+import { createEditTool, prepareEditArguments } from "../../src/tools/edit.ts";
 import { computeEditsDiff, generateDiffString, loadDiff } from "../../src/tools/edit_diff.ts";
 
-// Expectations were captured from the reference pi 0.73.1 edit tool on the same input files by
+// Expectations were captured from the reference pi 1.6.0 edit tool on the same input files by
 // scripts/capture/tools_reference.mjs (see tests/fixtures/tools/edit/README.md). Each case runs in a
 // fresh copy of the input files; resulting files must be byte-identical to the reference's.
 const fixtureDir = new URL("../fixtures/tools/edit/", import.meta.url).pathname;
@@ -41,15 +41,26 @@ Deno.test("EDIT-01 tool metadata and JSON schema match the reference", () => {
   const tool = createEditTool("/tmp");
   assertEquals(
     { name: tool.name, label: tool.label, description: tool.description, parameters: tool.parameters },
-    expected.tool,
+    {
+      name: expected.tool.name,
+      label: expected.tool.label,
+      description: expected.tool.description,
+      parameters: expected.tool.parameters,
+    },
   );
   assertEquals(JSON.stringify(tool.parameters), JSON.stringify(expected.tool.parameters));
-  assertEquals(
-    tool.promptSnippet,
-    "Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
-  );
-  assertEquals(tool.promptGuidelines.length, 4);
-  assertEquals(tool.promptGuidelines[0], "Use edit for precise changes (edits[].oldText must match exactly)");
+  const meta = expected.tool as unknown as { promptSnippet: string; promptGuidelines: string[] };
+  assertEquals(tool.promptSnippet, meta.promptSnippet);
+  assertEquals(tool.promptGuidelines, meta.promptGuidelines);
+});
+
+Deno.test("EDIT-01 a single edit object becomes a one-element edits array", () => {
+  const single = { oldText: "a", newText: "b" };
+  assertEquals(prepareEditArguments({ path: "f", edits: { ...single } }), { path: "f", edits: [single] });
+  assertEquals(prepareEditArguments({ path: "f", edits: JSON.stringify(single) }), {
+    path: "f",
+    edits: [single],
+  });
 });
 
 for (const c of expected.cases) {
