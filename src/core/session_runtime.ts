@@ -48,11 +48,6 @@ export function formatMissingSessionCwdError(issue: MissingSessionCwdIssue): str
   return `Stored session working directory does not exist: ${issue.sessionCwd}${sessionFile}\nCurrent working directory: ${issue.fallbackCwd}`;
 }
 
-/** The confirmation text offering to continue in the current cwd instead. */
-export function formatMissingSessionCwdPrompt(issue: MissingSessionCwdIssue): string {
-  return `cwd from session file does not exist\n${issue.sessionCwd}\n\ncontinue in current cwd\n${issue.fallbackCwd}`;
-}
-
 /** Thrown when a session is opened whose cwd is gone and no override was given. */
 export class MissingSessionCwdError extends Error {
   readonly issue: MissingSessionCwdIssue;
