@@ -1,17 +1,19 @@
 /**
  * Regenerates src/ai/models_generated.ts from the reference's model catalog
- * (pi-ai/dist/models.generated.js), plus its data file models_generated.json. Only facts are carried over: ids, names, endpoints,
- * capabilities, prices and limits.
+ * (`@earendil-works/pi-ai/dist/models.generated.js`), plus its data file models_generated.json.
+ * Only facts are carried over: ids, names, endpoints, capabilities, prices and limits.
  *
- * Usage: deno run --allow-read --allow-write scripts/gen_models.ts [catalog.js] [output.ts]
+ * Usage: deno run --allow-read --allow-write --allow-env scripts/gen_models.ts [catalog.js] [output.ts]
+ * (the catalog defaults to the installed reference, see scripts/reference/locate.ts).
  *
  * @module
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { requireReference } from "./reference/locate.ts";
 
-/** Where the reference catalog lives in this workspace. */
-export const DEFAULT_CATALOG = "/work/ref/node_modules/@mariozechner/pi-ai/dist/models.generated.js";
+/** The catalog module inside the reference's `node_modules`. */
+export const CATALOG_IN_NODE_MODULES = "@earendil-works/pi-ai/dist/models.generated.js";
 
 /** The model fields carried over. */
 export const MODEL_FIELDS = [
@@ -28,6 +30,17 @@ export const MODEL_FIELDS = [
   "maxTokens",
   "headers",
   "compat",
+  // pi-ai 1.x: image limits, prompt-cache lifetimes, the model type ("chat"), and the routing
+  // facts of Radius models (lab, enabled, providers, free).
+  "inputLimits",
+  "promptCache",
+  "type",
+  "lab",
+  "enabled",
+  "providers",
+  "free",
+  "samplingParams",
+  "samplingParamsByThinkingLevel",
 ] as const;
 
 type Catalog = Record<string, Record<string, Record<string, unknown>>>;
@@ -74,7 +87,7 @@ export function renderModule(catalog: Catalog, source: string): string {
 }
 
 async function main(args: string[]): Promise<void> {
-  const source = resolve(args[0] ?? DEFAULT_CATALOG);
+  const source = resolve(args[0] ?? `${requireReference().nodeModules}/${CATALOG_IN_NODE_MODULES}`);
   const target = resolve(args[1] ?? new URL("../src/ai/models_generated.ts", import.meta.url).pathname);
   const mod = await import(pathToFileURL(source).href) as { MODELS?: Catalog };
   if (!mod.MODELS) throw new Error(`${source} does not export MODELS`);

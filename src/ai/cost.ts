@@ -3,17 +3,32 @@
  *
  * @module
  */
-import type { Model, Usage } from "./types.ts";
+import type { Model, ModelCostRates, Usage } from "./types.ts";
 
 /**
  * Fills `usage.cost` (mutating it, as the reference does, so streamed messages carry their
  * cost) and returns it. `usage.input` excludes cache reads and writes; each is priced apart.
+ * As pi-ai 1.x: the prompt size (input plus cache reads and writes) picks the highest price
+ * tier it exceeds, 1-hour cache writes cost twice the input price, and the total is marked as
+ * an estimate (`totalFromProvider: false`).
  */
 export function calculateCost(model: Pick<Model, "cost">, usage: Usage): Usage["cost"] {
-  usage.cost.input = (model.cost.input / 1000000) * usage.input;
-  usage.cost.output = (model.cost.output / 1000000) * usage.output;
-  usage.cost.cacheRead = (model.cost.cacheRead / 1000000) * usage.cacheRead;
-  usage.cost.cacheWrite = (model.cost.cacheWrite / 1000000) * usage.cacheWrite;
+  const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
+  let rates: ModelCostRates = model.cost;
+  let threshold = -1;
+  for (const tier of model.cost.tiers ?? []) {
+    if (promptTokens > tier.inputTokensAbove && tier.inputTokensAbove > threshold) {
+      rates = tier;
+      threshold = tier.inputTokensAbove;
+    }
+  }
+  const longWrite = usage.cacheWrite1h ?? 0;
+  const shortWrite = usage.cacheWrite - longWrite;
+  usage.cost.input = (rates.input / 1000000) * usage.input;
+  usage.cost.output = (rates.output / 1000000) * usage.output;
+  usage.cost.cacheRead = (rates.cacheRead / 1000000) * usage.cacheRead;
+  usage.cost.cacheWrite = (rates.cacheWrite * shortWrite + rates.input * 2 * longWrite) / 1000000;
   usage.cost.total = usage.cost.input + usage.cost.output + usage.cost.cacheRead + usage.cost.cacheWrite;
+  usage.cost.totalFromProvider = false;
   return usage.cost;
 }

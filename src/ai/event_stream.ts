@@ -73,8 +73,35 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
   }
 }
 
-/** The stream every provider returns: ends with `done` or `error`, resolves the final message. */
+/**
+ * The stream every provider returns: ends with `done` or `error`, resolves the final message.
+ * It also times the response (pi-ai 1.x): the final message gets `durationMs`, measured with a
+ * monotonic clock from the stream's creation, unless it already has one or it started before
+ * the stream (a response forwarded from elsewhere stays untimed).
+ */
 export class AssistantMessageEventStream extends EventStream<AssistantMessageEvent, AssistantMessage> {
+  #startedAt = Date.now();
+  #startedAtMonotonic = performance.now();
+  #finished = false;
+
+  override push(event: AssistantMessageEvent): void {
+    if (event.type === "done") this.#time(event.message);
+    else if (event.type === "error") this.#time(event.error);
+    super.push(event);
+  }
+
+  override end(result?: AssistantMessage): void {
+    if (result !== undefined) this.#time(result);
+    this.#finished = true;
+    super.end(result);
+  }
+
+  #time(message: AssistantMessage): void {
+    if (this.#finished || message.durationMs !== undefined || message.timestamp < this.#startedAt) return;
+    this.#finished = true;
+    message.durationMs = Math.max(0, Math.round(performance.now() - this.#startedAtMonotonic));
+  }
+
   constructor() {
     super(
       (event) => event.type === "done" || event.type === "error",

@@ -5,9 +5,12 @@
  * @module
  */
 import type { AssistantMessageEventStream } from "./event_stream.ts";
-import { type AssistantMessage, emptyUsage, type Model } from "./types.ts";
+import { type AssistantMessage, type DoneReason, emptyUsage, type Model } from "./types.ts";
 
-/** A fresh assistant message for `model`: no content, zero usage, stopReason "stop". */
+/**
+ * A fresh assistant message for `model`: no content, zero usage, stopReason "pending" (what the
+ * `start` event shows, as pi-ai 1.x; the provider sets the real reason when the server says it).
+ */
 export function createOutputMessage(model: Model): AssistantMessage {
   return {
     role: "assistant",
@@ -16,9 +19,23 @@ export function createOutputMessage(model: Model): AssistantMessage {
     provider: model.provider,
     model: model.id,
     usage: emptyUsage(),
-    stopReason: "stop",
+    stopReason: "pending",
     timestamp: Date.now(),
   };
+}
+
+/**
+ * Ends a successful request with `done`. A reply whose stop reason is still "pending" never
+ * said how it ended: that is an error with `pendingMessage` (worded so auto-retry sees it).
+ */
+export function finishWithDone(
+  stream: AssistantMessageEventStream,
+  output: AssistantMessage,
+  pendingMessage: string,
+): void {
+  if (output.stopReason === "pending") throw new Error(pendingMessage);
+  stream.push({ type: "done", reason: output.stopReason as DoneReason, message: output });
+  stream.end();
 }
 
 /** Streaming scratch fields providers may hang on content blocks; they are never persisted. */

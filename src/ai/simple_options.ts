@@ -45,18 +45,18 @@ export function buildBaseOptions(
     maxRetries: options?.maxRetries,
     maxRetryDelayMs: options?.maxRetryDelayMs,
     metadata: options?.metadata,
+    env: options?.env,
   };
 }
 
-/** Levels APIs without an "xhigh" effort accept: xhigh becomes high. */
-export function clampReasoning(effort: ThinkingLevel): Exclude<ThinkingLevel, "xhigh">;
-export function clampReasoning(
-  effort: ThinkingLevel | undefined,
-): Exclude<ThinkingLevel, "xhigh"> | undefined;
-export function clampReasoning(
-  effort: ThinkingLevel | undefined,
-): Exclude<ThinkingLevel, "xhigh"> | undefined {
-  return effort === "xhigh" ? "high" : effort;
+/** A level token-budget APIs know: everything below "xhigh". */
+export type BudgetThinkingLevel = Exclude<ThinkingLevel, "xhigh" | "max">;
+
+/** Levels APIs without "xhigh" or "max" efforts accept: both become high. */
+export function clampReasoning(effort: ThinkingLevel): BudgetThinkingLevel;
+export function clampReasoning(effort: ThinkingLevel | undefined): BudgetThinkingLevel | undefined;
+export function clampReasoning(effort: ThinkingLevel | undefined): BudgetThinkingLevel | undefined {
+  return effort === "xhigh" || effort === "max" ? "high" : effort;
 }
 
 /**

@@ -67,7 +67,7 @@ function dispatch(model: Model, invoke: Invoke): AssistantMessageEventStream {
 
 function withApiKey<T extends StreamOptions>(model: Model, options: T | undefined): T | undefined {
   if (options?.apiKey) return options;
-  const apiKey = getEnvApiKey(model.provider);
+  const apiKey = getEnvApiKey(model.provider, options?.env);
   if (!apiKey) return options;
   return { ...options, apiKey } as T;
 }

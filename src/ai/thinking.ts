@@ -13,11 +13,13 @@ export const THINKING_LEVELS: readonly ModelThinkingLevel[] = [
   "medium",
   "high",
   "xhigh",
+  "max",
 ];
 
 /**
  * Levels the model supports: only "off" for non-reasoning models; otherwise all levels except
- * those its thinkingLevelMap sets to null, and "xhigh" only when the map names it explicitly.
+ * those its thinkingLevelMap sets to null, and "xhigh" and "max" only when the map names them
+ * explicitly.
  */
 export function getSupportedThinkingLevels(
   model: Pick<Model, "reasoning" | "thinkingLevelMap">,
@@ -26,7 +28,7 @@ export function getSupportedThinkingLevels(
   return THINKING_LEVELS.filter((level) => {
     const mapped = model.thinkingLevelMap?.[level];
     if (mapped === null) return false;
-    if (level === "xhigh") return mapped !== undefined;
+    if (level === "xhigh" || level === "max") return mapped !== undefined;
     return true;
   });
 }
@@ -34,6 +36,11 @@ export function getSupportedThinkingLevels(
 /** True when the model offers the "xhigh" level. */
 export function supportsXhigh(model: Pick<Model, "reasoning" | "thinkingLevelMap">): boolean {
   return getSupportedThinkingLevels(model).includes("xhigh");
+}
+
+/** True when the model offers the "max" level (pi-ai 1.x). */
+export function supportsMax(model: Pick<Model, "reasoning" | "thinkingLevelMap">): boolean {
+  return getSupportedThinkingLevels(model).includes("max");
 }
 
 /**

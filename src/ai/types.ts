@@ -1,6 +1,6 @@
 /**
  * Core data types of the LLM layer: messages, content blocks, models, stream options and
- * streaming events. Names and shapes follow the reference `@mariozechner/pi-ai` so that code
+ * streaming events. Names and shapes follow the reference `@earendil-works/pi-ai` 1.6.0 so that code
  * written against it ports over unchanged, and so that session files stay interchangeable.
  *
  * @module
@@ -16,7 +16,8 @@ export type KnownApi =
   | "anthropic-messages"
   | "bedrock-converse-stream"
   | "google-generative-ai"
-  | "google-vertex";
+  | "google-vertex"
+  | "pi-messages";
 
 /** A wire API name; custom providers may register their own. */
 export type Api = KnownApi | (string & Record<never, never>);
@@ -24,12 +25,16 @@ export type Api = KnownApi | (string & Record<never, never>);
 /** Providers with built-in models. */
 export type KnownProvider =
   | "amazon-bedrock"
+  | "ant-ling"
   | "anthropic"
   | "google"
   | "google-vertex"
   | "openai"
-  | "azure-openai-responses"
+  | "azure"
   | "openai-codex"
+  | "radius"
+  | "typesafe"
+  | "nvidia"
   | "deepseek"
   | "github-copilot"
   | "xai"
@@ -38,6 +43,7 @@ export type KnownProvider =
   | "openrouter"
   | "vercel-ai-gateway"
   | "zai"
+  | "zai-coding-cn"
   | "mistral"
   | "minimax"
   | "minimax-cn"
@@ -45,11 +51,18 @@ export type KnownProvider =
   | "moonshotai-cn"
   | "huggingface"
   | "fireworks"
+  | "together"
+  | "baseten"
   | "opencode"
   | "opencode-go"
   | "kimi-coding"
+  | "meta"
   | "cloudflare-workers-ai"
   | "cloudflare-ai-gateway"
+  | "qwen-token-plan"
+  | "qwen-token-plan-cn"
+  | "qwen-token-plan-individual"
+  | "qwen-token-plan-individual-cn"
   | "xiaomi"
   | "xiaomi-token-plan-cn"
   | "xiaomi-token-plan-ams"
@@ -58,8 +71,8 @@ export type KnownProvider =
 /** A provider name; models.json may define more. */
 export type Provider = KnownProvider | (string & Record<never, never>);
 
-/** Reasoning effort levels (without "off"). */
-export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+/** Reasoning effort levels (without "off"); "max" came with pi-ai 1.x. */
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /** Thinking level as stored in sessions and settings, "off" included. */
 export type ModelThinkingLevel = "off" | ThinkingLevel;
@@ -109,6 +122,11 @@ export interface StreamOptions {
   /** Longest server-requested retry delay to honour in-client (default 60000; 0 = no cap). */
   maxRetryDelayMs?: number;
   metadata?: Record<string, unknown>;
+  /**
+   * Environment values for this request (API keys, endpoint placeholders, cache retention);
+   * they win over the process environment, and a name set to "" counts as unset.
+   */
+  env?: Record<string, string>;
 }
 
 /** Stream options plus provider-specific extras. */
@@ -159,6 +177,10 @@ export interface Usage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of `cacheWrite` written with 1-hour retention (Anthropic reports the split). */
+  cacheWrite1h?: number;
+  /** Reasoning tokens, a part of `output`, when the provider reports them. */
+  reasoning?: number;
   totalTokens: number;
   cost: {
     input: number;
@@ -166,11 +188,19 @@ export interface Usage {
     cacheRead: number;
     cacheWrite: number;
     total: number;
+    /** True when `total` is the cost the provider billed; false or absent for a catalog estimate. */
+    totalFromProvider?: boolean;
   };
 }
 
-/** Why an assistant message ended. */
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+/**
+ * Why an assistant message ended. "pending" marks the message of a streaming `start` (pi-ai
+ * 1.x); "deferred" is a request continued asynchronously, which no built-in API does yet.
+ */
+export type StopReason = "pending" | "stop" | "length" | "toolUse" | "error" | "aborted" | "deferred";
+
+/** The stop reasons a successful stream ends with. */
+export type DoneReason = "stop" | "length" | "toolUse" | "deferred";
 
 /** A message from the user. */
 export interface UserMessage {
@@ -193,13 +223,26 @@ export interface AssistantMessage {
   api: Api;
   provider: Provider;
   model: string;
+  /** The model the server says answered, when it differs from `model`. */
   responseModel?: string;
+  /** The provider's id of this response. */
   responseId?: string;
+  /** The exact provider-native effort level sent for this response. */
+  providerThinkingLevel?: string;
+  /** The pi thinking level the agent loop requested (set by the agent, not by providers). */
+  thinkingLevel?: ModelThinkingLevel;
   diagnostics?: AssistantMessageDiagnostic[];
   usage: Usage;
   stopReason: StopReason;
   errorMessage?: string;
+  /** The provider's own stop reason (e.g. "end_turn", "tool_calls", "STOP"), kept for debugging. */
+  rawStopReason?: string;
+  /** Whether the provider said the model ended its turn; kept for debugging. */
+  endTurn?: boolean;
+  /** Unix time in ms when the request started. */
   timestamp: number;
+  /** Milliseconds from `timestamp` until the response ended (monotonic clock). */
+  durationMs?: number;
 }
 
 /** The result of a tool call, sent back to the model. */
@@ -212,6 +255,8 @@ export interface ToolResultMessage<TDetails = any> {
   details?: TDetails;
   isError: boolean;
   timestamp: number;
+  /** Milliseconds the tool's execution took; absent for results written before pi 1.x. */
+  durationMs?: number;
 }
 
 /** Any message the LLM layer sends or receives. */
@@ -249,7 +294,7 @@ export type AssistantMessageEvent =
   | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
   | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
-  | { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
+  | { type: "done"; reason: DoneReason; message: AssistantMessage }
   | { type: "error"; reason: "aborted" | "error"; error: AssistantMessage };
 
 /** Switches for OpenAI-compatible Chat Completions servers; unset ones are detected from the URL. */
@@ -258,9 +303,13 @@ export interface OpenAICompletionsCompat {
   supportsDeveloperRole?: boolean;
   supportsReasoningEffort?: boolean;
   supportsUsageInStreaming?: boolean;
+  /** False for servers that never send `finish_reason` (the content decides the stop reason). */
+  supportsFinishReason?: boolean;
   maxTokensField?: "max_completion_tokens" | "max_tokens";
   requiresToolResultName?: boolean;
   requiresAssistantAfterToolResult?: boolean;
+  /** Send `tools: []` when the history has tool calls but no tools are offered. */
+  requiresToolsWithToolHistory?: boolean;
   requiresThinkingAsText?: boolean;
   requiresReasoningContentOnAssistantMessages?: boolean;
   thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
@@ -286,11 +335,21 @@ export interface AnthropicMessagesCompat {
 }
 
 /** Per-million-token prices in dollars. */
-export interface ModelCost {
+export interface ModelCostRates {
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
+}
+
+/** Prices that apply once the prompt (input plus cache reads and writes) exceeds a size. */
+export interface ModelCostTier extends ModelCostRates {
+  inputTokensAbove: number;
+}
+
+/** A model's prices: base rates and optional size tiers. */
+export interface ModelCost extends ModelCostRates {
+  tiers?: ModelCostTier[];
 }
 
 /** A model a provider serves, with what pi needs to talk to it and price it. */
@@ -309,6 +368,21 @@ export interface Model<TApi extends Api = Api> {
   headers?: Record<string, string>;
   /** API-specific compatibility switches (see the *Compat interfaces). */
   compat?: OpenAICompletionsCompat | OpenAIResponsesCompat | AnthropicMessagesCompat;
+  /** Catalog models are "chat"; absent means chat too. */
+  type?: "chat";
+  /** Prompt-cache lifetimes in seconds per retention tier. */
+  promptCache?: { short?: number; long?: number };
+  /** Request and image-size limits of the provider (carried over from the catalog). */
+  inputLimits?: Record<string, unknown>;
+  /** Default sampling parameters merged into OpenAI-compatible request bodies. */
+  samplingParams?: Record<string, unknown>;
+  /** Sampling parameters per thinking level. */
+  samplingParamsByThinkingLevel?: Partial<Record<ModelThinkingLevel, Record<string, unknown>>>;
+  /** Radius routing facts: the model's lab, whether it is offered, its upstream providers. */
+  lab?: string;
+  enabled?: boolean;
+  providers?: Record<string, unknown>[];
+  free?: boolean;
 }
 
 /** A zeroed usage record. */

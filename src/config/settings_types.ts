@@ -80,7 +80,7 @@ export type PackageSource = string | {
 };
 
 /** The thinking levels a user can pick, including `off`. */
-export type SettingsThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export type SettingsThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /** The full settings document. */
 export interface Settings {

@@ -28,7 +28,7 @@ async function drain(stream: AssistantMessageEventStream): Promise<AssistantMess
   return events;
 }
 
-Deno.test("createOutputMessage starts empty with zero usage and stopReason stop", () => {
+Deno.test("createOutputMessage starts empty with zero usage and stopReason pending (1.6.0)", () => {
   const before = Date.now();
   const msg = createOutputMessage(MODEL);
   assertEquals({ ...msg, timestamp: 0 }, {
@@ -45,7 +45,7 @@ Deno.test("createOutputMessage starts empty with zero usage and stopReason stop"
       totalTokens: 0,
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     },
-    stopReason: "stop",
+    stopReason: "pending",
     timestamp: 0,
   });
   assert(msg.timestamp >= before);

@@ -75,15 +75,14 @@ Deno.test("stream dispatches to a registered provider and complete resolves its 
 Deno.test("PROV-03 the API key falls back to the provider's environment variable", async () => {
   const seen: (StreamOptions | undefined)[] = [];
   registerApiProvider(echoProvider("echo-env-api", seen), "stream-test-env");
-  const previous = Deno.env.get("GROQ_API_KEY");
-  Deno.env.set("GROQ_API_KEY", "gsk-from-env");
+  // The environment is passed explicitly (pi-ai's `env` option); the process's is not touched.
+  const env = { GROQ_API_KEY: "gsk-from-env" };
   try {
-    await complete(model("echo-env-api", "groq"), CONTEXT);
-    await completeSimple(model("echo-env-api", "groq"), CONTEXT, { apiKey: "explicit" });
-    assertEquals(seen.map((o) => o?.apiKey), ["gsk-from-env", "explicit"]);
+    await complete(model("echo-env-api", "groq"), CONTEXT, { env });
+    await completeSimple(model("echo-env-api", "groq"), CONTEXT, { apiKey: "explicit", env });
+    await complete(model("echo-env-api", "groq"), CONTEXT, { env: { GROQ_API_KEY: "" } });
+    assertEquals(seen.map((o) => o?.apiKey), ["gsk-from-env", "explicit", undefined]);
   } finally {
-    if (previous === undefined) Deno.env.delete("GROQ_API_KEY");
-    else Deno.env.set("GROQ_API_KEY", previous);
     unregisterApiProviders("stream-test-env");
   }
 });

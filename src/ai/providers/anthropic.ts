@@ -10,7 +10,7 @@ import { calculateCost } from "../cost.ts";
 import { getEnvApiKey } from "../env_api_keys.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
 import { parseJsonWithRepair, parseStreamingJson } from "../json_parse.ts";
-import { createOutputMessage, finishWithError } from "../provider_utils.ts";
+import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
 import { adjustMaxTokensForThinking, buildBaseOptions } from "../simple_options.ts";
 import { readSseEvents, type SseEvent } from "../sse.ts";
 import type {
@@ -54,9 +54,12 @@ interface WireUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The 1-hour share of the cache writes. */
+  cache_creation?: { ephemeral_1h_input_tokens?: number | null } | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 type WireEvent =
-  | { type: "message_start"; message: { id: string; usage: WireUsage } }
+  | { type: "message_start"; message: { id: string; model?: string; usage: WireUsage } }
   | { type: "message_delta"; delta: { stop_reason?: string | null }; usage?: WireUsage }
   | { type: "message_stop" }
   | {
@@ -111,7 +114,9 @@ async function* anthropicEvents(
     } catch (error) {
       // A body that breaks off mid-stream reads "terminated", as Node's fetch words it: the
       // message retry logic (and users of the reference) recognise.
-      if (signal?.aborted || !(error instanceof TypeError)) throw error;
+      // An abort mid-body reads as the SDK reports it (the fetch's DOMException text).
+      if (signal?.aborted) throw new Error("This operation was aborted", { cause: error });
+      if (!(error instanceof TypeError)) throw error;
       throw new Error("terminated", { cause: error });
     }
     if (next.done) break;
@@ -136,9 +141,7 @@ async function* anthropicEvents(
   // one silently); "ended without" is a phrase the auto-retry check recognises.
   if (!stopped) {
     throw new Error(
-      started
-        ? "Anthropic stream ended without message_stop"
-        : "Anthropic stream ended without message_start",
+      started ? "Anthropic stream ended before message_stop" : "Anthropic stream ended without message_start",
     );
   }
 }
@@ -150,6 +153,11 @@ function applyUsage(model: Model, usage: Usage, wire: WireUsage | undefined, kee
   usage.output = pick(wire?.output_tokens, usage.output);
   usage.cacheRead = pick(wire?.cache_read_input_tokens, usage.cacheRead);
   usage.cacheWrite = pick(wire?.cache_creation_input_tokens, usage.cacheWrite);
+  const longWrite = wire?.cache_creation?.ephemeral_1h_input_tokens;
+  // message_start always reports the 1-hour share (0 when absent); deltas only when present.
+  if (longWrite != null || !keepMissing) usage.cacheWrite1h = longWrite ?? 0;
+  const thinking = wire?.output_tokens_details?.thinking_tokens;
+  if (thinking != null) usage.reasoning = thinking;
   // Anthropic reports no total; input excludes cached tokens, so the parts add up.
   usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
   calculateCost(model, usage);
@@ -176,7 +184,7 @@ async function run(
   stream: AssistantMessageEventStream,
   output: AssistantMessage,
 ): Promise<void> {
-  const apiKey = options?.apiKey ?? getEnvApiKey(model.provider) ?? "";
+  const apiKey = options?.apiKey ?? getEnvApiKey(model.provider, options?.env) ?? "";
   const endpoint = anthropicEndpoint(
     model,
     context,
@@ -214,6 +222,8 @@ async function run(
   for await (const event of anthropicEvents(response.body, options?.signal)) {
     if (event.type === "message_start") {
       output.responseId = event.message.id;
+      const responseModel = event.message.model;
+      if (responseModel && responseModel !== model.id) output.responseModel = responseModel;
       // Input usage arrives here, so an aborted stream still reports it.
       applyUsage(model, output.usage, event.message.usage, false);
     } else if (event.type === "content_block_start") {
@@ -286,7 +296,10 @@ async function run(
         stream.push({ type: "toolcall_end", contentIndex, toolCall: block, partial: output });
       }
     } else if (event.type === "message_delta") {
-      if (event.delta.stop_reason) output.stopReason = mapStopReason(event.delta.stop_reason);
+      if (event.delta.stop_reason) {
+        output.rawStopReason = event.delta.stop_reason;
+        output.stopReason = mapStopReason(event.delta.stop_reason);
+      }
       // Proxies may leave fields out of message_delta; keep what message_start said.
       applyUsage(model, output.usage, event.usage, true);
     }
@@ -295,8 +308,7 @@ async function run(
   if (output.stopReason === "aborted" || output.stopReason === "error") {
     throw new Error("An unknown error occurred");
   }
-  stream.push({ type: "done", reason: output.stopReason, message: output });
-  stream.end();
+  finishWithDone(stream, output, "Anthropic stream ended without a stop reason");
 }
 
 /** Anthropic's effort for a pi thinking level; a model's thinkingLevelMap may override it. */
@@ -317,7 +329,7 @@ export function streamSimpleAnthropic(
   context: Context,
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-  const apiKey = options?.apiKey || getEnvApiKey(model.provider);
+  const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env);
   if (!apiKey) {
     const stream = new AssistantMessageEventStream();
     finishWithError(

@@ -11,7 +11,7 @@ import type { ApiProvider } from "../api_provider.ts";
 import { calculateCost } from "../cost.ts";
 import { getEnvApiKey } from "../env_api_keys.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
-import { createOutputMessage, finishWithError, formatHttpError } from "../provider_utils.ts";
+import { createOutputMessage, finishWithDone, finishWithError, formatHttpError } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type {
@@ -74,7 +74,7 @@ async function send(
   params: GoogleParams,
   options: GoogleOptions | undefined,
 ): Promise<Response> {
-  const apiKey = options?.apiKey || getEnvApiKey(model.provider) || "";
+  const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env) || "";
   const baseUrl = (model.baseUrl || DEFAULT_GOOGLE_BASE_URL).replace(/\/$/, "");
   const headers = new Headers({ "content-type": "application/json" });
   for (const [key, value] of Object.entries({ ...model.headers, ...options?.headers })) {
@@ -218,8 +218,11 @@ async function run(
     }
     if (candidate?.finishReason) {
       finished = true;
+      output.rawStopReason = candidate.finishReason;
       output.stopReason = mapStopReason(candidate.finishReason);
-      if (blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
+      if (output.stopReason === "stop" && blocks.some((b) => b.type === "toolCall")) {
+        output.stopReason = "toolUse";
+      }
     }
     const usage = chunk.usageMetadata;
     if (usage) {
@@ -230,6 +233,7 @@ async function run(
         output: (usage.candidatesTokenCount || 0) + (usage.thoughtsTokenCount || 0),
         cacheRead: cached,
         cacheWrite: 0,
+        reasoning: usage.thoughtsTokenCount || 0,
         totalTokens: usage.totalTokenCount || 0,
         cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
       };
@@ -242,12 +246,12 @@ async function run(
   // A stream that stops before any finishReason is a failed reply, not a short answer (the
   // reference accepts it as "stop"); "ended without" is a phrase auto-retry recognises.
   if (!finished) throw new FixedMessageError("Google stream ended without a finishReason");
-  // A safety stop (or similar) without tool calls leaves nothing usable.
+  // A safety stop (or similar) leaves nothing usable; say which.
   if (output.stopReason === "aborted" || output.stopReason === "error") {
-    throw new FixedMessageError("An unknown error occurred");
+    const raw = output.rawStopReason;
+    throw new FixedMessageError(raw ? `Provider stopped with: ${raw}` : "An unknown error occurred");
   }
-  stream.push({ type: "done", reason: output.stopReason, message: output });
-  stream.end();
+  finishWithDone(stream, output, "Google stream ended without a finishReason");
 }
 
 /**
@@ -259,7 +263,7 @@ export function streamSimpleGoogle(
   context: Context,
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-  const apiKey = options?.apiKey || getEnvApiKey(model.provider);
+  const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env);
   if (!apiKey) {
     const stream = new AssistantMessageEventStream();
     const output = createOutputMessage(model);

@@ -8,7 +8,7 @@
  */
 import type { ApiProvider } from "../api_provider.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
-import { createOutputMessage, finishWithError } from "../provider_utils.ts";
+import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
@@ -22,8 +22,11 @@ import { type CompletionsStreamEnd, processCompletionsStream } from "./openai_co
 export type { OpenAICompletionsOptions } from "./openai_completions_params.ts";
 export { detectCompletionsCompat, getCompletionsCompat } from "./openai_completions_compat.ts";
 
-/** The text when a stream ends with neither a finish reason nor `[DONE]`. */
-export const COMPLETIONS_TRUNCATED = "Stream ended without a finish reason or [DONE]";
+/**
+ * The text when a stream ends without a finish reason (pi-ai 1.x; `[DONE]` alone is not enough).
+ * Auto-retry treats it as transient ("ended without").
+ */
+export const COMPLETIONS_TRUNCATED = "Stream ended without finish_reason";
 
 /** Streams one Chat Completions request. Never throws: failures end in an `error` event. */
 export function streamOpenAICompletions(
@@ -72,9 +75,9 @@ async function run(
   context: Context,
   options: OpenAICompletionsOptions | undefined,
 ): Promise<void> {
-  const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
+  const apiKey = resolveOpenAIApiKey(model, options?.apiKey, options?.env);
   const compat = getCompletionsCompat(model);
-  const cacheRetention = resolveCacheRetention(options?.cacheRetention);
+  const cacheRetention = resolveCacheRetention(options?.cacheRetention, options?.env);
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
   const sessionHeaders = sessionId && compat.sendSessionAffinityHeaders
     ? { session_id: sessionId, "x-client-request-id": sessionId, "x-session-affinity": sessionId }
@@ -101,7 +104,7 @@ async function run(
   let end: CompletionsStreamEnd;
   try {
     end = await processCompletionsStream(
-      readOpenAIStream(body, options?.signal),
+      readOpenAIStream(body, options?.signal, true),
       output,
       stream,
       model,
@@ -111,11 +114,14 @@ async function run(
     await body.cancel().catch(() => {});
   }
   if (options?.signal?.aborted) throw new Error("Request was aborted");
-  if (!end.sawFinish && !end.sawDone) throw new Error(COMPLETIONS_TRUNCATED);
   if (output.stopReason === "aborted") throw new Error("Request was aborted");
+  if (!end.sawFinish && compat.supportsFinishReason === false) {
+    // Servers known to leave the finish reason out: the content says how the reply ended.
+    output.stopReason = output.content.some((b) => b.type === "toolCall") ? "toolUse" : "stop";
+  }
   if (output.stopReason === "error") {
     throw new Error(output.errorMessage || "Provider returned an error stop reason");
   }
-  stream.push({ type: "done", reason: output.stopReason, message: output });
-  stream.end();
+  if (!end.sawFinish && compat.supportsFinishReason !== false) throw new Error(COMPLETIONS_TRUNCATED);
+  finishWithDone(stream, output, COMPLETIONS_TRUNCATED);
 }

@@ -17,43 +17,52 @@ export type ResolvedCompletionsCompat =
 export function detectCompletionsCompat(model: Model): ResolvedCompletionsCompat {
   const provider = model.provider;
   const url = model.baseUrl;
-  const isZai = provider === "zai" || url.includes("api.z.ai");
+  const isZai = provider === "zai" || provider === "zai-coding-cn" || url.includes("api.z.ai") ||
+    url.includes("open.bigmodel.cn");
+  const isTogether = provider === "together" || url.includes("api.together.ai") ||
+    url.includes("api.together.xyz");
   const isMoonshot = provider === "moonshotai" || provider === "moonshotai-cn" ||
     url.includes("api.moonshot.");
+  const isOpenRouter = provider === "openrouter" || url.includes("openrouter.ai");
   const isWorkersAI = provider === "cloudflare-workers-ai" || url.includes("api.cloudflare.com");
   const isAiGateway = provider === "cloudflare-ai-gateway" || url.includes("gateway.ai.cloudflare.com");
+  const isNvidia = provider === "nvidia" || url.includes("integrate.api.nvidia.com");
+  const isAntLing = provider === "ant-ling" || url.includes("api.ant-ling.com");
   const isGrok = provider === "xai" || url.includes("api.x.ai");
-  const isDeepSeek = provider === "deepseek" || url.includes("deepseek.com");
-  const isNonStandard = provider === "cerebras" || url.includes("cerebras.ai") || isGrok ||
-    url.includes("chutes.ai") || url.includes("deepseek.com") || isZai || isMoonshot ||
-    provider === "opencode" || url.includes("opencode.ai") || isWorkersAI || isAiGateway;
-  const useMaxTokens = url.includes("chutes.ai") || isMoonshot || isAiGateway;
+  const isDeepSeek = provider === "deepseek" || url.toLowerCase().includes("deepseek.com");
+  const isNonStandard = isNvidia || provider === "cerebras" || url.includes("cerebras.ai") || isGrok ||
+    isTogether ||
+    url.includes("chutes.ai") || isDeepSeek || isZai || isMoonshot || provider === "opencode" ||
+    url.includes("opencode.ai") || isWorkersAI || isAiGateway || isAntLing;
+  const useMaxTokens = url.includes("chutes.ai") || isDeepSeek || isMoonshot || isAiGateway || isTogether ||
+    isNvidia || isAntLing || isZai;
+  // pi-ai 1.6.0: the developer role is OpenAI's own; other hosts' chat templates often reject it,
+  // and every host accepts "system".
+  const isOpenAI = provider === "openai" || url.includes("api.openai.com");
   return {
     supportsStore: !isNonStandard,
-    supportsDeveloperRole: !isNonStandard,
-    supportsReasoningEffort: !isGrok && !isZai && !isMoonshot && !isAiGateway,
+    supportsDeveloperRole: isOpenAI,
+    supportsReasoningEffort: !isGrok && !isZai && !isMoonshot && !isTogether && !isAiGateway && !isNvidia &&
+      !isAntLing,
     supportsUsageInStreaming: true,
+    supportsFinishReason: true,
     maxTokensField: useMaxTokens ? "max_tokens" : "max_completion_tokens",
     requiresToolResultName: false,
     requiresAssistantAfterToolResult: false,
+    requiresToolsWithToolHistory: false,
     requiresThinkingAsText: false,
     requiresReasoningContentOnAssistantMessages: isDeepSeek,
-    thinkingFormat: isDeepSeek
-      ? "deepseek"
-      : isZai
-      ? "zai"
-      : provider === "openrouter" || url.includes("openrouter.ai")
-      ? "openrouter"
-      : "openai",
+    thinkingFormat: isDeepSeek ? "deepseek" : isZai ? "zai" : isOpenRouter ? "openrouter" : "openai",
     openRouterRouting: {},
     vercelGatewayRouting: {},
     zaiToolStream: false,
-    supportsStrictMode: !isMoonshot && !isAiGateway,
+    // pi-ai 1.x: OpenAI compatibility alone does not imply strict tool schemas; no `strict` field.
+    supportsStrictMode: false,
     cacheControlFormat: provider === "openrouter" && model.id.startsWith("anthropic/")
       ? "anthropic"
       : undefined,
     sendSessionAffinityHeaders: false,
-    supportsLongCacheRetention: !(isWorkersAI || isAiGateway),
+    supportsLongCacheRetention: !(isTogether || isWorkersAI || isAiGateway || isNvidia || isAntLing),
   };
 }
 
@@ -67,10 +76,12 @@ export function getCompletionsCompat(model: Model): ResolvedCompletionsCompat {
     supportsDeveloperRole: c.supportsDeveloperRole ?? detected.supportsDeveloperRole,
     supportsReasoningEffort: c.supportsReasoningEffort ?? detected.supportsReasoningEffort,
     supportsUsageInStreaming: c.supportsUsageInStreaming ?? detected.supportsUsageInStreaming,
+    supportsFinishReason: c.supportsFinishReason ?? detected.supportsFinishReason,
     maxTokensField: c.maxTokensField ?? detected.maxTokensField,
     requiresToolResultName: c.requiresToolResultName ?? detected.requiresToolResultName,
     requiresAssistantAfterToolResult: c.requiresAssistantAfterToolResult ??
       detected.requiresAssistantAfterToolResult,
+    requiresToolsWithToolHistory: c.requiresToolsWithToolHistory ?? detected.requiresToolsWithToolHistory,
     requiresThinkingAsText: c.requiresThinkingAsText ?? detected.requiresThinkingAsText,
     requiresReasoningContentOnAssistantMessages: c.requiresReasoningContentOnAssistantMessages ??
       detected.requiresReasoningContentOnAssistantMessages,

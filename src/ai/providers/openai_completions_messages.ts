@@ -156,7 +156,7 @@ export function convertCompletionsMessages(
   return params;
 }
 
-/** Tool definitions; `strict: false` unless the server rejects the field. */
+/** Tool definitions; `strict: false` only for servers whose compat says they support the field. */
 export function convertCompletionsTools(
   tools: Tool[],
   compat: ResolvedCompletionsCompat,
@@ -167,7 +167,7 @@ export function convertCompletionsTools(
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters,
-      ...(compat.supportsStrictMode !== false ? { strict: false } : {}),
+      ...(compat.supportsStrictMode ? { strict: false } : {}),
     },
   }));
 }

@@ -21,7 +21,7 @@ export interface OpenAICompletionsOptions extends StreamOptions {
   reasoningEffort?: ThinkingLevel;
 }
 
-/** True when the history holds tool calls or results (proxies then insist on a `tools` field). */
+/** True when the history holds tool calls or results (some proxies then insist on a `tools` field). */
 function hasToolHistory(context: Context): boolean {
   return context.messages.some((m) =>
     m.role === "toolResult" || (m.role === "assistant" && m.content.some((b) => b.type === "toolCall"))
@@ -59,7 +59,8 @@ export function buildCompletionsParams(
     tools = convertCompletionsTools(context.tools, compat);
     params.tools = tools;
     if (compat.zaiToolStream) params.tool_stream = true;
-  } else if (hasToolHistory(context)) {
+  } else if (compat.requiresToolsWithToolHistory && hasToolHistory(context)) {
+    // pi-ai 1.5.1: `tools: []` only for servers that insist on it once tools were used.
     tools = [];
     params.tools = tools;
   }

@@ -92,6 +92,7 @@ export async function processCompletionsStream(
     if (!chunk.usage && choice.usage) output.usage = parseChunkUsage(choice.usage as RawUsage, model);
     if (choice.finish_reason) {
       sawFinish = true;
+      output.rawStopReason = String(choice.finish_reason);
       const mapped = mapStopReason(String(choice.finish_reason));
       output.stopReason = mapped.stopReason;
       if (mapped.errorMessage) output.errorMessage = mapped.errorMessage;
@@ -182,16 +183,23 @@ interface RawUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_cache_hit_tokens?: number;
+  cached_tokens?: number;
+  reasoning_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
 }
 
-/** Usage in pi's terms: `cacheRead` only counts earlier requests' cache, `input` excludes both. */
+/**
+ * Usage in pi's terms: `input` excludes cache reads and writes. As pi-ai 1.x reads it, cached
+ * tokens are cache reads wherever the server puts them (OpenAI/OpenRouter in
+ * `prompt_tokens_details`, DeepSeek as `prompt_cache_hit_tokens`, Kimi at the top level), and a
+ * separate `cache_write_tokens` count is not subtracted from them.
+ */
 function parseChunkUsage(raw: RawUsage, model: Model): Usage {
   const prompt = raw.prompt_tokens || 0;
-  const reportedCached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
+  const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ??
+    raw.cached_tokens ?? 0;
   const cacheWrite = raw.prompt_tokens_details?.cache_write_tokens || 0;
-  // OpenRouter counts this request's cache writes inside cached_tokens.
-  const cacheRead = cacheWrite > 0 ? Math.max(0, reportedCached - cacheWrite) : reportedCached;
   const input = Math.max(0, prompt - cacheRead - cacheWrite);
   const out = raw.completion_tokens || 0;
   const usage: Usage = {
@@ -199,6 +207,7 @@ function parseChunkUsage(raw: RawUsage, model: Model): Usage {
     output: out,
     cacheRead,
     cacheWrite,
+    reasoning: raw.completion_tokens_details?.reasoning_tokens || raw.reasoning_tokens || 0,
     totalTokens: input + out + cacheRead + cacheWrite,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };

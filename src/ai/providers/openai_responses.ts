@@ -7,7 +7,7 @@
  */
 import type { ApiProvider } from "../api_provider.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
-import { createOutputMessage, finishWithError } from "../provider_utils.ts";
+import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type {
@@ -22,7 +22,7 @@ import type {
   Usage,
 } from "../types.ts";
 import { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
-import { processResponsesStream } from "./openai_responses_events.ts";
+import { processResponsesStream, RESPONSES_TRUNCATED } from "./openai_responses_events.ts";
 import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
 import { openOpenAIStream } from "./openai_shared_request.ts";
 import { readOpenAIStream } from "./openai_shared_stream.ts";
@@ -109,7 +109,12 @@ export function buildResponsesParams(
   if (options?.maxTokens) params.max_output_tokens = options.maxTokens;
   if (options?.temperature !== undefined) params.temperature = options.temperature;
   if (options?.serviceTier !== undefined) params.service_tier = options.serviceTier;
-  if (context.tools && context.tools.length > 0) params.tools = convertResponsesTools(context.tools);
+  if (context.tools && context.tools.length > 0) {
+    params.tools = convertResponsesTools(context.tools, {
+      supportsStrictMode:
+        (model.compat as { supportsStrictMode?: boolean } | undefined)?.supportsStrictMode ?? false,
+    });
+  }
   if (model.reasoning) {
     if (options?.reasoningEffort || options?.reasoningSummary) {
       const effort = options.reasoningEffort
@@ -149,8 +154,8 @@ async function run(
   context: Context,
   options: OpenAIResponsesOptions | undefined,
 ): Promise<void> {
-  const apiKey = resolveOpenAIApiKey(model, options?.apiKey);
-  const cacheRetention = resolveCacheRetention(options?.cacheRetention);
+  const apiKey = resolveOpenAIApiKey(model, options?.apiKey, options?.env);
+  const cacheRetention = resolveCacheRetention(options?.cacheRetention, options?.env);
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
   const sessionHeaders: Record<string, string> = {};
   if (sessionId) {
@@ -186,8 +191,7 @@ async function run(
   }
   if (options?.signal?.aborted) throw new Error("Request was aborted");
   if (output.stopReason === "aborted" || output.stopReason === "error") {
-    throw new Error("An unknown error occurred");
+    throw new Error(output.errorMessage || "An unknown error occurred");
   }
-  stream.push({ type: "done", reason: output.stopReason, message: output });
-  stream.end();
+  finishWithDone(stream, output, RESPONSES_TRUNCATED);
 }

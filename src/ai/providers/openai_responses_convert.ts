@@ -168,17 +168,21 @@ export function convertResponsesMessages(
   return items;
 }
 
-/** Function tools; `strict` false unless asked (pi's schemas are not strict-mode compatible). */
+/**
+ * Function tools. `strict` is sent only to servers whose compat says they support it (pi-ai
+ * 1.x), false unless asked (pi's schemas are not strict-mode compatible).
+ */
 export function convertResponsesTools(
   tools: Tool[],
-  options?: { strict?: boolean | null },
+  options?: { strict?: boolean | null; supportsStrictMode?: boolean },
 ): ResponsesInputItem[] {
   const strict = options?.strict === undefined ? false : options.strict;
+  const sendStrict = options?.supportsStrictMode ?? true;
   return tools.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
     parameters: tool.parameters,
-    strict,
+    ...(sendStrict ? { strict } : {}),
   }));
 }

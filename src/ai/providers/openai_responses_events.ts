@@ -21,7 +21,7 @@ import type {
 import { encodeTextSignature } from "./openai_responses_convert.ts";
 
 /** The text when a stream ends before its terminal event. */
-export const RESPONSES_TRUNCATED = "Stream ended without response.completed";
+export const RESPONSES_TRUNCATED = "OpenAI Responses stream ended before a terminal response event";
 
 /** Service-tier pricing hooks (flex / priority change the price of the same tokens). */
 export interface ProcessResponsesOptions {
@@ -170,6 +170,7 @@ export async function processResponsesStream(
       throw new Error(`Error Code ${event.code}: ${event.message}`);
     } else if (type === "response.failed") {
       const response = event.response as Record<string, unknown> | undefined;
+      if (typeof response?.status === "string") output.rawStopReason = response.status;
       const error = response?.error as { code?: string; message?: string } | undefined | null;
       const details = response?.incomplete_details as { reason?: string } | undefined | null;
       throw new Error(
@@ -229,12 +230,14 @@ export async function processResponsesStream(
     const usage = response?.usage as RawUsage | undefined | null;
     if (usage) {
       const cached = usage.input_tokens_details?.cached_tokens || 0;
+      const cacheWrite = usage.input_tokens_details?.cache_write_tokens || 0;
       output.usage = {
-        // Responses counts cached tokens inside input_tokens.
-        input: (usage.input_tokens || 0) - cached,
+        // Responses counts cached and cache-write tokens inside input_tokens.
+        input: Math.max(0, (usage.input_tokens || 0) - cached - cacheWrite),
         output: usage.output_tokens || 0,
         cacheRead: cached,
-        cacheWrite: 0,
+        cacheWrite,
+        reasoning: usage.output_tokens_details?.reasoning_tokens || 0,
         totalTokens: usage.total_tokens || 0,
         cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
       };
@@ -247,7 +250,15 @@ export async function processResponsesStream(
         : (responseTier ?? options.serviceTier);
       options.applyServiceTierPricing(output.usage, tier);
     }
-    output.stopReason = mapStopReason(response?.status as string | undefined);
+    // An incomplete reply keeps its specific reason, so truncation and filtering stay apart.
+    const status = response?.status as string | undefined;
+    const details = response?.incomplete_details as { reason?: unknown } | undefined | null;
+    const incomplete = typeof details?.reason === "string" ? details.reason : undefined;
+    output.rawStopReason = incomplete ? `${status}.${incomplete}` : status;
+    const mapped = mapStopReason(status, incomplete);
+    output.stopReason = mapped.stopReason;
+    if (mapped.errorMessage === undefined) delete output.errorMessage;
+    else output.errorMessage = mapped.errorMessage;
     if (output.stopReason === "stop" && blocks.some((b) => b.type === "toolCall")) {
       output.stopReason = "toolUse";
     }
@@ -258,7 +269,8 @@ interface RawUsage {
   input_tokens?: number;
   output_tokens?: number;
   total_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number };
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+  output_tokens_details?: { reasoning_tokens?: number };
 }
 
 function summaryOf(item: Item): Part[] {
@@ -266,15 +278,24 @@ function summaryOf(item: Item): Part[] {
   return item.summary as Part[];
 }
 
-function mapStopReason(status: string | undefined): StopReason {
+function mapStopReason(
+  status: string | undefined,
+  incomplete: string | undefined,
+): { stopReason: StopReason; errorMessage?: string } {
   switch (status) {
     case "incomplete":
-      return "length";
+      if (incomplete === "max_output_tokens") return { stopReason: "length" };
+      return {
+        stopReason: "error",
+        errorMessage: incomplete
+          ? `Response incomplete: ${incomplete}`
+          : "Response incomplete without a provider reason",
+      };
     case "failed":
     case "cancelled":
-      return "error";
+      return { stopReason: "error" };
     default:
       // completed, in_progress, queued, or none at all
-      return "stop";
+      return { stopReason: "stop" };
   }
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { getEnvApiKey } from "../env_api_keys.ts";
+import { getEnvApiKey, type ProviderEnv, providerEnvValue } from "../env_api_keys.ts";
 import type { CacheRetention, Context, Model } from "../types.ts";
 import { copilotDynamicHeaders, fillBaseUrlPlaceholders } from "./provider_headers.ts";
 
@@ -14,17 +14,20 @@ import { copilotDynamicHeaders, fillBaseUrlPlaceholders } from "./provider_heade
 export const MISSING_OPENAI_KEY =
   "OpenAI API key is required. Set OPENAI_API_KEY environment variable or pass it as an argument.";
 
-/** The key to send: explicit, else the provider's environment variable, else OPENAI_API_KEY. */
-export function resolveOpenAIApiKey(model: Model, explicit?: string): string {
-  const key = explicit || getEnvApiKey(model.provider) || Deno.env.get("OPENAI_API_KEY");
+/**
+ * The key to send: explicit, else the provider's environment variable, else OPENAI_API_KEY
+ * (`env` first, then the process environment).
+ */
+export function resolveOpenAIApiKey(model: Model, explicit?: string, env?: ProviderEnv): string {
+  const key = explicit || getEnvApiKey(model.provider, env) || providerEnvValue("OPENAI_API_KEY", env);
   if (!key) throw new Error(MISSING_OPENAI_KEY);
   return key;
 }
 
 /** Cache retention with the reference's default: "short", or "long" when PI_CACHE_RETENTION=long. */
-export function resolveCacheRetention(retention?: CacheRetention): CacheRetention {
+export function resolveCacheRetention(retention?: CacheRetention, env?: ProviderEnv): CacheRetention {
   if (retention) return retention;
-  return Deno.env.get("PI_CACHE_RETENTION") === "long" ? "long" : "short";
+  return providerEnvValue("PI_CACHE_RETENTION", env) === "long" ? "long" : "short";
 }
 
 /** True for the two Cloudflare providers, whose base URLs carry account placeholders. */

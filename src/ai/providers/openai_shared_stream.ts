@@ -20,13 +20,18 @@ function errorText(error: unknown): string {
   return JSON.stringify(error);
 }
 
-/** Yields each parsed payload; returns whether `[DONE]` arrived. */
+/**
+ * Yields each parsed payload; returns whether `[DONE]` arrived. With `endOnAbort`, an abort ends
+ * the payloads quietly (the caller closes its open blocks, then reports the abort) instead of
+ * throwing, as the `openai` SDK's stream does for Chat Completions.
+ */
 export async function* readOpenAIStream(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  endOnAbort = false,
 ): AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd> {
   let sawDone = false;
-  for await (const event of terminatedOnBodyError(readSseEvents(body, signal), signal)) {
+  for await (const event of terminatedOnBodyError(readSseEvents(body, signal), signal, endOnAbort)) {
     if (sawDone) continue;
     if (event.data.startsWith("[DONE]")) {
       sawDone = true;
@@ -49,13 +54,18 @@ export const BODY_TERMINATED = "terminated";
  * Re-words body read failures as "terminated" (Deno says "error reading a body from
  * connection"), the text users of the reference see, which also marks them retryable.
  */
-async function* terminatedOnBodyError<T>(events: AsyncGenerator<T>, signal?: AbortSignal): AsyncGenerator<T> {
+async function* terminatedOnBodyError<T>(
+  events: AsyncGenerator<T>,
+  signal: AbortSignal | undefined,
+  endOnAbort: boolean,
+): AsyncGenerator<T> {
   try {
     while (true) {
       let next: IteratorResult<T>;
       try {
         next = await events.next();
       } catch (error) {
+        if (signal?.aborted && endOnAbort) return;
         // The fetch's own abort error surfaces here too; word it as the SDK does.
         if (signal?.aborted) throw new Error("Request was aborted", { cause: error });
         if (!(error instanceof TypeError)) throw error;

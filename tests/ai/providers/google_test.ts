@@ -121,6 +121,7 @@ Deno.test("PROV-02 google: thinking then text — events, final message, usage a
       output: 40,
       cacheRead: 20,
       cacheWrite: 0,
+      reasoning: 20,
       totalTokens: 160,
       cost: {
         input: 0.3 / 1e6 * 100,
@@ -128,6 +129,7 @@ Deno.test("PROV-02 google: thinking then text — events, final message, usage a
         cacheRead: 0.03 / 1e6 * 20,
         cacheWrite: 0,
         total: 0.3 / 1e6 * 100 + 2.5 / 1e6 * 40 + 0.03 / 1e6 * 20,
+        totalFromProvider: false,
       },
     });
 
