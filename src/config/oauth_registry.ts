@@ -1,7 +1,7 @@
 /**
  * Registry of OAuth providers that AuthStorage consults for login, token-to-key conversion and refresh.
- * The built-in providers (Anthropic, GitHub Copilot, OpenAI Codex) plug in through
- * {@link setBuiltInOAuthProviders} once their login flows exist; extensions register theirs at runtime.
+ * There are no built-in providers yet (their login flows do not exist); custom providers from
+ * models.json and, later, extensions register theirs at runtime.
  *
  * @module
  */
@@ -61,14 +61,7 @@ export interface OAuthProviderInterface {
   modifyModels?(models: Model<Api>[], credentials: OAuthCredentials): Model<Api>[];
 }
 
-let builtIns: OAuthProviderInterface[] = [];
 const registry = new Map<string, OAuthProviderInterface>();
-
-/** Installs the built-in providers (replacing earlier built-ins) and resets the registry to them. */
-export function setBuiltInOAuthProviders(providers: OAuthProviderInterface[]): void {
-  builtIns = [...providers];
-  resetOAuthProviders();
-}
 
 /** The provider registered under `id`. */
 export function getOAuthProvider(id: string): OAuthProviderInterface | undefined {
@@ -80,17 +73,9 @@ export function registerOAuthProvider(provider: OAuthProviderInterface): void {
   registry.set(provider.id, provider);
 }
 
-/** Removes a provider; a built-in one is restored to its original implementation instead. */
-export function unregisterOAuthProvider(id: string): void {
-  const builtIn = builtIns.find((p) => p.id === id);
-  if (builtIn) registry.set(id, builtIn);
-  else registry.delete(id);
-}
-
-/** Drops runtime registrations, keeping only the built-ins. */
+/** Drops every runtime registration. */
 export function resetOAuthProviders(): void {
   registry.clear();
-  for (const provider of builtIns) registry.set(provider.id, provider);
 }
 
 /** All registered providers in registration order. */
