@@ -77,6 +77,7 @@ export async function createAgentEnv(
     await Deno.writeTextFile(join(agentDir, "settings.json"), JSON.stringify(options.settings));
   }
   const env: Record<string, string> = {
+    ...machineEnv(),
     HOME: home,
     PI_CODING_AGENT_DIR: agentDir,
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -112,6 +113,19 @@ export async function createAgentEnv(
     },
     cleanup: () => Deno.remove(root, { recursive: true }),
   };
+}
+
+/**
+ * Variables that say how this machine is set up rather than what a test wants: libfaketime's
+ * (scripts/fresh_machine_check.sh runs the suite a year ahead) reach every child, so the child
+ * lives at the same date as the test that judges its output.
+ */
+export function machineEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(Deno.env.toObject())) {
+    if (key === "LD_PRELOAD" || key.startsWith("FAKETIME")) out[key] = value;
+  }
+  return out;
 }
 
 /** The module cache of this Deno: $DENO_DIR, else the platform default under the real HOME. */

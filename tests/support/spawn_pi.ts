@@ -7,6 +7,7 @@
  * @module
  */
 import { findReference, requireReference } from "../../scripts/reference/locate.ts";
+import { denoDir, machineEnv } from "./agent_env.ts";
 
 /** Path of our entry point. */
 export const MAIN_TS: string = new URL("../../main.ts", import.meta.url).pathname;
@@ -72,19 +73,6 @@ export function useReferenceFixtures(): boolean {
   return true;
 }
 
-/**
- * Deno's module cache for our child: a changed HOME would otherwise move it and make the child
- * download npm metadata (and print "Download …" on stderr).
- */
-function denoDir(): string | undefined {
-  const fromEnv = Deno.env.get("DENO_DIR");
-  if (fromEnv) return fromEnv;
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
-  if (xdg) return `${xdg}/deno`;
-  const home = Deno.env.get("HOME");
-  return home ? `${home}/.cache/deno` : undefined;
-}
-
 function commandFor(args: string[], reference: boolean): { cmd: string; args: string[] } {
   if (reference) {
     const ref = requireReference();
@@ -96,9 +84,10 @@ function commandFor(args: string[], reference: boolean): { cmd: string; args: st
 /** Starts `pi args…`; the caller may signal `child` before awaiting `result`. */
 export function startPi(args: string[], options: SpawnPiOptions): RunningPi {
   const { cmd, args: fullArgs } = commandFor(args, options.reference ?? false);
-  const childEnv = { ...options.env };
-  const cache = denoDir();
-  if (!options.reference && !childEnv.DENO_DIR && cache) childEnv.DENO_DIR = cache;
+  // Deno's module cache stays where it was: a changed HOME would otherwise move it and make the
+  // child download npm metadata (and print "Download …" on stderr).
+  const childEnv = { ...machineEnv(), ...options.env };
+  if (!options.reference && !childEnv.DENO_DIR) childEnv.DENO_DIR = denoDir();
   const child = new Deno.Command(cmd, {
     args: fullArgs,
     cwd: options.cwd,
