@@ -21,9 +21,13 @@ import {
   type OAuthProviderInterface,
 } from "./oauth_registry.ts";
 import { resolveConfigValue } from "./resolve_value.ts";
+import { describeJsonError } from "./json_error.ts";
 
-/** A stored API key (literal, env-var name or `!command`). */
-export type ApiKeyCredential = { type: "api_key"; key: string };
+/**
+ * A stored API key: literal text with `$NAME` / `${NAME}` variables, or `!command`. `env` supplies variables
+ * for this entry only (they win over the process environment).
+ */
+export type ApiKeyCredential = { type: "api_key"; key?: string; env?: Record<string, string> };
 /** Stored OAuth tokens. */
 export type OAuthCredential = { type: "oauth" } & OAuthCredentials;
 /** One auth.json record. */
@@ -45,6 +49,34 @@ function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function isStringRecord(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === "string");
+}
+
+/** Why an auth.json entry is not a usable credential (1.6.0's rules), or undefined when it is. */
+function credentialProblem(entry: unknown): string | undefined {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    return 'expected an object such as {"type": "api_key", "key": "..."}';
+  }
+  const value = entry as Record<string, unknown>;
+  if (value.type === "api_key") {
+    if (value.key !== undefined && typeof value.key !== "string") return '"key" must be a string';
+    if (value.env !== undefined && !isStringRecord(value.env)) return '"env" must be an object of strings';
+    return undefined;
+  }
+  if (value.type === "oauth") {
+    const ok = typeof value.access === "string" && typeof value.refresh === "string" &&
+      typeof value.expires === "number" && Number.isFinite(value.expires);
+    return ok ? undefined : 'OAuth entries need "access" and "refresh" strings and an "expires" number';
+  }
+  return '"type" must be "api_key" or "oauth"';
+}
+
 /** Credential store over auth.json (or memory). */
 export class AuthStorage {
   private readonly storage: AuthStorageBackend;
@@ -54,14 +86,19 @@ export class AuthStorage {
   private loadError: Error | null = null;
   private errors: Error[] = [];
 
-  private constructor(storage: AuthStorageBackend) {
+  private readonly path: string | undefined;
+  private problems: string[] = [];
+
+  private constructor(storage: AuthStorageBackend, path?: string) {
     this.storage = storage;
+    this.path = path;
     this.reload();
   }
 
   /** Store backed by auth.json (default `<agentDir>/auth.json`). */
   static create(authPath?: string): AuthStorage {
-    return new AuthStorage(new FileAuthStorageBackend(authPath ?? join(getAgentDir(), "auth.json")));
+    const path = authPath ?? join(getAgentDir(), "auth.json");
+    return new AuthStorage(new FileAuthStorageBackend(path), path);
   }
 
   /** Store over any backend. */
@@ -97,23 +134,71 @@ export class AuthStorage {
 
   private parseStorageData(content: string | undefined): AuthStorageData {
     if (!content) return {};
-    return JSON.parse(content) as AuthStorageData;
+    return JSON.parse(stripBom(content)) as AuthStorageData;
   }
 
-  /** Re-reads storage; a broken file is recorded as an error and then never written. */
+  /** `auth.json (<path>)`, or just `auth.json` for in-memory stores: how messages name the file. */
+  private fileLabel(): string {
+    return this.path ? `auth.json (${this.path})` : "auth.json";
+  }
+
+  /**
+   * Re-reads storage. A file that is not valid JSON (or not an object) is reported and then never written;
+   * an entry that is not a credential is reported and skipped, the others still work.
+   */
   reload(): void {
+    let content: string | undefined;
     try {
-      let content: string | undefined;
       this.storage.withLock((current) => {
         content = current;
         return { result: undefined };
       });
-      this.data = this.parseStorageData(content);
-      this.loadError = null;
     } catch (error) {
       this.loadError = toError(error);
-      this.recordError(error);
+      this.problems = [`Cannot read ${this.fileLabel()}: ${this.loadError.message}`];
+      this.recordError(new Error(this.problems[0]));
+      return;
     }
+    let parsed: unknown;
+    try {
+      parsed = content ? JSON.parse(stripBom(content)) : {};
+    } catch (error) {
+      this.failLoad(describeJsonError(stripBom(content ?? ""), error));
+      return;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      this.failLoad("expected an object with one entry per provider");
+      return;
+    }
+    const data: AuthStorageData = {};
+    const problems: string[] = [];
+    for (const [provider, entry] of Object.entries(parsed)) {
+      const problem = credentialProblem(entry);
+      if (problem) problems.push(`Ignoring the "${provider}" entry of ${this.fileLabel()}: ${problem}`);
+      else data[provider] = entry as AuthCredential;
+    }
+    this.data = data;
+    this.loadError = null;
+    this.problems = problems;
+    for (const problem of problems) this.recordError(new Error(problem));
+  }
+
+  private failLoad(detail: string): void {
+    const message = `Cannot use ${this.fileLabel()}: ${detail}. ` +
+      "Its credentials are ignored and the file is left as it is until you fix it.";
+    this.data = {};
+    this.loadError = new Error(message);
+    this.problems = [message];
+    this.recordError(this.loadError);
+  }
+
+  /**
+   * What is wrong with auth.json as last loaded (unparsable file, invalid entries), naming the file and the
+   * provider but never a credential value. Empty when the file is fine. Unlike drainErrors() this does not
+   * forget, so start-up warnings and "no API key" messages can both show it.
+   */
+  getLoadProblems(): string[] {
+    return [...this.problems];
   }
 
   private persistProviderChange(provider: string, credential: AuthCredential | undefined): void {
@@ -247,7 +332,9 @@ export class AuthStorage {
     const runtimeKey = this.runtimeOverrides.get(providerId);
     if (runtimeKey) return runtimeKey;
     const cred = this.data[providerId];
-    if (cred?.type === "api_key") return resolveConfigValue(cred.key);
+    if (cred?.type === "api_key") {
+      return cred.key === undefined ? undefined : resolveConfigValue(cred.key, cred.env);
+    }
     if (cred?.type === "oauth") {
       const provider = getOAuthProvider(providerId);
       // No registered OAuth provider for these credentials: nothing can turn them into a key.

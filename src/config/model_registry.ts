@@ -19,6 +19,8 @@ import { getAgentDir } from "./paths.ts";
 import { BUILT_IN_PROVIDER_DISPLAY_NAMES } from "./provider_display_names.ts";
 import {
   clearConfigValueCache,
+  configValueEnvNames,
+  missingConfigValueEnvNames,
   resolveConfigValueOrThrow,
   resolveConfigValueUncached,
   resolveHeadersOrThrow,
@@ -180,8 +182,7 @@ export class ModelRegistry {
 
   private loadCustomModels(path: string): CustomModelsResult {
     const { config, error } = readModelsJson(path, new Set(getProviders()));
-    if (error) return emptyCustomModels(error);
-    if (!config) return emptyCustomModels();
+    if (!config) return emptyCustomModels(error);
     const overrides = new Map<string, ProviderOverride>();
     const modelOverrides = new Map<string, Map<string, ModelOverride>>();
     for (const [providerName, providerConfig] of Object.entries(config.providers)) {
@@ -196,7 +197,7 @@ export class ModelRegistry {
         }
       }
     }
-    return { models: this.parseModels(config), overrides, modelOverrides };
+    return { models: this.parseModels(config), overrides, modelOverrides, error };
   }
 
   private parseModels(config: ModelsConfig): Model[] {
@@ -231,12 +232,19 @@ export class ModelRegistry {
           reasoning: def.reasoning ?? false,
           thinkingLevelMap: def.thinkingLevelMap,
           input: def.input ?? ["text"],
+          // 1.6.0's fields are carried as given; src/ai reads the ones it supports.
+          ...(def.inputLimits ? { inputLimits: def.inputLimits } : {}),
           cost: def.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          ...(def.promptCache ? { promptCache: def.promptCache } : {}),
           contextWindow: def.contextWindow ?? 128000,
           maxTokens: def.maxTokens ?? 16384,
+          ...(def.samplingParams ? { samplingParams: def.samplingParams } : {}),
+          ...(def.samplingParamsByThinkingLevel
+            ? { samplingParamsByThinkingLevel: def.samplingParamsByThinkingLevel }
+            : {}),
           headers: undefined,
           compat: mergeCompat(providerConfig.compat, def.compat),
-        });
+        } as Model);
       }
     }
     return models;
@@ -299,13 +307,13 @@ export class ModelRegistry {
         this.modelRequestHeaders.get(`${model.provider}:${model.id}`),
         `model "${model.provider}/${model.id}"`,
       );
-      let headers = model.headers || providerHeaders || modelHeaders
-        ? { ...model.headers, ...providerHeaders, ...modelHeaders }
-        : undefined;
+      // 1.6.0's order: model and provider headers, the Authorization header, then per-model headers.
+      let headers = model.headers || providerHeaders ? { ...model.headers, ...providerHeaders } : undefined;
       if (providerConfig?.authHeader) {
         if (!apiKey) return { ok: false, error: `No API key found for "${model.provider}"` };
         headers = { ...headers, Authorization: `Bearer ${apiKey}` };
       }
+      if (modelHeaders) headers = { ...headers, ...modelHeaders };
       return { ok: true, apiKey, headers: headers && Object.keys(headers).length > 0 ? headers : undefined };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -319,13 +327,15 @@ export class ModelRegistry {
     const providerApiKey = this.providerRequestConfigs.get(provider)?.apiKey;
     if (!providerApiKey) return status;
     if (providerApiKey.startsWith("!")) return { configured: true, source: "models_json_command" };
-    let envValue: string | undefined;
-    try {
-      envValue = Deno.env.get(providerApiKey);
-    } catch {
-      envValue = undefined;
+    // `$NAME` alone names the variable (1.6.0 shows it); a set variable configures the provider.
+    const names = configValueEnvNames(providerApiKey);
+    if (names.length > 0) {
+      if (missingConfigValueEnvNames(providerApiKey).length > 0) return { configured: false };
+      const onlyVariable = names.length === 1 && providerApiKey.replace(/^\$\{?|\}$/g, "") === names[0];
+      return onlyVariable
+        ? { configured: true, source: "environment", label: names[0] }
+        : { configured: true, source: "models_json_key" };
     }
-    if (envValue) return { configured: true, source: "environment", label: providerApiKey };
     return { configured: true, source: "models_json_key" };
   }
 

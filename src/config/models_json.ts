@@ -5,6 +5,7 @@
  * @module
  */
 
+import { describeJsonError } from "./json_error.ts";
 import { stripJsonComments } from "./jsonc.ts";
 import { formatSchemaErrors, isModelsConfigShape, modelsConfigSchemaErrors } from "./models_json_validate.ts";
 
@@ -53,6 +54,7 @@ export interface ThinkingLevelMap {
   medium?: string | null;
   high?: string | null;
   xhigh?: string | null;
+  max?: string | null;
 }
 
 /** Compat flags for openai-completions style endpoints. */
@@ -101,11 +103,47 @@ export interface ModelDefinition {
   reasoning?: boolean;
   thinkingLevelMap?: ThinkingLevelMap;
   input?: ("text" | "image")[];
-  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  cost?: ModelCostConfig;
+  /** Image and request size limits (1.6.0). */
+  inputLimits?: ModelInputLimits;
+  /** Prompt-cache lifetimes in seconds (1.6.0). */
+  promptCache?: { short?: number; long?: number };
   contextWindow?: number;
   maxTokens?: number;
+  /** Fields merged into every request body (OpenAI-compatible APIs). */
+  samplingParams?: Record<string, unknown>;
+  /** samplingParams per thinking level, merged over samplingParams. */
+  samplingParamsByThinkingLevel?: Partial<Record<ThinkingLevelKey, Record<string, unknown>>>;
   headers?: Record<string, string>;
   compat?: ProviderCompat;
+}
+
+/** Thinking levels a map or per-level setting may name (1.6.0 adds `max`). */
+export type ThinkingLevelKey = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
+/** Per-million-token prices, with optional long-context tiers (1.6.0). */
+export interface ModelCostConfig {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  tiers?: {
+    inputTokensAbove: number;
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+  }[];
+}
+
+/** Request and image limits of a model. */
+export interface ModelInputLimits {
+  maxRequestBytes?: number;
+  images?: {
+    resize?: { maxWidth?: number; maxHeight?: number; maxBytes?: number; jpegQuality?: number };
+    maxPerMessage?: number;
+    maxPerRequest?: number;
+  };
 }
 
 /** Per-model changes to a built-in model. */
@@ -130,64 +168,67 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   compat?: ProviderCompat;
   authHeader?: boolean;
+  /** OAuth login flow (`radius`); requires baseUrl. */
+  oauth?: "radius";
   models?: ModelDefinition[];
   modelOverrides?: Record<string, ModelOverride>;
 }
 
 /** The whole models.json document. */
 export interface ModelsConfig {
+  $schema?: string;
   providers: Record<string, ProviderConfig>;
 }
 
-/** Semantic checks beyond the schema; throws `Provider X: …` errors. */
-export function validateModelsConfig(config: ModelsConfig, builtInProviders: ReadonlySet<string>): void {
-  for (const [providerName, providerConfig] of Object.entries(config.providers)) {
-    const isBuiltIn = builtInProviders.has(providerName);
-    const hasProviderApi = !!providerConfig.api;
-    const models = providerConfig.models ?? [];
-    const hasModelOverrides = providerConfig.modelOverrides &&
-      Object.keys(providerConfig.modelOverrides).length > 0;
-    if (models.length === 0) {
-      if (
-        !providerConfig.baseUrl && !providerConfig.headers && !providerConfig.compat && !hasModelOverrides
-      ) {
-        throw new Error(
-          `Provider ${providerName}: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".`,
-        );
-      }
-    } else if (!isBuiltIn) {
-      if (!providerConfig.baseUrl) {
-        throw new Error(`Provider ${providerName}: "baseUrl" is required when defining custom models.`);
-      }
-      if (!providerConfig.apiKey) {
-        throw new Error(`Provider ${providerName}: "apiKey" is required when defining custom models.`);
-      }
+/**
+ * Semantic checks beyond the schema, per provider as pi 1.6.0 composes them: the problem with one provider
+ * (`Provider x: …`), or undefined when it is usable. A provider with a problem is skipped; the others load.
+ */
+export function providerConfigProblem(
+  providerName: string,
+  providerConfig: ProviderConfig,
+  isBuiltIn: boolean,
+): string | undefined {
+  const models = providerConfig.models ?? [];
+  const hasModelOverrides = providerConfig.modelOverrides &&
+    Object.keys(providerConfig.modelOverrides).length > 0;
+  if (providerConfig.oauth !== undefined && !providerConfig.baseUrl) {
+    return `Provider ${providerName}: "baseUrl" is required when "oauth" is set.`;
+  }
+  if (models.length === 0) {
+    if (
+      !providerConfig.baseUrl && !providerConfig.headers && !providerConfig.compat && !hasModelOverrides &&
+      !providerConfig.apiKey && !providerConfig.oauth
+    ) {
+      return `Provider ${providerName}: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".`;
     }
-    for (const modelDef of models) {
-      if (!hasProviderApi && !modelDef.api && !isBuiltIn) {
-        throw new Error(
-          `Provider ${providerName}, model ${modelDef.id}: no "api" specified. Set at provider or model level.`,
-        );
-      }
-      if (!modelDef.id) throw new Error(`Provider ${providerName}: model missing "id"`);
-      if (modelDef.contextWindow !== undefined && modelDef.contextWindow <= 0) {
-        throw new Error(`Provider ${providerName}, model ${modelDef.id}: invalid contextWindow`);
-      }
-      if (modelDef.maxTokens !== undefined && modelDef.maxTokens <= 0) {
-        throw new Error(`Provider ${providerName}, model ${modelDef.id}: invalid maxTokens`);
-      }
+    return undefined;
+  }
+  for (const modelDef of models) {
+    if (!providerConfig.api && !modelDef.api && !isBuiltIn) {
+      return `Provider ${providerName}, model ${modelDef.id}: no "api" specified. Set at provider or model level.`;
     }
   }
+  if (!isBuiltIn && !providerConfig.baseUrl && models.some((m) => !m.baseUrl)) {
+    return `Provider ${providerName}: "baseUrl" is required when defining custom models.`;
+  }
+  return undefined;
 }
 
-/** Outcome of {@link readModelsJson}: a usable config, nothing (file absent), or an error message. */
-export type ModelsJsonResult =
-  | { config: ModelsConfig; error?: undefined }
-  | { config?: undefined; error?: string };
+/**
+ * Outcome of {@link readModelsJson}: the usable config (providers with problems left out), and the message the
+ * user sees when something was wrong. Both are absent when there is no file.
+ */
+export interface ModelsJsonResult {
+  config?: ModelsConfig;
+  error?: string;
+}
 
 /**
- * Reads and validates models.json. Errors come back as the message the user sees (schema list, semantic
- * error, or JSON parse error), each followed by `\n\nFile: <path>`.
+ * Reads and validates models.json. A file that cannot be read, parsed or that breaks the schema gives no config
+ * and an error (`Failed to parse models.json: line L, column C: …`, the schema list, …); a provider whose
+ * settings do not fit together is left out and named (`Provider "x": …`). Every error ends with
+ * `\n\nFile: <path>`. Messages never quote the file, which may hold API keys.
  */
 export function readModelsJson(path: string, builtInProviders: ReadonlySet<string>): ModelsJsonResult {
   let content: string;
@@ -199,21 +240,27 @@ export function readModelsJson(path: string, builtInProviders: ReadonlySet<strin
       error: `Failed to load models.json: ${error instanceof Error ? error.message : error}\n\nFile: ${path}`,
     };
   }
+  const text = stripJsonComments(content.charCodeAt(0) === 0xfeff ? content.slice(1) : content);
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(stripJsonComments(content));
-    if (!isModelsConfigShape(parsed)) {
-      const errors = formatSchemaErrors(modelsConfigSchemaErrors(parsed));
-      return { error: `Invalid models.json schema:\n${errors}\n\nFile: ${path}` };
-    }
-    const config = parsed as ModelsConfig;
-    validateModelsConfig(config, builtInProviders);
-    return { config };
+    parsed = JSON.parse(text);
   } catch (error) {
-    if (error instanceof SyntaxError) {
-      return { error: `Failed to parse models.json: ${error.message}\n\nFile: ${path}` };
-    }
-    return {
-      error: `Failed to load models.json: ${error instanceof Error ? error.message : error}\n\nFile: ${path}`,
-    };
+    return { error: `Failed to parse models.json: ${describeJsonError(text, error)}\n\nFile: ${path}` };
   }
+  if (!isModelsConfigShape(parsed)) {
+    const errors = formatSchemaErrors(modelsConfigSchemaErrors(parsed));
+    return { error: `Invalid models.json schema:\n${errors}\n\nFile: ${path}` };
+  }
+  const config = parsed as ModelsConfig;
+  const providers: Record<string, ProviderConfig> = {};
+  const problems: string[] = [];
+  for (const [name, provider] of Object.entries(config.providers)) {
+    const problem = providerConfigProblem(name, provider, builtInProviders.has(name));
+    if (problem) problems.push(`Provider "${name}": ${problem}`);
+    else providers[name] = provider;
+  }
+  const usable = { ...config, providers };
+  return problems.length > 0
+    ? { config: usable, error: `${problems.join("\n")}\n\nFile: ${path}` }
+    : { config: usable };
 }

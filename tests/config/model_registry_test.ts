@@ -16,7 +16,7 @@ const MODELS_DIR = new URL("../fixtures/config/models", import.meta.url).pathnam
 
 function normalize(error: string | undefined): string | null {
   if (error === undefined) return null;
-  return error.split(MODELS_DIR).join("<DIR>/").replace(/ \(line \d+ column \d+\)/, "");
+  return error.split(MODELS_DIR).join("<DIR>");
 }
 
 /** JSON round trip drops undefined-valued keys, matching how the fixtures were recorded. */
@@ -35,74 +35,149 @@ async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): P
   }
 }
 
-test("PROV-06 models.json validation errors match the reference texts and keep built-ins", () => {
-  const names = Object.keys(reference.errors).sort();
-  const actual: Record<string, unknown> = {};
-  for (const name of names) {
+/**
+ * registerProvider (the extension API) as captured from 0.73.1; 1.6.0 moved it to ModelRuntime and the
+ * extensions issue re-captures it.
+ */
+const REGISTER_PROVIDER_0_73_1 = {
+  "errors": [
+    'Provider p1: "api" is required when registering streamSimple.',
+    'Provider p2: "baseUrl" is required when defining models.',
+    'Provider p3: "apiKey" or "oauth" is required when defining models.',
+    'Provider p4, model a: no "api" specified.',
+    null,
+    null,
+  ],
+  "p5": {
+    "id": "m5",
+    "name": "M5",
+    "api": "openai-completions",
+    "provider": "p5",
+    "baseUrl": "http://x",
+    "reasoning": false,
+    "input": [
+      "text",
+    ],
+    "cost": {
+      "input": 0,
+      "output": 0,
+      "cacheRead": 0,
+      "cacheWrite": 0,
+    },
+    "contextWindow": 1000,
+    "maxTokens": 100,
+  },
+  "p5Name": "Prov Five",
+  "groqBaseUrls": [
+    "http://groq-proxy",
+  ],
+  "groqAfterUnregister": [
+    "https://api.groq.com/openai/v1",
+  ],
+  "p5AfterRefresh": "m5",
+};
+
+/**
+ * Our texts for the 1.6.0 cases. Where 1.6.0's text quotes V8's parse message (which can quote the file, API
+ * keys included) or omits the file for provider problems, ours differs on purpose (docs/differences.md).
+ */
+function expectedError(name: string, ref: { runtimeError: string | null }): string | null {
+  if (name === "parse_error.json") {
+    return "Failed to parse models.json: line 2, column 1: Expected ',' or '}' after property value\n\nFile: <DIR>/parse_error.json";
+  }
+  if (ref.runtimeError?.startsWith("Provider ")) return `${ref.runtimeError}\n\nFile: <DIR>/${name}`;
+  return ref.runtimeError;
+}
+
+test("PROV-06 models.json errors match 1.6.0: schema errors drop the file, a bad provider only itself", () => {
+  for (const name of Object.keys(reference.errors).sort()) {
+    const ref = reference.errors[name];
     const registry = ModelRegistry.create(AuthStorage.inMemory(), join(MODELS_DIR, name));
-    actual[name] = { error: normalize(registry.getError()), count: registry.getAll().length };
+    const custom = registry.getAll().filter((m) => ["x", "y", "local"].includes(m.provider))
+      .map((m) => `${m.provider}/${m.id}`);
+    assertEquals(
+      { error: normalize(registry.getError()), custom },
+      { error: expectedError(name, ref), custom: ref.customModels },
+      name,
+    );
   }
-  assertEquals(actual, reference.errors);
 });
 
-test("PROV-04 PROV-05 PROV-07 JSONC models.json: defaults, overrides, upserts and compat merge", () => {
-  const registry = ModelRegistry.create(
-    AuthStorage.inMemory({ groq: { type: "api_key", key: "gk" } }),
-    join(MODELS_DIR, "valid.jsonc"),
-  );
-  const expected = reference.valid;
-  assertEquals(registry.getError() ?? null, expected.error);
-  assertEquals(registry.getAll().length, expected.count);
-  assertEquals(ModelRegistry.inMemory(AuthStorage.inMemory()).getAll().length, expected.builtinCount);
-  for (const [key, model] of Object.entries(expected.models)) {
-    const [provider, ...rest] = key.split("/");
-    assertEquals(plain(registry.find(provider, rest.join("/"))), model, key);
-  }
-  assertEquals(
-    registry.getAll().filter((m) => m.provider === "openrouter").slice(0, 3).map((m) => plain(m.compat)),
-    expected.openrouterCompatSample,
-  );
-  assertEquals(registry.getAll().slice(-3).map((m) => `${m.provider}/${m.id}`), expected.lastIds);
-});
-
-test("PROV-08 PROV-09 request auth: key sources, header resolution, authHeader, status", async () => {
+test("PROV-04 PROV-05 PROV-07 JSONC models.json with 1.6.0 fields: defaults, overrides, upserts", async () => {
   clearConfigValueCache();
-  await withEnv({ PI_CFG_LOCAL_KEY: "local-secret", PI_CFG_HEADER_ENV: "header-from-env" }, async () => {
+  await withEnv({ PI_CFG_LOCAL_KEY: "local-secret", PI_CFG_HEADER: "header-from-env" }, async () => {
     const registry = ModelRegistry.create(
-      AuthStorage.inMemory({ groq: { type: "api_key", key: "gk" } }),
+      AuthStorage.inMemory({
+        groq: { type: "api_key", key: "gk" },
+        mistral: { type: "api_key", key: "$PI_CFG_MISTRAL", env: { PI_CFG_MISTRAL: "entry-env-key" } },
+      }),
       join(MODELS_DIR, "valid.jsonc"),
     );
     const expected = reference.valid;
-    assertEquals([...new Set(registry.getAvailable().map((m) => m.provider))], expected.available);
-    const requestAuth: Record<string, unknown> = {};
-    const groqFirst = registry.getAll().find((m) => m.provider === "groq") as Model;
-    requestAuth["local/qwen-coder"] = plain(
-      await registry.getApiKeyAndHeaders(registry.find("local", "qwen-coder")!),
+    assertEquals(registry.getError() ?? null, expected.error);
+    for (const [key, model] of Object.entries(expected.models)) {
+      const [provider, ...rest] = key.split("/");
+      assertEquals(plain(registry.find(provider, rest.join("/"))), model, key);
+    }
+    const sonnet = registry.find("anthropic", "claude-sonnet-4-5")!;
+    assertEquals(
+      plain({
+        name: sonnet.name,
+        baseUrl: sonnet.baseUrl,
+        cost: sonnet.cost,
+        thinkingLevelMap: sonnet.thinkingLevelMap ?? null,
+      }),
+      plain({ ...expected.overrides, cost: { ...expected.overrides.cost } }),
     );
-    requestAuth["local/llama-3.1-8b"] = plain(
-      await registry.getApiKeyAndHeaders(registry.find("local", "llama-3.1-8b")!),
-    );
-    requestAuth["anthropic/claude-opus-4-7"] = plain(
-      await registry.getApiKeyAndHeaders(registry.find("anthropic", "claude-opus-4-7")!),
-    );
-    requestAuth["groq/first"] = plain(await registry.getApiKeyAndHeaders(groqFirst));
-    assertEquals(requestAuth, expected.requestAuth);
-    assertEquals({
-      local: registry.getProviderAuthStatus("local"),
-      groq: registry.getProviderAuthStatus("groq"),
-      openai: registry.getProviderAuthStatus("openai"),
-    }, expected.status);
-    assertEquals({
-      local: (await registry.getApiKeyForProvider("local")) ?? null,
-      openai: (await registry.getApiKeyForProvider("openai")) ?? null,
-    }, expected.keyForProvider);
-    // Built-in OAuth providers (anthropic, openai-codex) are not registered yet, so only these two compare.
-    assertEquals(registry.getProviderDisplayName("local"), expected.displayNames[0]);
-    assertEquals(registry.getProviderDisplayName("google"), expected.displayNames[2]);
+    const providers = new Set(registry.getAvailable().map((m) => m.provider));
+    assertEquals(["groq", "local", "mistral", "openai"].filter((p) => providers.has(p)), expected.available);
+    for (const [id, auth] of Object.entries(expected.requestAuth)) {
+      const [provider, ...rest] = id.split("/");
+      const r = await registry.getApiKeyAndHeaders(registry.find(provider, rest.join("/"))!);
+      assertEquals(
+        {
+          ok: r.ok,
+          apiKey: r.ok ? r.apiKey ?? null : null,
+          headers: r.ok ? r.headers ?? null : null,
+          error: r.ok ? null : r.error,
+        },
+        auth,
+        id,
+      );
+    }
+    for (const [provider, status] of Object.entries(expected.status)) {
+      assertEquals(registry.getProviderAuthStatus(provider), status, provider);
+    }
+  });
+});
 
-    const noKey = ModelRegistry.create(AuthStorage.inMemory(), join(MODELS_DIR, "authheader_nokey.json"));
-    const groq = noKey.getAll().find((m) => m.provider === "groq") as Model;
-    assertEquals(await noKey.getApiKeyAndHeaders(groq), reference.authHeaderNoKey);
+test("PROV-08 a missing $VARIABLE in models.json names the variable, not the value", async () => {
+  await withEnv({}, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "pi-models-" });
+    try {
+      const path = join(dir, "models.json");
+      await Deno.writeTextFile(
+        path,
+        JSON.stringify({
+          providers: {
+            x: {
+              baseUrl: "http://localhost:1/v1",
+              api: "openai-completions",
+              apiKey: "$PI_CFG_NOPE",
+              headers: { "X-A": "$PI_CFG_NOPE2" },
+              models: [{ id: "m" }],
+            },
+          },
+        }),
+      );
+      const registry = ModelRegistry.create(AuthStorage.inMemory(), path);
+      assertEquals(
+        await registry.getApiKeyAndHeaders(registry.find("x", "m")!),
+        reference.missingEnv.requestAuth,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   });
 });
 
@@ -156,7 +231,7 @@ test("PROV-07 registerProvider validation, replacement, baseUrl override and unr
     }],
   });
   tryRegister("groq", { baseUrl: "http://groq-proxy" });
-  const expected = reference.registerProvider;
+  const expected = REGISTER_PROVIDER_0_73_1;
   assertEquals(errors, expected.errors);
   assertEquals(plain(registry.find("p5", "m5")), expected.p5);
   assertEquals(registry.getProviderDisplayName("p5"), expected.p5Name);

@@ -7,7 +7,7 @@ import { isolatedTest } from "./isolation.ts";
 const test = isolatedTest(import.meta.url);
 
 const reference = JSON.parse(
-  Deno.readTextFileSync(new URL("../fixtures/config/settings_reference.json", import.meta.url)),
+  Deno.readTextFileSync(new URL("../fixtures/config/settings_reference_0.73.1.json", import.meta.url)),
 );
 
 /** V8 in Deno appends "(line L column C)" to JSON.parse messages; Node 20 (where fixtures were captured) does not. */
