@@ -19,7 +19,7 @@ export interface Edit {
 }
 
 /** Where `oldText` was found, and in which text (original or fuzzy-normalised) the index applies. */
-export interface FuzzyMatchResult {
+interface FuzzyMatchResult {
   found: boolean;
   index: number;
   matchLength: number;
@@ -51,7 +51,7 @@ export function normalizeToLF(text: string): string {
  * The forgiving form used when an exact match fails: NFKC, no trailing whitespace per line,
  * ASCII quotes and hyphens, plain spaces. Models often retype typographic characters as ASCII.
  */
-export function normalizeForFuzzyMatch(text: string): string {
+function normalizeForFuzzyMatch(text: string): string {
   return text
     .normalize("NFKC")
     .split("\n")
@@ -67,7 +67,7 @@ export function normalizeForFuzzyMatch(text: string): string {
  * Looks for `oldText` verbatim, then in fuzzy-normalised space. A fuzzy hit's index refers to
  * the normalised content, which is what replacement must then operate on.
  */
-export function fuzzyFindText(content: string, oldText: string): FuzzyMatchResult {
+function fuzzyFindText(content: string, oldText: string): FuzzyMatchResult {
   const exact = content.indexOf(oldText);
   if (exact !== -1) {
     return {
@@ -214,16 +214,6 @@ export async function computeEditsDiff(
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** Single-edit convenience form of {@link computeEditsDiff}. */
-export function computeEditDiff(
-  path: string,
-  oldText: string,
-  newText: string,
-  cwd: string,
-): Promise<EditDiffResult | EditDiffError> {
-  return computeEditsDiff(path, [{ oldText, newText }], cwd);
 }
 
 /** "Error code: ENOENT" for file system errors, the plain text otherwise (as the reference words it). */
