@@ -59,3 +59,28 @@ export async function* readSseEvents(
     }
   }
 }
+
+/** How much of an unparsable payload an error message quotes. */
+export const MALFORMED_DATA_LIMIT = 200;
+
+/** `text` cut to `limit` characters, saying how much was left out. */
+export function truncateForError(text: string, limit = MALFORMED_DATA_LIMIT): string {
+  const chars = Array.from(text);
+  if (chars.length <= limit) return text;
+  return `${chars.slice(0, limit).join("")}… (${chars.length - limit} more characters)`;
+}
+
+/**
+ * The error for a server-sent event whose data is not the JSON the API promises: names the
+ * stream, the event (when the server named one), what was wrong, and the data (truncated), e.g.
+ * `Could not parse OpenAI Chat Completions stream event: Unexpected end of JSON input;
+ * data={"oops": tru`. A bare JSON parse message would leave the user guessing.
+ */
+export function malformedEventError(stream: string, event: SseEvent, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const name = event.event ? ` ${event.event}` : "";
+  return new Error(
+    `Could not parse ${stream} stream event${name}: ${reason}; data=${truncateForError(event.data)}`,
+    { cause },
+  );
+}

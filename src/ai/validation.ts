@@ -8,6 +8,7 @@
 import { Compile } from "npm:typebox@1.4.3/compile";
 import { Value } from "npm:typebox@1.4.3/value";
 import type { JsonSchema, Tool, ToolCall } from "./types.ts";
+import { explainSchemaErrors, formatProblemPath } from "./validation_explain.ts";
 
 type Validator = ReturnType<typeof Compile>;
 type Json = Record<string, unknown>;
@@ -74,7 +75,8 @@ function coercePrimitive(value: unknown, type: string): unknown {
       if (value === "false" || value === 0) return false;
       return value;
     case "string":
-      if (value === null) return "";
+      // As pi-schema converts it: the model meant the word.
+      if (value === null) return "null";
       if (typeof value === "number" || typeof value === "boolean") return String(value);
       return value;
     case "null":
@@ -102,6 +104,8 @@ function coerce(value: unknown, schema: Json): unknown {
   if (Array.isArray(schema.anyOf)) next = coerceUnion(next, schema.anyOf);
   if (Array.isArray(schema.oneOf)) next = coerceUnion(next, schema.oneOf);
   const types = schemaTypes(schema);
+  // A single value where an array belongs is a one-element array.
+  if (types.length === 1 && types[0] === "array" && next !== undefined && !Array.isArray(next)) next = [next];
   const matchesMember = types.length > 1 && types.some((t) => matchesType(next, t));
   if (types.length > 0 && !matchesMember) {
     for (const type of types) {
@@ -135,20 +139,32 @@ function coerce(value: unknown, schema: Json): unknown {
   return next;
 }
 
-interface SchemaError {
-  keyword: string;
-  instancePath: string;
-  message: string;
-  params: { requiredProperties?: string[] };
+/**
+ * Removes properties set to null that are optional and do not accept null: models send `null`
+ * for "not given".
+ */
+function dropOptionalNulls(value: unknown, schema: Json): unknown {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    return isRecord(items) && !Array.isArray(items) ? value.map((v) => dropOptionalNulls(v, items)) : value;
+  }
+  if (!isRecord(value) || !isRecord(schema.properties)) return value;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) {
+    const property = schema.properties[key];
+    if (v === null && !required.has(key) && isRecord(property) && !acceptsNull(property)) continue;
+    out[key] = isRecord(property) ? dropOptionalNulls(v, property) : v;
+  }
+  return out;
 }
 
-function errorPath(error: SchemaError): string {
-  const base = error.instancePath.replace(/^\//, "").replace(/\//g, ".");
-  if (error.keyword === "required") {
-    const prop = error.params.requiredProperties?.[0];
-    if (prop) return base ? `${base}.${prop}` : prop;
+function acceptsNull(schema: Json): boolean {
+  try {
+    return validatorFor(schema).Check(null);
+  } catch {
+    return true;
   }
-  return base || "root";
 }
 
 /** Finds the tool a call names and validates its arguments; throws when either fails. */
@@ -163,7 +179,7 @@ export function validateToolCall(tools: Tool[], toolCall: ToolCall): Record<stri
  * every problem and echoes what the model sent, so it can correct itself.
  */
 export function validateToolArguments(tool: Tool, toolCall: ToolCall): Record<string, unknown> {
-  const args = structuredClone(toolCall.arguments) as Json;
+  const args = dropOptionalNulls(structuredClone(toolCall.arguments), tool.parameters) as Json;
   // deno-lint-ignore no-explicit-any
   Value.Convert(tool.parameters as any, args);
   const validator = validatorFor(tool.parameters);
@@ -180,9 +196,16 @@ export function validateToolArguments(tool: Tool, toolCall: ToolCall): Record<st
     }
   }
   if (validator.Check(args)) return args;
-  const errors = (validator.Errors(args) as unknown as SchemaError[])
-    .map((e) => `  - ${errorPath(e)}: ${e.message}`)
-    .join("\n") || "Unknown validation error";
+  const check = (node: Json, value: unknown) => {
+    try {
+      return validatorFor(node).Check(value);
+    } catch {
+      return true; // A sub-schema TypeBox cannot compile alone is not blamed.
+    }
+  };
+  const errors = explainSchemaErrors(tool.parameters as Json, args, check)
+    .map((e) => `  - ${formatProblemPath(e.path)}: ${e.message}`)
+    .join("\n");
   throw new Error(
     `Validation failed for tool "${toolCall.name}":\n${errors}\n\nReceived arguments:\n${
       JSON.stringify(toolCall.arguments, null, 2)

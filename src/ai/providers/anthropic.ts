@@ -12,7 +12,7 @@ import { AssistantMessageEventStream } from "../event_stream.ts";
 import { parseJsonWithRepair, parseStreamingJson } from "../json_parse.ts";
 import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
 import { adjustMaxTokensForThinking, buildBaseOptions } from "../simple_options.ts";
-import { readSseEvents, type SseEvent } from "../sse.ts";
+import { readSseEvents, type SseEvent, truncateForError } from "../sse.ts";
 import type {
   AssistantMessage,
   Context,
@@ -127,11 +127,11 @@ async function* anthropicEvents(
     try {
       event = parseJsonWithRepair<WireEvent>(sse.data);
     } catch (error) {
-      const raw = [`event: ${sse.event}`, ...sse.data.split("\n").map((line) => `data: ${line}`)].join("\\n");
+      // The reference's wording; the data is cut short so a huge payload cannot flood the message.
+      const data = truncateForError(sse.data);
+      const raw = [`event: ${sse.event}`, ...data.split("\n").map((line) => `data: ${line}`)].join("\\n");
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        `Could not parse Anthropic SSE event ${sse.event}: ${reason}; data=${sse.data}; raw=${raw}`,
-      );
+      throw new Error(`Could not parse Anthropic SSE event ${sse.event}: ${reason}; data=${data}; raw=${raw}`);
     }
     if (event.type === "message_start") started = true;
     else if (event.type === "message_stop") stopped = true;

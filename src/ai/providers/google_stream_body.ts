@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readSseEvents } from "../sse.ts";
+import { malformedEventError, readSseEvents } from "../sse.ts";
 
 /** The fields of a streamed GenerateContentResponse this provider reads. */
 export interface GoogleChunk {
@@ -49,8 +49,8 @@ function parseErrorObject(text: string): { error: Record<string, unknown> } | un
 
 /**
  * Yields the JSON chunks of the body. Throws the SDK's `got status: …` text for an error object
- * (bare or framed), "Incomplete JSON segment at the end" for stray text left at the end, and
- * rethrows body and parse errors.
+ * (bare or framed), "Incomplete JSON segment at the end" for stray text left at the end, an
+ * error naming the event and its data for unparsable JSON, and rethrows body errors.
  */
 export async function* readGoogleChunks(
   body: ReadableStream<Uint8Array>,
@@ -85,7 +85,12 @@ export async function* readGoogleChunks(
   for await (const event of readSseEvents(watched, signal)) {
     const data = event.data.trim();
     if (data !== "") {
-      const chunk = JSON.parse(data) as GoogleChunk;
+      let chunk: GoogleChunk;
+      try {
+        chunk = JSON.parse(data) as GoogleChunk;
+      } catch (error) {
+        throw malformedEventError("Google", event, error);
+      }
       if (chunk.error && typeof chunk.error === "object") throw new Error(streamErrorText(chunk));
       yield chunk;
     }

@@ -104,7 +104,7 @@ async function run(
   let end: CompletionsStreamEnd;
   try {
     end = await processCompletionsStream(
-      readOpenAIStream(body, options?.signal, true),
+      readOpenAIStream(body, options?.signal, true, "OpenAI Chat Completions"),
       output,
       stream,
       model,

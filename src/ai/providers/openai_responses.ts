@@ -181,7 +181,7 @@ async function run(
     output,
   });
   try {
-    await processResponsesStream(readOpenAIStream(body, options?.signal), output, stream, model, {
+    await processResponsesStream(readOpenAIStream(body, options?.signal, false, "OpenAI Responses"), output, stream, model, {
       serviceTier: options?.serviceTier ?? undefined,
       applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
     });

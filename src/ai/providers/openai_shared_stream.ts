@@ -1,11 +1,12 @@
 /**
  * The JSON payloads of an OpenAI-style SSE body, read the way the `openai` SDK reads them:
  * `[DONE]` ends the data (anything after it is ignored), a payload with an `error` field is
- * thrown as an {@link OpenAIApiError}, and an unparsable payload throws the JSON error.
+ * thrown as an {@link OpenAIApiError}, and an unparsable payload throws an error that names the
+ * stream and quotes the data (the SDK says only "malformed server-sent event JSON").
  *
  * @module
  */
-import { readSseEvents } from "../sse.ts";
+import { malformedEventError, readSseEvents } from "../sse.ts";
 import { OpenAIApiError } from "./openai_shared_request.ts";
 
 /** Result of reading a stream to its end. */
@@ -29,6 +30,7 @@ export async function* readOpenAIStream(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
   endOnAbort = false,
+  streamName = "OpenAI",
 ): AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd> {
   let sawDone = false;
   for await (const event of terminatedOnBodyError(readSseEvents(body, signal), signal, endOnAbort)) {
@@ -37,7 +39,12 @@ export async function* readOpenAIStream(
       sawDone = true;
       continue;
     }
-    const data = JSON.parse(event.data) as unknown;
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch (error) {
+      throw malformedEventError(streamName, event, error);
+    }
     if (data && typeof data === "object" && "error" in data && (data as { error: unknown }).error) {
       const error = (data as { error: unknown }).error;
       throw new OpenAIApiError(errorText(error), undefined, error);

@@ -27,11 +27,13 @@ Deno.test("PROV-02 google body: records split across reads and CRLF framing pars
   assertEquals(seen, [{ candidates: [{ content: { parts: [{ text: "a" }] } }] }, { responseId: "r" }]);
 });
 
-Deno.test("PROV-02 google body: a malformed record fails with the JSON parser's message", async () => {
+Deno.test("PROV-02 PROV-ERR google body: a malformed record fails naming the stream and quoting the data", async () => {
   const seen: GoogleChunk[] = [];
   const err = await assertRejects(() => drain(bodyOf(first, "data: not json\n\n"), seen));
-  assertEquals(err.name, "SyntaxError");
-  assertEquals(err.message, `Unexpected token 'o', "not json" is not valid JSON`);
+  assertEquals(
+    err.message,
+    `Could not parse Google stream event: Unexpected token 'o', "not json" is not valid JSON; data=not json`,
+  );
   assertEquals(seen.length, 1);
 });
 

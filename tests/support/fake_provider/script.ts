@@ -22,8 +22,24 @@ export interface ScriptedUsage {
 
 /** Something that goes wrong while answering. */
 export type ScriptedFault =
-  /** Answer with an HTTP error status and the API's error body; `retryAfter` in seconds. */
-  | { kind: "http"; status: number; message: string; retryAfter?: number }
+  /**
+   * Answer with an HTTP error status and the API's error body; `retryAfter` (seconds, or an
+   * HTTP date when a string) and `retryAfterMs` become the `retry-after` / `retry-after-ms`
+   * headers; `headers` adds any others.
+   */
+  | {
+    kind: "http";
+    status: number;
+    message: string;
+    retryAfter?: number | string;
+    retryAfterMs?: number;
+    headers?: Record<string, string>;
+  }
+  /**
+   * Send `afterChunks` chunks, then one SSE record whose data is `data` as is (e.g. broken JSON),
+   * with `event:` when given, then end the body.
+   */
+  | { kind: "garbage"; data: string; event?: string; afterChunks?: number }
   /** Send `afterChunks` chunks, then the API's in-stream error event. */
   | { kind: "error_event"; message: string; afterChunks?: number }
   /** Send `afterChunks` chunks, then destroy the socket (a network error for the client). */

@@ -100,8 +100,9 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
     }
     const fault = turn.fault;
     if (fault?.kind === "http") {
-      const headers: Record<string, string> = { "content-type": "application/json" };
+      const headers: Record<string, string> = { "content-type": "application/json", ...fault.headers };
       if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+      if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
       res.writeHead(fault.status, headers);
       res.end(JSON.stringify(encoder.errorBody(fault.status, fault.message)));
       return;
@@ -113,6 +114,7 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
       const keep = Math.min(fault.afterChunks ?? Math.floor(chunks.length / 2), chunks.length);
       chunks = chunks.slice(0, keep);
       if (fault.kind === "error_event") chunks.push(encoder.errorChunk(fault.message));
+      else if (fault.kind === "garbage") chunks.push(`${fault.event ? `event: ${fault.event}\n` : ""}data: ${fault.data}\n\n`);
       else ending = fault.kind;
     }
 
