@@ -5,6 +5,12 @@
  * @module
  */
 
+/** Where the functions below read environment variables: `Deno.env`, or a test's own map. */
+export interface EnvSource {
+  /** The variable's value, or undefined when it is not set. */
+  get(name: string): string | undefined;
+}
+
 /** Whether pi runs on Windows (Node's `process.platform === "win32"`). */
 export function isWindows(): boolean {
   return Deno.build.os === "windows";
@@ -14,15 +20,15 @@ export function isWindows(): boolean {
  * The user's home folder like Node's `os.homedir()`: $HOME first (USERPROFILE on Windows),
  * else the account database entry of the current user.
  */
-export function homeDir(): string {
+export function homeDir(env: EnvSource = Deno.env): string {
   if (isWindows()) {
-    const profile = Deno.env.get("USERPROFILE");
+    const profile = env.get("USERPROFILE");
     if (profile) return profile;
-    const drive = Deno.env.get("HOMEDRIVE") ?? "";
-    const path = Deno.env.get("HOMEPATH") ?? "";
+    const drive = env.get("HOMEDRIVE") ?? "";
+    const path = env.get("HOMEPATH") ?? "";
     return drive + path;
   }
-  const home = Deno.env.get("HOME");
+  const home = env.get("HOME");
   if (home) return home;
   return passwdHome() ?? "";
 }
@@ -45,14 +51,14 @@ function passwdHome(): string | undefined {
  * The temp folder like Node's `os.tmpdir()`: TMPDIR, TMP, TEMP, else /tmp, without a trailing
  * separator (TEMP, TMP, %SystemRoot%\temp on Windows).
  */
-export function tmpDir(): string {
+export function tmpDir(env: EnvSource = Deno.env): string {
   if (isWindows()) {
-    let path = Deno.env.get("TEMP") || Deno.env.get("TMP") ||
-      `${Deno.env.get("SystemRoot") || Deno.env.get("windir")}\\temp`;
+    let path = env.get("TEMP") || env.get("TMP") ||
+      `${env.get("SystemRoot") || env.get("windir")}\\temp`;
     if (path.length > 1 && path.endsWith("\\") && !path.endsWith(":\\")) path = path.slice(0, -1);
     return path;
   }
-  let path = Deno.env.get("TMPDIR") || Deno.env.get("TMP") || Deno.env.get("TEMP") || "/tmp";
+  let path = env.get("TMPDIR") || env.get("TMP") || env.get("TEMP") || "/tmp";
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   return path;
 }

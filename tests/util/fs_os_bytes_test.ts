@@ -8,6 +8,7 @@ import nodeFs from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import nodeOs from "node:os";
 import { assert, assertEquals } from "../support/assert.ts";
+import { denoDir } from "../support/agent_env.ts";
 import { fromBase64, randomHex, toBase64 } from "../../src/util/bytes.ts";
 import {
   checkAccess,
@@ -87,24 +88,47 @@ Deno.test("util/fs: existsSync and sorted listings agree with node:fs", async ()
   }
 });
 
-Deno.test("util/os: homeDir and tmpDir read the environment like node:os", () => {
-  const saved = { HOME: Deno.env.get("HOME"), TMPDIR: Deno.env.get("TMPDIR") };
-  try {
-    assertEquals(homeDir(), nodeOs.homedir());
-    Deno.env.set("HOME", "/some/home");
-    assertEquals(homeDir(), "/some/home");
-    assertEquals(homeDir(), nodeOs.homedir());
-    for (const value of ["/var/tmp/", "/x", "/"]) {
-      Deno.env.set("TMPDIR", value);
-      assertEquals(tmpDir(), nodeOs.tmpdir(), value);
-    }
-    Deno.env.delete("TMPDIR");
-    assertEquals(tmpDir(), nodeOs.tmpdir());
-  } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) Deno.env.delete(key);
-      else Deno.env.set(key, value);
-    }
+/** What `node:os` answers for `homedir()` and `tmpdir()` in a child process with exactly `env`. */
+async function nodeOsAnswers(env: Record<string, string>): Promise<{ home: string; tmp: string }> {
+  const code = `import os from "node:os";
+console.log(JSON.stringify({ home: os.homedir(), tmp: os.tmpdir() }));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-config", code],
+    env: { DENO_DIR: denoDir(), ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+/** A fixed environment for the functions under test, as `Deno.env` would give it. */
+function envOf(vars: Record<string, string>) {
+  return { get: (name: string) => vars[name] };
+}
+
+Deno.test("util/os: homeDir and tmpDir read the environment like node:os", async () => {
+  // This process's own environment: the defaults read Deno.env.
+  assertEquals(homeDir(), nodeOs.homedir());
+  assertEquals(tmpDir(), nodeOs.tmpdir());
+  // Other environments, given explicitly (never set on this process, which other tests share),
+  // against node:os in a child with exactly that environment.
+  const cases: Record<string, string>[] = [
+    { HOME: "/some/home", TMPDIR: "/var/tmp/" },
+    { HOME: "/some/home/", TMPDIR: "/x" },
+    { HOME: "/h", TMPDIR: "/" },
+    { HOME: "/h", TMP: "/from/tmp/" },
+    { HOME: "/h", TEMP: "/from/temp" },
+    { HOME: "/h" },
+    { TMPDIR: "/t" },
+  ];
+  for (const vars of cases) {
+    const node = await nodeOsAnswers(vars);
+    const label = JSON.stringify(vars);
+    assertEquals(homeDir(envOf(vars)), node.home, label);
+    assertEquals(tmpDir(envOf(vars)), node.tmp, label);
   }
 });
 
