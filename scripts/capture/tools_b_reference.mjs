@@ -272,6 +272,50 @@ for (const name of ["bash", "grep", "find", "ls"]) {
     JSON.stringify({ tree: name === "bash" ? undefined : TREE, meta, cases: out[name] }, null, 2) + "\n",
   );
 }
+// Tool-argument validation (pi-ai's validateToolArguments over pi-schema) on the built-in tools.
+const VALIDATION = [
+  ["read", {}],
+  ["read", { path: 5 }],
+  ["read", { path: "a", limit: "x" }],
+  ["read", { path: "a", limit: "10" }],
+  ["read", { path: "a", offset: null }],
+  ["read", { path: null }],
+  ["read", { path: "a", extra: 1 }],
+  ["read", "notobject"],
+  ["edit", { path: "a" }],
+  ["edit", { path: "a", edits: [{ oldText: "x" }] }],
+  ["edit", { path: "a", edits: [{ oldText: 1, newText: "y" }] }],
+  ["edit", { path: "a", edits: "nope" }],
+  ["edit", { path: "a", edits: { oldText: "x", newText: "y" } }],
+  ["bash", { command: ["ls"] }],
+  ["bash", { command: "ls", timeout: "abc" }],
+  ["bash", { command: "ls", timeout: true }],
+  ["grep", { pattern: "x", ignoreCase: "yes" }],
+  ["grep", { pattern: "x", ignoreCase: "true" }],
+  ["grep", { pattern: 12 }],
+  ["write", { path: "a" }],
+  ["write", {}],
+  ["ls", { limit: [] }],
+  ["ls", { path: false }],
+  ["find", { pattern: {} }],
+];
+const { validateToolArguments } = await import(
+  join(REFERENCE_DIR, "node_modules/@earendil-works/pi-ai/dist/utils/validation.js")
+);
+const validation = VALIDATION.map(([name, args]) => {
+  try {
+    const value = validateToolArguments(schemas[name], { type: "toolCall", id: "1", name, arguments: args });
+    return { name, args, value };
+  } catch (e) {
+    return { name, args, error: e.message };
+  }
+});
+mkdirSync(join(OUT, "validation"), { recursive: true });
+writeFileSync(
+  join(OUT, "validation", "expected.json"),
+  JSON.stringify({ cases: validation }, null, 2) + "\n",
+);
+
 rmSync(root, { recursive: true, force: true });
 rmSync(agentDir, { recursive: true, force: true });
 console.log("wrote", ["bash", "grep", "find", "ls"].map((n) => `${n}: ${out[n].length} cases`).join(", "));

@@ -151,7 +151,7 @@ Deno.test("LOOP-04 LOOP-05 unknown tools, invalid arguments and thrown errors be
   assertEquals(text(results[1]), "echo: 42");
   assertEquals(
     text(results[2]),
-    'Validation failed for tool "echo":\n  - text: must have required properties text\n\nReceived arguments:\n{}',
+    'Validation failed for tool "echo":\n  - text: missing\n\nReceived arguments:\n{}',
   );
   assertEquals(text(results[3]), "boom");
   assertEquals(results[3].details, {});
