@@ -11,6 +11,8 @@ import { createAgentEnv } from "../support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
 import { spawnPi } from "../support/spawn_pi.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
+import { getCurrentSystemPrompt, type SystemMessage } from "../../src/session/system_message.ts";
+import { findReference } from "../../scripts/reference/locate.ts";
 import { entryKinds } from "./error_cases.ts";
 
 /** Who runs a step. */
@@ -26,11 +28,24 @@ export interface StepOutcome {
   sent: string[];
 }
 
+/** Where a persisted system message sits and what it holds (pi 1.6.0 writes the prompt into the session). */
+export interface SystemMessageFact {
+  /** The kind of the entry that follows it (a run writes its prompt right before the user message). */
+  before: string;
+  /** True for a full prompt (it has a preamble), false for a patch of changed sections. */
+  full: boolean;
+}
+
 /** A whole chain's outcome. */
 export interface ChainOutcome {
   steps: StepOutcome[];
   fileCount: number;
+  /** Entry kinds with the system messages left out (see `systemMessages`). */
   kinds: string[];
+  /** The system messages in file order. */
+  systemMessages: SystemMessageFact[];
+  /** The prompt the file's system messages replay to ends with the session's cwd section. */
+  promptEndsWithCwd: boolean;
   /** The session file's text with the project dir replaced by `$CWD`. */
   sessionText: string;
   /** Whether every entry's parentId is the previous entry's id. */
@@ -41,6 +56,8 @@ export interface ChainOutcome {
 
 /** Placeholder for the project dir in stored session files. */
 export const CWD_PLACEHOLDER = "$CWD";
+/** Placeholder for the reference's package folder (its docs paths are in its system prompt). */
+export const PKG_PLACEHOLDER = "<PKG>";
 
 function stepTurns(step: number): ScriptedTurn[] {
   return [
@@ -121,11 +138,24 @@ export async function runChain(
     const loadedMessages = files.length === 1
       ? SessionManager.open(join(sessionDir, files[0].name)).buildSessionContext().messages.length
       : 0;
+    const kinds = text ? entryKinds(text) : [];
+    const systemMessages: SystemMessageFact[] = [];
+    kinds.forEach((kind, i) => {
+      if (kind !== "system") return;
+      const message = entries[i - 1].message as SystemMessage;
+      systemMessages.push({ before: kinds[i + 1] ?? "", full: message.sections?.preamble !== undefined });
+    });
+    const prompt = getCurrentSystemPrompt(entries.filter((e) => e.type === "message").map((e) => e.message));
+    const pkg = findReference()?.packageDir;
+    let sessionText = text.split(env.cwd).join(CWD_PLACEHOLDER);
+    if (pkg) sessionText = sessionText.split(pkg).join(PKG_PLACEHOLDER);
     return {
       steps,
       fileCount: files.length,
-      kinds: text ? entryKinds(text) : [],
-      sessionText: text.split(env.cwd).join(CWD_PLACEHOLDER),
+      kinds: kinds.filter((k) => k !== "system"),
+      systemMessages,
+      promptEndsWithCwd: prompt.endsWith(`<cwd>\n${env.cwd}\n</cwd>`),
+      sessionText,
       chained,
       loadedMessages,
     };
@@ -142,14 +172,14 @@ export function expectedSent(step: number): string[] {
     out.push(
       `user:prompt ${n}`,
       "assistant:[write]",
-      `tool:Successfully wrote ${`step ${n}\n`.length} bytes to step${n}.txt`,
+      `tool:Successfully wrote to step${n}.txt`,
     );
     if (n < step) out.push(`assistant:answer ${n}`);
   }
   return out;
 }
 
-/** Session entry kinds after `steps` steps. */
+/** Session entry kinds after `steps` steps, system messages left out. */
 export function expectedKinds(steps: number): string[] {
   const out = ["session", "model_change", "thinking_level_change"];
   for (let n = 1; n <= steps; n++) out.push("user", "assistant:toolUse", "toolResult", "assistant:stop");

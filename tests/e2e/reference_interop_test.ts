@@ -1,10 +1,12 @@
 /**
- * Sessions move between our pi and the reference (SESS format v3, CLI-22): a session one writes
- * is continued by the other with `-c`, both append to the same file, the parent chain stays
- * intact, and each sends the other's messages as history.
+ * Sessions move between our pi and the reference pi 1.6.0 (SESS format v3, CLI-22): a session
+ * one writes is continued by the other with `-c`, both append to the same file, the parent chain
+ * stays intact, and each sends the other's messages as history. pi 1.6.0 also writes its system
+ * prompt into the session (a full `system` message, later only patches), right before the user
+ * message of a run; the other side must carry those entries along and replay them.
  *
- * The live tests need the reference CLI ($PI_REFERENCE_CLI or /work/ref) and fail when it is
- * missing — except under CI=true, where they fall back to captures from capture_reference.ts: a
+ * The live tests run against the installed reference (scripts/reference/locate.ts). When it is not
+ * installed (`useReferenceFixtures()`), they fall back to captures from capture_reference.ts: a
  * reference-written session that ours continues, and the stored verdict of the reference
  * continuing ours. The captured direction also runs on every test run so the fixtures stay valid.
  */
@@ -25,7 +27,16 @@ function checkChain(outcome: Omit<ChainOutcome, "sessionText">, runners: Runner[
   assertEquals(outcome.fileCount, 1, "every step appends to the one file");
   assertEquals(outcome.kinds, expectedKinds(total));
   assertEquals(outcome.chained, true, "each entry's parentId is the previous entry");
-  assertEquals(outcome.loadedMessages, total * 4);
+  // A run writes its prompt (whole, or what changed) right before its user message.
+  for (const fact of outcome.systemMessages) assertEquals(fact.before, "user", "system message placement");
+  if (runners.includes("ref") || firstStep > 1) {
+    // The reference declared a prompt somewhere in the chain: the first one is whole, and
+    // replaying all of them ends with this session's cwd.
+    assertEquals(outcome.systemMessages[0]?.full, true, "the first system message holds the whole prompt");
+    assertEquals(outcome.promptEndsWithCwd, true, "replayed prompt ends with <cwd>");
+  }
+  // System messages are context messages too (they never reach the wire as chat messages).
+  assertEquals(outcome.loadedMessages, total * 4 + outcome.systemMessages.length);
 }
 
 async function oursContinuesCapturedReferenceSession(): Promise<void> {
@@ -35,6 +46,17 @@ async function oursContinuesCapturedReferenceSession(): Promise<void> {
   // The reference's lines stay as they were; ours are appended after them.
   assertEquals(outcome.sessionText.startsWith(text), true);
 }
+
+Deno.test("SESS interop: the captured 1.6.0 session opens with the whole prompt as a system message", async () => {
+  const text = await Deno.readTextFile(fixturePath("interop/ref_session.jsonl"));
+  const kinds = text.trim().split("\n").map((l) => JSON.parse(l)).map((e) => e.message?.role ?? e.type);
+  assertEquals(kinds.slice(0, 5), ["session", "model_change", "thinking_level_change", "system", "user"]);
+  const system = JSON.parse(text.split("\n")[3]).message;
+  assertEquals(Object.keys(system), ["role", "content", "sections", "timestamp", "toolsAdded"]);
+  assertEquals(Object.keys(system.sections), ["preamble", "tools", "rules", "docs", "cwd"]);
+  assertEquals(system.sections.cwd, "<cwd>\n$CWD\n</cwd>");
+  assertEquals(system.toolsAdded.map((t: { name: string }) => t.name), ["read", "bash", "edit", "write"]);
+});
 
 function storedReferenceVerdict(): void {
   const verdict = JSON.parse(Deno.readTextFileSync(fixturePath("interop/ours_then_ref.json")));
