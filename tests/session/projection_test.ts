@@ -14,6 +14,7 @@ import {
   systemMessageUpdate,
 } from "../../src/session/system_message.ts";
 import { convertToLlm } from "../../src/session/messages.ts";
+import { computeSessionStats } from "../../src/session/session_stats.ts";
 import { assistantMessage, userMessage } from "./support/sample_messages.ts";
 import type { Tool, Usage } from "../../src/ai/types.ts";
 
@@ -275,4 +276,38 @@ Deno.test("SESS-1.6 createBranchedSession re-chains entries that hung off a drop
   assertEquals(entries.map((e) => e.type), ["message", "message", "label"]);
   assertEquals(entries[1].parentId, u);
   assertEquals(sm.buildSessionContext().messages.length, 2);
+});
+
+Deno.test("SESS-1.6 session stats count every entry: usage entries, summary usage, tool-result usage, system messages", () => {
+  const sm = SessionManager.inMemory("/p");
+  sm.appendMessage(first);
+  sm.appendMessage(userMessage("q"));
+  sm.appendMessage({
+    ...assistantMessage(""),
+    content: [{ type: "toolCall", id: "c1", name: "read", arguments: {} }],
+    stopReason: "toolUse",
+  });
+  sm.appendMessage(
+    {
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "read",
+      content: [],
+      isError: false,
+      timestamp: 1,
+      usage,
+    } as Parameters<SessionManager["appendMessage"]>[0],
+  );
+  sm.appendUsage("cache_warm", "anthropic", "claude", usage);
+  sm.appendCompaction("s", undefined, 1, undefined, undefined, usage);
+  assertEquals(computeSessionStats(sm.getEntries()), {
+    userMessages: 1,
+    assistantMessages: 1,
+    toolCalls: 1,
+    toolResults: 1,
+    totalMessages: 4,
+    // One assistant message (10 in, 5 out) plus three times the cache read usage.
+    tokens: { input: 10, output: 5, cacheRead: 1500, cacheWrite: 0, total: 1515 },
+    cost: 0.03,
+  });
 });
