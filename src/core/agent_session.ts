@@ -94,6 +94,12 @@ export class AgentSession {
   #retrier: SessionRetrier;
   #bash: SessionBash;
   #host: SessionHost;
+  /** From the moment a run is accepted until `agent_settled` (busy while starting, too). */
+  #runActive = false;
+  /** An abort was asked for during the current session-level run. */
+  #abortRequested = false;
+  /** Settles after the current session-level run emitted `agent_settled`. */
+  #runDone?: Promise<void>;
 
   constructor(config: AgentSessionConfig) {
     this.agent = config.agent;
@@ -137,6 +143,8 @@ export class AgentSession {
   }
 
   #onAgentEvent(event: AgentEvent): Promise<void> {
+    // An abort asked for while the run was starting stops it as soon as it exists.
+    if (event.type === "agent_start" && this.#abortRequested) this.agent.abort();
     // The retry promise must exist before prompt() awaits it, so create it synchronously.
     if (event.type === "agent_end") this.#retrier.expect(event.messages);
     this.#eventQueue = this.#eventQueue.then(
@@ -155,7 +163,11 @@ export class AgentSession {
       const text = userText(event.message);
       if (text) this.#queues.delivered(text);
     }
-    this.#emit(event);
+    this.#emit(
+      event.type === "agent_end"
+        ? { ...event, willRetry: !this.#abortRequested && this.#retrier.willRetry(event.messages) }
+        : event,
+    );
 
     if (event.type === "message_end") {
       const message = event.message;
@@ -200,8 +212,13 @@ export class AgentSession {
   get thinkingLevel(): AgentThinkingLevel {
     return this.agent.state.thinkingLevel;
   }
+  /** True while a session-level run is active: from acceptance (before the agent starts) to `agent_settled`. */
   get isStreaming(): boolean {
-    return this.agent.state.isStreaming;
+    return this.#runActive || this.agent.state.isStreaming;
+  }
+  /** No run, retry, recovery or compaction in progress. */
+  get isIdle(): boolean {
+    return !this.isStreaming && !this.isCompacting;
   }
   get systemPrompt(): string {
     return this.agent.state.systemPrompt;
@@ -313,9 +330,9 @@ export class AgentSession {
    */
   async prompt(text: string, options: PromptOptions = {}): Promise<void> {
     const expand = options.expandPromptTemplates ?? true;
-    let messages: AgentMessage[];
+    let expanded: string;
     try {
-      const expanded = expand ? this.#expand(text) : text;
+      expanded = expand ? this.#expand(text) : text;
       if (this.isStreaming) {
         if (!options.streamingBehavior) {
           throw new Error(
@@ -338,20 +355,57 @@ export class AgentSession {
         }
         throw new Error(formatNoApiKeyFoundMessage(model.provider));
       }
-      const lastAssistant = lastAssistantOf(this.agent.state.messages);
-      if (lastAssistant) await this.#compactor.check(lastAssistant, false);
-      const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
-      if (options.images) content.push(...options.images);
-      messages = [{ role: "user", content, timestamp: Date.now() }, ...this.#pendingNextTurn];
-      this.#pendingNextTurn = [];
-      this.agent.state.systemPrompt = this.#baseSystemPrompt;
     } catch (error) {
       options.preflightResult?.(false);
       throw error;
     }
-    options.preflightResult?.(true);
-    await this.agent.prompt(messages);
-    await this.#waitForAutomaticRuns();
+    await this.#runSession(async () => {
+      const lastAssistant = lastAssistantOf(this.agent.state.messages);
+      if (lastAssistant) await this.#compactor.check(lastAssistant, false);
+      const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
+      if (options.images) content.push(...options.images);
+      const messages: AgentMessage[] = [
+        { role: "user", content, timestamp: Date.now() },
+        ...this.#pendingNextTurn,
+      ];
+      this.#pendingNextTurn = [];
+      this.agent.state.systemPrompt = this.#baseSystemPrompt;
+      return messages;
+    }, options.preflightResult);
+  }
+
+  /**
+   * One session-level run: busy from here on (a prompt sent while it starts is queued into it),
+   * then the agent's run with every retry and post-compaction continuation, then
+   * `agent_settled`. `prepare` builds the starting messages; `onStarted` hears whether it could.
+   */
+  async #runSession(
+    prepare: () => Promise<AgentMessage[]>,
+    onStarted?: (success: boolean) => void,
+  ): Promise<void> {
+    this.#runActive = true;
+    this.#abortRequested = false;
+    let done = () => {};
+    this.#runDone = new Promise((resolve) => (done = resolve));
+    let messages: AgentMessage[];
+    try {
+      messages = await prepare();
+    } catch (error) {
+      this.#runActive = false;
+      done();
+      onStarted?.(false);
+      throw error;
+    }
+    onStarted?.(true);
+    try {
+      await this.agent.prompt(messages);
+      await this.#waitForAutomaticRuns();
+    } finally {
+      this.#runActive = false;
+      this.#bash.flush();
+      this.#emit({ type: "agent_settled", aborted: this.#abortRequested });
+      done();
+    }
   }
 
   /** Waits out retries and post-compaction runs, which may chain into each other. */
@@ -389,7 +443,7 @@ export class AgentSession {
       if (options.deliverAs === "followUp") this.agent.followUp(custom);
       else this.agent.steer(custom);
     } else if (options.triggerTurn) {
-      await this.agent.prompt(custom);
+      await this.#runSession(() => Promise.resolve([custom]));
     } else {
       this.agent.state.messages.push(custom);
       this.sessionManager.appendCustomMessageEntry(
@@ -408,12 +462,16 @@ export class AgentSession {
     return this.#queues.clear();
   }
 
-  /** Aborts the run (and a pending retry) and waits until the agent is idle. */
+  /** Aborts the run (and a pending retry or compaction) and waits until the session is idle. */
   async abort(): Promise<void> {
+    if (this.#runActive) this.#abortRequested = true;
     this.abortRetry();
+    this.#compactor.abort();
     this.agent.abort();
     await this.agent.waitForIdle();
     await this.#eventQueue;
+    // Until agent_settled is out, so a caller replacing the session next loses no event.
+    await this.#runDone;
   }
 
   /** Resolves when the agent is idle and every queued session event has been processed. */

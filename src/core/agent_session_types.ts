@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { AgentEvent, AgentThinkingLevel } from "../agent/types.ts";
+import type { AgentEvent, AgentMessage, AgentThinkingLevel } from "../agent/types.ts";
+import type { SessionEntry } from "../session/entries.ts";
 import type { ImageContent, Model } from "../ai/types.ts";
 
 /** What a user `!command` produced; re-exported so modes reach it through core, not tools. */
@@ -30,7 +31,16 @@ export type CompactionReason = "manual" | "threshold" | "overflow";
 
 /** Everything an AgentSession tells its listeners. */
 export type AgentSessionEvent =
-  | AgentEvent
+  | Exclude<AgentEvent, { type: "agent_end" }>
+  /** A low-level run ended; `willRetry` says an automatic retry follows. */
+  | { type: "agent_end"; messages: AgentMessage[]; willRetry: boolean }
+  /**
+   * The last event of a session-level run: no retry, compaction recovery or queued message
+   * continues it. `aborted` when it ended because it was aborted.
+   */
+  | { type: "agent_settled"; aborted: boolean }
+  /** An entry was appended outside the message flow (a retry's `context_edit`, for instance). */
+  | { type: "entry_appended"; entry: SessionEntry }
   | { type: "queue_update"; steering: readonly string[]; followUp: readonly string[] }
   | { type: "compaction_start"; reason: CompactionReason }
   | {

@@ -47,6 +47,18 @@ export class SessionRetrier {
     if (last && this.isRetryable(last)) this.#promise = new Promise((r) => (this.#resolve = r));
   }
 
+  /**
+   * Whether a run that ended with `messages` will be retried automatically (told to clients as
+   * `agent_end.willRetry`): retrying is on, attempts are left and the last reply failed in a
+   * retryable way.
+   */
+  willRetry(messages: AgentMessage[]): boolean {
+    const settings = this.#session.settingsManager.getRetrySettings();
+    if (!settings.enabled || this.#attempt >= settings.maxRetries) return false;
+    const last = lastAssistantOf(messages);
+    return last !== undefined && this.isRetryable(last);
+  }
+
   /** A good reply ends a retry sequence successfully. */
   noteReply(message: AssistantMessage): void {
     if (message.stopReason !== "error" && this.#attempt > 0) {

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { copyFileSync, existsSync, makeDirSync } from "../util/fs.ts";
-import { basename, join, resolve } from "../util/path.ts";
+import { copyFileSync, existsSync, isDirectorySync, makeDirSync } from "../util/fs.ts";
+import { basename, dirname, join, resolve } from "../util/path.ts";
 import type { AgentThinkingLevel } from "../agent/types.ts";
 import type { ImageContent, Model, TextContent } from "../ai/types.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
@@ -313,6 +313,12 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
     sessionPath: string,
     options: { cwdOverride?: string; withSession?: WithSession } = {},
   ): Promise<{ cancelled: boolean }> {
+    // Opening a path under a missing folder would create that folder (at any depth, even from
+    // a typo); refuse instead, before anything is torn down.
+    const folder = dirname(resolve(this.cwd, sessionPath));
+    if (!isDirectorySync(folder)) {
+      throw new Error(`Cannot open session ${sessionPath}: folder ${folder} does not exist`);
+    }
     const before = await this.#beforeSwitch("resume", sessionPath);
     if (before.cancelled) return before;
     const previousSessionFile = this.#session.sessionFile;

@@ -1,20 +1,56 @@
 /**
- * Serialisation of session events for `--mode json`. The reference writes every event whole,
- * so each `message_update` repeats the message so far (quadratic in the reply's length); the
- * delta-only form drops `message` and `assistantMessageEvent.partial` from updates and stays
- * linear.
+ * The wire form of session events, shared by `--mode json` and RPC mode (pi 1.6.0's
+ * `JsonAgentSessionEvent`). Only `message_update` changes: the cumulative `message` and every
+ * `assistantMessageEvent.partial` are dropped and the reply's latest `usage` is added, so each
+ * record holds one delta and the stream grows linearly with the reply. A `toolcall_start` names
+ * the call (`id`, `toolName`), which the dropped partial used to carry.
  *
  * @module
  */
+import type { AssistantMessage, AssistantMessageEvent, Usage } from "../ai/types.ts";
 import type { AgentSessionEvent } from "../core/agent_session_types.ts";
 
-/** One JSON line for an event. */
-export function serializeJsonEvent(event: AgentSessionEvent, deltaOnly: boolean): string {
-  if (deltaOnly && event.type === "message_update") {
-    const { partial: _partial, ...assistantMessageEvent } = event.assistantMessageEvent as
-      & typeof event.assistantMessageEvent
-      & { partial?: unknown };
-    return `${JSON.stringify({ type: event.type, assistantMessageEvent })}\n`;
+/** A provider stream event without its cumulative `partial`. */
+export type JsonAssistantMessageEvent =
+  | Exclude<AssistantMessageEvent, { partial: unknown }>
+  | (Omit<Extract<AssistantMessageEvent, { partial: unknown }>, "partial"> & {
+    /** Only on `toolcall_start`. */
+    id?: string;
+    /** Only on `toolcall_start`. */
+    toolName?: string;
+  });
+
+/** A session event as JSON and RPC mode write it. */
+export type JsonAgentSessionEvent =
+  | Exclude<AgentSessionEvent, { type: "message_update" }>
+  | { type: "message_update"; usage: Usage; assistantMessageEvent: JsonAssistantMessageEvent };
+
+/** The wire form of `event` (unchanged unless it is a `message_update`). */
+export function toJsonEvent(event: AgentSessionEvent): JsonAgentSessionEvent {
+  if (event.type !== "message_update") return event;
+  const message = event.message as AssistantMessage;
+  if (message.role !== "assistant") throw new Error("message_update message is not an assistant message");
+  return {
+    type: "message_update",
+    usage: message.usage,
+    assistantMessageEvent: toJsonAssistantEvent(event.assistantMessageEvent),
+  };
+}
+
+function toJsonAssistantEvent(event: AssistantMessageEvent): JsonAssistantMessageEvent {
+  if (!("partial" in event)) return event;
+  const { partial, ...delta } = event;
+  if (event.type === "toolcall_start") {
+    const block = partial.content[event.contentIndex];
+    if (block?.type !== "toolCall") {
+      throw new Error(`toolcall_start content at index ${event.contentIndex} is not a tool call`);
+    }
+    return { ...delta, id: block.id, toolName: block.name };
   }
-  return `${JSON.stringify(event)}\n`;
+  return delta;
+}
+
+/** One JSON line (with its LF) for an event. */
+export function serializeJsonEvent(event: AgentSessionEvent): string {
+  return `${JSON.stringify(toJsonEvent(event))}\n`;
 }

@@ -18,7 +18,10 @@ export interface PrintModeOptions {
   /** The first prompt (with `@file` contents and piped stdin already folded in). */
   initialMessage?: string;
   initialImages?: ImageContent[];
-  /** JSON mode: write `message_update` without the cumulative message (linear output). */
+  /**
+   * Ignored: JSON mode is always delta-only now (pi 1.6.0's form). Kept so `--json-deltas`
+   * scripts written for earlier versions of this port keep working.
+   */
   jsonDeltas?: boolean;
 }
 
@@ -36,7 +39,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     return [signal, handler];
   });
   const unsubscribe = mode === "json"
-    ? session.subscribe((event) => writeStdout(serializeJsonEvent(event, options.jsonDeltas ?? false)))
+    ? session.subscribe((event) => writeStdout(serializeJsonEvent(event)))
     : undefined;
   try {
     if (mode === "json") {

@@ -129,17 +129,17 @@ for (const api of Object.keys(FAKE_PROVIDERS) as FakeApi[]) {
         "edit",
         false,
       ]]);
-      assertEquals(textOf(results[0]), "Successfully wrote 12 bytes to hello.txt");
+      assertEquals(textOf(results[0]), "Successfully wrote to hello.txt");
       assertEquals(textOf(results[1]), "hello world\n");
       assertEquals(textOf(results[2]), "Successfully replaced 1 block(s) in hello.txt.");
 
       // What was sent: the system prompt and the tools on every request, prior results later.
       const bodies = t.server.requests.map((r) => JSON.stringify(r.body));
       for (const body of bodies) {
-        assertStringIncludes(body, "You are an expert coding assistant operating inside pi");
+        assertStringIncludes(body, "You are a coding assistant running inside pi");
         for (const tool of ["read", "bash", "edit", "write"]) assertStringIncludes(body, `"${tool}"`);
       }
-      assertStringIncludes(bodies[1], "Successfully wrote 12 bytes to hello.txt");
+      assertStringIncludes(bodies[1], "Successfully wrote to hello.txt");
       assertStringIncludes(bodies[2], "hello world");
       assertStringIncludes(bodies[3], "Successfully replaced 1 block(s) in hello.txt.");
 

@@ -130,7 +130,14 @@ Deno.test("RPC-03 RPC-04 RPC-05 malformed lines, unknown commands and bad fields
         success: false,
         error: responses[0].error,
       },
-      { type: "response", command: "frobnicate", success: false, error: "Unknown command: frobnicate" },
+      // 1.6.0 echoes the request id on unknown commands too.
+      {
+        id: "u1",
+        type: "response",
+        command: "frobnicate",
+        success: false,
+        error: "Unknown command: frobnicate",
+      },
       {
         id: "p1",
         type: "response",

@@ -16,18 +16,20 @@
 import type { AgentMessage, AgentThinkingLevel } from "../../agent/types.ts";
 import type { ImageContent, Model } from "../../ai/types.ts";
 import type {
-  AgentSessionEvent,
   BashResult,
   CompactionResult,
   ModelCycleResult,
   SessionStats,
 } from "../../core/agent_session_types.ts";
+import type { JsonAgentSessionEvent } from "../json_event.ts";
 import { readJsonlLines, serializeJsonLine } from "./jsonl.ts";
 import type {
+  RpcBashExecutionUpdate,
   RpcCommand,
   RpcCommandType,
   RpcExtensionUIRequest,
   RpcExtensionUIResponse,
+  RpcPromptDisposition,
   RpcQueueMode,
   RpcResponse,
   RpcResponseData,
@@ -55,7 +57,11 @@ export interface RpcClientOptions {
 }
 
 /** Anything the agent writes that is not a response. */
-export type RpcEvent = AgentSessionEvent | RpcExtensionUIRequest | { type: string; [key: string]: unknown };
+export type RpcEvent =
+  | JsonAgentSessionEvent
+  | RpcBashExecutionUpdate
+  | RpcExtensionUIRequest
+  | { type: string; [key: string]: unknown };
 
 /** Receives events. */
 export type RpcEventListener = (event: RpcEvent) => void;
@@ -168,25 +174,33 @@ export class RpcClient {
 
   // ── commands ───────────────────────────────────────────────────────────
 
-  /** Sends a prompt; resolves once it is accepted (events follow). Throws when it is refused. */
+  /**
+   * Sends a prompt; resolves once it is accepted (events follow) with what became of it (a run
+   * `started`, or it was `queued`). Throws when it is refused.
+   */
   async prompt(
     message: string,
     images?: ImageContent[],
     streamingBehavior?: "steer" | "followUp",
-  ): Promise<void> {
-    this.#data(await this.send({ type: "prompt", message, images, streamingBehavior }));
+  ): Promise<RpcPromptDisposition> {
+    return this.#data<"prompt">(await this.send({ type: "prompt", message, images, streamingBehavior }))
+      .disposition;
   }
   /** Queues a steering message. */
-  async steer(message: string, images?: ImageContent[]): Promise<void> {
-    this.#data(await this.send({ type: "steer", message, images }));
+  async steer(message: string, images?: ImageContent[]): Promise<RpcPromptDisposition> {
+    return this.#data<"steer">(await this.send({ type: "steer", message, images })).disposition;
   }
   /** Queues a follow-up message. */
-  async followUp(message: string, images?: ImageContent[]): Promise<void> {
-    this.#data(await this.send({ type: "follow_up", message, images }));
+  async followUp(message: string, images?: ImageContent[]): Promise<RpcPromptDisposition> {
+    return this.#data<"follow_up">(await this.send({ type: "follow_up", message, images })).disposition;
   }
   /** Aborts the run and waits until the agent is idle. */
   async abort(): Promise<void> {
     this.#data(await this.send({ type: "abort" }));
+  }
+  /** Empties both queues; resolves with the texts that were waiting. */
+  async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+    return this.#data<"clear_queue">(await this.send({ type: "clear_queue" }));
   }
   /** Starts a new session. */
   async newSession(parentSession?: string): Promise<{ cancelled: boolean }> {
@@ -240,9 +254,9 @@ export class RpcClient {
   async abortRetry(): Promise<void> {
     this.#data(await this.send({ type: "abort_retry" }));
   }
-  /** Runs a shell command as the user. */
-  async bash(command: string): Promise<BashResult> {
-    return this.#data<"bash">(await this.send({ type: "bash", command }));
+  /** Runs a shell command as the user (kept out of the model's context with `excludeFromContext`). */
+  async bash(command: string, options: { excludeFromContext?: boolean } = {}): Promise<BashResult> {
+    return this.#data<"bash">(await this.send({ type: "bash", command, ...options }));
   }
   /** Cancels the running shell command. */
   async abortBash(): Promise<void> {
@@ -272,6 +286,21 @@ export class RpcClient {
   async getForkMessages(): Promise<{ entryId: string; text: string }[]> {
     return this.#data<"get_fork_messages">(await this.send({ type: "get_fork_messages" })).messages;
   }
+  /** Session entries, all or those after `since` (an entry id), and the current leaf. */
+  async getEntries(since?: string): Promise<RpcResponseData["get_entries"]> {
+    return this.#data<"get_entries">(await this.send({ type: "get_entries", since }));
+  }
+  /** The session's entry tree and the current leaf. */
+  async getTree(): Promise<RpcResponseData["get_tree"]> {
+    return this.#data<"get_tree">(await this.send({ type: "get_tree" }));
+  }
+  /** Thinking levels the current model supports. */
+  async getAvailableThinkingLevels(): Promise<AgentThinkingLevel[]> {
+    return this.#data<"get_available_thinking_levels">(
+      await this.send({ type: "get_available_thinking_levels" }),
+    )
+      .levels;
+  }
   /** Text of the last reply, or null. */
   async getLastAssistantText(): Promise<string | null> {
     return this.#data<"get_last_assistant_text">(await this.send({ type: "get_last_assistant_text" })).text ??
@@ -297,14 +326,14 @@ export class RpcClient {
 
   // ── waiting ────────────────────────────────────────────────────────────
 
-  /** Resolves at the next `agent_end`. */
+  /** Resolves at the next `agent_settled` (no retry or queued work continues the run). */
   async waitForIdle(timeout = 60_000): Promise<void> {
     await this.collectEvents(timeout);
   }
 
-  /** Collects events up to and including the next `agent_end`. */
+  /** Collects events up to and including the next `agent_settled`. */
   collectEvents(timeout = 60_000): Promise<RpcEvent[]> {
-    return this.waitForEvent((e) => e.type === "agent_end", timeout);
+    return this.waitForEvent((e) => e.type === "agent_settled", timeout);
   }
 
   /** Collects events until one satisfies `predicate` (included). */

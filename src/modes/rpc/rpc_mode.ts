@@ -11,6 +11,7 @@
  */
 import type { AgentSession } from "../../core/agent_session.ts";
 import { killTrackedDetachedChildren } from "../../core/shutdown.ts";
+import { toJsonEvent } from "../json_event.ts";
 import { writeStdout } from "../output.ts";
 import { errorText, fail, type RpcCommandContext, type RpcHandler } from "./commands/context.ts";
 import { executionHandlers } from "./commands/execution.ts";
@@ -60,7 +61,7 @@ export async function runRpcMode(
   options.onExtensionUI?.(ui);
 
   let session = host.session;
-  let unsubscribe = session.subscribe((event) => output(event));
+  let unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
     const settled = work.then(() => {}, () => {});
@@ -77,10 +78,11 @@ export async function runRpcMode(
       if (host.session === session) return;
       unsubscribe();
       session = host.session;
-      unsubscribe = session.subscribe((event) => output(event));
+      unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
     },
     track,
     respond: output,
+    event: output,
   };
 
   const execute = async (command: RpcCommand): Promise<void> => {
@@ -121,11 +123,7 @@ export async function runRpcMode(
     }
     const command = validateCommand(parsed);
     if (!("type" in command)) {
-      const response: RpcResponse = fail(
-        command.omitId ? undefined : command.id,
-        command.command,
-        command.error,
-      );
+      const response: RpcResponse = fail(command.id, command.command, command.error);
       // Keep answers in arrival order relative to queued commands.
       queue = queue.then(() => output(response));
       return;
@@ -138,7 +136,10 @@ export async function runRpcMode(
     queue = queue.then(() => execute(command));
   };
 
-  const removeSignals = options.handleSignals === false ? () => {} : installSignalHandlers(host, ui);
+  const shutdown: ShutdownState = {};
+  const removeSignals = options.handleSignals === false
+    ? () => {}
+    : installSignalHandlers(host, ui, shutdown);
   try {
     await readJsonlLines(options.input ?? Deno.stdin.readable, onLine);
     // Nobody is left to answer dialogs.
@@ -148,9 +149,12 @@ export async function runRpcMode(
     await host.session.settle();
     while (inFlight.size > 0) await Promise.all([...inFlight]);
   } finally {
-    removeSignals();
     unsubscribe();
-    await host.dispose();
+    // The handlers stay until dispose is done, so a signal meanwhile does not cut it short; after a
+    // signal's own dispose, its handler exits the process.
+    shutdown.disposing ??= Promise.resolve(host.dispose());
+    await shutdown.disposing;
+    removeSignals();
   }
   return 0;
 }
@@ -161,13 +165,29 @@ function isUiResponse(value: unknown): value is RpcExtensionUIResponse {
     typeof (value as { id?: unknown }).id === "string";
 }
 
-function installSignalHandlers(host: SessionRuntimeHost, ui: RpcExtensionUI): () => void {
+/**
+ * SIGTERM/SIGHUP end the process with 143/129 once the runtime is disposed. A signal that arrives
+ * while that shutdown (or the one after end of input) is still disposing does not cut it short:
+ * process managers often close stdin and signal together. Only a repeated signal forces the exit.
+ */
+function installSignalHandlers(
+  host: SessionRuntimeHost,
+  ui: RpcExtensionUI,
+  shutdown: ShutdownState,
+): () => void {
   if (Deno.build.os === "windows") return () => {};
+  let signals = 0;
   const handlers: [Deno.Signal, () => void][] = (["SIGTERM", "SIGHUP"] as const).map((signal) => {
+    const code = signal === "SIGHUP" ? 129 : 143;
     const handler = () => {
+      signals++;
       killTrackedDetachedChildren();
-      ui.cancelAll();
-      void Promise.resolve(host.dispose()).finally(() => Deno.exit(signal === "SIGHUP" ? 129 : 143));
+      if (!shutdown.disposing) {
+        ui.cancelAll();
+        shutdown.disposing = Promise.resolve(host.dispose()).finally(() => Deno.exit(code));
+      } else if (signals > 1) {
+        Deno.exit(code);
+      }
     };
     Deno.addSignalListener(signal, handler);
     return [signal, handler];
@@ -175,4 +195,10 @@ function installSignalHandlers(host: SessionRuntimeHost, ui: RpcExtensionUI): ()
   return () => {
     for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
   };
+}
+
+/** Shared between the signal handlers and the end-of-input path. */
+interface ShutdownState {
+  /** Set once the runtime is being disposed; settles when it is. */
+  disposing?: Promise<unknown>;
 }

@@ -1,6 +1,7 @@
 /**
  * The RPC protocol's records: commands read from stdin, responses and extension UI requests
- * written to stdout (session events are written as they are). Shapes follow pi 0.73.1.
+ * written to stdout (session events in their wire form, see `../json_event.ts`). Shapes follow
+ * pi 1.6.0 (docs/rpc.md).
  *
  * @module
  */
@@ -13,6 +14,7 @@ import type {
   SessionStats,
 } from "../../core/agent_session_types.ts";
 import type { SourceInfo } from "../../resources/source_info.ts";
+import type { SessionEntry, SessionTreeNode } from "../../session/entries.ts";
 
 /** How queued steering or follow-up messages are released. */
 export type RpcQueueMode = "all" | "one-at-a-time";
@@ -29,6 +31,7 @@ export type RpcCommand =
   | { id?: string; type: "steer"; message: string; images?: ImageContent[] }
   | { id?: string; type: "follow_up"; message: string; images?: ImageContent[] }
   | { id?: string; type: "abort" }
+  | { id?: string; type: "clear_queue" }
   | { id?: string; type: "new_session"; parentSession?: string }
   | { id?: string; type: "get_state" }
   | { id?: string; type: "set_model"; provider: string; modelId: string }
@@ -36,13 +39,14 @@ export type RpcCommand =
   | { id?: string; type: "get_available_models" }
   | { id?: string; type: "set_thinking_level"; level: AgentThinkingLevel }
   | { id?: string; type: "cycle_thinking_level" }
+  | { id?: string; type: "get_available_thinking_levels" }
   | { id?: string; type: "set_steering_mode"; mode: RpcQueueMode }
   | { id?: string; type: "set_follow_up_mode"; mode: RpcQueueMode }
   | { id?: string; type: "compact"; customInstructions?: string }
   | { id?: string; type: "set_auto_compaction"; enabled: boolean }
   | { id?: string; type: "set_auto_retry"; enabled: boolean }
   | { id?: string; type: "abort_retry" }
-  | { id?: string; type: "bash"; command: string }
+  | { id?: string; type: "bash"; command: string; excludeFromContext?: boolean }
   | { id?: string; type: "abort_bash" }
   | { id?: string; type: "get_session_stats" }
   | { id?: string; type: "export_html"; outputPath?: string }
@@ -50,6 +54,8 @@ export type RpcCommand =
   | { id?: string; type: "fork"; entryId: string }
   | { id?: string; type: "clone" }
   | { id?: string; type: "get_fork_messages" }
+  | { id?: string; type: "get_entries"; since?: string }
+  | { id?: string; type: "get_tree" }
   | { id?: string; type: "get_last_assistant_text" }
   | { id?: string; type: "set_session_name"; name: string }
   | { id?: string; type: "get_messages" }
@@ -83,12 +89,22 @@ export interface RpcSessionState {
   pendingMessageCount: number;
 }
 
+/**
+ * What became of a prompt, steer or follow-up: a run `started`, it was `queued` into the running
+ * one, or an extension command or input handler `handled` it.
+ */
+export type RpcPromptDisposition = "started" | "queued" | "handled";
+
 /** The `data` of each command's successful response (`undefined`: the response has no `data` key). */
 export interface RpcResponseData {
-  prompt: undefined;
-  steer: undefined;
-  follow_up: undefined;
+  prompt: { disposition: RpcPromptDisposition };
+  steer: { disposition: RpcPromptDisposition };
+  follow_up: { disposition: RpcPromptDisposition };
   abort: undefined;
+  clear_queue: { steering: string[]; followUp: string[] };
+  get_available_thinking_levels: { levels: AgentThinkingLevel[] };
+  get_entries: { entries: SessionEntry[]; leafId: string | null };
+  get_tree: { tree: SessionTreeNode[]; leafId: string | null };
   new_session: { cancelled: boolean };
   get_state: RpcSessionState;
   set_model: Model;
@@ -114,6 +130,16 @@ export interface RpcResponseData {
   set_session_name: undefined;
   get_messages: { messages: AgentMessage[] };
   get_commands: { commands: RpcSlashCommand[] };
+}
+
+/**
+ * RPC-only event: one chunk of a running `bash` command's output. `id` is the command's id; the
+ * response may hold only the truncated tail, these carry everything.
+ */
+export interface RpcBashExecutionUpdate {
+  type: "bash_execution_update";
+  id?: string;
+  delta: string;
 }
 
 /** A successful response to command `C`. */

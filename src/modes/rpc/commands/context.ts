@@ -8,6 +8,7 @@
 import type { AgentSession } from "../../../core/agent_session.ts";
 import type { SessionRuntimeHost } from "../../../core/runtime_host.ts";
 import type {
+  RpcBashExecutionUpdate,
   RpcCommand,
   RpcCommandType,
   RpcErrorResponse,
@@ -26,6 +27,8 @@ export interface RpcCommandContext {
   track(work: Promise<unknown>): void;
   /** Writes a response at once, for answers that must precede the events they set off. */
   respond(response: RpcResponse): void;
+  /** Writes an RPC-only event record. */
+  event(record: RpcBashExecutionUpdate): void;
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * User shell commands, compaction and retry commands. `bash` answers when the command finishes
- * but does not hold up the commands behind it (so `abort_bash` and `get_state` stay responsive).
+ * but does not hold up the commands behind it (so `abort_bash` and `get_state` stay responsive);
+ * meanwhile every output chunk goes out as a `bash_execution_update` carrying the command's id,
+ * since the final response may hold only the truncated tail.
  *
  * @module
  */
@@ -9,7 +11,10 @@ import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
 /** Handlers of bash, abort_bash, compact, set_auto_compaction, set_auto_retry, abort_retry. */
 export const executionHandlers: RpcHandlerTable = {
   bash(command, ctx) {
-    const later = ctx.session.executeBash(command.command).then(
+    const { id } = command;
+    const onChunk = (delta: string) => ctx.event({ type: "bash_execution_update", id, delta });
+    const options = { excludeFromContext: command.excludeFromContext };
+    const later = ctx.session.executeBash(command.command, onChunk, options).then(
       (result) => ok(command.id, "bash", result),
       (error) => fail(command.id, "bash", errorText(error)),
     );

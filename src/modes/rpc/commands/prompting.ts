@@ -1,16 +1,20 @@
 /**
  * Prompting commands: `prompt` (answered once the prompt is accepted, not when the run ends),
- * `steer`, `follow_up` and `abort`.
+ * `steer`, `follow_up`, `abort` and `clear_queue`. The answers to the first three say what became
+ * of the text (`data.disposition`): a run `started` or it was `queued` into the running one.
+ * (`handled`, for texts an extension command or input handler consumes, comes with extensions.)
  *
  * @module
  */
-import type { RpcResponse } from "../rpc_types.ts";
+import type { RpcPromptDisposition, RpcResponse } from "../rpc_types.ts";
 import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
 
-/** Handlers of prompt, steer, follow_up, abort. */
+/** Handlers of prompt, steer, follow_up, abort, clear_queue. */
 export const promptingHandlers: RpcHandlerTable = {
   prompt(command, ctx) {
     const { id } = command;
+    // prompt() decides synchronously whether the text queues into a running run.
+    const disposition: RpcPromptDisposition = ctx.session.isStreaming ? "queued" : "started";
     return new Promise((resolve) => {
       let answered = false;
       // Written from inside the preflight callback, so it precedes the run's first event.
@@ -25,11 +29,11 @@ export const promptingHandlers: RpcHandlerTable = {
         streamingBehavior: command.streamingBehavior,
         source: "rpc",
         preflightResult: (accepted) => {
-          if (accepted) answer(ok(id, "prompt"));
+          if (accepted) answer(ok(id, "prompt", { disposition }));
         },
       }).then(
         // Accepted without a preflight report (nothing to run): still one answer.
-        () => answer(ok(id, "prompt")),
+        () => answer(ok(id, "prompt", { disposition })),
         (error) => answer(fail(id, "prompt", errorText(error))),
       );
       ctx.track(run);
@@ -38,16 +42,20 @@ export const promptingHandlers: RpcHandlerTable = {
 
   async steer(command, ctx) {
     await ctx.session.steer(command.message, command.images);
-    return ok(command.id, "steer");
+    return ok(command.id, "steer", { disposition: "queued" });
   },
 
   async follow_up(command, ctx) {
     await ctx.session.followUp(command.message, command.images);
-    return ok(command.id, "follow_up");
+    return ok(command.id, "follow_up", { disposition: "queued" });
   },
 
   async abort(command, ctx) {
     await ctx.session.abort();
     return ok(command.id, "abort");
+  },
+
+  clear_queue(command, ctx) {
+    return ok(command.id, "clear_queue", ctx.session.clearQueue());
   },
 };

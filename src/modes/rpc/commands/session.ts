@@ -6,14 +6,23 @@
  */
 import { existsSync } from "../../../util/fs.ts";
 import type { RpcSlashCommand } from "../rpc_types.ts";
-import { fail, ok, type RpcHandlerTable } from "./context.ts";
+import { fail, ok, type RpcCommandContext, type RpcHandlerTable } from "./context.ts";
 
 /** Until the HTML exporter exists, a session that could be exported gets this error. */
 export const HTML_EXPORT_UNAVAILABLE = "HTML export is not available yet in this version";
 
+/**
+ * Ends a run still streaming before its session is replaced, so its `message_end`, `turn_end`,
+ * `agent_end` and `agent_settled` still reach the client (one waiting for them would hang).
+ */
+async function endRunningTurn(ctx: RpcCommandContext): Promise<void> {
+  if (ctx.session.isStreaming) await ctx.session.abort();
+}
+
 /** Handlers of the session commands. */
 export const sessionHandlers: RpcHandlerTable = {
   async new_session(command, ctx) {
+    await endRunningTurn(ctx);
     const options = command.parentSession ? { parentSession: command.parentSession } : undefined;
     const result = await ctx.host.newSession(options);
     if (!result.cancelled) ctx.rebind();
@@ -21,12 +30,14 @@ export const sessionHandlers: RpcHandlerTable = {
   },
 
   async switch_session(command, ctx) {
+    await endRunningTurn(ctx);
     const result = await ctx.host.switchSession(command.sessionPath);
     if (!result.cancelled) ctx.rebind();
     return ok(command.id, "switch_session", result);
   },
 
   async fork(command, ctx) {
+    await endRunningTurn(ctx);
     const result = await ctx.host.fork(command.entryId);
     if (!result.cancelled) ctx.rebind();
     return ok(command.id, "fork", { text: result.selectedText as string, cancelled: result.cancelled });
@@ -35,6 +46,7 @@ export const sessionHandlers: RpcHandlerTable = {
   async clone(command, ctx) {
     const leafId = ctx.session.sessionManager.getLeafId();
     if (!leafId) return fail(command.id, "clone", "Cannot clone session: no current entry selected");
+    await endRunningTurn(ctx);
     const result = await ctx.host.fork(leafId, { position: "at" });
     if (!result.cancelled) ctx.rebind();
     return ok(command.id, "clone", { cancelled: result.cancelled });
@@ -55,6 +67,22 @@ export const sessionHandlers: RpcHandlerTable = {
 
   get_fork_messages(command, ctx) {
     return ok(command.id, "get_fork_messages", { messages: ctx.session.getUserMessagesForForking() });
+  },
+
+  get_entries(command, ctx) {
+    const manager = ctx.session.sessionManager;
+    let entries = manager.getEntries();
+    if (command.since !== undefined) {
+      const index = entries.findIndex((entry) => entry.id === command.since);
+      if (index === -1) return fail(command.id, "get_entries", `Entry not found: ${command.since}`);
+      entries = entries.slice(index + 1);
+    }
+    return ok(command.id, "get_entries", { entries, leafId: manager.getLeafId() });
+  },
+
+  get_tree(command, ctx) {
+    const manager = ctx.session.sessionManager;
+    return ok(command.id, "get_tree", { tree: manager.getTree(), leafId: manager.getLeafId() });
   },
 
   get_last_assistant_text(command, ctx) {

@@ -57,6 +57,12 @@ export const stateHandlers: RpcHandlerTable = {
     return ok(command.id, "set_thinking_level");
   },
 
+  get_available_thinking_levels(command, ctx) {
+    return ok(command.id, "get_available_thinking_levels", {
+      levels: ctx.session.getAvailableThinkingLevels(),
+    });
+  },
+
   cycle_thinking_level(command, ctx) {
     const level = ctx.session.cycleThinkingLevel();
     return ok(command.id, "cycle_thinking_level", level ? { level } : null);

@@ -12,14 +12,12 @@ export interface RpcValidationError {
   command: string;
   id?: string;
   error: string;
-  /** Unknown commands answer without an id, like the reference. */
-  omitId?: boolean;
 }
 
 type FieldCheck = [name: string, kind: FieldKind, required: boolean];
 type FieldKind = "string" | "boolean" | "images" | "level" | "queueMode" | "streamingBehavior";
 
-const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 const QUEUE_MODES = ["all", "one-at-a-time"];
 const BEHAVIORS = ["steer", "followUp"];
 
@@ -31,6 +29,7 @@ const FIELDS: Record<RpcCommandType, FieldCheck[]> = {
   steer: MESSAGE_FIELDS,
   follow_up: MESSAGE_FIELDS,
   abort: [],
+  clear_queue: [],
   new_session: [["parentSession", "string", false]],
   get_state: [],
   set_model: [["provider", "string", true], ["modelId", "string", true]],
@@ -38,13 +37,14 @@ const FIELDS: Record<RpcCommandType, FieldCheck[]> = {
   get_available_models: [],
   set_thinking_level: [["level", "level", true]],
   cycle_thinking_level: [],
+  get_available_thinking_levels: [],
   set_steering_mode: [["mode", "queueMode", true]],
   set_follow_up_mode: [["mode", "queueMode", true]],
   compact: [["customInstructions", "string", false]],
   set_auto_compaction: [["enabled", "boolean", true]],
   set_auto_retry: [["enabled", "boolean", true]],
   abort_retry: [],
-  bash: [["command", "string", true]],
+  bash: [["command", "string", true], ["excludeFromContext", "boolean", false]],
   abort_bash: [],
   get_session_stats: [],
   export_html: [["outputPath", "string", false]],
@@ -52,6 +52,8 @@ const FIELDS: Record<RpcCommandType, FieldCheck[]> = {
   fork: [["entryId", "string", true]],
   clone: [],
   get_fork_messages: [],
+  get_entries: [["since", "string", false]],
+  get_tree: [],
   get_last_assistant_text: [],
   set_session_name: [["name", "string", true]],
   get_messages: [],
@@ -81,7 +83,7 @@ export function validateCommand(value: unknown): RpcCommand | RpcValidationError
     return { command: "parse", id, error: 'Invalid command: "type" must be a string' };
   }
   const type = record.type;
-  if (!isRpcCommandType(type)) return { command: type, error: `Unknown command: ${type}`, omitId: true };
+  if (!isRpcCommandType(type)) return { command: type, id, error: `Unknown command: ${type}` };
   const command: Record<string, unknown> = { ...record };
   for (const [name, kind, required] of FIELDS[type]) {
     const field = record[name];
