@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { existsSync, makeDirSync } from "../util/fs.ts";
+import { existsSync, makeDirSync, readDirSorted } from "../util/fs.ts";
 import { join, resolve } from "../util/path.ts";
 import type { ImageContent, Message, TextContent, Usage } from "../ai/types.ts";
 import { buildContextEntries, buildSessionProjection, pathToRoot } from "./context.ts";
@@ -36,7 +36,7 @@ import {
   type UsageEntry,
 } from "./entries.ts";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.ts";
-import { findMostRecentSession, listSessionsInDir, listSessionsUnder } from "./listing.ts";
+import { findMostRecentSession, listSessionsInDir, listSessionsUnder, readSessionHeader } from "./listing.ts";
 import type { BashExecutionMessage, CustomMessage } from "./messages.ts";
 import { getCurrentSystemMessage, type SystemMessage } from "./system_message.ts";
 import { migrateToCurrentVersion } from "./migrations.ts";
@@ -288,6 +288,11 @@ export class SessionManager {
   /** Folder new session files (new, branch) go to. */
   getSessionDir(): string {
     return this.sessionDir;
+  }
+
+  /** Whether the session folder is `cwd`'s default one under the agent dir. */
+  usesDefaultSessionDir(): boolean {
+    return !isSharedSessionDir(this.sessionDir, this.cwd);
   }
 
   /** The session's UUIDv7. */
@@ -784,6 +789,28 @@ export class SessionManager {
     };
     writeNewFile(file, toJsonl([header, ...source.entries.filter((e) => e.type !== "session")]));
     return new SessionManager(targetCwd, dir, file, true);
+  }
+
+  /**
+   * The file of the session with exactly this id (`--session-id`), reading only headers; in a
+   * shared `sessionDir` only sessions started in `cwd` count. Undefined when there is none.
+   */
+  static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
+    const dir = sessionDir ?? getDefaultSessionDir(cwd);
+    const shared = isSharedSessionDir(sessionDir, cwd);
+    try {
+      for (const entry of readDirSorted(dir)) {
+        if (!entry.name.endsWith(".jsonl")) continue;
+        const path = join(dir, entry.name);
+        const header = readSessionHeader(path);
+        if (header?.id !== id) continue;
+        if (shared && !sessionCwdMatches(header.cwd, cwd)) continue;
+        return path;
+      }
+    } catch {
+      // Discovery is best-effort, like listing.
+    }
+    return undefined;
   }
 
   /**

@@ -232,3 +232,15 @@ Deno.test("SES-16 a shared --session-dir lists and continues only the sessions o
     // listAll(dir) lists the folder itself, every project included.
     assertEquals((await SessionManager.listAll(dir)).map((i) => i.firstMessage), ["theirs", "mine"]);
   }));
+
+Deno.test("SES-16 findById finds an exact session id from headers, only the cwd's in a shared folder", () =>
+  withDir((dir) => {
+    const a = SessionManager.create("/tmp/a", dir, { id: "exact-id" });
+    a.appendMessage(userMessage("q"));
+    const b = SessionManager.create("/tmp/b", dir, { id: "other-id" });
+    b.appendMessage(userMessage("q"));
+    assertEquals(SessionManager.findById("/tmp/a", "exact-id", dir), a.getSessionFile());
+    assertEquals(SessionManager.findById("/tmp/a", "exact", dir), undefined);
+    assertEquals(SessionManager.findById("/tmp/a", "other-id", dir), undefined);
+    assertEquals(a.usesDefaultSessionDir(), false);
+  }));
