@@ -5,12 +5,11 @@
  *
  * @module
  */
-import { toBase64 } from "../util/bytes.ts";
 import { readFileBytes } from "../util/fs.ts";
 import { resolve } from "../util/path.ts";
 import type { ImageContent } from "../ai/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "../tools/image_mime.ts";
-import { formatDimensionNote, resizeImage } from "../tools/image_resize.ts";
+import { processImage } from "../tools/image_process.ts";
 import { resolveReadPath } from "../tools/path_utils.ts";
 import { CliExit } from "./cli_error.ts";
 
@@ -62,20 +61,15 @@ export async function processFileArguments(
       throw new CliExit(`Error: Could not read file ${absolutePath}: ${errorText(error)}`);
     }
     if (mimeType) {
-      const data = toBase64(await readFileBytes(absolutePath));
-      if (!autoResize) {
-        images.push({ type: "image", mimeType, data });
-        text += `<file name="${absolutePath}"></file>\n`;
+      const processed = await processImage(await readFileBytes(absolutePath), mimeType, {
+        autoResizeImages: autoResize,
+      });
+      if (!processed.ok) {
+        text += `<file name="${absolutePath}">${processed.message}</file>\n`;
         continue;
       }
-      const resized = await resizeImage({ data, mimeType });
-      if (!resized) {
-        text +=
-          `<file name="${absolutePath}">[Image omitted: could not be resized below the inline image size limit.]</file>\n`;
-        continue;
-      }
-      images.push({ type: "image", mimeType: resized.mimeType, data: resized.data });
-      text += `<file name="${absolutePath}">${formatDimensionNote(resized) ?? ""}</file>\n`;
+      images.push({ type: "image", mimeType: processed.mimeType, data: processed.data });
+      text += `<file name="${absolutePath}">${processed.hints.join("\n")}</file>\n`;
       continue;
     }
     try {

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { toBase64 } from "../util/bytes.ts";
 import { checkAccess, readFileBytes } from "../util/fs.ts";
 import type { ImageContent, TextContent } from "../ai/types.ts";
 import type { AgentTool } from "../agent/types.ts";
@@ -70,47 +69,13 @@ async function readImage(
   mimeType: string,
   autoResize: boolean,
 ): Promise<(TextContent | ImageContent)[]> {
-  // Image handling (EXIF, dimensions, resizing, conversion) loads with the first image read.
-  const { convertImageToPng, formatDimensionNote, resizeImage } = await import("./image_resize.ts");
-  let inlineBytes = bytes;
-  let inlineMime = mimeType;
-  const hints: string[] = [];
-  if (mimeType === "image/bmp") {
-    // Models take PNG, JPEG, GIF and WebP inline; other types are converted to PNG first.
-    const png = await convertImageToPng(bytes);
-    if (!png) {
-      return [{
-        type: "text",
-        text:
-          `Read image file [${mimeType}]\n[Image omitted: could not be converted to a supported inline image format.]`,
-      }];
-    }
-    inlineBytes = png;
-    inlineMime = "image/png";
-  }
-  const converted = (to: string) =>
-    inlineMime !== mimeType ? [`[Image converted from ${mimeType} to ${to}.]`] : [];
-  if (!autoResize) {
-    hints.push(...converted(inlineMime));
-    return [
-      { type: "text", text: [`Read image file [${inlineMime}]`, ...hints].join("\n") },
-      { type: "image", data: toBase64(inlineBytes), mimeType: inlineMime },
-    ];
-  }
-  const resized = await resizeImage({ data: toBase64(inlineBytes), mimeType: inlineMime });
-  if (!resized) {
-    return [{
-      type: "text",
-      text:
-        `Read image file [${mimeType}]\n[Image omitted: could not be resized below the inline image size limit.]`,
-    }];
-  }
-  hints.push(...converted(resized.mimeType));
-  const note = formatDimensionNote(resized);
-  if (note) hints.push(note);
+  // Image handling (conversion, EXIF, dimensions, resizing) loads with the first image read.
+  const { processImage } = await import("./image_process.ts");
+  const processed = await processImage(bytes, mimeType, { autoResizeImages: autoResize });
+  if (!processed.ok) return [{ type: "text", text: `Read image file [${mimeType}]\n${processed.message}` }];
   return [
-    { type: "text", text: [`Read image file [${resized.mimeType}]`, ...hints].join("\n") },
-    { type: "image", data: resized.data, mimeType: resized.mimeType },
+    { type: "text", text: [`Read image file [${processed.mimeType}]`, ...processed.hints].join("\n") },
+    { type: "image", data: processed.data, mimeType: processed.mimeType },
   ];
 }
 
