@@ -18,7 +18,6 @@ import { type OAuthProviderInterface, registerOAuthProvider, resetOAuthProviders
 import { getAgentDir } from "./paths.ts";
 import { BUILT_IN_PROVIDER_DISPLAY_NAMES } from "./provider_display_names.ts";
 import {
-  clearConfigValueCache,
   configValueEnvNames,
   missingConfigValueEnvNames,
   resolveConfigValueOrThrow,
@@ -60,9 +59,6 @@ export interface ProviderConfigInput {
     compat?: Model["compat"];
   }>;
 }
-
-/** Forgets cached `!command` results for keys. */
-export const clearApiKeyCache: () => void = clearConfigValueCache;
 
 interface ProviderRequestConfig {
   apiKey?: string;

@@ -193,19 +193,6 @@ export function resolveConfigValueOrThrow(config: string, description: string, e
   throw new Error(`Failed to resolve ${description}`);
 }
 
-/** Resolves every header value (cached commands); headers that resolve to nothing are dropped. */
-export function resolveHeaders(
-  headers: Record<string, string> | undefined,
-): Record<string, string> | undefined {
-  if (!headers) return undefined;
-  const resolved: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    const resolvedValue = resolveConfigValue(value);
-    if (resolvedValue) resolved[key] = resolvedValue;
-  }
-  return Object.keys(resolved).length > 0 ? resolved : undefined;
-}
-
 /** Resolves every header value, throwing on the first that cannot be resolved. */
 export function resolveHeadersOrThrow(
   headers: Record<string, string> | undefined,
