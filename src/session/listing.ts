@@ -205,3 +205,23 @@ export function findMostRecentSession(sessionDir: string, cwd?: string): string 
     return null;
   }
 }
+
+/**
+ * The file in `sessionDir` whose header has exactly `id`, reading only headers; with `cwd`, only
+ * a session started there counts. Undefined when there is none (or the folder is unreadable).
+ */
+export function findSessionById(sessionDir: string, id: string, cwd?: string): string | undefined {
+  try {
+    for (const entry of readDirSorted(sessionDir)) {
+      if (!entry.name.endsWith(".jsonl")) continue;
+      const path = join(sessionDir, entry.name);
+      const header = readSessionHeader(path);
+      if (header?.id !== id) continue;
+      if (cwd !== undefined && !sessionCwdMatches(header.cwd, cwd)) continue;
+      return path;
+    }
+  } catch {
+    // Discovery is best-effort, like listing.
+  }
+  return undefined;
+}

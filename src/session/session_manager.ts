@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { existsSync, makeDirSync, readDirSorted } from "../util/fs.ts";
+import { existsSync, makeDirSync } from "../util/fs.ts";
 import { join, resolve } from "../util/path.ts";
 import type { ImageContent, Message, TextContent, Usage } from "../ai/types.ts";
 import { buildContextEntries, buildSessionProjection, pathToRoot } from "./context.ts";
@@ -36,7 +36,13 @@ import {
   type UsageEntry,
 } from "./entries.ts";
 import { assertValidSessionId, createSessionId, generateEntryId } from "./ids.ts";
-import { findMostRecentSession, listSessionsInDir, listSessionsUnder, readSessionHeader } from "./listing.ts";
+import {
+  findMostRecentSession,
+  findSessionById,
+  listSessionsInDir,
+  listSessionsUnder,
+  readSessionHeader,
+} from "./listing.ts";
 import type { BashExecutionMessage, CustomMessage } from "./messages.ts";
 import { getCurrentSystemMessage, type SystemMessage } from "./system_message.ts";
 import { migrateToCurrentVersion } from "./migrations.ts";
@@ -55,8 +61,8 @@ import {
   toJsonl,
   writeNewFile,
 } from "./session_file.ts";
-import { buildTree } from "./tree.ts";
-import { readLinesSync } from "./jsonl_reader.ts";
+import { buildTree, recreateLabels, withoutLabels } from "./tree.ts";
+import { checkContextEdit } from "./context_edit.ts";
 
 /** The read-only part of a SessionManager handed to extensions and UIs. */
 export type ReadonlySessionManager = Pick<
@@ -83,56 +89,6 @@ function now(): string {
 /** A user or assistant message: the entries whose arrival creates the session file. */
 function isConversation(entry: SessionEntry): boolean {
   return entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant");
-}
-
-/**
- * The path without its label entries (they are re-created from the resolved labels). Later
- * entries may hang off a label, so parents are re-chained, and a compaction whose
- * `firstKeptEntryId` names a dropped label points at the entry that took its place.
- */
-function withoutLabels(path: SessionEntry[]): SessionEntry[] {
-  const out: SessionEntry[] = [];
-  const replacement = new Map<string, string>();
-  const pendingLabels: string[] = [];
-  let parentId: string | null = null;
-  for (const entry of path) {
-    if (entry.type === "label") {
-      pendingLabels.push(entry.id);
-      continue;
-    }
-    for (const id of pendingLabels) replacement.set(id, entry.id);
-    pendingLabels.length = 0;
-    if (entry.type === "compaction") {
-      const firstKept = entry.firstKeptEntryId === entry.id
-        ? entry.id
-        : replacement.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId;
-      out.push({ ...entry, parentId, firstKeptEntryId: firstKept });
-    } else {
-      out.push({ ...entry, parentId });
-    }
-    parentId = entry.id;
-  }
-  return out;
-}
-
-/** Reads just the header of a session file (first parseable line), or undefined. */
-function peekHeader(path: string): SessionHeader | undefined {
-  let header: SessionHeader | undefined;
-  try {
-    readLinesSync(path, (line) => {
-      if (!line.trim()) return;
-      try {
-        const v = JSON.parse(line);
-        if (v?.type === "session") header = v;
-        return false;
-      } catch {
-        return;
-      }
-    });
-  } catch {
-    return undefined;
-  }
-  return header;
 }
 
 /**
@@ -447,30 +403,7 @@ export class SessionManager {
    * results). The target itself is not modified. Returns the edit's id.
    */
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): string {
-    if (
-      replacement !== null &&
-      (typeof replacement !== "object" || !("content" in replacement) ||
-        (typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
-    ) {
-      throw new Error("Context edit replacement must be null or contain string/array content");
-    }
-    const target = this.byId.get(targetId);
-    if (!target) throw new Error(`Entry ${targetId} not found`);
-    if (!this.getBranch().some((e) => e.id === targetId)) {
-      throw new Error(`Entry ${targetId} is not on the active branch`);
-    }
-    const role = target.type === "message"
-      ? target.message.role
-      : target.type === "custom_message"
-      ? "custom"
-      : "";
-    if (role !== "user" && role !== "assistant" && role !== "toolResult" && role !== "custom") {
-      throw new Error(`Entry ${targetId} does not contribute editable model content`);
-    }
-    const normalized = replacement !== null && (role === "assistant" || role === "toolResult") &&
-        typeof replacement.content === "string"
-      ? { content: [{ type: "text" as const, text: replacement.content }] }
-      : replacement;
+    const normalized = checkContextEdit(this.byId.get(targetId), targetId, this.getBranch(), replacement);
     const entry: ContextEditEntry = {
       type: "context_edit",
       id: this.nextId(),
@@ -693,23 +626,7 @@ export class SessionManager {
       cwd: this.cwd,
       parentSession: this.persist ? previousFile : undefined,
     };
-    const ids = new Set(kept.map((e) => e.id));
-    const labels: LabelEntry[] = [];
-    let parentId: string | null = kept[kept.length - 1]?.id ?? null;
-    for (const [targetId, label] of this.labelsById) {
-      if (!ids.has(targetId)) continue;
-      const entry: LabelEntry = {
-        type: "label",
-        id: generateEntryId(ids),
-        parentId,
-        timestamp: this.labelTimestampsById.get(targetId)!,
-        targetId,
-        label,
-      };
-      ids.add(entry.id);
-      labels.push(entry);
-      parentId = entry.id;
-    }
+    const labels = recreateLabels(kept, this.labelsById, this.labelTimestampsById);
     this.fileEntries = [header, ...kept, ...labels];
     this.sessionId = newId;
     this.needsNewline = false;
@@ -737,8 +654,8 @@ export class SessionManager {
    * header unless `cwdOverride` is given.
    */
   static open(path: string, sessionDir?: string, cwdOverride?: string): SessionManager {
-    const header = existsSync(path) ? peekHeader(path) : undefined;
-    const cwd = cwdOverride ?? header?.cwd ?? Deno.cwd();
+    const header = existsSync(path) ? readSessionHeader(path) : null;
+    const cwd = cwdOverride ?? (typeof header?.cwd === "string" ? header.cwd : undefined) ?? Deno.cwd();
     return new SessionManager(cwd, sessionDir ?? resolve(path, ".."), path, true);
   }
 
@@ -797,20 +714,7 @@ export class SessionManager {
    */
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
     const dir = sessionDir ?? getDefaultSessionDir(cwd);
-    const shared = isSharedSessionDir(sessionDir, cwd);
-    try {
-      for (const entry of readDirSorted(dir)) {
-        if (!entry.name.endsWith(".jsonl")) continue;
-        const path = join(dir, entry.name);
-        const header = readSessionHeader(path);
-        if (header?.id !== id) continue;
-        if (shared && !sessionCwdMatches(header.cwd, cwd)) continue;
-        return path;
-      }
-    } catch {
-      // Discovery is best-effort, like listing.
-    }
-    return undefined;
+    return findSessionById(dir, id, isSharedSessionDir(sessionDir, cwd) ? cwd : undefined);
   }
 
   /**
