@@ -67,7 +67,7 @@ function systemAndTools(api: FakeApi, body: Json): { system: string; tools: stri
 
 /** Texts only a tool result carries, in call order (the read result is the file content). */
 const TOOL_RESULTS = [
-  "Successfully wrote 11 bytes to notes.txt",
+  "Successfully wrote to notes.txt",
   "Successfully replaced 1 block(s) in notes.txt.",
 ];
 
