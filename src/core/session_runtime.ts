@@ -8,18 +8,16 @@
  */
 import { copyFileSync, existsSync, isDirectorySync, makeDirSync } from "../util/fs.ts";
 import { basename, dirname, join, resolve } from "../util/path.ts";
-import type { AgentThinkingLevel } from "../agent/types.ts";
-import type { ImageContent, Model, TextContent } from "../ai/types.ts";
+import type { ImageContent, TextContent } from "../ai/types.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
 import { ModelRegistry } from "../config/model_registry.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { DefaultResourceLoader, type ResourceLoaderOptions } from "../resources/resource_loader.ts";
 import { SessionManager } from "../session/session_manager.ts";
-import type { AgentSession, SessionTool } from "./agent_session.ts";
-import type { ScopedModel } from "./agent_session_types.ts";
+import type { AgentSession } from "./agent_session.ts";
 import type { SessionRuntimeHost } from "./runtime_host.ts";
-import { createAgentSession, type CreateAgentSessionResult } from "./sdk.ts";
+import { createAgentSession, type CreateAgentSessionOptions, type CreateAgentSessionResult } from "./sdk.ts";
 
 // ── missing session cwd ───────────────────────────────────────────────────────
 
@@ -130,18 +128,16 @@ export interface SessionStartEvent {
   previousSessionFile?: string;
 }
 
-/** Inputs of {@link createAgentSessionFromServices}. */
-export interface CreateAgentSessionFromServicesOptions {
+/** Inputs of {@link createAgentSessionFromServices}: the services, plus the session choices of the SDK. */
+export interface CreateAgentSessionFromServicesOptions extends
+  Pick<
+    CreateAgentSessionOptions,
+    "model" | "thinkingLevel" | "scopedModels" | "tools" | "noTools" | "customTools"
+  > {
   services: AgentSessionServices;
   sessionManager: SessionManager;
   /** Accepted for signature parity; without extensions nothing receives it. */
   sessionStartEvent?: SessionStartEvent;
-  model?: Model;
-  thinkingLevel?: AgentThinkingLevel;
-  scopedModels?: ScopedModel[];
-  tools?: string[];
-  noTools?: "all" | "builtin";
-  customTools?: SessionTool[];
 }
 
 /** Creates the AgentSession once the services exist and session options were resolved against them. */
