@@ -5,6 +5,7 @@
  * @module
  */
 import type { AssistantMessageEventStream } from "./event_stream.ts";
+import { noteRequestedRetryDelay } from "./retryable.ts";
 import { type AssistantMessage, type DoneReason, emptyUsage, type Model } from "./types.ts";
 
 /**
@@ -71,6 +72,9 @@ export function finishWithError(
   output.stopReason = aborted ? "aborted" : "error";
   const isAbortError = error instanceof Error && error.name === "AbortError";
   output.errorMessage = aborted && isAbortError ? "Request was aborted" : errorToMessage(error);
+  // A server that asked for a wait (retry-after) lets the agent's auto-retry honour it.
+  const retryAfterMs = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  if (!aborted && typeof retryAfterMs === "number") noteRequestedRetryDelay(output, retryAfterMs);
   stream.push({ type: "error", reason: aborted ? "aborted" : "error", error: output });
   stream.end();
 }

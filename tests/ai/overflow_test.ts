@@ -110,3 +110,35 @@ Deno.test("LOOP-07 permanent failures, overflow and non-errors are not retryable
   assert(!isRetryableError(reply("stop")));
   assert(!isRetryableError(reply("error")));
 });
+
+Deno.test("LOOP-07 1.6.0 retries dropped connections, bare socket codes and streams that end early", () => {
+  for (
+    const text of [
+      '{"type":"error","error":{"type":"api_error","message":"Connection closed."}}',
+      "read ECONNRESET",
+      "write EPIPE",
+      "connect ETIMEDOUT 10.0.0.1:443",
+      "Stream ended without finish_reason",
+      "OpenAI Responses stream ended before a terminal response event",
+      "Anthropic stream ended before message_stop",
+      "Server requested 600s retry delay (max: 60s). 429 Rate limit reached",
+      "The service is temporarily unavailable",
+    ]
+  ) {
+    assert(isRetryableError(reply("error", text)), text);
+  }
+});
+
+Deno.test("LOOP-07 1.6.0 does not retry quota, billing and plan limits, nor digits inside ids", () => {
+  for (
+    const text of [
+      "429 You exceeded your current quota: insufficient_quota",
+      "429 GoUsageLimitError: Monthly usage limit reached",
+      '429 {"error":{"code":"1308","message":"plan limit"}}',
+      "400 bad request (request id req_5004299)",
+      "ECONNRESETX is not a code",
+    ]
+  ) {
+    assert(!isRetryableError(reply("error", text)), text);
+  }
+});

@@ -131,7 +131,9 @@ async function* anthropicEvents(
       const data = truncateForError(sse.data);
       const raw = [`event: ${sse.event}`, ...data.split("\n").map((line) => `data: ${line}`)].join("\\n");
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Could not parse Anthropic SSE event ${sse.event}: ${reason}; data=${data}; raw=${raw}`);
+      throw new Error(
+        `Could not parse Anthropic SSE event ${sse.event}: ${reason}; data=${data}; raw=${raw}`,
+      );
     }
     if (event.type === "message_start") started = true;
     else if (event.type === "message_stop") stopped = true;

@@ -1,8 +1,8 @@
 /**
  * The `google-generative-ai` wire API (Gemini API, `streamGenerateContent` over SSE) with plain
  * fetch. Behaves as the reference, which drives the official `@google/genai` client: the same
- * request body and headers, no client-side retries (the agent's auto-retry covers transient
- * failures), and the SDK's wording for failures. Nothing is thrown to the caller: every failure
+ * request body and headers, the shared client-side retry policy (none unless `maxRetries` asks,
+ * as pi-ai 1.6.0; here `retry-after` is honoured too), and the SDK's wording for failures. Nothing is thrown to the caller: every failure
  * ends the stream with an `error` event.
  *
  * @module
@@ -39,6 +39,12 @@ import {
   toWireBody,
 } from "./google_request.ts";
 import { type GoogleChunk, readGoogleChunks } from "./google_stream_body.ts";
+import {
+  ProviderHttpError,
+  serverRetryDelayMs,
+  shouldRetryResponse,
+  withProviderRetries,
+} from "./provider_retry.ts";
 
 export type { GoogleOptions } from "./google_request.ts";
 
@@ -69,7 +75,7 @@ export function streamGoogle(
   return stream;
 }
 
-async function send(
+function send(
   model: Model,
   params: GoogleParams,
   options: GoogleOptions | undefined,
@@ -81,30 +87,35 @@ async function send(
     headers.set(key, value);
   }
   if (apiKey && !headers.has("x-goog-api-key")) headers.set("x-goog-api-key", apiKey);
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/${streamPath(params.model)}`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(toWireBody(params)),
-      signal: options?.signal,
-    });
-  } catch (error) {
-    if (options?.signal?.aborted || !(error instanceof TypeError)) throw error;
-    // Node's fetch words every connection failure this way; retry classification relies on it.
-    throw new Error("fetch failed", { cause: error });
-  }
-  if (!response.ok) {
+  const body = JSON.stringify(toWireBody(params));
+  const url = `${baseUrl}/${streamPath(params.model)}`;
+  return withProviderRetries(async () => {
+    let response: Response;
+    try {
+      response = await fetch(url, { method: "POST", headers, body, signal: options?.signal });
+    } catch (error) {
+      if (options?.signal?.aborted || !(error instanceof TypeError)) throw error;
+      // Node's fetch words every connection failure this way; retry classification relies on it.
+      throw new Error("fetch failed", { cause: error });
+    }
+    if (response.ok) return response;
     const text = await response.text();
-    throw new Error(
+    throw new ProviderHttpError(
       formatHttpError(response.status, text, {
         style: "google",
         statusText: response.statusText,
         secrets: [apiKey],
       }),
+      response.status,
+      shouldRetryResponse(response),
+      serverRetryDelayMs(response.headers),
     );
-  }
-  return response;
+  }, {
+    signal: options?.signal,
+    maxRetries: options?.maxRetries,
+    maxRetryDelayMs: options?.maxRetryDelayMs,
+    abortError: () => new Error("This operation was aborted"),
+  });
 }
 
 async function* chunksOf(response: Response, signal?: AbortSignal): AsyncGenerator<GoogleChunk> {

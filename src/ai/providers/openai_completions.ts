@@ -37,7 +37,15 @@ export function streamOpenAICompletions(
   const stream = new AssistantMessageEventStream();
   const output = createOutputMessage(model);
   void run(stream, output, model, context, options).catch((error) =>
-    finishWithError(stream, output, new Error(withRawMetadata(errorText(error), error)), options?.signal)
+    finishWithError(
+      stream,
+      output,
+      // The wording gains OpenRouter's raw metadata; the server's requested wait stays with it.
+      Object.assign(new Error(withRawMetadata(errorText(error), error)), {
+        retryAfterMs: (error as { retryAfterMs?: number } | null)?.retryAfterMs,
+      }),
+      options?.signal,
+    )
   );
   return stream;
 }

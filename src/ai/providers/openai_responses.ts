@@ -181,10 +181,16 @@ async function run(
     output,
   });
   try {
-    await processResponsesStream(readOpenAIStream(body, options?.signal, false, "OpenAI Responses"), output, stream, model, {
-      serviceTier: options?.serviceTier ?? undefined,
-      applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
-    });
+    await processResponsesStream(
+      readOpenAIStream(body, options?.signal, false, "OpenAI Responses"),
+      output,
+      stream,
+      model,
+      {
+        serviceTier: options?.serviceTier ?? undefined,
+        applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
+      },
+    );
   } finally {
     // Closes the connection when reading stopped early; a no-op after a complete body.
     await body.cancel().catch(() => {});

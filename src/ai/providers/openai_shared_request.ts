@@ -1,13 +1,9 @@
 /**
- * One HTTP request to an OpenAI-style API with the client-side behaviour the reference got
- * from the `openai` SDK: up to 2 retries (408, 409, 429, 5xx, connection failures;
- * `x-should-retry` obeyed), `retry-after-ms` / `retry-after` honoured, otherwise exponential
- * back-off from 0.5 s (max 8 s, up to 25 % jitter), a timeout (default 10 minutes) that covers
- * the wait for response headers, and the SDK's error texts ("429 Rate limit reached",
- * "Connection error.", "Request timed out.", "Request was aborted.").
- *
- * Unlike the SDK, a server-requested delay longer than `maxRetryDelayMs` (default 60 s,
- * 0 = no cap) is not slept through: the error surfaces at once so the caller can decide.
+ * One HTTP request to an OpenAI-style API with the `openai` SDK's timeout (default 10 minutes,
+ * covering the wait for response headers) and error texts ("429 Rate limit reached",
+ * "Connection error.", "Request timed out.", "Request was aborted."), and the shared
+ * client-side retry policy of {@link withProviderRetries} (pi-ai 1.x: no retries unless
+ * `maxRetries` asks; a server-requested wait over `maxRetryDelayMs` fails at once).
  *
  * @module
  */
@@ -15,19 +11,32 @@ import type { AssistantMessageEventStream } from "../event_stream.ts";
 import { formatHttpError } from "../provider_utils.ts";
 import type { AssistantMessage, Model, StreamOptions } from "../types.ts";
 import { joinUrl, resolveBaseUrl } from "./openai_shared_client.ts";
+import {
+  ProviderHttpError,
+  serverRetryDelayMs,
+  shouldRetryResponse,
+  withProviderRetries,
+} from "./provider_retry.ts";
 
-/** An error answer of an OpenAI-style API, worded as the `openai` SDK's APIError. */
-export class OpenAIApiError extends Error {
-  /** HTTP status; undefined for errors sent inside the stream. */
-  readonly status?: number;
+/**
+ * An error answer of an OpenAI-style API, worded as the `openai` SDK's APIError; also used for
+ * an error sent inside a 200 stream (status 0, {@link OpenAIApiError.inStream}).
+ */
+export class OpenAIApiError extends ProviderHttpError {
   /** The body's `error` object (or in-stream error payload), when it was JSON. */
   readonly error?: unknown;
+  readonly #inStream: boolean;
 
-  constructor(message: string, status?: number, error?: unknown) {
-    super(message);
+  constructor(message: string, status?: number, error?: unknown, retryable = false, retryAfterMs?: number) {
+    super(message, status ?? 0, retryable, retryAfterMs);
     this.name = "OpenAIApiError";
-    this.status = status;
     this.error = error;
+    this.#inStream = status === undefined;
+  }
+
+  /** True for an error sent inside a 200 stream rather than as an HTTP answer. */
+  get inStream(): boolean {
+    return this.#inStream;
   }
 }
 
@@ -40,7 +49,7 @@ export interface OpenAIRequest {
   signal?: AbortSignal;
   /** Time allowed until response headers arrive, per attempt (default 600000). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default 2). */
+  /** Retries after the first attempt (default 0). */
   maxRetries?: number;
   /** Longest server-requested retry delay to wait for (default 60000; 0 = no cap). */
   maxRetryDelayMs?: number;
@@ -49,8 +58,6 @@ export interface OpenAIRequest {
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
-const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
 /** The text the SDK uses when the caller aborts before the response arrived. */
 export const ABORTED_BEFORE_RESPONSE = "Request was aborted.";
@@ -63,8 +70,7 @@ export function headersToRecord(headers: Headers): Record<string, string> {
 }
 
 /** POSTs the JSON body; resolves with a 2xx response or throws with the SDK's wording. */
-export async function sendOpenAIRequest(request: OpenAIRequest): Promise<Response> {
-  const maxRetries = request.maxRetries ?? DEFAULT_MAX_RETRIES;
+export function sendOpenAIRequest(request: OpenAIRequest): Promise<Response> {
   const headers = new Headers();
   headers.set("accept", "application/json");
   headers.set("content-type", "application/json");
@@ -73,40 +79,38 @@ export async function sendOpenAIRequest(request: OpenAIRequest): Promise<Respons
     else headers.set(key, value);
   }
   const payload = JSON.stringify(request.body);
+  return withProviderRetries(() => attempt(request, headers, payload), {
+    signal: request.signal,
+    maxRetries: request.maxRetries,
+    maxRetryDelayMs: request.maxRetryDelayMs,
+    abortError: () => new Error(ABORTED_BEFORE_RESPONSE),
+  });
+}
 
-  for (let attempt = 0;; attempt++) {
-    const retriesLeft = maxRetries - attempt;
+async function attempt(request: OpenAIRequest, headers: Headers, payload: string): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetchWithTimeout(request, headers, payload);
+  } catch (error) {
     if (request.signal?.aborted) throw new Error(ABORTED_BEFORE_RESPONSE);
-    let response: Response;
-    try {
-      response = await fetchWithTimeout(request, headers, payload);
-    } catch (error) {
-      if (request.signal?.aborted) throw new Error(ABORTED_BEFORE_RESPONSE);
-      const timedOut = error instanceof TimeoutError;
-      if (retriesLeft > 0) {
-        await sleep(defaultRetryDelay(attempt), request.signal);
-        continue;
-      }
-      throw new Error(timedOut ? "Request timed out." : "Connection error.", { cause: error });
-    }
-    if (response.ok) return response;
-
-    const retry = shouldRetry(response);
-    const delay = retry && retriesLeft > 0 ? retryDelay(response.headers, attempt) : undefined;
-    const cap = request.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-    if (delay !== undefined && (cap === 0 || delay.ms <= cap || !delay.requested)) {
-      await response.body?.cancel().catch(() => {});
-      await sleep(delay.ms, request.signal);
-      continue;
-    }
-    const text = await response.text().catch((error) => (error instanceof Error ? error.message : ""));
-    let inner: unknown;
-    try {
-      inner = (JSON.parse(text) as { error?: unknown } | null)?.error;
-    } catch { /* not JSON */ }
-    const message = formatHttpError(response.status, text, { style: "openai", secrets: request.secrets });
-    throw new OpenAIApiError(message, response.status, inner);
+    throw new Error(error instanceof TimeoutError ? "Request timed out." : "Connection error.", {
+      cause: error,
+    });
   }
+  if (response.ok) return response;
+  const text = await response.text().catch((error) => (error instanceof Error ? error.message : ""));
+  let inner: unknown;
+  try {
+    inner = (JSON.parse(text) as { error?: unknown } | null)?.error;
+  } catch { /* not JSON */ }
+  const message = formatHttpError(response.status, text, { style: "openai", secrets: request.secrets });
+  throw new OpenAIApiError(
+    message,
+    response.status,
+    inner,
+    shouldRetryResponse(response),
+    serverRetryDelayMs(response.headers),
+  );
 }
 
 class TimeoutError extends Error {}
@@ -129,49 +133,6 @@ async function fetchWithTimeout(request: OpenAIRequest, headers: Headers, body: 
     // Only the wait for headers is timed; the caller's signal keeps governing the body.
     clearTimeout(timer);
   }
-}
-
-function shouldRetry(response: Response): boolean {
-  const explicit = response.headers.get("x-should-retry");
-  if (explicit === "true") return true;
-  if (explicit === "false") return false;
-  const s = response.status;
-  return s === 408 || s === 409 || s === 429 || s >= 500;
-}
-
-function retryDelay(headers: Headers, attempt: number): { ms: number; requested: boolean } {
-  const ms = headers.get("retry-after-ms");
-  if (ms) {
-    const value = parseFloat(ms);
-    if (!Number.isNaN(value)) return { ms: value, requested: true };
-  }
-  const after = headers.get("retry-after");
-  if (after) {
-    const seconds = parseFloat(after);
-    const value = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
-    if (!Number.isNaN(value)) return { ms: Math.max(0, value), requested: true };
-  }
-  return { ms: defaultRetryDelay(attempt), requested: false };
-}
-
-function defaultRetryDelay(attempt: number): number {
-  const seconds = Math.min(0.5 * 2 ** attempt, 8);
-  return seconds * (1 - Math.random() * 0.25) * 1000;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error(ABORTED_BEFORE_RESPONSE));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error(ABORTED_BEFORE_RESPONSE));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**

@@ -92,7 +92,7 @@ async function* terminatedOnBodyError<T>(
  * errors get it appended here (HTTP error texts already carry it).
  */
 export function withRawMetadata(message: string, error: unknown): string {
-  if (!(error instanceof OpenAIApiError) || error.status !== undefined) return message;
+  if (!(error instanceof OpenAIApiError) || !error.inStream) return message;
   const inner = error.error;
   const raw = (inner as { metadata?: { raw?: unknown } } | undefined)?.metadata?.raw;
   return raw ? `${message}\n${raw}` : message;

@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
 import type { AssistantMessageEventStream } from "../../../src/ai/event_stream.ts";
 import { type GoogleOptions, streamGoogle, streamSimpleGoogle } from "../../../src/ai/providers/google.ts";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "../../../src/ai/types.ts";
+import { requestedRetryDelayMs } from "../../../src/ai/retryable.ts";
 import { type FakeProvider, type ScriptedTurn, startFakeProvider } from "../../support/fake_provider/mod.ts";
 
 /** gemini-2.5-flash as the catalog has it, served from the fake server. */
@@ -547,4 +548,25 @@ Deno.test("PROV-02 google: onPayload sees SDK-shaped params and its replacement 
       }),
     );
   });
+});
+
+Deno.test("LOOP-09 google: a 429's retry-after is honoured with maxRetries and kept on the reply without", async () => {
+  await withServer([
+    { fault: { kind: "http", status: 429, message: "Resource exhausted", retryAfter: 0 } },
+    { content: [{ type: "text", text: "ok" }] },
+  ], async (server) => {
+    const s = streamGoogle(model(server), hello, { apiKey: "k", maxRetries: 1 });
+    assertEquals((await collect(s)).final.stopReason, "stop");
+    assertEquals(server.requests.length, 2);
+  });
+  await withServer(
+    [{ fault: { kind: "http", status: 503, message: "busy", retryAfter: 42 } }],
+    async (server) => {
+      const s = streamGoogle(model(server), hello, { apiKey: "k" });
+      const { final } = await collect(s);
+      assertEquals(final.stopReason, "error");
+      assertEquals(requestedRetryDelayMs(final), 42000);
+      assertEquals(server.requests.length, 1);
+    },
+  );
 });

@@ -11,6 +11,7 @@ import {
   provider,
 } from "../../../src/ai/providers/openai_completions.ts";
 import type { AssistantMessage, Context, Model, OpenAICompletionsCompat } from "../../../src/ai/types.ts";
+import { requestedRetryDelayMs } from "../../../src/ai/retryable.ts";
 import { type FakeProvider, type ScriptedTurn, startFakeProvider } from "../../support/fake_provider/mod.ts";
 
 const TOOLS = [{
@@ -395,24 +396,42 @@ for (const [status, message] of [[400, "Invalid 'messages'"], [401, "Incorrect A
   });
 }
 
-Deno.test("LOOP-09 openai-completions retries 429 after retry-after, then succeeds", async () => {
+Deno.test("LOOP-09 openai-completions: no in-client retry by default; a 429's retry-after stays with the reply", async () => {
+  await withServer([
+    { fault: { kind: "http", status: 429, message: "Rate limit reached", retryAfter: 600 } },
+    { content: [{ type: "text", text: "ok" }] },
+  ], async (server) => {
+    const started = Date.now();
+    const { message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
+    assert(Date.now() - started < 2000);
+    assertEquals([message.stopReason, message.errorMessage], ["error", "429 Rate limit reached"]);
+    assertEquals(requestedRetryDelayMs(message), 600000);
+    assertEquals(server.requests.length, 1);
+  });
+});
+
+Deno.test("LOOP-09 openai-completions retries 429 after retry-after when maxRetries asks, then succeeds", async () => {
   await withServer([
     { fault: { kind: "http", status: 429, message: "Rate limit reached", retryAfter: 0 } },
     { content: [{ type: "text", text: "ok" }] },
   ], async (server) => {
-    const { message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
+    const { message } = await collect(
+      provider.stream(makeModel(server), CONTEXT, { apiKey: "k", maxRetries: 2 }),
+    );
     assertEquals(message.stopReason, "stop");
     assertEquals(server.requests.length, 2);
   });
 });
 
-Deno.test("LOOP-09 openai-completions gives up after 2 retries of 500/529 and reports the last error", async () => {
+Deno.test("LOOP-09 openai-completions gives up after maxRetries of 500/529 and reports the last error", async () => {
   await withServer([
     { fault: { kind: "http", status: 500, message: "server broke", retryAfter: 0 } },
     { fault: { kind: "http", status: 529, message: "overloaded", retryAfter: 0 } },
     { fault: { kind: "http", status: 529, message: "still overloaded", retryAfter: 0 } },
   ], async (server) => {
-    const { message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
+    const { message } = await collect(
+      provider.stream(makeModel(server), CONTEXT, { apiKey: "k", maxRetries: 2 }),
+    );
     assertEquals(message.errorMessage, "529 still overloaded");
     assertEquals(server.requests.length, 3);
   });
@@ -420,13 +439,16 @@ Deno.test("LOOP-09 openai-completions gives up after 2 retries of 500/529 and re
 
 Deno.test("LOOP-09 openai-completions does not wait for a retry-after beyond maxRetryDelayMs", async () => {
   await withServer(
-    [{ fault: { kind: "http", status: 429, message: "slow down", retryAfter: 120 } }],
+    [{ fault: { kind: "http", status: 429, message: "slow down", retryAfter: 600 } }],
     async (server) => {
       const started = Date.now();
-      const { message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
-      assertEquals(message.errorMessage, "429 slow down");
+      const { message } = await collect(
+        provider.stream(makeModel(server), CONTEXT, { apiKey: "k", maxRetries: 2 }),
+      );
+      assertEquals(message.errorMessage, "Server requested 600s retry delay (max: 60s). 429 slow down");
+      assertEquals(requestedRetryDelayMs(message), 600000);
       assertEquals(server.requests.length, 1);
-      assert(Date.now() - started < 5000);
+      assert(Date.now() - started < 2000);
     },
   );
 });

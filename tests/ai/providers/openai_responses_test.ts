@@ -255,13 +255,15 @@ for (const [status, text] of [[400, "Invalid input"], [401, "Incorrect API key p
   });
 }
 
-Deno.test("LOOP-09 openai-responses retries 429 and 500, then succeeds", async () => {
+Deno.test("LOOP-09 openai-responses retries 429 and 500 when maxRetries asks, then succeeds", async () => {
   await withServer([
     { fault: { kind: "http", status: 429, message: "Rate limit reached", retryAfter: 0 } },
     { fault: { kind: "http", status: 500, message: "oops", retryAfter: 0 } },
     { content: [{ type: "text", text: "ok" }] },
   ], async (server) => {
-    const { message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
+    const { message } = await collect(
+      provider.stream(makeModel(server), CONTEXT, { apiKey: "k", maxRetries: 2 }),
+    );
     assertEquals(message.stopReason, "stop");
     assertEquals(server.requests.length, 3);
   });
