@@ -100,6 +100,10 @@ for mode in "${modes[@]}"; do
   [ -n "$line" ] || line="0 passed, 1 failed"
   grep -E '^ci: |^!!! |^reference pi' "$log" | sed 's/^/  /'
   sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E ' => \./' | sort -u | sed 's/^/  failed: /'
+  # A type error anywhere stops deno test before any test runs: name where.
+  if grep -q "Type checking failed" "$log"; then
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^TS[0-9]+ \[ERROR\]|^    at file://' | head -10 | sed 's/^ */  type error: /'
+  fi
   echo "=== $mode: $line, exit $code, ${secs}s (log: $log)"
   p=${line%% passed*}
   f=${line#*, }
