@@ -18,7 +18,8 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     // Modules load on demand, which needs read access to them: report a denied permission
     // plainly, as the CLI does for every other one.
-    const denied = error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
+    // Deno refusing a permission (not the operating system refusing a file: that keeps its own message).
+    const denied = error instanceof Deno.errors.NotCapable ||
       (error instanceof TypeError && /^Requires \S+ access/.test(error.message));
     if (denied) {
       await writeStderr(

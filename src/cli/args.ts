@@ -1,7 +1,9 @@
 /**
- * Command-line argument parsing with the flags, short forms and quirks of pi 0.73.1 (CLI-02…08):
+ * Command-line argument parsing with the flags, short forms and quirks of pi 1.6.0 (CLI-02…08):
  * value flags only consume a following argument when there is one, `-p` may swallow the next
- * argument as a message, unknown `--long` flags are kept for extensions, unknown `-x` is an error.
+ * argument as a message, `--` ends the options, unknown `--long` flags are kept for extensions,
+ * unknown `-x` is an error, and `--mode`, `--tui-mode`, `--name`, `--use-theme` and `--tools`
+ * check their values.
  *
  * @module
  */
@@ -26,6 +28,10 @@ export interface CliArgs {
   thinking?: ModelThinkingLevel;
   continue?: boolean;
   resume?: boolean;
+  /** `--name/-n`: the session's display name (checked for emptiness later). */
+  name?: string;
+  /** `--session-id`: open the project's session with this id, or create it. */
+  sessionId?: string;
   help?: boolean;
   version?: boolean;
   mode?: CliMode;
@@ -37,10 +43,14 @@ export interface CliArgs {
   sessionDir?: string;
   models?: string[];
   tools?: string[];
+  /** `--exclude-tools/-xt`: names or `*` patterns of tools to disable. */
+  excludeTools?: string[];
   noTools?: boolean;
   noBuiltinTools?: boolean;
   extensions?: string[];
   noExtensions?: boolean;
+  /** `--no-mcp`: no MCP servers and no MCP tools. */
+  noMcp?: boolean;
   print?: boolean;
   export?: string;
   noSkills?: boolean;
@@ -48,11 +58,17 @@ export interface CliArgs {
   promptTemplates?: string[];
   noPromptTemplates?: boolean;
   themes?: string[];
+  /** `--use-theme`: the interactive theme for this run. */
+  useTheme?: string;
   noThemes?: boolean;
   noContextFiles?: boolean;
   /** `true` without a search pattern, the pattern otherwise. */
   listModels?: string | true;
   verbose?: boolean;
+  /** `--tui-mode`. */
+  tuiMode?: "regular" | "fullscreen";
+  /** `--approve/-a` (true) or `--no-approve/-na` (false): project trust for this run. */
+  projectTrustOverride?: boolean;
   offline?: boolean;
   /** Positional messages, in order (the first becomes part of the initial message). */
   messages: string[];
@@ -71,6 +87,7 @@ export const VALID_THINKING_LEVELS: readonly ModelThinkingLevel[] = [
   "medium",
   "high",
   "xhigh",
+  "max",
 ];
 
 /** Whether `level` is accepted by `--thinking`. */
@@ -84,6 +101,7 @@ const STRING_FLAGS: Record<string, keyof CliArgs> = {
   "--api-key": "apiKey",
   "--system-prompt": "systemPrompt",
   "--session": "session",
+  "--session-id": "sessionId",
   "--fork": "fork",
   "--session-dir": "sessionDir",
   "--export": "export",
@@ -116,6 +134,7 @@ type BooleanKey =
   | "noContextFiles"
   | "verbose"
   | "offline"
+  | "noMcp"
   | "jsonDeltas";
 
 const BOOLEAN_FLAGS: Record<string, BooleanKey> = {
@@ -134,6 +153,7 @@ const BOOLEAN_FLAGS: Record<string, BooleanKey> = {
   "-nbt": "noBuiltinTools",
   "--no-extensions": "noExtensions",
   "-ne": "noExtensions",
+  "--no-mcp": "noMcp",
   "--no-skills": "noSkills",
   "-ns": "noSkills",
   "--no-prompt-templates": "noPromptTemplates",
@@ -147,6 +167,35 @@ const BOOLEAN_FLAGS: Record<string, BooleanKey> = {
   "--json-deltas": "jsonDeltas",
 };
 
+/** Flags that take one of a few values: the error texts when the value is missing or unknown. */
+const CHOICE_FLAGS: Record<"--mode" | "--tui-mode", { values: string[]; label: string; missing: string }> = {
+  "--mode": { values: ["text", "json", "rpc"], label: "mode", missing: "--mode requires text, json, or rpc" },
+  "--tui-mode": {
+    values: ["regular", "fullscreen"],
+    label: "TUI mode",
+    missing: "--tui-mode requires regular or fullscreen",
+  },
+};
+
+/** A comma-separated list without blanks. */
+function splitList(value: string): string[] {
+  return value.split(",").map((s) => s.trim()).filter((entry) => entry.length > 0);
+}
+
+/** A `+name` or `-name` entry of a tool list: it changes the default tools instead of replacing them. */
+export function isToolModifier(entry: string): boolean {
+  return entry.startsWith("+") || entry.startsWith("-");
+}
+
+/** Why a `--tools` list is invalid: modifiers mixed with names, or a modifier with a pattern. */
+export function toolListError(entries: readonly string[]): string | undefined {
+  const modifiers = entries.filter(isToolModifier);
+  if (modifiers.length === 0) return undefined;
+  if (modifiers.length < entries.length) return "tool names cannot be mixed with +name or -name entries";
+  const pattern = modifiers.find((entry) => entry.includes("*"));
+  return pattern ? `+name and -name entries take exact tool names, not patterns: ${pattern}` : undefined;
+}
+
 /** A following argument that is neither a flag nor an `@file` (what optional values accept). */
 function isPlainValue(next: string | undefined): next is string {
   return next !== undefined && !next.startsWith("-") && !next.startsWith("@");
@@ -159,24 +208,56 @@ function isPlainValue(next: string | undefined): next is string {
 export function parseArgs(args: readonly string[]): CliArgs {
   const result: CliArgs = { messages: [], fileArgs: [], unknownFlags: new Map(), diagnostics: [] };
   const hasNext = (i: number) => i + 1 < args.length;
+  const error = (message: string) => result.diagnostics.push({ type: "error", message });
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const bool = Object.hasOwn(BOOLEAN_FLAGS, arg) ? BOOLEAN_FLAGS[arg] : undefined;
-    if (bool) {
+    if (arg === "--") {
+      // Everything after `--` is a message or an @file, even when it starts with a dash.
+      for (const rest of args.slice(i + 1)) {
+        if (rest.startsWith("@")) result.fileArgs.push(rest.slice(1));
+        else result.messages.push(rest);
+      }
+      break;
+    } else if (bool) {
       result[bool] = true;
     } else if (Object.hasOwn(STRING_FLAGS, arg) && hasNext(i)) {
       (result as unknown as Record<string, unknown>)[STRING_FLAGS[arg]] = args[++i];
     } else if (Object.hasOwn(REPEATABLE_FLAGS, arg) && hasNext(i)) {
       const key = REPEATABLE_FLAGS[arg];
       (result[key] ??= []).push(args[++i]);
-    } else if (arg === "--mode" && hasNext(i)) {
-      // Unknown modes are dropped silently, as in the reference.
-      const mode = args[++i];
-      if (mode === "text" || mode === "json" || mode === "rpc") result.mode = mode;
+    } else if (arg === "--mode" || arg === "--tui-mode") {
+      const choice = CHOICE_FLAGS[arg];
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith("-")) {
+        error(choice.missing);
+        continue;
+      }
+      i++;
+      if (!choice.values.includes(value)) {
+        error(`Invalid ${choice.label} "${value}". Valid values: ${choice.values.join(", ")}`);
+      } else if (arg === "--mode") result.mode = value as CliMode;
+      else result.tuiMode = value as "regular" | "fullscreen";
+    } else if (arg === "--name" || arg === "-n") {
+      if (hasNext(i)) result.name = args[++i];
+      else error("--name requires a value");
+    } else if (arg === "--use-theme") {
+      const name = args[i + 1];
+      if (name === undefined || name.startsWith("-")) error("--use-theme requires a theme name");
+      else result.useTheme = args[++i];
+    } else if (arg === "--approve" || arg === "-a") {
+      result.projectTrustOverride = true;
+    } else if (arg === "--no-approve" || arg === "-na") {
+      result.projectTrustOverride = false;
     } else if (arg === "--models" && hasNext(i)) {
-      result.models = args[++i].split(",").map((s) => s.trim());
+      result.models = splitList(args[++i]);
     } else if ((arg === "--tools" || arg === "-t") && hasNext(i)) {
-      result.tools = args[++i].split(",").map((s) => s.trim()).filter((name) => name.length > 0);
+      const tools = splitList(args[++i]);
+      const problem = toolListError(tools);
+      if (problem) error(`${arg}: ${problem}`);
+      else result.tools = tools;
+    } else if ((arg === "--exclude-tools" || arg === "-xt") && hasNext(i)) {
+      result.excludeTools = splitList(args[++i]);
     } else if (arg === "--thinking" && hasNext(i)) {
       const level = args[++i];
       if (isValidThinkingLevel(level)) {

@@ -13,6 +13,8 @@ export interface CliIO {
   stderr(text: string): void;
   /** Whether stdin is a terminal (decides interactive vs print mode). */
   stdinIsTerminal(): boolean;
+  /** Whether stdout is a terminal (a pipe or file also selects print mode). */
+  stdoutIsTerminal(): boolean;
   /** All of piped stdin, trimmed; undefined when stdin is a terminal or the text is blank. */
   readPipedStdin(): Promise<string | undefined>;
   /** One line of stdin without its newline; undefined at end of input. */
@@ -50,6 +52,7 @@ export function processIO(): CliIO {
     stdout: (text) => writeAll(Deno.stdout, text),
     stderr: (text) => writeAll(Deno.stderr, text),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
+    stdoutIsTerminal: () => Deno.stdout.isTerminal(),
     async readPipedStdin() {
       if (Deno.stdin.isTerminal()) return undefined;
       while (await readChunk()) { /* read to the end */ }

@@ -14,15 +14,12 @@ export interface FuzzyMatch {
 
 const BOUNDARY = /[\s\-_./:]/;
 
-function scoreQuery(query: string, text: string): FuzzyMatch {
-  if (query.length === 0) return { matches: true, score: 0 };
-  if (query.length > text.length) return { matches: false, score: 0 };
-  let queryIndex = 0;
+/** The score of one alignment (query character positions in `text`). */
+function scorePositions(text: string, positions: readonly number[]): number {
   let score = 0;
   let lastMatch = -1;
   let run = 0;
-  for (let i = 0; i < text.length && queryIndex < query.length; i++) {
-    if (text[i] !== query[queryIndex]) continue;
+  for (const i of positions) {
     if (lastMatch === i - 1) {
       run++;
       score -= run * 5;
@@ -33,9 +30,28 @@ function scoreQuery(query: string, text: string): FuzzyMatch {
     if (i === 0 || BOUNDARY.test(text[i - 1])) score -= 10;
     score += i * 0.1;
     lastMatch = i;
-    queryIndex++;
   }
-  if (queryIndex < query.length) return { matches: false, score: 0 };
+  return score;
+}
+
+function scoreQuery(query: string, text: string): FuzzyMatch {
+  if (query.length === 0) return { matches: true, score: 0 };
+  if (query.length > text.length) return { matches: false, score: 0 };
+  // Greedy alignment: each query character at its first occurrence after the previous one.
+  const positions: number[] = [];
+  let last = -1;
+  for (const ch of query) {
+    const i = text.indexOf(ch, last + 1);
+    if (i === -1) return { matches: false, score: 0 };
+    positions.push(i);
+    last = i;
+  }
+  let score = scorePositions(text, positions);
+  // The greedy alignment can scatter the query over an unrelated earlier part ("opus" in
+  // "openrouter …claude-opus"), so every contiguous occurrence is scored too; the best one counts.
+  for (let start = text.indexOf(query); start !== -1; start = text.indexOf(query, start + 1)) {
+    score = Math.min(score, scorePositions(text, positions.map((_, k) => start + k)));
+  }
   if (query === text) score -= 100;
   return { matches: true, score };
 }
@@ -63,11 +79,11 @@ export function fuzzyMatch(query: string, text: string): FuzzyMatch {
 }
 
 /**
- * Keeps the items whose text matches every whitespace-separated token of `query`, best total
+ * Keeps the items whose text matches every whitespace- or slash-separated token of `query`, best total
  * score first (stable for ties). A blank query keeps everything in the original order.
  */
 export function fuzzyFilter<T>(items: readonly T[], query: string, getText: (item: T) => string): T[] {
-  const tokens = query.trim().split(/\s+/).filter((t) => t.length > 0);
+  const tokens = query.trim().split(/[\s/]+/).filter((t) => t.length > 0);
   if (tokens.length === 0) return [...items];
   const scored: { item: T; score: number }[] = [];
   for (const item of items) {

@@ -1,25 +1,28 @@
 /**
  * What `pi` does between parsing its arguments and handing off to a mode — the order of the
- * reference's `main()` (CLI-09): version, export, flag checks, session selection, settings,
- * credentials, models and resources, `--help`, `--list-models`, stdin and `@file`s, diagnostics,
- * then the session and the mode. Early stops are {@link CliExit}s, turned into exit codes here.
- *
- * One deliberate difference (G1): `--version`, `--help` and `--list-models` write to stdout even
- * when stdin is not a terminal; the reference sends them to stderr then.
+ * reference's `main()` (CLI-09): subcommands, flag checks, version, features this build lacks,
+ * session selection, the runtime (settings, credentials, models, resources, session), `--help`,
+ * `--list-models`, stdin and `@file`s, diagnostics, then the mode. Each step is a function below;
+ * early stops are {@link CliExit}s, turned into exit codes here.
  *
  * @module
  */
-import { existsSync } from "../util/fs.ts";
-import { join, resolve } from "../util/path.ts";
-import { AuthStorage } from "../config/auth_storage.ts";
-import { ModelRegistry } from "../config/model_registry.ts";
-import { resolveModelScope, type ScopedModel } from "../config/model_resolver.ts";
-import { APP_NAME, getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
+import { resolve } from "../util/path.ts";
+import { resolveModelScope } from "../config/model_resolver.ts";
+import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
-import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
-import { createAgentSession } from "../core/sdk.ts";
-import { DefaultResourceLoader } from "../resources/resource_loader.ts";
+import { formatNoApiKeyFoundMessage, formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
+import {
+  AgentSessionRuntime,
+  type AgentSessionServices,
+  createAgentSessionFromServices,
+  type CreateAgentSessionRuntimeFactory,
+  type CreateAgentSessionRuntimeResult,
+  createAgentSessionServices,
+} from "../core/session_runtime.ts";
+import type { AgentSession } from "../core/agent_session.ts";
 import { InvalidSessionFileError } from "../session/session_file.ts";
+import type { SessionManager } from "../session/session_manager.ts";
 import { VERSION } from "../version.ts";
 import { type CliArgs, type CliDiagnostic, parseArgs } from "./args.ts";
 import { CliExit } from "./cli_error.ts";
@@ -27,27 +30,31 @@ import type { CliIO } from "./cli_io.ts";
 import { processFileArguments } from "./file_processor.ts";
 import { buildInitialMessage, type InitialMessage } from "./initial_message.ts";
 import { buildSessionOptions } from "./session_options.ts";
-import { createSessionManager, missingSessionCwdMessage, validateForkFlags } from "./session_target.ts";
+import {
+  createSessionManager,
+  missingSessionCwdMessage,
+  validateForkFlags,
+  validateSessionIdFlags,
+} from "./session_target.ts";
 import { dim, red, yellow } from "./style.ts";
-
-const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
+import { rejectUnavailableFeatures, runSubcommand } from "./subcommands.ts";
 
 /** How the run will interact: a mode of the reference's `resolveAppMode`. */
 export type AppMode = "interactive" | "print" | "json" | "rpc";
+
+/** `--mode rpc|json` wins; `-p`, or stdin or stdout not a terminal, means print; otherwise interactive. */
+export function resolveAppMode(args: CliArgs, stdinIsTerminal: boolean, stdoutIsTerminal: boolean): AppMode {
+  if (args.mode === "rpc") return "rpc";
+  if (args.mode === "json") return "json";
+  if (args.print || !stdinIsTerminal || !stdoutIsTerminal) return "print";
+  return "interactive";
+}
 
 /** Environment of one CLI run (defaults: the process's cwd, agent dir and environment). */
 export interface MainFlowContext {
   io: CliIO;
   cwd?: string;
   agentDir?: string;
-}
-
-/** `--mode rpc|json` wins; `-p` or a non-terminal stdin means print; otherwise interactive. */
-export function resolveAppMode(args: CliArgs, stdinIsTerminal: boolean): AppMode {
-  if (args.mode === "rpc") return "rpc";
-  if (args.mode === "json") return "json";
-  if (args.print || !stdinIsTerminal) return "print";
-  return "interactive";
 }
 
 function envGet(name: string): string | undefined {
@@ -63,32 +70,6 @@ export function formatDiagnostic(d: CliDiagnostic): string {
   if (d.type === "error") return red(`Error: ${d.message}`);
   if (d.type === "warning") return yellow(`Warning: ${d.message}`);
   return dim(d.message);
-}
-
-/** Non-package values of `--skill`, `--prompt-template`, … are resolved against the start cwd. */
-function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | undefined {
-  const remote = ["npm:", "git:", "github:", "http:", "https:", "ssh:"];
-  return paths?.map((value) => remote.some((p) => value.trim().startsWith(p)) ? value : resolve(cwd, value));
-}
-
-function settingsDiagnostics(settings: SettingsManager, context: string): CliDiagnostic[] {
-  return settings.drainErrors().map(({ scope, error }) => ({
-    type: "warning" as const,
-    message: `(${context}, ${scope} settings) ${error.message}`,
-  }));
-}
-
-/** Opens the session the flags select; an unreadable session file is a plain error, never a stack trace. */
-async function openSession(
-  parsed: CliArgs,
-  options: Parameters<typeof createSessionManager>[1],
-): ReturnType<typeof createSessionManager> {
-  try {
-    return await createSessionManager(parsed, options);
-  } catch (error) {
-    if (error instanceof InvalidSessionFileError) throw new CliExit(`Error: ${error.message}`);
-    throw error;
-  }
 }
 
 /** Runs pi for `argv` and resolves with the exit code; never calls `Deno.exit`. */
@@ -108,80 +89,152 @@ export async function runMain(argv: string[], ctx: MainFlowContext): Promise<num
   }
 }
 
+/** What the steps after argument parsing share. */
+interface RunContext {
+  io: CliIO;
+  parsed: CliArgs;
+  appMode: AppMode;
+  /** The directory pi was started in. */
+  cwd: string;
+  agentDir: string;
+  /** console.log's stream: stdout when interactive, stderr otherwise. */
+  log: (text: string) => void;
+}
+
 async function mainSteps(
   argv: string[],
   ctx: MainFlowContext,
   setLog: (write: (text: string) => void) => void,
 ): Promise<number> {
   const { io } = ctx;
-  if (argv.includes("--offline") || isTruthyEnvFlag(envGet("PI_OFFLINE"))) {
-    Deno.env.set("PI_OFFLINE", "1");
-    Deno.env.set("PI_SKIP_VERSION_CHECK", "1");
-  }
+  applyOfflineFlag(argv);
+  const cwd = ctx.cwd ?? Deno.cwd();
+  const agentDir = ctx.agentDir ?? getAgentDir();
+  const subcommandExit = await runSubcommand(argv, { io, cwd, agentDir });
+  if (subcommandExit !== undefined) return subcommandExit;
 
-  // The reference's package commands (CLI-09, PKG-01…) need its package manager, which this build does
-  // not have yet; say so instead of sending "install …" to the model as a prompt.
-  if (PACKAGE_COMMANDS.has(argv[0] ?? "")) {
-    throw new CliExit(
-      `Error: "${APP_NAME} ${argv[0]}" is not available in this build (no package manager yet)`,
-    );
-  }
-
-  const parsed = parseArgs(argv);
-  for (const d of parsed.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-  if (parsed.diagnostics.some((d) => d.type === "error")) return 1;
-
-  let appMode = resolveAppMode(parsed, io.stdinIsTerminal());
-  const log = appMode === "interactive" ? io.stdout : io.stderr;
-  setLog(log);
-
+  const parsed = parseAndReport(argv, io);
   if (parsed.version) {
     io.stdout(`${VERSION}\n`);
     return 0;
   }
-  if (parsed.export) {
-    if (!existsSync(parsed.export)) throw new CliExit(`Error: File not found: ${parsed.export}`);
-    throw new CliExit("Error: HTML export is not available in this build");
+  const appMode = resolveAppMode(parsed, io.stdinIsTerminal(), io.stdoutIsTerminal());
+  const log = appMode === "interactive" ? io.stdout : io.stderr;
+  setLog(log);
+  const run: RunContext = { io, parsed, appMode, cwd, agentDir, log };
+
+  validateFlags(parsed);
+  rejectUnavailableFeatures(parsed, appMode);
+  const startupSettings = SettingsManager.create(cwd, agentDir);
+  const startupDiagnostics = settingsDiagnostics(startupSettings, "startup session lookup");
+  for (const d of startupDiagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  const sessionManager = await openSession(run, startupSettings);
+  nameSession(parsed, sessionManager);
+
+  const createRuntime = runtimeFactory(run);
+  const initial = await createRuntime({ cwd: sessionManager.getCwd(), agentDir, sessionManager });
+  const { session, services, diagnostics } = initial;
+
+  if (parsed.help) return await printHelp(run, session, diagnostics);
+  if (parsed.listModels !== undefined) return await printModelList(run, session, services, diagnostics);
+
+  const message = await readInitialMessage(run, services);
+  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  if (diagnostics.some((d) => d.type === "error")) return stop(session, 1);
+  checkCanRun(run, session);
+  return await runMode(run, initial, createRuntime, message);
+}
+
+// ── steps ─────────────────────────────────────────────────────────────────────
+
+/** `--offline` (or PI_OFFLINE) turns off start-up network use for the whole process. */
+function applyOfflineFlag(argv: readonly string[]): void {
+  if (argv.includes("--offline") || isTruthyEnvFlag(envGet("PI_OFFLINE"))) {
+    Deno.env.set("PI_OFFLINE", "1");
+    Deno.env.set("PI_SKIP_VERSION_CHECK", "1");
   }
+}
+
+/** Parses the arguments and prints their diagnostics; an error stops the run with exit 1. */
+function parseAndReport(argv: string[], io: CliIO): CliArgs {
+  const parsed = parseArgs(argv);
+  for (const d of parsed.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  if (parsed.diagnostics.some((d) => d.type === "error")) throw new CliExit("", 1);
+  return parsed;
+}
+
+/** Flag combinations that cannot work, checked before anything touches the disk. */
+function validateFlags(parsed: CliArgs): void {
   if (parsed.mode === "rpc" && parsed.fileArgs.length > 0) {
     throw new CliExit("Error: @file arguments are not supported in RPC mode");
   }
   validateForkFlags(parsed);
+  validateSessionIdFlags(parsed);
+}
 
-  const cwd = ctx.cwd ?? Deno.cwd();
-  const agentDir = ctx.agentDir ?? getAgentDir();
-  const startupSettings = SettingsManager.create(cwd, agentDir);
-  for (const d of settingsDiagnostics(startupSettings, "startup session lookup")) {
-    io.stderr(`${formatDiagnostic(d)}\n`);
-  }
+function settingsDiagnostics(settings: SettingsManager, context: string): CliDiagnostic[] {
+  return settings.drainErrors().map(({ scope, error }) => ({
+    type: "warning" as const,
+    message: `(${context}, ${scope} settings) ${error.message}`,
+  }));
+}
+
+/**
+ * Opens the session the flags select (an unreadable session file is a plain error, never a stack
+ * trace), reports skipped lines, and refuses a session whose working directory is gone.
+ */
+async function openSession(run: RunContext, startupSettings: SettingsManager): Promise<SessionManager> {
+  const { io, parsed, cwd, agentDir, log } = run;
   const sessionDir = resolveSessionDir(parsed.sessionDir, startupSettings.getSessionDir());
-  const sessionManager = await openSession(parsed, {
-    cwd,
-    sessionDir,
-    agentDir,
-    log,
-    confirm: async (question) => {
-      log(`${question} [y/N] `);
-      const answer = await io.readLine();
-      if (answer === undefined) return undefined;
-      return answer.toLowerCase() === "y" || answer.toLowerCase() === "yes";
-    },
-  });
+  let sessionManager: SessionManager;
+  try {
+    sessionManager = await createSessionManager(parsed, {
+      cwd,
+      sessionDir,
+      agentDir,
+      log,
+      warn: (message) => io.stderr(`${yellow(`Warning: ${message}`)}\n`),
+      confirm: async (question) => {
+        log(`${question} [y/N] `);
+        const answer = await io.readLine();
+        if (answer === undefined) return undefined;
+        return answer.toLowerCase() === "y" || answer.toLowerCase() === "yes";
+      },
+    });
+  } catch (error) {
+    if (error instanceof InvalidSessionFileError) throw new CliExit(`Error: ${error.message}`);
+    throw error;
+  }
   // Malformed lines and a torn last line are skipped, never deleted; say so.
   for (const warning of sessionManager.getLoadWarnings()) io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
-  const missingCwd = missingSessionCwdMessage(sessionManager, cwd);
   // The reference asks in interactive mode; without a TUI here it is an error in every mode.
+  const missingCwd = missingSessionCwdMessage(sessionManager, cwd);
   if (missingCwd) throw new CliExit(missingCwd);
+  return sessionManager;
+}
 
-  // Runtime services are bound to the session's cwd, which --session may have changed.
-  const runtimeCwd = sessionManager.getCwd();
-  const authStorage = AuthStorage.create(join(agentDir, "auth.json"));
-  const settingsManager = SettingsManager.create(runtimeCwd, agentDir);
-  const modelRegistry = ModelRegistry.create(authStorage, join(agentDir, "models.json"));
-  const resourceLoader = new DefaultResourceLoader({
-    cwd: runtimeCwd,
-    agentDir,
-    settings: settingsManager,
+/** `--name` becomes the session's first `session_info` entry. */
+function nameSession(parsed: CliArgs, sessionManager: SessionManager): void {
+  if (parsed.name === undefined) return;
+  const name = parsed.name.trim();
+  if (!name) throw new CliExit("Error: --name requires a non-empty value");
+  sessionManager.appendSessionInfo(name);
+}
+
+/** Non-package values of `--skill`, `--prompt-template`, … are resolved against the start cwd. */
+function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | undefined {
+  const remote = ["npm:", "git:", "github:", "http:", "https:", "ssh:"];
+  return paths?.map((value) => remote.some((p) => value.trim().startsWith(p)) ? value : resolve(cwd, value));
+}
+
+/**
+ * The one place the CLI builds a runtime: services for a cwd, the model scope and session options
+ * from the flags, then the session. The first session and every later one (RPC `new_session`,
+ * `switch_session`, `fork`) come from here, as the reference's `createRuntime` does.
+ */
+function runtimeFactory(run: RunContext): CreateAgentSessionRuntimeFactory {
+  const { io, parsed, cwd } = run;
+  const resourceLoaderOptions = {
     additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
     additionalPromptTemplatePaths: resolveCliPaths(cwd, parsed.promptTemplates),
     noSkills: parsed.noSkills,
@@ -189,174 +242,160 @@ async function mainSteps(
     noContextFiles: parsed.noContextFiles,
     systemPrompt: parsed.systemPrompt,
     appendSystemPrompt: parsed.appendSystemPrompt,
-    warn: (message) => io.stderr(`${message}\n`),
-  });
-  await resourceLoader.reload();
-
-  const diagnostics: CliDiagnostic[] = [...settingsDiagnostics(settingsManager, "runtime creation")];
-  // No extension registers flags in this build, so every unknown --flag is an error.
-  const unknown = [...parsed.unknownFlags.keys()];
-  if (unknown.length > 0) {
-    diagnostics.push({
-      type: "error",
-      message: `Unknown option${unknown.length === 1 ? "" : "s"}: ${unknown.map((n) => `--${n}`).join(", ")}`,
+    warn: (message: string) => io.stderr(`${message}\n`),
+  };
+  // One credential store for the whole process, so an --api-key given once applies to later sessions.
+  let first: AgentSessionServices | undefined;
+  return async (options) => {
+    const services = await createAgentSessionServices({
+      cwd: options.cwd,
+      agentDir: options.agentDir,
+      authStorage: first?.authStorage,
+      resourceLoaderOptions,
     });
-  }
-  const patterns = parsed.models ?? settingsManager.getEnabledModels();
-  const scopedModels: ScopedModel[] = patterns && patterns.length > 0
-    ? await resolveModelScope(patterns, modelRegistry)
-    : [];
-  const hasExisting = sessionManager.buildSessionContext().messages.length > 0;
-  const built = buildSessionOptions(parsed, scopedModels, hasExisting, modelRegistry, settingsManager);
-  diagnostics.push(...built.diagnostics);
-  if (parsed.apiKey) {
-    if (!built.options.model) {
+    first ??= services;
+    const diagnostics: CliDiagnostic[] = [
+      ...settingsDiagnostics(services.settingsManager, "runtime creation"),
+    ];
+    // No extension registers flags in this build, so every unknown --flag is an error.
+    const unknown = [...parsed.unknownFlags.keys()];
+    if (unknown.length > 0) {
       diagnostics.push({
         type: "error",
-        message: "--api-key requires a model to be specified via --model, --provider/--model, or --models",
+        message: `Unknown option${unknown.length === 1 ? "" : "s"}: ${
+          unknown.map((n) => `--${n}`).join(", ")
+        }`,
       });
-    } else {
-      authStorage.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
     }
-  }
+    const patterns = parsed.models ?? services.settingsManager.getEnabledModels();
+    const scopedModels = patterns && patterns.length > 0
+      ? await resolveModelScope(patterns, services.modelRegistry)
+      : [];
+    const hasExisting = options.sessionManager.buildSessionContext().messages.length > 0;
+    const built = buildSessionOptions(
+      parsed,
+      scopedModels,
+      hasExisting,
+      services.modelRegistry,
+      services.settingsManager,
+    );
+    diagnostics.push(...built.diagnostics);
+    if (parsed.apiKey) {
+      if (!built.options.model) {
+        diagnostics.push({
+          type: "error",
+          message: "--api-key requires a model to be specified via --model, --provider/--model, or --models",
+        });
+      } else {
+        services.authStorage.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
+      }
+    }
+    const created = await createAgentSessionFromServices({
+      services,
+      sessionManager: options.sessionManager,
+      ...built.options,
+    });
+    if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
+      // Re-applied so the level is clamped to the model and recorded in the session.
+      created.session.setThinkingLevel(created.session.thinkingLevel);
+    }
+    if (!created.session.model && services.modelRegistry.getAvailable().length === 0) {
+      diagnostics.push({ type: "warning", message: formatNoModelsAvailableMessage() });
+    }
+    return { ...created, services, diagnostics };
+  };
+}
 
-  if (parsed.help) {
-    const { helpText } = await import("./help.ts");
-    io.stdout(helpText());
-    return 0;
-  }
-  if (parsed.listModels !== undefined) {
-    const search = typeof parsed.listModels === "string" ? parsed.listModels : undefined;
-    const { formatModelList } = await import("./list_models.ts");
-    const listing = formatModelList(modelRegistry, search);
-    for (const warning of listing.warnings) io.stderr(`${warning}\n`);
-    io.stdout(listing.out);
-    return 0;
-  }
+function stop(session: AgentSession, code: number): number {
+  session.dispose();
+  return code;
+}
 
+/** `--help`: start-up diagnostics on stderr, the text on stdout, exit 0 (errors included, as in the reference). */
+async function printHelp(
+  run: RunContext,
+  session: AgentSession,
+  diagnostics: CliDiagnostic[],
+): Promise<number> {
+  for (const d of diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
+  const { helpText } = await import("./help.ts");
+  run.io.stdout(helpText());
+  return stop(session, 0);
+}
+
+/** `--list-models [search]`: the table on stdout. */
+async function printModelList(
+  run: RunContext,
+  session: AgentSession,
+  services: AgentSessionServices,
+  diagnostics: CliDiagnostic[],
+): Promise<number> {
+  for (const d of diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
+  const search = typeof run.parsed.listModels === "string" ? run.parsed.listModels : undefined;
+  const { formatModelList } = await import("./list_models.ts");
+  const listing = formatModelList(services.modelRegistry, search);
+  for (const warning of listing.warnings) run.io.stderr(`${warning}\n`);
+  run.io.stdout(listing.out);
+  return stop(session, 0);
+}
+
+/** Piped stdin (not in RPC mode, where stdin is the protocol) and `@file`s, folded into the first prompt. */
+async function readInitialMessage(run: RunContext, services: AgentSessionServices): Promise<InitialMessage> {
+  const { io, parsed } = run;
   let stdinContent: string | undefined;
-  if (appMode !== "rpc") {
+  if (run.appMode !== "rpc") {
     stdinContent = await io.readPipedStdin();
-    if (stdinContent !== undefined && appMode === "interactive") appMode = "print";
+    if (stdinContent !== undefined && run.appMode === "interactive") run.appMode = "print";
   }
-  const initial: InitialMessage = parsed.fileArgs.length === 0
-    ? buildInitialMessage({ messages: parsed.messages, stdinContent })
-    : await (async () => {
-      const files = await processFileArguments(parsed.fileArgs, {
-        autoResizeImages: settingsManager.getImageAutoResize(),
-        cwd,
-      });
-      return buildInitialMessage({
-        messages: parsed.messages,
-        fileText: files.text,
-        fileImages: files.images,
-        stdinContent,
-      });
-    })();
-
-  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-  if (diagnostics.some((d) => d.type === "error")) return 1;
-
-  const { session } = await createAgentSession({
-    cwd: runtimeCwd,
-    agentDir,
-    sessionManager,
-    settingsManager,
-    authStorage,
-    modelRegistry,
-    resourceLoader,
-    model: built.options.model,
-    thinkingLevel: built.options.thinkingLevel,
-    scopedModels: built.options.scopedModels,
-    tools: built.options.tools,
-    noTools: built.options.noTools,
+  if (parsed.fileArgs.length === 0) return buildInitialMessage({ messages: parsed.messages, stdinContent });
+  const files = await processFileArguments(parsed.fileArgs, {
+    autoResizeImages: services.settingsManager.getImageAutoResize(),
+    cwd: run.cwd,
   });
-  if (session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
-    // Re-applied so the level is clamped to the model and recorded in the session.
-    session.setThinkingLevel(session.thinkingLevel);
-  }
+  return buildInitialMessage({
+    messages: parsed.messages,
+    fileText: files.text,
+    fileImages: files.images,
+    stdinContent,
+  });
+}
 
-  if (appMode !== "interactive" && !session.model) {
-    // The reference's check here never fires: its agent falls back to a placeholder model
-    // ("unknown/unknown") and the first prompt fails with this text instead, exit 1 (CLI-24).
+/** Refuses to start a run that cannot work: no model, a benchmark outside interactive mode. */
+function checkCanRun(run: RunContext, session: AgentSession): void {
+  if (run.appMode !== "interactive" && !session.model) {
+    // The reference's agent falls back to a placeholder model ("unknown/unknown") and the first
+    // prompt fails with this text, exit 1 (CLI-24).
     session.dispose();
-    io.stderr(`${formatNoApiKeyFoundMessage("unknown")}\n`);
-    return 1;
+    run.io.stderr(`${formatNoApiKeyFoundMessage("unknown")}\n`);
+    throw new CliExit("", 1);
   }
-  if (isTruthyEnvFlag(envGet("PI_STARTUP_BENCHMARK")) && appMode !== "interactive") {
+  if (isTruthyEnvFlag(envGet("PI_STARTUP_BENCHMARK")) && run.appMode !== "interactive") {
     session.dispose();
     throw new CliExit("Error: PI_STARTUP_BENCHMARK only supports interactive mode");
   }
-  if (appMode === "rpc") {
-    // RPC replaces sessions (new_session, switch_session, fork, clone), so it gets a runtime
-    // whose factory builds later sessions with the same flags, as the reference's does.
-    const { AgentSessionRuntime, createAgentSessionFromServices, createAgentSessionServices } = await import(
-      "../core/session_runtime.ts"
-    );
+}
+
+/** Hands the session to RPC, print or JSON mode. */
+async function runMode(
+  run: RunContext,
+  initial: CreateAgentSessionRuntimeResult,
+  createRuntime: CreateAgentSessionRuntimeFactory,
+  message: InitialMessage,
+): Promise<number> {
+  const { session, services } = initial;
+  if (run.appMode === "rpc") {
     const { runRpcMode } = await import("../modes/rpc/rpc_mode.ts");
-    const resourceLoaderOptions = {
-      additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
-      additionalPromptTemplatePaths: resolveCliPaths(cwd, parsed.promptTemplates),
-      noSkills: parsed.noSkills,
-      noPromptTemplates: parsed.noPromptTemplates,
-      noContextFiles: parsed.noContextFiles,
-      systemPrompt: parsed.systemPrompt,
-      appendSystemPrompt: parsed.appendSystemPrompt,
-      warn: (message: string) => io.stderr(`${message}\n`),
-    };
-    const services = {
-      cwd: runtimeCwd,
-      agentDir,
-      authStorage,
-      settingsManager,
-      modelRegistry,
-      resourceLoader,
-      diagnostics: [],
-    };
-    const runtime = new AgentSessionRuntime(session, services, async (options) => {
-      const next = options.cwd === runtimeCwd && options.agentDir === agentDir
-        ? services
-        : await createAgentSessionServices({
-          cwd: options.cwd,
-          agentDir: options.agentDir,
-          authStorage,
-          resourceLoaderOptions,
-        });
-      const nextPatterns = parsed.models ?? next.settingsManager.getEnabledModels();
-      const nextScoped = nextPatterns && nextPatterns.length > 0
-        ? await resolveModelScope(nextPatterns, next.modelRegistry)
-        : [];
-      const existing = options.sessionManager.buildSessionContext().messages.length > 0;
-      const nextBuilt = buildSessionOptions(
-        parsed,
-        nextScoped,
-        existing,
-        next.modelRegistry,
-        next.settingsManager,
-      );
-      const created = await createAgentSessionFromServices({
-        services: next,
-        sessionManager: options.sessionManager,
-        model: nextBuilt.options.model,
-        thinkingLevel: nextBuilt.options.thinkingLevel,
-        scopedModels: nextBuilt.options.scopedModels,
-        tools: nextBuilt.options.tools,
-        noTools: nextBuilt.options.noTools,
-      });
-      return { ...created, services: next, diagnostics: [] };
-    });
-    return await runRpcMode(runtime);
+    return await runRpcMode(new AgentSessionRuntime(session, services, createRuntime));
   }
-  if (appMode === "interactive") {
+  if (run.appMode === "interactive") {
     session.dispose();
-    throw new CliExit("Error: Interactive mode is not available in this build (use -p or --mode json)");
+    throw new CliExit("Error: Interactive mode is not available yet in this build (use -p or --mode json)");
   }
   const { runPrintMode } = await import("../modes/print_mode.ts");
   return await runPrintMode(session, {
-    mode: appMode === "json" ? "json" : "text",
-    messages: parsed.messages,
-    initialMessage: initial.initialMessage,
-    initialImages: initial.initialImages,
-    jsonDeltas: parsed.jsonDeltas,
+    mode: run.appMode === "json" ? "json" : "text",
+    messages: run.parsed.messages,
+    initialMessage: message.initialMessage,
+    initialImages: message.initialImages,
   });
 }

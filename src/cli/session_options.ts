@@ -1,7 +1,7 @@
 /**
  * Turns the model, thinking and tool flags into `createAgentSession` options (CLI-14…16):
  * `--model` (with `--provider` and `:thinking`), the `--models` scope and its saved default,
- * `--thinking` (which wins over both), and `--tools` / `--no-tools` / `--no-builtin-tools`.
+ * `--thinking` (which wins over both), and the tool flags ({@link selectTools}).
  *
  * @module
  */
@@ -11,6 +11,7 @@ import type { ModelRegistry } from "../config/model_registry.ts";
 import { resolveCliModel, type ScopedModel } from "../config/model_resolver.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
 import type { CliArgs, CliDiagnostic } from "./args.ts";
+import { selectTools } from "./tool_flags.ts";
 
 /** The session inputs derived from the command line. */
 export interface CliSessionOptions {
@@ -44,6 +45,12 @@ export function buildSessionOptions(
   const diagnostics: CliDiagnostic[] = [];
   let cliThinkingFromModel = false;
 
+  if (args.provider && !args.model) {
+    diagnostics.push({
+      type: "error",
+      message: `--provider requires --model (for example: --provider ${args.provider} --model <pattern>)`,
+    });
+  }
   if (args.model) {
     const resolved = resolveCliModel({ cliProvider: args.provider, cliModel: args.model, modelRegistry });
     if (resolved.warning) diagnostics.push({ type: "warning", message: resolved.warning });
@@ -75,9 +82,7 @@ export function buildSessionOptions(
     options.scopedModels = scopedModels.map((s) => ({ model: s.model, thinkingLevel: s.thinkingLevel }));
   }
 
-  if (args.noTools) options.noTools = "all";
-  else if (args.noBuiltinTools) options.noTools = "builtin";
-  if (args.tools) options.tools = [...args.tools];
+  Object.assign(options, selectTools(args));
 
   return { options, cliThinkingFromModel, diagnostics };
 }

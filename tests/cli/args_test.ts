@@ -33,15 +33,26 @@ Deno.test("CLI-06 unknown short options are errors, one diagnostic each", () => 
   ]);
 });
 
-Deno.test("CLI-08 an invalid --thinking level is a warning and leaves thinking unset", () => {
-  const parsed = parseArgs(["--thinking", "max"]);
+Deno.test("CLI-08 an invalid --thinking level is a warning and leaves thinking unset; max is valid", () => {
+  const parsed = parseArgs(["--thinking", "extreme"]);
   assertEquals(parsed.thinking, undefined);
   assertEquals(parsed.diagnostics, [{
     type: "warning",
-    message: 'Invalid thinking level "max". Valid values: off, minimal, low, medium, high, xhigh',
+    message: 'Invalid thinking level "extreme". Valid values: off, minimal, low, medium, high, xhigh, max',
   }]);
   assertEquals(isValidThinkingLevel("xhigh"), true);
-  assertEquals(isValidThinkingLevel("max"), false);
+  assertEquals(isValidThinkingLevel("max"), true);
+  assertEquals(parseArgs(["--thinking", "max"]).thinking, "max");
+});
+
+Deno.test("CLI-05 -- ends the options: dashes and @files after it are messages and files", () => {
+  const parsed = parseArgs(["-p", "--", "-x", "@a.txt", "--help"]);
+  assertEquals([parsed.messages, parsed.fileArgs, parsed.help, parsed.diagnostics], [
+    ["-x", "--help"],
+    ["a.txt"],
+    undefined,
+    [],
+  ]);
 });
 
 Deno.test("CLI-02 parseArgs ignores object-prototype names", () => {

@@ -11,6 +11,7 @@ import {
   resolveSessionArg,
   type SessionTargetContext,
   validateForkFlags,
+  validateSessionIdFlags,
 } from "../../src/cli/session_target.ts";
 
 // deno-lint-ignore no-control-regex
@@ -66,6 +67,7 @@ function ctx(l: Layout, answer?: boolean, logs: string[] = []): SessionTargetCon
     sessionDir: l.localDir,
     agentDir: l.agentDir,
     log: (t) => logs.push(t),
+    warn: (m) => logs.push(`Warning: ${m}\n`),
     confirm: (q) => {
       logs.push(`${q} [y/N] `);
       return Promise.resolve(answer);
@@ -81,8 +83,15 @@ Deno.test("CLI-13 --fork conflicts list every other session flag", () => {
 
 Deno.test("CLI-20 --session: slash or .jsonl means a path; otherwise local then global id prefixes", async () => {
   await withLayout(async (l) => {
-    assertEquals(await resolveSessionArg("x.jsonl", l.cwd, l.localDir), { type: "path", path: "x.jsonl" });
-    assertEquals(await resolveSessionArg("a/b", l.cwd, l.localDir), { type: "path", path: "a/b" });
+    // Paths are relative to the directory pi started in.
+    assertEquals(await resolveSessionArg("x.jsonl", l.cwd, l.localDir), {
+      type: "path",
+      path: join(l.cwd, "x.jsonl"),
+    });
+    assertEquals(await resolveSessionArg("a/b", l.cwd, l.localDir), {
+      type: "path",
+      path: join(l.cwd, "a/b"),
+    });
     assertEquals(await resolveSessionArg("0199aa", l.cwd, l.localDir, join(l.agentDir, "sessions")), {
       type: "local",
       path: l.localFile,
@@ -176,5 +185,80 @@ Deno.test("CLI-23 a session whose cwd is gone gives the reference's three-line e
     );
     const local = await createSessionManager(parseArgs(["--session", l.localFile]), ctx(l));
     assertEquals(missingSessionCwdMessage(local, l.cwd), undefined);
+  });
+});
+
+Deno.test("CLI-20 an id prefix that matches several sessions is an error listing them (pi 1.6.0 takes the newest)", async () => {
+  await withLayout(async (l) => {
+    const second = join(l.localDir, "2026-01-02T00-00-00-000Z_0199aaaa-0000-7000-8000-00000000000f.jsonl");
+    await Deno.writeTextFile(second, sessionText("0199aaaa-0000-7000-8000-00000000000f", l.cwd));
+    const error = await assertRejects(() => createSessionManager(parseArgs(["--session", "0199aa"]), ctx(l)));
+    const lines = error.message.split("\n");
+    assertEquals(lines[0], "Error: Session id prefix '0199aa' is ambiguous; it matches 2 sessions:");
+    assertEquals(
+      lines.slice(1, 3).sort(),
+      [
+        `  0199aaaa-0000-7000-8000-000000000001  ${l.localFile}`,
+        `  0199aaaa-0000-7000-8000-00000000000f  ${second}`,
+      ].sort(),
+    );
+    assertEquals(lines[3], "Give more of the id.");
+    // The full id still opens exactly that one.
+    const exact = await createSessionManager(
+      parseArgs(["--session", "0199aaaa-0000-7000-8000-00000000000f"]),
+      ctx(l),
+    );
+    assertEquals(exact.getSessionFile(), second);
+  });
+});
+
+Deno.test("CLI-20 --session <a folder> is a clear error", async () => {
+  await withLayout(async (l) => {
+    const error = await assertRejects(() =>
+      createSessionManager(parseArgs(["--session", l.tmp + "/"]), ctx(l))
+    );
+    assertEquals(error.message, `Error: --session expects a session file, but ${l.tmp} is a folder`);
+  });
+});
+
+Deno.test("CLI-20 --session-id opens the project's session with that id, or warns and creates it", async () => {
+  await withLayout(async (l) => {
+    const id = "0199aaaa-0000-7000-8000-000000000001";
+    const existing = await createSessionManager(parseArgs(["--session-id", id]), ctx(l));
+    assertEquals(existing.getSessionFile(), l.localFile);
+    const logs: string[] = [];
+    const created = await createSessionManager(
+      parseArgs(["--session-id", "my-id.1"]),
+      ctx(l, undefined, logs),
+    );
+    assertEquals(created.getSessionId(), "my-id.1");
+    assertEquals(logs, [
+      "Warning: No project session found with id 'my-id.1'; creating a new session with that id.\n",
+    ]);
+    const forkError = await assertRejects(() =>
+      createSessionManager(parseArgs(["--fork", "0199bb", "--session-id", id]), ctx(l))
+    );
+    assertEquals(forkError.message, `Session already exists with id '${id}'`);
+  });
+});
+
+Deno.test("CLI-20 --session-id: invalid ids and conflicting flags are errors", () => {
+  const invalid = assertThrows(() => validateSessionIdFlags(parseArgs(["--session-id", "bad id!"])));
+  assertEquals(invalid.message.startsWith("Error: Session id must be non-empty"), true);
+  const conflict = assertThrows(() => validateSessionIdFlags(parseArgs(["--session-id", "a", "-c", "-r"])));
+  assertEquals(conflict.message, "Error: --session-id cannot be combined with --continue, --resume");
+});
+
+Deno.test("CLI-20 a file where the sessions folder should be is one clear error", async () => {
+  await withLayout(async (l) => {
+    const blocker = join(l.tmp, "blocker");
+    await Deno.writeTextFile(blocker, "x");
+    const error = await assertRejects(() =>
+      createSessionManager(parseArgs([]), { ...ctx(l), sessionDir: join(blocker, "sessions") })
+    );
+    assertEquals(
+      error.message,
+      `Error: Cannot use the sessions folder: ${blocker} is a file, not a folder. Move it away or use --session-dir.`,
+    );
   });
 });

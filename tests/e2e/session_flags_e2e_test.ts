@@ -62,6 +62,8 @@ Deno.test("CLI-22 CLI-20 CLI-21 e2e: -c, --session <prefix>, --fork <prefix> and
       "session",
       "model_change",
       "thinking_level_change",
+      // pi 1.6.0 saves the system prompt as a message before the first user message.
+      "system",
       "user",
       "assistant",
     ]);
@@ -80,7 +82,7 @@ Deno.test("CLI-22 CLI-20 CLI-21 e2e: -c, --session <prefix>, --fork <prefix> and
     });
     assertEquals(await env.sessionFiles(), [first]);
     const beforeFork = await Deno.readTextFile(first);
-    assertEquals(kinds(await readSessionLines(first)).slice(3), [
+    assertEquals(kinds(await readSessionLines(first)).slice(4), [
       "user",
       "assistant",
       "user",
@@ -119,9 +121,9 @@ Deno.test("CLI-22 CLI-20 CLI-21 e2e: -c, --session <prefix>, --fork <prefix> and
     assertEquals(await Promise.all(files.map((f) => Deno.readTextFile(f))), snapshot);
     assertEquals(sentTexts(requests()[4]), ["five"]);
 
-    // Both files load.
-    assertEquals(SessionManager.open(first).buildSessionContext().messages.length, 6);
-    assertEquals(SessionManager.open(forked).buildSessionContext().messages.length, 8);
+    // Both files load (the saved system prompt counts as a message).
+    assertEquals(SessionManager.open(first).buildSessionContext().messages.length, 7);
+    assertEquals(SessionManager.open(forked).buildSessionContext().messages.length, 9);
   });
 });
 

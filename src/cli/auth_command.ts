@@ -1,0 +1,261 @@
+/**
+ * `pi auth …` as pi 1.6.0 has it for API keys: `check` (prints ready / not_ready / invalid and
+ * exits 0 / 1 / 2), `print-api-key`, `print-bearer-token`, `login <provider> --api-key` (reads
+ * the key from stdin) and `logout <provider>`. OAuth logins are not available yet.
+ *
+ * @module
+ */
+import { join } from "../util/path.ts";
+import { AuthStorage } from "../config/auth_storage.ts";
+import { ModelRegistry } from "../config/model_registry.ts";
+import { resolveCliModel } from "../config/model_resolver.ts";
+import { APP_NAME } from "../config/paths.ts";
+import { parseArgs } from "./args.ts";
+import type { SubcommandContext } from "./subcommands.ts";
+import { dim, red } from "./style.ts";
+
+type AuthKind = "check" | "api_key" | "bearer_token";
+
+const USAGE: Record<AuthKind, string> = {
+  check: `${APP_NAME} auth check --provider <provider> [--json] [--credentials] [--no-refresh]`,
+  api_key: `${APP_NAME} auth print-api-key --provider <provider> [--model <model>]`,
+  bearer_token:
+    `${APP_NAME} auth print-bearer-token --provider <provider> [--model <model>] [--min-expiry <duration>]`,
+};
+
+const NAME: Record<AuthKind, string> = {
+  check: "auth check",
+  api_key: "auth print-api-key",
+  bearer_token: "auth print-bearer-token",
+};
+
+/** `pi auth --help`. */
+export const AUTH_HELP = `Usage:
+  ${APP_NAME} auth login <provider> [--api-key] [--no-browser]
+  ${APP_NAME} auth logout <provider>
+  ${APP_NAME} auth print-api-key [--provider <provider>] [--model <model>]
+  ${APP_NAME} auth print-bearer-token [--provider <provider>] [--model <model>] [--min-expiry <duration>]
+  ${APP_NAME} auth check [--provider <provider>] [--model <model>] [--json] [--credentials] [--no-refresh]
+
+Log in to and out of model providers, print their credentials for external clients, or check that they are ready.
+Credentials are stored in ~/.pi/agent/auth.json.
+
+Commands:
+  login <provider>        Sign in with an account in the browser, or save an API key, then exit
+  logout <provider>       Remove the stored credentials; environment variables and models.json stay
+  print-api-key           Print the resolved API key
+  print-bearer-token      Print a resolved OAuth bearer token (refreshes if expired)
+  check                   Print ready, not_ready, or invalid; exit with 0, 1, or 2
+
+Options for print-api-key, print-bearer-token, and check (at least one is required):
+  --provider <provider>   Resolve credentials for a provider
+  --model <model>         Resolve credentials from a model
+
+Options for login:
+  --api-key               Save an API key instead of signing in with an account
+  --no-browser            Do not open a browser; use another sign-in method, e.g. device code
+
+Other options:
+  --min-expiry <duration> Minimum remaining token lifetime for print-bearer-token, e.g. 30m or 1h
+  --json                  Print the check result as JSON
+  --credentials           Emit the credential from check, or include it in JSON output
+  --no-refresh            Do not refresh expired OAuth credentials during check
+`;
+
+class AuthError extends Error {}
+
+/** Runs `pi auth …` (argv starts with "auth") and resolves with the exit code. */
+export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Promise<number> {
+  const { io } = ctx;
+  if (argv[1] === undefined || argv[1] === "help" || argv.includes("--help") || argv.includes("-h")) {
+    io.stdout(AUTH_HELP);
+    return 0;
+  }
+  const rest = argv.slice(2).filter((arg) => arg !== "--offline");
+  if (argv[1] === "login") return await login(rest, ctx);
+  if (argv[1] === "logout") return logout(rest, ctx);
+  const kind: AuthKind | undefined = argv[1] === "check"
+    ? "check"
+    : argv[1] === "print-api-key"
+    ? "api_key"
+    : argv[1] === "print-bearer-token"
+    ? "bearer_token"
+    : undefined;
+  if (!kind) {
+    return fail(
+      io,
+      `Unknown auth command "${
+        argv[1]
+      }". Use "${APP_NAME} auth login", "${APP_NAME} auth logout", "${APP_NAME} auth print-api-key", "${APP_NAME} auth print-bearer-token", or "${APP_NAME} auth check".`,
+      1,
+    );
+  }
+  const options = { json: false, credentials: false, noRefresh: false };
+  const commandArgs: string[] = [];
+  try {
+    for (let i = 0; i < rest.length; i++) {
+      const arg = rest[i];
+      if (arg === "--min-expiry") {
+        if (kind !== "bearer_token") {
+          throw new AuthError("--min-expiry is only supported by print-bearer-token");
+        }
+        if (!/^(\d+)(ms|s|m|h)$/iu.test(rest[++i] ?? "")) {
+          throw new AuthError("--min-expiry must use a duration such as 30m or 1h");
+        }
+      } else if (arg === "--json" || arg === "--credentials" || arg === "--no-refresh") {
+        if (kind !== "check") throw new AuthError(`${arg} is only supported by auth check`);
+        if (arg === "--json") options.json = true;
+        else if (arg === "--credentials") options.credentials = true;
+        else options.noRefresh = true;
+      } else {
+        commandArgs.push(arg);
+      }
+    }
+  } catch (error) {
+    return fail(io, (error as Error).message, 1);
+  }
+  const parsed = parseArgs(commandArgs);
+  if (parsed.unknownFlags.size > 0) {
+    const option = parsed.unknownFlags.keys().next().value;
+    io.stderr(`${red(`Unknown option --${option} for "${NAME[kind]}".`)}\n`);
+    io.stderr(`${dim(`Use "${APP_NAME} --help" or "${USAGE[kind]}".`)}\n`);
+    return 1;
+  }
+  const failCode = kind === "check" ? 2 : 1;
+  try {
+    if (parsed.diagnostics.length > 0) {
+      throw new AuthError(parsed.diagnostics.map((d) => d.message).join("\n"));
+    }
+    const provider = parsed.provider?.trim() || undefined;
+    const model = parsed.model?.trim() || undefined;
+    if (parsed.apiKey !== undefined || parsed.messages.length > 0 || parsed.fileArgs.length > 0) {
+      throw new AuthError("Auth commands only accept --provider and --model");
+    }
+    if (!provider && !model) {
+      throw new AuthError(
+        kind === "check"
+          ? "Auth checks require --provider <provider> or --model <model>"
+          : "Credential printing requires --provider <provider> or --model <model>",
+      );
+    }
+    const registry = openRegistry(ctx);
+    const target = resolveProvider(registry, provider, model);
+    if (kind === "check") return await check(io, registry, target, options);
+    if (kind === "bearer_token") {
+      // Bearer tokens come from OAuth logins, which this build does not have yet.
+      throw new AuthError(`Provider "${target}" is not configured with an OAuth bearer token`);
+    }
+    const key = await registry.getApiKeyForProvider(target);
+    if (!key) throw new AuthError("No usable API key is configured");
+    io.stdout(`${key}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AuthError) return fail(io, error.message, failCode);
+    return fail(
+      io,
+      kind === "check" ? "Failed to check provider auth" : "Failed to resolve credential",
+      failCode,
+    );
+  }
+}
+
+function fail(io: SubcommandContext["io"], message: string, code: number): number {
+  io.stderr(`${red(`Error: ${message}`)}\n`);
+  return code;
+}
+
+function openRegistry(ctx: SubcommandContext): ModelRegistry {
+  const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
+  return ModelRegistry.create(auth, join(ctx.agentDir, "models.json"));
+}
+
+/** The provider named by `--provider`, or the one `--model` resolves to. */
+function resolveProvider(
+  registry: ModelRegistry,
+  provider: string | undefined,
+  model: string | undefined,
+): string {
+  if (!model) return provider!;
+  const resolved = resolveCliModel({ cliProvider: provider, cliModel: model, modelRegistry: registry });
+  if (resolved.error || !resolved.model) {
+    throw new AuthError(resolved.error ?? `Unable to resolve model "${model}"`);
+  }
+  return resolved.model.provider;
+}
+
+async function check(
+  io: SubcommandContext["io"],
+  registry: ModelRegistry,
+  provider: string,
+  options: { json: boolean; credentials: boolean },
+): Promise<number> {
+  type Result = {
+    status: "ready" | "not_ready" | "invalid";
+    provider: string;
+    authType?: string;
+    reason?: string;
+  };
+  let result: Result;
+  let credential: string | undefined;
+  if (registry.getError()) {
+    result = { status: "invalid", provider, reason: "invalid_state" };
+  } else if (!registry.getAll().some((m) => m.provider === provider)) {
+    result = { status: "not_ready", provider, reason: "provider_not_found" };
+  } else {
+    const key = await registry.getApiKeyForProvider(provider).catch(() => undefined);
+    result = key
+      ? { status: "ready", provider, authType: "api_key" }
+      : { status: "not_ready", provider, reason: "credentials_not_configured" };
+    if (key && options.credentials) credential = key;
+  }
+  io.stdout(
+    `${
+      options.json
+        ? JSON.stringify({ ...result, ...(credential ? { credentials: credential } : {}) })
+        : (credential ?? result.status)
+    }\n`,
+  );
+  return result.status === "ready" ? 0 : result.status === "not_ready" ? 1 : 2;
+}
+
+/** `pi auth login <provider> --api-key`: the key is read from stdin and stored in auth.json. */
+async function login(args: string[], ctx: SubcommandContext): Promise<number> {
+  const { io } = ctx;
+  const provider = args.find((a) => !a.startsWith("-"));
+  if (!args.includes("--api-key")) {
+    return fail(
+      io,
+      `Signing in with an account (OAuth) is not available yet in this build; use "${APP_NAME} auth login <provider> --api-key"`,
+      1,
+    );
+  }
+  if (!provider) return fail(io, `Usage: ${APP_NAME} auth login <provider> --api-key`, 1);
+  if (io.stdinIsTerminal()) io.stderr(`API key for ${provider}: `);
+  const key = (await io.readLine())?.trim();
+  if (!key) return fail(io, "No API key given (pipe it to stdin or type it)", 1);
+  const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
+  auth.set(provider, { type: "api_key", key });
+  io.stdout(`Saved an API key for ${provider} in ${join(ctx.agentDir, "auth.json")}\n`);
+  return 0;
+}
+
+/** `pi auth logout <provider>`: removes the stored credential. */
+function logout(args: string[], ctx: SubcommandContext): number {
+  const { io } = ctx;
+  const provider = args.find((a) => !a.startsWith("-"));
+  if (!provider) return fail(io, `Usage: ${APP_NAME} auth logout <provider>`, 1);
+  const registry = openRegistry(ctx);
+  const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
+  const name = registry.getProviderDisplayName(provider);
+  if (!auth.has(provider)) {
+    io.stdout(
+      `No stored credentials for ${name}. Environment variables and models.json config are unchanged.\n`,
+    );
+    return 0;
+  }
+  auth.remove(provider);
+  io.stdout(
+    `Removed stored credentials for ${name}. Environment variables and models.json config are unchanged.\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,59 @@
+/**
+ * Commands that are not a prompt (`pi auth …`, and the package and MCP commands this build does
+ * not have yet), and the flags whose feature is missing. A missing feature is a clear "not
+ * available yet" error with exit 1, never a silent no-op or a prompt sent to the model.
+ *
+ * @module
+ */
+import { APP_NAME } from "../config/paths.ts";
+import type { CliArgs } from "./args.ts";
+import { CliExit } from "./cli_error.ts";
+import type { CliIO } from "./cli_io.ts";
+
+/** Where a subcommand runs. */
+export interface SubcommandContext {
+  io: CliIO;
+  cwd: string;
+  agentDir: string;
+}
+
+const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
+
+/** The error for a feature this build does not have yet. */
+export function notAvailableYet(what: string, hint?: string): CliExit {
+  return new CliExit(`Error: ${what} is not available yet in this build${hint ? ` (${hint})` : ""}`);
+}
+
+/**
+ * Runs `argv` when it is a subcommand and resolves with its exit code; undefined when `argv` is
+ * an ordinary run.
+ */
+export async function runSubcommand(argv: string[], ctx: SubcommandContext): Promise<number | undefined> {
+  const command = argv[0];
+  if (command === "auth") {
+    const { runAuthCommand } = await import("./auth_command.ts");
+    return await runAuthCommand(argv, ctx);
+  }
+  if (command !== undefined && PACKAGE_COMMANDS.has(command)) {
+    throw notAvailableYet(`"${APP_NAME} ${command}"`, "no package manager yet");
+  }
+  if (command === "mcp") throw notAvailableYet(`"${APP_NAME} mcp"`, "no MCP support yet");
+  return undefined;
+}
+
+/** Flags whose feature this build lacks stop the run before anything else happens. */
+export function rejectUnavailableFeatures(parsed: CliArgs, appMode: string): void {
+  if (parsed.export) throw notAvailableYet("--export", "no HTML export yet");
+  if (parsed.resume) {
+    throw notAvailableYet("--resume", "no session picker yet; use --session <id> or --continue");
+  }
+  if (parsed.extensions && parsed.extensions.length > 0) {
+    throw notAvailableYet(`--extension ${parsed.extensions[0]}`, "no extensions yet");
+  }
+  if (parsed.themes && parsed.themes.length > 0) throw notAvailableYet("--theme", "no themes yet");
+  if (parsed.useTheme !== undefined) throw notAvailableYet("--use-theme", "no themes yet");
+  if (parsed.tuiMode !== undefined) throw notAvailableYet("--tui-mode", "no interactive mode yet");
+  if (appMode === "interactive" && !parsed.help && parsed.listModels === undefined) {
+    throw notAvailableYet("Interactive mode", "use -p or --mode json");
+  }
+}
