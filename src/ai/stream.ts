@@ -15,6 +15,27 @@ import type { AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptio
 
 type Invoke = (provider: ApiProvider) => AssistantMessageEventStream;
 
+/**
+ * Wire APIs of pi 1.6.0's built-in models that this build does not speak yet. Their models stay
+ * in the catalog (listed, selectable), and a request says plainly what is missing.
+ */
+export const UNIMPLEMENTED_BUILTIN_APIS: readonly string[] = [
+  "azure-openai-responses",
+  "bedrock-converse-stream",
+  "google-vertex",
+  "mistral-conversations",
+  "openai-codex-responses",
+  "pi-messages",
+];
+
+/** The error for a model whose API has no implementation. */
+export function missingApiMessage(model: Model): string {
+  if (UNIMPLEMENTED_BUILTIN_APIS.includes(model.api)) {
+    return `The "${model.api}" API of ${model.provider}/${model.id} is not supported by this version of pi yet`;
+  }
+  return `No API provider registered for api: ${model.api}`;
+}
+
 function failedStream(model: Model, message: string): AssistantMessageEventStream {
   const out = new AssistantMessageEventStream();
   const error = createOutputMessage(model);
@@ -41,7 +62,7 @@ async function pipe(model: Model, invoke: Invoke, out: AssistantMessageEventStre
   let finished = false;
   try {
     const provider = await loadApiProvider(model.api);
-    if (!provider) throw new Error(`No API provider registered for api: ${model.api}`);
+    if (!provider) throw new Error(missingApiMessage(model));
     for await (const event of invokeSafely(model, provider, invoke)) {
       out.push(event);
       if (event.type === "done" || event.type === "error") finished = true;

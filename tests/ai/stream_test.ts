@@ -1,5 +1,6 @@
 import { registerApiProvider, unregisterApiProviders } from "../../src/ai/api_registry.ts";
 import { AssistantMessageEventStream } from "../../src/ai/event_stream.ts";
+import { getModel } from "../../src/ai/models.ts";
 import { createOutputMessage } from "../../src/ai/provider_utils.ts";
 import { complete, completeSimple, stream, streamSimple } from "../../src/ai/stream.ts";
 import type { AssistantMessageEvent, Context, Model, StreamOptions } from "../../src/ai/types.ts";
@@ -44,6 +45,24 @@ function echoProvider(api: string, seen: (StreamOptions | undefined)[]) {
   };
   return { api, stream: run, streamSimple: run };
 }
+
+Deno.test("PROV-01 a built-in model whose wire API is not implemented yet fails naming the API", async () => {
+  const radius = getModel("radius", "balanced")!;
+  for (const s of [streamSimple(radius, CONTEXT, { apiKey: "k" }), streamSimple(radius, CONTEXT)]) {
+    const events = await drain(s);
+    assertEquals(events.map((e) => e.type), ["error"]);
+    const final = await s.result();
+    assertEquals(
+      final.errorMessage,
+      'The "pi-messages" API of radius/balanced is not supported by this version of pi yet',
+    );
+  }
+  const azure = getModel("azure", "gpt-5.4")!;
+  assertEquals(
+    (await complete(azure, CONTEXT, { apiKey: "k" })).errorMessage,
+    'The "azure-openai-responses" API of azure/gpt-5.4 is not supported by this version of pi yet',
+  );
+});
 
 Deno.test("stream with an unknown API ends in an error event instead of throwing", async () => {
   const s = stream(model("no-such-api"), CONTEXT);
