@@ -1,6 +1,6 @@
 /**
  * Captures the reference pi's end-to-end behaviour for the e2e tests: runs
- * `node …/pi-coding-agent/dist/cli.js` (from $PI_REFERENCE_CLI or /work/ref) on the shared
+ * the reference CLI under its Node (located by scripts/reference/locate.ts) on the shared
  * scenarios against the fake provider and writes the normalised results to tests/fixtures/e2e/.
  * The tests compare our runs with these files, so they need no reference at test time.
  *

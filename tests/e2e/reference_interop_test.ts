@@ -79,6 +79,6 @@ Deno.test("SESS interop e2e: ours -p, reference -c, ours -c share one session fi
   requireReferenceCli();
   const runners: Runner[] = ["ours", "ref", "ours"];
   checkChain(await runChain(runners), runners);
-  // The stored verdict (used under CI without the reference) agrees with the live run.
+  // The stored verdict (used only when the reference could not be installed) agrees with the live run.
   storedReferenceVerdict();
 });
