@@ -113,6 +113,8 @@ out.substitutions = [
 ].map(([content, args]) => ({ content, args, output: substituteArgs(content, args) }));
 
 out.contextFiles = loadProjectContextFiles({ cwd, agentDir });
+// A linked worktree nested in its main repository: the main repo's AGENTS.md is shadowed.
+out.contextFilesWorktree = loadProjectContextFiles({ cwd: join(root, "wt/main/trees/feat/src"), agentDir });
 
 const defs = createAllToolDefinitions(cwd);
 const snippets = {};

@@ -137,13 +137,19 @@ Deno.test("RES-06 template expansion, argument parsing and substitution", () =>
     }
   }));
 
-Deno.test("RES-01 context files: global first, then root-most folder down to cwd, AGENTS.md before CLAUDE.md", () =>
+Deno.test("RES-01 context files: global first, root-most folder to cwd, AGENTS.override.md > AGENTS.md > CLAUDE.md, BOM dropped, folders skipped", () =>
   withTree((root) => {
     const files = loadProjectContextFiles({
       cwd: join(root, "project/sub/work"),
       agentDir: join(root, "agent"),
     });
     assertEquals(norm(files, root), expected.contextFiles);
+    // In a worktree nested in its main repository the main repository's file is shadowed.
+    const worktree = loadProjectContextFiles({
+      cwd: join(root, "wt/main/trees/feat/src"),
+      agentDir: join(root, "agent"),
+    });
+    assertEquals(norm(worktree, root), expected.contextFilesWorktree);
   }));
 
 Deno.test("SYS-01…07 system prompt sections and text for every tool/append/context/skills/custom combination", () =>
