@@ -49,8 +49,9 @@ function homeDir(): string {
 }
 
 /**
- * Skill files under a folder. "pi" folders also take Markdown files at their root; "agents"
- * folders (`.agents/skills`) only SKILL.md.
+ * Skill files under a folder: a folder with a SKILL.md is one skill. "pi" folders also take the
+ * Markdown files at their root; "agents" folders (`.agents/skills`) the Markdown files in their
+ * sub-folders (pi 1.6.0), never at their root.
  */
 function collectSkillFiles(dir: string, mode: "pi" | "agents", matcher?: Ignore, root = dir): string[] {
   if (!existsSync(dir)) return [];
@@ -64,7 +65,10 @@ function collectSkillFiles(dir: string, mode: "pi" | "agents", matcher?: Ignore,
     for (const e of entries) {
       if (e.name.startsWith(".") || e.name === "node_modules") continue;
       const rel = toPosix(relative(root, e.path));
-      if (mode === "pi" && dir === root && e.isFile && e.name.endsWith(".md") && !ig.ignores(rel)) {
+      // Loose Markdown files: at the root of a pi skills folder, below the root (in grouping
+      // folders) of an `.agents/skills` folder.
+      const loose = mode === "pi" ? dir === root : dir !== root;
+      if (loose && e.isFile && e.name.endsWith(".md") && !ig.ignores(rel)) {
         files.push(e.path);
         continue;
       }
