@@ -9,7 +9,11 @@
 import { homeDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 import { getAgentDir } from "./paths.ts";
-import { SettingsManagerCore, tryLoadSettings } from "./settings_manager_core.ts";
+import {
+  DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+  type ModelKey,
+  SettingsManagerExtras,
+} from "./settings_manager_extras.ts";
 import { FileSettingsStorage, InMemorySettingsStorage, migrateSettings } from "./settings_storage.ts";
 import type {
   BranchSummarySettings,
@@ -31,37 +35,53 @@ function envFlag(name: string): boolean {
   }
 }
 
+/** Options for creating a SettingsManager. */
+export interface SettingsManagerOptions {
+  /** False leaves the project's `.pi/settings.json` unread and refuses to write it (default true). */
+  projectTrusted?: boolean;
+}
+
 type TreeFilterMode = NonNullable<Settings["treeFilterMode"]>;
 const TREE_FILTER_MODES: TreeFilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
 
 /** Settings with defaults, merged from the global and project files. */
-export class SettingsManager extends SettingsManagerCore {
-  private constructor(storage: SettingsStorage) {
-    super(storage, tryLoadSettings(storage, "global"), tryLoadSettings(storage, "project"));
+export class SettingsManager extends SettingsManagerExtras {
+  private constructor(storage: SettingsStorage, options: SettingsManagerOptions = {}) {
+    super(storage, options.projectTrusted ?? true);
   }
 
-  /** Loads `<agentDir>/settings.json` and `<cwd>/.pi/settings.json`. */
-  static create(cwd: string, agentDir: string = getAgentDir()): SettingsManager {
-    return SettingsManager.fromStorage(new FileSettingsStorage(cwd, agentDir));
+  /**
+   * Loads `<agentDir>/settings.json` and, when the project is trusted (the default; see
+   * `resolveProjectTrust` in project_trust.ts), `<cwd>/.pi/settings.json`.
+   */
+  static create(
+    cwd: string,
+    agentDir: string = getAgentDir(),
+    options: SettingsManagerOptions = {},
+  ): SettingsManager {
+    return SettingsManager.fromStorage(new FileSettingsStorage(cwd, agentDir), options);
   }
 
   /** Loads from any storage backend. */
-  static fromStorage(storage: SettingsStorage): SettingsManager {
-    return new SettingsManager(storage);
+  static fromStorage(storage: SettingsStorage, options: SettingsManagerOptions = {}): SettingsManager {
+    return new SettingsManager(storage, options);
   }
 
   /** A manager with no file I/O, seeded with `settings` as the global layer. */
-  static inMemory(settings: Partial<Settings> = {}): SettingsManager {
+  static inMemory(settings: Partial<Settings> = {}, options: SettingsManagerOptions = {}): SettingsManager {
     const storage = new InMemorySettingsStorage();
     const initial = migrateSettings(structuredClone(settings) as Record<string, unknown>);
     storage.withLock("global", () => JSON.stringify(initial, null, 2));
-    return SettingsManager.fromStorage(storage);
+    return SettingsManager.fromStorage(storage, options);
+  }
+
+  /** A copy of the effective settings (global and project merged, with overrides). */
+  getSettings(): Settings {
+    return structuredClone(this.settings);
   }
 
   private setGlobal<K extends keyof Settings>(key: K, value: Settings[K]): void {
-    this.globalSettings[key] = value;
-    this.markModified(key);
-    this.save();
+    this.setGlobalValue(key, value);
   }
 
   private setNested<K extends "compaction" | "retry" | "terminal" | "images">(
@@ -148,7 +168,9 @@ export class SettingsManager extends SettingsManagerCore {
 
   /** Theme name. */
   getTheme(): string | undefined {
-    return this.settings.theme;
+    // A path (with "/") is not a theme name; getThemeSetting() returns it as written.
+    const theme = this.getThemeSetting();
+    return theme?.includes("/") ? undefined : theme;
   }
   /** Saves the theme name. */
   setTheme(theme: string): void {
@@ -182,19 +204,19 @@ export class SettingsManager extends SettingsManagerCore {
     this.setNested("compaction", "enabled", enabled);
   }
   /** Tokens kept free for the reply before compaction triggers (default 16384). */
-  getCompactionReserveTokens(): number {
-    return this.settings.compaction?.reserveTokens ?? 16384;
+  getCompactionReserveTokens(model?: ModelKey): number {
+    return this.compactionTokens("reserveTokens", model);
   }
   /** Recent tokens kept verbatim by compaction (default 20000). */
-  getCompactionKeepRecentTokens(): number {
-    return this.settings.compaction?.keepRecentTokens ?? 20000;
+  getCompactionKeepRecentTokens(model?: ModelKey): number {
+    return this.compactionTokens("keepRecentTokens", model);
   }
   /** All compaction settings with defaults filled in. */
-  getCompactionSettings(): Required<CompactionSettings> {
+  getCompactionSettings(model?: ModelKey): Required<Omit<CompactionSettings, "modelOverrides">> {
     return {
       enabled: this.getCompactionEnabled(),
-      reserveTokens: this.getCompactionReserveTokens(),
-      keepRecentTokens: this.getCompactionKeepRecentTokens(),
+      reserveTokens: this.getCompactionReserveTokens(model),
+      keepRecentTokens: this.getCompactionKeepRecentTokens(model),
     };
   }
 
@@ -219,11 +241,12 @@ export class SettingsManager extends SettingsManagerCore {
     this.setNested("retry", "enabled", enabled);
   }
   /** Retry settings with defaults (3 retries, 2000 ms base delay). */
-  getRetrySettings(): { enabled: boolean; maxRetries: number; baseDelayMs: number } {
+  getRetrySettings(): { enabled: boolean; maxRetries: number; baseDelayMs: number; maxAgentDelayMs: number } {
     return {
       enabled: this.getRetryEnabled(),
       maxRetries: this.settings.retry?.maxRetries ?? 3,
       baseDelayMs: this.settings.retry?.baseDelayMs ?? 2000,
+      maxAgentDelayMs: this.settings.retry?.maxAgentDelayMs ?? DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
     };
   }
   /** Provider-level retry knobs (max retry delay defaults to 60000 ms). */
@@ -254,11 +277,12 @@ export class SettingsManager extends SettingsManagerCore {
   }
 
   /** Whether the startup banner is suppressed (default false). */
-  getQuietStartup(): boolean {
-    return this.settings.quietStartup ?? false;
+  getQuietStartup(): boolean | "header" {
+    const value = this.settings.quietStartup;
+    return value === true || value === "header" ? value : false;
   }
   /** Saves quiet startup. */
-  setQuietStartup(quiet: boolean): void {
+  setQuietStartup(quiet: boolean | "header"): void {
     this.setGlobal("quietStartup", quiet);
   }
 

@@ -18,8 +18,16 @@ function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** Reads one scope from storage; a parse failure is returned, not thrown. */
-export function tryLoadSettings(storage: SettingsStorage, scope: SettingsScope): LoadResult {
+/**
+ * Reads one scope from storage; a parse failure is returned, not thrown. An untrusted project's settings are
+ * not read at all (project trust, see project_trust.ts).
+ */
+export function tryLoadSettings(
+  storage: SettingsStorage,
+  scope: SettingsScope,
+  projectTrusted = true,
+): LoadResult {
+  if (scope === "project" && !projectTrusted) return { settings: {}, error: null };
   try {
     let content: string | undefined;
     storage.withLock(scope, (current) => {
@@ -50,16 +58,41 @@ export class SettingsManagerCore {
   private projectSettingsLoadError: Error | null;
   private writeQueue: Promise<void> = Promise.resolve();
   private errors: SettingsError[];
+  private projectTrusted: boolean;
 
-  protected constructor(storage: SettingsStorage, global: LoadResult, project: LoadResult) {
+  protected constructor(storage: SettingsStorage, projectTrusted = true) {
     this.storage = storage;
+    this.projectTrusted = projectTrusted;
+    const global = tryLoadSettings(storage, "global");
+    const project = tryLoadSettings(storage, "project", projectTrusted);
     this.globalSettings = global.settings;
     this.projectSettings = project.settings;
     this.globalSettingsLoadError = global.error;
     this.projectSettingsLoadError = project.error;
     this.errors = [];
-    if (global.error) this.errors.push({ scope: "global", error: global.error });
-    if (project.error) this.errors.push({ scope: "project", error: project.error });
+    if (global.error) this.recordError("global", global.error);
+    if (project.error) this.recordError("project", project.error);
+    this.settings = deepMergeSettings(this.globalSettings, this.projectSettings);
+  }
+
+  /** Whether the project's `.pi/settings.json` is loaded (and may be written). */
+  isProjectTrusted(): boolean {
+    return this.projectTrusted;
+  }
+
+  /**
+   * Switches project trust: untrusting drops the project layer (its file is left alone); trusting loads it.
+   * Used when the trust decision is made after the manager was created (e.g. an interactive prompt).
+   */
+  setProjectTrusted(trusted: boolean): void {
+    if (this.projectTrusted === trusted) return;
+    this.projectTrusted = trusted;
+    this.modifiedProjectFields.clear();
+    this.modifiedProjectNestedFields.clear();
+    const project = tryLoadSettings(this.storage, "project", trusted);
+    this.projectSettings = project.settings;
+    this.projectSettingsLoadError = project.error;
+    if (project.error) this.recordError("project", project.error);
     this.settings = deepMergeSettings(this.globalSettings, this.projectSettings);
   }
 
@@ -88,7 +121,7 @@ export class SettingsManagerCore {
     this.modifiedNestedFields.clear();
     this.modifiedProjectFields.clear();
     this.modifiedProjectNestedFields.clear();
-    const projectLoad = tryLoadSettings(this.storage, "project");
+    const projectLoad = tryLoadSettings(this.storage, "project", this.projectTrusted);
     if (!projectLoad.error) {
       this.projectSettings = projectLoad.settings;
       this.projectSettingsLoadError = null;
@@ -134,8 +167,12 @@ export class SettingsManagerCore {
     }
   }
 
+  /** Errors name the file (`Invalid settings file <path>: …`) when the storage has one. */
   private recordError(scope: SettingsScope, error: unknown): void {
-    this.errors.push({ scope, error: toError(error) });
+    const path = this.storage.pathFor?.(scope);
+    const base = toError(error);
+    const named = path ? new Error(`Invalid settings file ${path}: ${base.message}`) : base;
+    this.errors.push(path ? { scope, path, error: named } : { scope, error: named });
   }
 
   private enqueueWrite(scope: SettingsScope, task: () => void): void {
@@ -180,6 +217,7 @@ export class SettingsManagerCore {
 
   /** Replaces the project layer and queues a write of its modified keys. */
   protected saveProjectSettings(settings: Settings): void {
+    if (!this.projectTrusted) throw new Error("Project is not trusted; refusing to write project settings");
     this.projectSettings = structuredClone(settings);
     this.settings = deepMergeSettings(this.globalSettings, this.projectSettings);
     if (this.projectSettingsLoadError) return;

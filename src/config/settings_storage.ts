@@ -9,6 +9,7 @@ import { dirname, join } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "./paths.ts";
 import { lockFileSync, type SyncRelease } from "./file_lock.ts";
 import { parseJsonc, rewriteJsonc } from "./jsonc.ts";
+import { describeJsonError } from "./json_error.ts";
 import type { Settings, SettingsScope, SettingsStorage } from "./settings_types.ts";
 
 type JsonObject = Record<string, unknown>;
@@ -34,6 +35,11 @@ export class FileSettingsStorage implements SettingsStorage {
   constructor(cwd: string, agentDir: string) {
     this.globalSettingsPath = join(agentDir, "settings.json");
     this.projectSettingsPath = join(cwd, CONFIG_DIR_NAME, "settings.json");
+  }
+
+  /** The file behind a scope. */
+  pathFor(scope: SettingsScope): string {
+    return scope === "global" ? this.globalSettingsPath : this.projectSettingsPath;
   }
 
   /** Reads (and optionally rewrites) one scope's file; a missing file is neither locked nor created on read. */
@@ -70,21 +76,38 @@ export class InMemorySettingsStorage implements SettingsStorage {
   }
 }
 
-/**
- * Merges project (or override) settings over a base: top-level keys replace, plain objects merge one level
- * deep (`{...base[k], ...override[k]}`), arrays replace wholesale.
- */
-export function deepMergeSettings(base: Settings, overrides: Settings): Settings {
+function deepMergeObjects(base: JsonObject, overrides: JsonObject): JsonObject {
   const result: JsonObject = { ...base };
-  const baseRecord = base as JsonObject;
-  for (const [key, overrideValue] of Object.entries(overrides as JsonObject)) {
+  for (const [key, overrideValue] of Object.entries(overrides)) {
     if (overrideValue === undefined) continue;
-    const baseValue = baseRecord[key];
+    const baseValue = base[key];
     result[key] = isPlainObject(overrideValue) && isPlainObject(baseValue)
-      ? { ...baseValue, ...overrideValue }
+      ? deepMergeObjects(baseValue, overrideValue)
       : overrideValue;
   }
-  return result as Settings;
+  return result;
+}
+
+function isToolModifier(entry: unknown): boolean {
+  return typeof entry === "string" && (entry.startsWith("+") || entry.startsWith("-"));
+}
+
+/**
+ * Merges project (or override) settings over a base as 1.6.0 does: plain objects merge recursively, arrays
+ * and other values replace, except `defaultTools`, where a list of only `+name`/`-name` entries is appended
+ * to the inherited list (it modifies it) instead of replacing it.
+ */
+export function deepMergeSettings(base: Settings, overrides: Settings): Settings {
+  const merged = deepMergeObjects(base as JsonObject, overrides as JsonObject);
+  const baseTools = (base as JsonObject).defaultTools;
+  const overrideTools = (overrides as JsonObject).defaultTools;
+  if (
+    overrideTools !== undefined && Array.isArray(baseTools) && Array.isArray(overrideTools) &&
+    overrideTools.every(isToolModifier)
+  ) {
+    merged.defaultTools = [...baseTools, ...overrideTools];
+  }
+  return merged as Settings;
 }
 
 /** Rewrites keys from older releases into their current form (mutates and returns `settings`). */
@@ -124,8 +147,16 @@ export function migrateSettings(settings: JsonObject): Settings {
 
 /** Parses settings text (JSON or JSONC) and migrates it; throws the parser's SyntaxError when broken. */
 export function parseSettingsText(content: string): Settings {
-  const { value } = parseJsonc(content);
-  if (!isPlainObject(value)) return (value ?? {}) as Settings;
+  const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+  let value: unknown;
+  try {
+    value = parseJsonc(text).value;
+  } catch (error) {
+    // Never quote the file (V8 can): say where and what.
+    throw new SyntaxError(describeJsonError(text, error));
+  }
+  // 1.6.0 takes an array as an object with keys "0", "1", … and writes that back; refuse it instead.
+  if (!isPlainObject(value)) throw new SyntaxError("expected an object of settings");
   return migrateSettings(value);
 }
 
@@ -141,7 +172,13 @@ export function foldModifiedSettings(
   modifiedFields: ReadonlySet<string>,
   modifiedNestedFields: ReadonlyMap<string, ReadonlySet<string>>,
 ): string {
-  const parsed = current ? parseJsonc(current) : { value: {}, isJsonc: false };
+  const text = current?.charCodeAt(0) === 0xfeff ? current.slice(1) : current;
+  let parsed: { value: unknown; isJsonc: boolean };
+  try {
+    parsed = text ? parseJsonc(text) : { value: {}, isJsonc: false };
+  } catch (error) {
+    throw new SyntaxError(describeJsonError(text ?? "", error));
+  }
   const raw = isPlainObject(parsed.value) ? parsed.value : {};
   const fileSettings = migrateSettings(structuredClone(raw)) as JsonObject;
   const merged: JsonObject = { ...fileSettings };
@@ -157,6 +194,6 @@ export function foldModifiedSettings(
       merged[field] = value;
     }
   }
-  if (parsed.isJsonc && current !== undefined) return rewriteJsonc(current, raw, merged);
+  if (parsed.isJsonc && text !== undefined) return rewriteJsonc(text, raw, merged);
   return JSON.stringify(merged, null, 2);
 }

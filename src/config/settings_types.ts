@@ -12,6 +12,8 @@ export interface CompactionSettings {
   enabled?: boolean;
   reserveTokens?: number;
   keepRecentTokens?: number;
+  /** Per-model token settings, keyed `provider/modelId` (1.6.0). */
+  modelOverrides?: Record<string, { reserveTokens?: number; keepRecentTokens?: number }>;
 }
 
 /** Summaries written when leaving a branch of the session tree. */
@@ -32,6 +34,8 @@ export interface RetrySettings {
   enabled?: boolean;
   maxRetries?: number;
   baseDelayMs?: number;
+  /** Longest wait before an automatic retry, e.g. for a server's Retry-After (default 60000). */
+  maxAgentDelayMs?: number;
   provider?: ProviderRetrySettings;
 }
 
@@ -41,6 +45,10 @@ export interface TerminalSettings {
   imageWidthCells?: number;
   clearOnShrink?: boolean;
   showTerminalProgress?: boolean;
+  /** Overrides terminal detection (1.6.0): image protocol or `false` for none, colours, links. */
+  images?: "kitty" | "iterm2" | false;
+  trueColor?: boolean;
+  hyperlinks?: boolean;
 }
 
 /** Image attachment handling. */
@@ -60,6 +68,8 @@ export interface ThinkingBudgetsSettings {
 /** Markdown rendering preferences. */
 export interface MarkdownSettings {
   codeBlockIndent?: string;
+  /** Mermaid diagrams as Unicode art: off, after the reply, or while streaming (default). */
+  mermaid?: "off" | "final" | "streaming";
 }
 
 /** One-time warnings the user can silence. */
@@ -82,6 +92,9 @@ export type PackageSource = string | {
 /** The thinking levels a user can pick, including `off`. */
 export type SettingsThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
+/** Cache-warming profile (`idle` also warms between runs; paid requests). */
+export type CacheWarmingMode = "off" | "streaming" | "idle";
+
 /** The full settings document. */
 export interface Settings {
   lastChangelogVersion?: string;
@@ -97,7 +110,8 @@ export interface Settings {
   retry?: RetrySettings;
   hideThinkingBlock?: boolean;
   shellPath?: string;
-  quietStartup?: boolean;
+  /** `true` hides the start-up header and resource list; `"header"` hides only the header. */
+  quietStartup?: boolean | "header";
   shellCommandPrefix?: string;
   npmCommand?: string[];
   collapseChangelog?: boolean;
@@ -120,6 +134,32 @@ export interface Settings {
   markdown?: MarkdownSettings;
   warnings?: WarningSettings;
   sessionDir?: string;
+  // 1.6.0 additions.
+  cacheWarming?: CacheWarmingMode;
+  codemode?: { mode?: "on" | "off"; inlineBudget?: number };
+  /** Global only: what to do with a project that has protected files and no saved decision. */
+  defaultProjectTrust?: "ask" | "always" | "never";
+  /** Tools enabled at start-up: plain names replace the defaults, `+name`/`-name` modify them. */
+  defaultTools?: string[];
+  /** Thinking level per model, keyed `provider/modelId`. */
+  modelThinkingLevels?: Record<string, SettingsThinkingLevel>;
+  tuiMode?: "fullscreen" | "regular";
+  fullscreenExitOutput?: "transcript" | "resume-hint";
+  fullscreenScrollbar?: "auto" | "always" | "hidden";
+  fullscreenCopyOnSelect?: boolean;
+  fullscreenWheelScrollLines?: number | "auto";
+  outputPad?: 0 | 1;
+  externalEditor?: string;
+  httpProxy?: string;
+  httpIdleTimeoutMs?: number | string;
+  websocketConnectTimeoutMs?: number | string;
+  selfUpdateCommand?: string;
+  sessionShareDestination?: "auto" | "gist" | "radius";
+  showCacheMissNotices?: boolean;
+  enableAnalytics?: boolean;
+  trackingId?: string;
+  deviceId?: string;
+  extensionChangelogVersions?: Record<string, string>;
 }
 
 /** Which file a setting lives in. */
@@ -128,6 +168,8 @@ export type SettingsScope = "global" | "project";
 /** A load or write failure, reported once through `drainErrors()`. */
 export interface SettingsError {
   scope: SettingsScope;
+  /** The file, when the storage has one. */
+  path?: string;
   error: Error;
 }
 
@@ -137,4 +179,6 @@ export interface SettingsError {
  */
 export interface SettingsStorage {
   withLock(scope: SettingsScope, fn: (current: string | undefined) => string | undefined): void;
+  /** The file behind a scope, for error messages (absent for in-memory storage). */
+  pathFor?(scope: SettingsScope): string;
 }
