@@ -125,11 +125,17 @@ function candidatesFor(filePath: string, baseDir: string): string[] {
   return names;
 }
 
+/** `~` and `~/…` in a `!`, `+` or `-` pattern name the home folder (pi 1.6.0). */
+function expandTildePattern(pattern: string): string {
+  if (pattern === "~") return homeDir();
+  return pattern.startsWith("~/") ? join(homeDir(), pattern.slice(2)) : pattern;
+}
+
 function matchesGlob(filePath: string, patterns: string[], baseDir: string): boolean {
   const candidates = candidatesFor(filePath, baseDir);
   if (patterns.length === 0) return false;
   const { minimatch } = resourceDeps();
-  return patterns.some((p) => candidates.some((c) => minimatch(c, toPosix(p))));
+  return patterns.some((p) => candidates.some((c) => minimatch(c, toPosix(expandTildePattern(p)))));
 }
 
 function matchesExact(filePath: string, patterns: string[], baseDir: string): boolean {
@@ -137,7 +143,9 @@ function matchesExact(filePath: string, patterns: string[], baseDir: string): bo
   const abs = toPosix(filePath);
   const isSkill = basename(filePath) === "SKILL.md";
   return patterns.some((p) => {
-    const normalized = toPosix(p.startsWith("./") || p.startsWith(".\\") ? p.slice(2) : p);
+    const normalized = toPosix(
+      expandTildePattern(p.startsWith("./") || p.startsWith(".\\") ? p.slice(2) : p),
+    );
     if (normalized === rel || normalized === abs) return true;
     return isSkill &&
       (normalized === toPosix(relative(baseDir, dirname(filePath))) ||

@@ -32,7 +32,7 @@ async function withTree(fn: (root: string) => Promise<void> | void): Promise<voi
       await Deno.mkdir(dirname(join(root, rel)), { recursive: true });
       await Deno.writeTextFile(join(root, rel), content);
     }
-    await Deno.mkdir(join(root, "home"));
+    await Deno.mkdir(join(root, "home"), { recursive: true });
     Deno.env.set("HOME", join(root, "home"));
     await fn(root);
   } finally {
