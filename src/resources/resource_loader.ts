@@ -233,7 +233,8 @@ function readPromptInput(
   if (!input) return undefined;
   if (!existsSync(input)) return input;
   try {
-    return readTextFileSync(input);
+    // An editor's byte-order mark is not prompt text.
+    return readTextFileSync(input).replace(/^\uFEFF/, "");
   } catch (error) {
     warn(`Warning: Could not read ${what} file ${input}: ${error}`);
     return input;
