@@ -39,14 +39,26 @@ if (import.meta.main) {
     if (!rg) throw new Error("rg not found; the comparison needs ripgrep");
     const pattern = "NEEDLE_MARKER";
     const runDirect = async () => {
+      // What the tool runs for a folder outside a git work tree (see src/tools/grep.ts).
       const out = await new Deno.Command(rg, {
-        args: ["--json", "--line-number", "--color=never", "--hidden", "--", pattern, root],
+        args: [
+          "--no-config",
+          "--json",
+          "--line-number",
+          "--color=never",
+          "--hidden",
+          "--no-require-git",
+          "--",
+          pattern,
+          ".",
+        ],
+        cwd: root,
         stdout: "piped",
         stderr: "piped",
       }).output();
       if (!out.success) throw new Error("rg failed");
     };
-    const viaRg = createGrepTool(root);
+    const viaRg = createGrepTool(root, { rgPath: rg });
     const viaWalker = createGrepTool(root, { rgPath: null });
     let expected = "";
     const runTool = async () => {
