@@ -36,10 +36,13 @@ function messageOf(entry: SessionEntry): AgentMessage | undefined {
 
 /**
  * For compaction: an earlier compaction is not re-summarized as a message (its summary is
- * passed separately as the previous summary).
+ * passed separately as the previous summary), nor is a `system` message: it is prompt state, not
+ * conversation, and the compaction entry's checkpoint carries it on.
  */
 export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefined {
-  return entry.type === "compaction" ? undefined : messageOf(entry);
+  if (entry.type === "compaction") return undefined;
+  if (entry.type === "message" && entry.message.role === "system") return undefined;
+  return messageOf(entry);
 }
 
 /**

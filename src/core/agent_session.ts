@@ -21,6 +21,7 @@ import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { expandSkillCommand } from "../resources/skills.ts";
 import type { CustomMessage } from "../session/messages.ts";
 import type { SessionManager } from "../session/session_manager.ts";
+import { systemMessageUpdate } from "../session/system_message.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
 import type { BashResult } from "../tools/bash_executor.ts";
@@ -90,6 +91,8 @@ export class AgentSession {
   #lastAssistant?: AssistantMessage;
   #toolRegistry: Map<string, SessionTool>;
   #baseSystemPrompt = "";
+  /** The prompt's named sections, as the session's `system` messages record them. */
+  #promptSections: Record<string, string> = {};
   #compactor: SessionCompactor;
   #retrier: SessionRetrier;
   #bash: SessionBash;
@@ -179,7 +182,10 @@ export class AgentSession {
           custom.display,
           custom.details,
         );
-      } else if (message.role === "user" || message.role === "assistant" || message.role === "toolResult") {
+      } else if (
+        message.role === "system" || message.role === "user" || message.role === "assistant" ||
+        message.role === "toolResult"
+      ) {
         this.sessionManager.appendMessage(message);
       }
       if (message.role === "assistant") {
@@ -300,12 +306,9 @@ export class AgentSession {
       }
     }
     this.agent.state.tools = tools;
-    this.#baseSystemPrompt = buildSessionSystemPrompt(
-      this.#toolRegistry,
-      valid,
-      this.resourceLoader,
-      this.cwd,
-    );
+    const prompt = buildSessionSystemPrompt(this.#toolRegistry, valid, this.resourceLoader, this.cwd);
+    this.#baseSystemPrompt = prompt.text;
+    this.#promptSections = prompt.sections;
     this.agent.state.systemPrompt = this.#baseSystemPrompt;
   }
 
@@ -370,8 +373,22 @@ export class AgentSession {
       ];
       this.#pendingNextTurn = [];
       this.agent.state.systemPrompt = this.#baseSystemPrompt;
-      return messages;
+      return this.#withSystemUpdate(messages);
     }, options.preflightResult);
+  }
+
+  /**
+   * A run's starting messages, led by a `system` message when the prompt or the tools changed
+   * since the transcript last recorded them (the whole prompt on a session's first run). It is
+   * emitted and saved like any message, so clients and the file see what the model is told.
+   */
+  #withSystemUpdate(messages: AgentMessage[]): AgentMessage[] {
+    const update = systemMessageUpdate(
+      this.agent.state.messages,
+      this.#promptSections,
+      this.agent.state.tools,
+    );
+    return update ? [update, ...messages] : messages;
   }
 
   /**
@@ -443,7 +460,7 @@ export class AgentSession {
       if (options.deliverAs === "followUp") this.agent.followUp(custom);
       else this.agent.steer(custom);
     } else if (options.triggerTurn) {
-      await this.#runSession(() => Promise.resolve([custom]));
+      await this.#runSession(() => Promise.resolve(this.#withSystemUpdate([custom])));
     } else {
       this.agent.state.messages.push(custom);
       this.sessionManager.appendCustomMessageEntry(

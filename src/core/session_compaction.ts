@@ -12,6 +12,7 @@ import { getLatestCompactionEntry } from "../session/context.ts";
 import type { SessionHost } from "./session_host.ts";
 import type { CompactionReason, CompactionResult } from "./agent_session_types.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
+import { omitFailedReply } from "./session_retry.ts";
 import {
   calculateContextTokens,
   estimateContextTokens,
@@ -180,6 +181,8 @@ export class SessionCompactor {
       }
       this.#overflowRecoveryAttempted = true;
       dropTrailingAssistant(session);
+      // 1.6.0's recovery order: the failed reply is omitted from the context, then compacted.
+      omitFailedReply(session, message);
       await this.#auto("overflow", true);
       return;
     }

@@ -1,12 +1,15 @@
 /**
- * Automatic retry of transient provider failures (LOOP-07…09): exponential backoff from
- * settings, `auto_retry_start`/`auto_retry_end` events, and the failed reply kept in the session
- * file but taken out of the model's context before the retry.
+ * Automatic retry of transient provider failures (LOOP-07…09), as pi 1.6.0 does it: exponential
+ * backoff from settings, capped by `retry.maxAgentDelayMs`, and never shorter than a wait the
+ * server asked for (a server asking for more than the cap is not retried: the reply's error says
+ * why); `auto_retry_start`/`auto_retry_end` events; the failed reply stays in the session file
+ * and a `context_edit` entry with no replacement takes it out of every later request (announced
+ * with `entry_appended`).
  *
  * @module
  */
 import type { AgentMessage } from "../agent/types.ts";
-import { isRetryableError } from "../ai/retryable.ts";
+import { isRetryableError, requestedRetryDelayMs } from "../ai/retryable.ts";
 import type { AssistantMessage } from "../ai/types.ts";
 import type { SessionHost } from "./session_host.ts";
 
@@ -56,7 +59,7 @@ export class SessionRetrier {
     const settings = this.#session.settingsManager.getRetrySettings();
     if (!settings.enabled || this.#attempt >= settings.maxRetries) return false;
     const last = lastAssistantOf(messages);
-    return last !== undefined && this.isRetryable(last);
+    return last !== undefined && this.isRetryable(last) && !waitsTooLong(last, settings.maxAgentDelayMs);
   }
 
   /** A good reply ends a retry sequence successfully. */
@@ -88,7 +91,22 @@ export class SessionRetrier {
       this.settle();
       return false;
     }
-    const delayMs = settings.baseDelayMs * 2 ** (this.#attempt - 1);
+    // A server asking for a longer wait than the agent may take is not retried: the reply's own
+    // error ("Server requested 600s retry delay …") is the run's outcome.
+    if (waitsTooLong(message, settings.maxAgentDelayMs)) {
+      if (this.#attempt > 1) {
+        session.emit({
+          type: "auto_retry_end",
+          success: false,
+          attempt: this.#attempt - 1,
+          finalError: message.errorMessage,
+        });
+      }
+      this.#attempt = 0;
+      this.settle();
+      return false;
+    }
+    const delayMs = retryDelay(settings, this.#attempt, requestedRetryDelayMs(message));
     session.emit({
       type: "auto_retry_start",
       attempt: this.#attempt,
@@ -100,6 +118,7 @@ export class SessionRetrier {
     if (messages.length > 0 && messages[messages.length - 1].role === "assistant") {
       session.agent.state.messages = messages.slice(0, -1);
     }
+    omitFailedReply(session, message);
     this.#abort = new AbortController();
     try {
       await sleep(delayMs, this.#abort.signal);
@@ -136,6 +155,48 @@ export class SessionRetrier {
     await this.#promise;
     await this.#session.agent.waitForIdle();
   }
+}
+
+/**
+ * Keeps a failed reply in the file but out of every later request: a `context_edit` with no
+ * replacement for its entry (the newest message entry of the branch), told to listeners as
+ * `entry_appended`. Used before an automatic retry and before overflow recovery.
+ */
+export function omitFailedReply(session: SessionHost, message: AssistantMessage): void {
+  const manager = session.sessionManager;
+  const branch = manager.getBranch();
+  for (let i = branch.length - 1; i >= 0; i--) {
+    const entry = branch[i];
+    if (entry.type !== "message") continue;
+    const found = entry.message as AssistantMessage;
+    if (found.role !== "assistant" || found.timestamp !== message.timestamp) return;
+    const appended = manager.getEntry(manager.appendContextEdit(entry.id, null));
+    if (appended) session.emit({ type: "entry_appended", entry: appended });
+    return;
+  }
+}
+
+/**
+ * The wait before retry `attempt` (1-based): exponential backoff, at least what the server asked
+ * for, at most `maxAgentDelayMs`.
+ */
+export function retryDelay(
+  settings: { baseDelayMs: number; maxAgentDelayMs: number },
+  attempt: number,
+  requestedMs?: number,
+): number {
+  const backoff = settings.baseDelayMs * 2 ** Math.max(0, attempt - 1);
+  const wanted = Math.max(
+    Number.isSafeInteger(backoff) ? backoff : Number.MAX_SAFE_INTEGER,
+    requestedMs ?? 0,
+  );
+  return Math.min(wanted, settings.maxAgentDelayMs);
+}
+
+/** Whether the server asked for a longer wait than the agent may take. */
+function waitsTooLong(message: AssistantMessage, maxAgentDelayMs: number): boolean {
+  const requested = requestedRetryDelayMs(message);
+  return requested !== undefined && requested > maxAgentDelayMs;
 }
 
 /** The last assistant message of a list. */

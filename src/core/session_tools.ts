@@ -8,7 +8,8 @@ import type { AgentTool } from "../agent/types.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
 import { getDocumentationPaths } from "../resources/documentation.ts";
 import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
-import { buildSystemPrompt } from "../resources/system_prompt.ts";
+import { buildSystemPromptSections } from "../resources/system_prompt.ts";
+import { getSystemMessageText } from "../session/system_message.ts";
 import { createAllTools } from "../tools/index.ts";
 
 /** A tool with the metadata the system prompt uses. */
@@ -50,13 +51,16 @@ export function buildToolSet(
   return { registry, active: [...new Set(active)] };
 }
 
-/** The system prompt for the active tools and the loaded resources. */
+/**
+ * The system prompt for the active tools and the loaded resources: its named sections (what the
+ * session's `system` messages record) and the text they make (what the provider is sent).
+ */
 export function buildSessionSystemPrompt(
   registry: Map<string, SessionTool>,
   toolNames: string[],
   loader: DefaultResourceLoader,
   cwd: string,
-): string {
+): { sections: Record<string, string>; text: string } {
   const snippets: Record<string, string> = {};
   const guidelines: string[] = [];
   for (const name of toolNames) {
@@ -67,7 +71,7 @@ export function buildSessionSystemPrompt(
     guidelines.push(...own);
   }
   const append = loader.getAppendSystemPrompt();
-  return buildSystemPrompt({
+  const sections = buildSystemPromptSections({
     customPrompt: loader.getSystemPrompt(),
     selectedTools: toolNames,
     toolSnippets: snippets,
@@ -78,4 +82,5 @@ export function buildSessionSystemPrompt(
     skills: loader.getSkills().skills,
     documentation: getDocumentationPaths(),
   });
+  return { sections, text: getSystemMessageText({ content: "", sections }) };
 }

@@ -22,6 +22,7 @@ import { ModelRegistry } from "../../src/config/model_registry.ts";
 import { SettingsManager } from "../../src/config/settings_manager.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
 import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
+import type { AssistantMessage } from "../../src/ai/types.ts";
 
 async function setup(api: FakeApi, turns: ScriptedTurn[], settings?: Record<string, unknown>) {
   const server = await startFakeProvider(turns);
@@ -109,6 +110,8 @@ for (const api of Object.keys(FAKE_PROVIDERS) as FakeApi[]) {
         [
           "model_change",
           "thinking_level_change",
+          // 1.6.0: the system prompt and tools are recorded before the first user message.
+          "message:system",
           "message:user",
           "message:assistant",
           "message:toolResult",
@@ -178,7 +181,13 @@ Deno.test("LOOP-07 LOOP-08 EVT-08 a 500 is retried after the backoff, the failed
     const stops = lines.filter((l) => (l.message as { role?: string })?.role === "assistant")
       .map((l) => (l.message as { stopReason: string }).stopReason);
     assertEquals(stops, ["error", "stop"]);
-    assertEquals(t.session.messages.map((m) => m.role), ["user", "assistant"]);
+    assertEquals(t.session.messages.map((m) => m.role), ["system", "user", "assistant"]);
+    // 1.6.0: a context_edit without replacement hides the failed reply from later requests.
+    const failed = lines.find((l) => (l.message as { stopReason?: string })?.stopReason === "error")!;
+    const edit = lines.find((l) => l.type === "context_edit")!;
+    assertEquals([edit.targetId, edit.replacement, edit.parentId], [failed.id, null, failed.id]);
+    const appended = t.events.filter((e) => e.type === "entry_appended") as { entry: { id: string } }[];
+    assertEquals(appended.map((e) => e.entry.id), [edit.id]);
   } finally {
     await t.close();
   }
@@ -265,6 +274,100 @@ Deno.test("LOOP-01 a prompt without credentials fails before anything is sent or
     await assertRejects(() => t.session.prompt("hi"), "No API key found for no-such-provider.");
     assertEquals(t.server.requests.length, 0);
     assertEquals(await t.env.sessionFiles(), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("LOOP-09 EVT-08 a retry waits at least what the server asked (retry-after-ms); agent_end.willRetry says a retry follows", async () => {
+  const t = await setup("anthropic-messages", [
+    { fault: { kind: "http", status: 429, message: "rate limited", retryAfterMs: 300 } },
+    { content: [{ type: "text", text: "recovered" }] },
+  ], { retry: { enabled: true, maxRetries: 2, baseDelayMs: 10, provider: { maxRetries: 0 } } });
+  try {
+    await t.session.prompt("hi");
+    const start = t.events.find((e) => e.type === "auto_retry_start") as { delayMs: number };
+    assertEquals(start.delayMs, 300);
+    const ends = t.events.filter((e) => e.type === "agent_end") as { willRetry: boolean }[];
+    assertEquals(ends.map((e) => e.willRetry), [true, false]);
+    assertEquals(t.events.filter((e) => e.type === "agent_settled"), [{
+      type: "agent_settled",
+      aborted: false,
+    }]);
+    assertEquals(t.session.getLastAssistantText(), "recovered");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("LOOP-09 backoff is capped by retry.maxAgentDelayMs; a server asking for longer is not retried", async () => {
+  const capped = await setup("anthropic-messages", [
+    { fault: { kind: "http", status: 503, message: "busy" } },
+    { content: [{ type: "text", text: "ok" }] },
+  ], {
+    retry: {
+      enabled: true,
+      maxRetries: 1,
+      baseDelayMs: 5000,
+      maxAgentDelayMs: 50,
+      provider: { maxRetries: 0 },
+    },
+  });
+  try {
+    await capped.session.prompt("hi");
+    const start = capped.events.find((e) => e.type === "auto_retry_start") as { delayMs: number };
+    assertEquals(start.delayMs, 50);
+  } finally {
+    await capped.close();
+  }
+  const tooLong = await setup("anthropic-messages", [
+    { fault: { kind: "http", status: 429, message: "slow down", retryAfter: 600 } },
+    { content: [{ type: "text", text: "never" }] },
+  ], { retry: { enabled: true, maxRetries: 3, baseDelayMs: 10, provider: { maxRetries: 0 } } });
+  try {
+    await tooLong.session.prompt("hi");
+    assertEquals(tooLong.events.filter((e) => e.type.startsWith("auto_retry")), []);
+    const end = tooLong.events.find((e) => e.type === "agent_end") as { willRetry: boolean };
+    assertEquals(end.willRetry, false);
+    assertEquals(tooLong.server.requests.length, 1);
+    const last = tooLong.session.messages.at(-1) as AssistantMessage;
+    assertEquals(last.stopReason, "error");
+  } finally {
+    await tooLong.close();
+  }
+});
+
+Deno.test("LOOP-01 busy while starting: isIdle false at once, a follow-up sent meanwhile joins the same run", async () => {
+  const t = await setup("anthropic-messages", [
+    { content: [{ type: "text", text: "first" }] },
+    { content: [{ type: "text", text: "second" }] },
+  ]);
+  try {
+    const run = t.session.prompt("one");
+    assertEquals([t.session.isStreaming, t.session.isIdle], [true, false]);
+    await t.session.prompt("two", { streamingBehavior: "followUp" });
+    await run;
+    assertEquals(t.session.isIdle, true);
+    const users = t.session.messages.filter((m) => m.role === "user").length;
+    assertEquals(users, 2);
+    assertEquals(t.events.filter((e) => e.type === "agent_settled").length, 1, "one run");
+    assertEquals(t.events.at(-1), { type: "agent_settled", aborted: false });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("LOOP-06 abort ends the run with agent_settled{aborted:true} and resolves after it", async () => {
+  const t = await setup("anthropic-messages", [
+    { content: [{ type: "text", text: "a slow reply ".repeat(20) }], chunkDelayMs: 50, deltaSize: 2 },
+  ]);
+  try {
+    const run = t.session.prompt("go");
+    await waitFor(() => t.events.some((e) => e.type === "message_update"), 10_000, "a streamed update");
+    await t.session.abort();
+    assertEquals(t.events.at(-1), { type: "agent_settled", aborted: true });
+    await run;
+    assertEquals(t.session.isIdle, true);
   } finally {
     await t.close();
   }

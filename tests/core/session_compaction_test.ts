@@ -73,8 +73,8 @@ Deno.test("LOOP-14 EVT-07 manual compact summarises older turns, records the ent
     assert(entry, "compaction entry");
     assertEquals(entry.summary, result.summary);
     assertEquals(entry.firstKeptEntryId, result.firstKeptEntryId);
-    // The context now starts with the summary (LOOP-15).
-    assertEquals(t.session.messages[0].role, "compactionSummary");
+    // The context now starts with the system checkpoint, then the summary (LOOP-15).
+    assertEquals(t.session.messages.slice(0, 2).map((m) => m.role), ["system", "compactionSummary"]);
     assertEquals(t.compactionEvents().map((e) => e.type), ["compaction_start", "compaction_end"]);
     const end = t.compactionEvents()[1] as Extract<AgentSessionEvent, { type: "compaction_end" }>;
     assertEquals([end.reason, end.aborted, end.willRetry, end.errorMessage], [
@@ -139,10 +139,13 @@ Deno.test("LOOP-10 LOOP-12 a context-overflow error is compacted and retried onc
         : l.type
     );
     assertEquals(kinds, [
+      "system:",
       "user:",
       "assistant:stop",
       "user:",
       "assistant:error",
+      // 1.6.0's recovery order: the failed reply is omitted, then compacted, then retried.
+      "context_edit",
       "compaction",
       "assistant:stop",
     ]);
