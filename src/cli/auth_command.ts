@@ -11,7 +11,7 @@ import { ModelRegistry } from "../config/model_registry.ts";
 import { resolveCliModel } from "../config/model_resolver.ts";
 import { APP_NAME } from "../config/paths.ts";
 import { parseArgs } from "./args.ts";
-import type { SubcommandContext } from "./subcommands.ts";
+import type { SubcommandContext } from "./subcommand_context.ts";
 import { dim, red } from "./style.ts";
 
 type AuthKind = "check" | "api_key" | "bearer_token";

@@ -8,14 +8,7 @@
 import { APP_NAME } from "../config/paths.ts";
 import type { CliArgs } from "./args.ts";
 import { CliExit } from "./cli_error.ts";
-import type { CliIO } from "./cli_io.ts";
-
-/** Where a subcommand runs. */
-export interface SubcommandContext {
-  io: CliIO;
-  cwd: string;
-  agentDir: string;
-}
+import type { SubcommandContext } from "./subcommand_context.ts";
 
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
 
