@@ -1,182 +1,194 @@
+/**
+ * Model resolution against pi 1.6.0 (tests/fixtures/config/resolver_reference.json): `--model`/`--provider`
+ * (CLI-15), scopes (CLI-16), exact references and the initial model (PROV-10). The capture uses a fixed model
+ * list stored in the fixture, so the built-in catalog cannot change the cases.
+ */
 import { assertEquals } from "../support/assert.ts";
-import { AuthStorage } from "../../src/config/auth_storage.ts";
-import { ModelRegistry } from "../../src/config/model_registry.ts";
+import type { ModelRegistry } from "../../src/config/model_registry.ts";
 import {
   findExactModelReferenceMatch,
   findInitialModel,
-  parseModelPattern,
   resolveCliModel,
-  resolveModelScope,
+  resolveModelScopeWithDiagnostics,
   restoreModelFromSession,
 } from "../../src/config/model_resolver.ts";
 import type { Model, ModelThinkingLevel } from "../../src/ai/types.ts";
-import { isolatedTest } from "./isolation.ts";
-
-/** Registered only inside the isolated subprocess (see isolation.ts). */
-const test = isolatedTest(import.meta.url);
 
 const reference = JSON.parse(
   Deno.readTextFileSync(new URL("../fixtures/config/resolver_reference.json", import.meta.url)),
 );
+const MODELS = reference.models as Model[];
 
 const ref = (m: Model | undefined) => m ? `${m.provider}/${m.id}` : null;
 
-/** Clears API-key variables so only the in-memory auth counts, and captures console output. */
-async function isolated<T>(fn: (logs: [string, string][]) => Promise<T>): Promise<T> {
-  const saved = Deno.env.toObject();
-  const logs: [string, string][] = [];
-  const original = { warn: console.warn, log: console.log, error: console.error };
-  console.warn = (m: string) => logs.push(["warn", m]);
-  console.log = (m: string) => logs.push(["log", m]);
-  console.error = (m: string) => logs.push(["error", m]);
-  try {
-    return await fn(logs);
-  } finally {
-    Object.assign(console, original);
-    for (const [key, value] of Object.entries(saved)) Deno.env.set(key, value);
+/** A registry over the fixture's models; `configured` providers have credentials. */
+function fakeRegistry(configured: readonly string[]): ModelRegistry {
+  const available = MODELS.filter((m) => configured.includes(m.provider));
+  const fake = {
+    getAll: () => [...MODELS],
+    getAvailable: () => [...available],
+    find: (provider: string, id: string) => MODELS.find((m) => m.provider === provider && m.id === id),
+    hasConfiguredAuth: (model: Model) => configured.includes(model.provider),
+  };
+  return fake as unknown as ModelRegistry;
+}
+
+const registry = fakeRegistry(reference.configured);
+
+Deno.test("CLI-15 resolveCliModel matches 1.6.0: references, fuzzy, :level, ambiguity, custom ids", () => {
+  const actual = reference.cli.map((c: { provider: string | null; model: string }) => {
+    const r = resolveCliModel({
+      cliProvider: c.provider ?? undefined,
+      cliModel: c.model,
+      modelRegistry: registry,
+    });
+    return {
+      provider: c.provider,
+      model: c.model,
+      result: ref(r.model),
+      name: r.model?.name ?? null,
+      thinking: r.thinkingLevel ?? null,
+      warning: r.warning ?? null,
+      error: r.error ?? null,
+    };
+  });
+  assertEquals(actual, reference.cli);
+  const inline = reference.cliInlineKey.map((c: { provider: string | null; model: string }) => {
+    const r = resolveCliModel({
+      cliProvider: c.provider ?? undefined,
+      cliModel: c.model,
+      inlineApiKey: true,
+      modelRegistry: fakeRegistry([]),
+    });
+    return {
+      provider: c.provider,
+      model: c.model,
+      result: ref(r.model),
+      error: r.error ?? null,
+      warning: r.warning ?? null,
+    };
+  });
+  assertEquals(inline, reference.cliInlineKey);
+});
+
+Deno.test("CLI-15 several providers and none authenticated: an error that lists them", () => {
+  const r = resolveCliModel({ cliModel: "gpt-6.2-sol", modelRegistry: fakeRegistry([]) });
+  assertEquals(
+    r.error,
+    'Model "gpt-6.2-sol" is ambiguous across providers: azure/gpt-6.2-sol, openai/gpt-6.2-sol. No matching provider is authenticated. Use --provider or provider/model.',
+  );
+  const custom = resolveCliModel({
+    cliProvider: "openai",
+    cliModel: "new:high",
+    cliThinking: "low",
+    modelRegistry: registry,
+  });
+  assertEquals({ id: custom.model?.id, thinking: custom.thinkingLevel ?? null }, {
+    id: "new:high",
+    thinking: null,
+  });
+});
+
+Deno.test("CLI-16 scopes: globs, :level suffixes (max included), fuzzy patterns, dedupe and diagnostics", async () => {
+  const actual = [];
+  for (const c of reference.scope as { patterns: string[] }[]) {
+    const r = await resolveModelScopeWithDiagnostics(c.patterns, registry);
+    actual.push({
+      patterns: c.patterns,
+      result: r.scopedModels.map((s) => [ref(s.model), s.thinkingLevel ?? null]),
+      diagnostics: r.diagnostics,
+      logs: [],
+    });
   }
-}
+  assertEquals(actual, reference.scope);
+});
 
-function registry(): ModelRegistry {
-  return ModelRegistry.inMemory(AuthStorage.inMemory({
-    anthropic: { type: "api_key", key: "a" },
-    openai: { type: "api_key", key: "o" },
-    openrouter: { type: "api_key", key: "r" },
+Deno.test("CLI-15 exact references: provider/id or bare id, trimmed, case-insensitive", () => {
+  const exact = reference.exact.map((c: { q: string }) => ({
+    q: c.q,
+    result: ref(findExactModelReferenceMatch(c.q, MODELS)),
   }));
-}
+  assertEquals(exact, reference.exact);
+});
 
-test("CLI-15 resolveCliModel matches the reference for provider/model/fuzzy/thinking/fallback cases", async () => {
-  await isolated(() => {
-    const reg = registry();
-    const actual = reference.cli.map((c: { provider: string | null; model: string }) => {
-      const r = resolveCliModel({
-        cliProvider: c.provider ?? undefined,
-        cliModel: c.model,
-        modelRegistry: reg,
-      });
-      return {
-        provider: c.provider,
-        model: c.model,
-        result: ref(r.model),
-        name: r.model?.name ?? null,
-        thinking: r.thinkingLevel ?? null,
-        warning: r.warning ?? null,
-        error: r.error ?? null,
-      };
+Deno.test("PROV-10 findInitialModel: scoped, saved default with credentials, preferred, first available", async () => {
+  const actual = [];
+  for (const c of reference.initial as { case: Record<string, unknown> }[]) {
+    const o = c.case as {
+      scoped?: boolean;
+      isContinuing?: boolean;
+      defaultProvider?: string;
+      defaultModelId?: string;
+      defaultThinkingLevel?: ModelThinkingLevel;
+    };
+    const r = await findInitialModel({
+      scopedModels: o.scoped ? [{ model: MODELS[6], thinkingLevel: "high" }] : [],
+      isContinuing: o.isContinuing ?? false,
+      defaultProvider: o.defaultProvider,
+      defaultModelId: o.defaultModelId,
+      defaultThinkingLevel: o.defaultThinkingLevel,
+      modelRegistry: registry,
     });
-    assertEquals(actual, reference.cli);
-    return Promise.resolve();
-  });
-});
-
-test("CLI-16 resolveModelScope: globs, :level suffixes, fuzzy patterns, dedupe and warnings", async () => {
-  await isolated(async (logs) => {
-    const reg = registry();
-    const actual = [];
-    for (const c of reference.scope as { patterns: string[] }[]) {
-      logs.length = 0;
-      const r = await resolveModelScope(c.patterns, reg);
-      actual.push({
-        patterns: c.patterns,
-        result: r.map((s) => [ref(s.model), s.thinkingLevel ?? null]),
-        logs: [...logs],
-      });
-    }
-    assertEquals(actual, reference.scope);
-  });
-});
-
-test("PROV-10 findInitialModel order: CLI, scoped, saved default, defaultModelPerProvider, first available", async () => {
-  await isolated(async () => {
-    const reg = registry();
-    const scoped = await resolveModelScope(["gpt-5.4:high"], reg);
-    const actual = [];
-    for (const c of reference.initial as { case: Record<string, unknown> }[]) {
-      const options = {
-        ...c.case,
-        scopedModels: (c.case.scopedModels as number) > 0 ? scoped : [],
-        isContinuing: c.case.isContinuing as boolean,
-        defaultThinkingLevel: c.case.defaultThinkingLevel as ModelThinkingLevel | undefined,
-        modelRegistry: reg,
-      };
-      const r = await findInitialModel(options);
-      actual.push({
-        case: c.case,
-        result: ref(r.model),
-        thinking: r.thinkingLevel,
-        fallbackMessage: r.fallbackMessage ?? null,
-      });
-    }
-    assertEquals(actual, reference.initial);
-
-    const groqOnly = ModelRegistry.inMemory(AuthStorage.inMemory({ groq: { type: "api_key", key: "g" } }));
-    const g = await findInitialModel({ scopedModels: [], isContinuing: false, modelRegistry: groqOnly });
-    assertEquals({ result: ref(g.model), thinking: g.thinkingLevel }, reference.initialGroqOnly);
-    const none = ModelRegistry.inMemory(AuthStorage.inMemory({}));
-    const n = await findInitialModel({ scopedModels: [], isContinuing: false, modelRegistry: none });
-    assertEquals({ result: ref(n.model), thinking: n.thinkingLevel }, reference.initialNone);
-  });
-});
-
-test("PROV-10 restoreModelFromSession messages and fallbacks match the reference", async () => {
-  await isolated(async (logs) => {
-    const reg = registry();
-    const actual = [];
-    for (const c of reference.restore as { saved: string; current: string | null }[]) {
-      logs.length = 0;
-      const slash = c.saved.indexOf("/");
-      const current = c.current
-        ? reg.find(c.current.split("/")[0], c.current.split("/").slice(1).join("/"))
-        : undefined;
-      const r = await restoreModelFromSession(
-        c.saved.slice(0, slash),
-        c.saved.slice(slash + 1),
-        current,
-        true,
-        reg,
-      );
-      actual.push({
-        saved: c.saved,
-        current: c.current,
-        result: ref(r.model),
-        fallbackMessage: r.fallbackMessage ?? null,
-        logs: [...logs],
-      });
-    }
-    assertEquals(actual, reference.restore);
-  });
-});
-
-test("CLI-15 exact reference matching and colon-suffix peeling in parseModelPattern", async () => {
-  await isolated(() => {
-    const all = registry().getAll();
-    const exact = reference.exact.map((c: { q: string }) => ({
-      q: c.q,
-      result: ref(findExactModelReferenceMatch(c.q, all)),
-    }));
-    assertEquals(exact, reference.exact);
-    const parsed = reference.parse.map((c: { q: string }) => {
-      const r = parseModelPattern(c.q, all);
-      return { q: c.q, result: ref(r.model), thinking: r.thinkingLevel ?? null, warning: r.warning ?? null };
+    actual.push({
+      case: c.case,
+      result: ref(r.model),
+      thinking: r.thinkingLevel,
+      fallbackMessage: r.fallbackMessage ?? null,
     });
-    assertEquals(parsed, reference.parse);
-    return Promise.resolve();
+  }
+  assertEquals(actual, reference.initial);
+  const none = await findInitialModel({
+    scopedModels: [],
+    isContinuing: false,
+    modelRegistry: fakeRegistry([]),
   });
+  assertEquals({ result: ref(none.model), thinking: none.thinkingLevel }, reference.initialNone);
+  const groq = await findInitialModel({
+    scopedModels: [],
+    isContinuing: false,
+    modelRegistry: fakeRegistry(["groq"]),
+  });
+  assertEquals({ result: ref(groq.model), thinking: groq.thinkingLevel }, reference.initialGroqOnly);
+  // modelThinkingLevels wins over defaultThinkingLevel for the saved default.
+  const perModel = await findInitialModel({
+    scopedModels: [],
+    isContinuing: false,
+    defaultProvider: "openai",
+    defaultModelId: "gpt-4o",
+    defaultThinkingLevel: "low",
+    modelThinkingLevels: { "openai/gpt-4o": "max" },
+    modelRegistry: registry,
+  });
+  assertEquals(perModel.thinkingLevel, "max");
 });
 
-test("PROV-10 findInitialModel rejects an unknown --provider with the resolver's error, printing nothing", async () => {
-  await isolated(async (logs) => {
-    const error = await findInitialModel({
-      cliProvider: "no-such-provider",
-      cliModel: "some-model",
-      scopedModels: [],
-      isContinuing: false,
-      modelRegistry: registry(),
-    }).then(() => undefined, (e: Error) => e.message);
+Deno.test("PROV-10 restoreModelFromSession (ours; 1.6.0 restores in AgentSession): fallback message", async () => {
+  const original = console.log;
+  const originalError = console.error;
+  const logs: string[] = [];
+  console.log = (m: string) => logs.push(m);
+  console.error = (m: string) => logs.push(m);
+  try {
+    const kept = await restoreModelFromSession("anthropic", "claude-sonnet-5-0", undefined, false, registry);
+    assertEquals(ref(kept.model), "anthropic/claude-sonnet-5-0");
+    const gone = await restoreModelFromSession(
+      "azure-openai-responses",
+      "gpt-6.2-sol",
+      undefined,
+      false,
+      registry,
+    );
     assertEquals(
-      error,
-      'Unknown provider "no-such-provider". Use --list-models to see available providers/models.',
+      { model: ref(gone.model), message: gone.fallbackMessage },
+      {
+        model: "anthropic/claude-opus-5-5",
+        message:
+          "Could not restore model azure-openai-responses/gpt-6.2-sol (model no longer exists). Using anthropic/claude-opus-5-5.",
+      },
     );
     assertEquals(logs, []);
-  });
+  } finally {
+    console.log = original;
+    console.error = originalError;
+  }
 });
