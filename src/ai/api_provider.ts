@@ -25,12 +25,16 @@ export type ApiStreamSimpleFunction = (
 
 /** An implementation of one wire API. */
 export interface ApiProvider {
+  /** The wire API it speaks, e.g. `anthropic-messages`. */
   api: Api;
+  /** Streams with the API's own options. */
   stream: ApiStreamFunction;
+  /** Streams with the unified options (`reasoning` instead of API-specific thinking settings). */
   streamSimple: ApiStreamSimpleFunction;
 }
 
 /** A built-in provider module exports its implementation as `provider`. */
 export interface ApiProviderModule {
+  /** The module's implementation. */
   provider: ApiProvider;
 }

@@ -8,7 +8,10 @@ import type { CliIO } from "./cli_io.ts";
 
 /** Where a subcommand runs. */
 export interface SubcommandContext {
+  /** The process streams (or a test's). */
   io: CliIO;
+  /** The working directory. */
   cwd: string;
+  /** The agent folder (`auth.json`, `models.json`, settings). */
   agentDir: string;
 }

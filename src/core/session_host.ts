@@ -16,9 +16,13 @@ import type { AgentSessionEvent } from "./agent_session_types.ts";
 
 /** What a session helper may read and do. One host exists per session (it also keys per-session state). */
 export interface SessionHost {
+  /** The agent the session runs. */
   readonly agent: Agent;
+  /** The session file and its tree. */
   readonly sessionManager: SessionManager;
+  /** Settings (compaction, retry, shell). */
   readonly settingsManager: SettingsManager;
+  /** Models and the credentials for requests. */
   readonly modelRegistry: ModelRegistry;
   /** The current model; undefined when none is selected. */
   readonly model: Model | undefined;

@@ -13,11 +13,15 @@ import { DEFAULT_MAX_BYTES, truncateTail } from "./truncate.ts";
 
 /** The outcome of a user bash command. */
 export interface BashResult {
+  /** Combined stdout and stderr, sanitised, cut to the last lines/bytes that fit. */
   output: string;
   /** Undefined when the command was cancelled. */
   exitCode: number | undefined;
+  /** True when the user (or an abort) stopped the command. */
   cancelled: boolean;
+  /** True when `output` is only the tail of what the command wrote. */
   truncated: boolean;
+  /** A temporary file with the whole output, once it grew past the output limits. */
   fullOutputPath?: string;
 }
 
