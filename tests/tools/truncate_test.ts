@@ -10,7 +10,8 @@ import {
   utf8ByteLength,
 } from "../../src/tools/truncate.ts";
 
-// Expected objects below were printed by the reference 0.73.1 core/tools/truncate.js on the same inputs.
+// Expected objects below were printed by the reference's core/tools/truncate.js (0.73.1, and 1.6.0 for the
+// final-newline and surrogate cases) on the same inputs.
 const base = { lastLinePartial: false, firstLineExceedsLimit: false, maxLines: 2000, maxBytes: 51200 };
 
 Deno.test("TOOLS-COMMON truncation defaults match the reference", () => {
@@ -126,4 +127,33 @@ Deno.test("TOOLS-COMMON utf8ByteLength agrees with TextEncoder, lone surrogates 
   for (const s of ["", "abc", "é€😀", "\ud800x", "x\udc00", "a\ud83d"]) {
     assertEquals(utf8ByteLength(s), new TextEncoder().encode(s).length, JSON.stringify(s));
   }
+});
+
+Deno.test("TOOLS-COMMON a final newline ends the last line; it is not another line (1.6.0)", () => {
+  assertEquals(truncateHead("a\nb\n"), {
+    ...base,
+    content: "a\nb\n",
+    truncated: false,
+    truncatedBy: null,
+    totalLines: 2,
+    totalBytes: 4,
+    outputLines: 2,
+    outputBytes: 4,
+  });
+  assertEquals(truncateTail("x\ny\nz\n", { maxLines: 2 }), {
+    ...base,
+    maxLines: 2,
+    content: "y\nz",
+    truncated: true,
+    truncatedBy: "lines",
+    totalLines: 3,
+    totalBytes: 6,
+    outputLines: 2,
+    outputBytes: 3,
+  });
+  assertEquals(truncateHead("").totalLines, 0);
+});
+
+Deno.test("TOOLS-COMMON truncateLine never splits a surrogate pair (1.6.0)", () => {
+  assertEquals(truncateLine("ab\u{1F600}cd", 3), { text: "ab... [truncated]", wasTruncated: true });
 });
