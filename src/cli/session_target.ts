@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { existsSync } from "../util/fs.ts";
 import { dirname, join, resolve } from "../util/path.ts";
 import { SessionManager } from "../session/session_manager.ts";
 import { assertValidSessionId } from "../session/ids.ts";
 import type { SessionInfo } from "../session/entries.ts";
 import type { CliArgs } from "./args.ts";
+import { formatMissingSessionCwdError, getMissingSessionCwdIssue } from "../core/missing_cwd.ts";
 import { CliExit } from "./cli_error.ts";
 import { dim, yellow } from "./style.ts";
 
@@ -247,9 +247,6 @@ function firstFileOnPath(path: string): string | undefined {
 
 /** The text of the non-interactive error when a stored session's cwd is gone (CLI-23). */
 export function missingSessionCwdMessage(manager: SessionManager, fallbackCwd: string): string | undefined {
-  const sessionFile = manager.getSessionFile();
-  if (!sessionFile) return undefined;
-  const sessionCwd = manager.getCwd();
-  if (!sessionCwd || existsSync(sessionCwd)) return undefined;
-  return `Stored session working directory does not exist: ${sessionCwd}\nSession file: ${sessionFile}\nCurrent working directory: ${fallbackCwd}`;
+  const issue = getMissingSessionCwdIssue(manager, fallbackCwd);
+  return issue ? formatMissingSessionCwdError(issue) : undefined;
 }

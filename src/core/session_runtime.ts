@@ -16,51 +16,9 @@ import { SettingsManager } from "../config/settings_manager.ts";
 import { DefaultResourceLoader, type ResourceLoaderOptions } from "../resources/resource_loader.ts";
 import { SessionManager } from "../session/session_manager.ts";
 import type { AgentSession } from "./agent_session.ts";
+import { assertSessionCwdExists } from "./missing_cwd.ts";
 import type { SessionRuntimeHost } from "./runtime_host.ts";
 import { createAgentSession, type CreateAgentSessionOptions, type CreateAgentSessionResult } from "./sdk.ts";
-
-// ── missing session cwd ───────────────────────────────────────────────────────
-
-/** A stored session whose working directory no longer exists. */
-export interface MissingSessionCwdIssue {
-  sessionFile?: string;
-  sessionCwd: string;
-  fallbackCwd: string;
-}
-
-/** The issue when `sessionManager`'s file names a cwd that is gone; undefined otherwise. */
-export function getMissingSessionCwdIssue(
-  sessionManager: SessionManager,
-  fallbackCwd: string,
-): MissingSessionCwdIssue | undefined {
-  const sessionFile = sessionManager.getSessionFile();
-  if (!sessionFile) return undefined;
-  const sessionCwd = sessionManager.getCwd();
-  if (!sessionCwd || existsSync(sessionCwd)) return undefined;
-  return { sessionFile, sessionCwd, fallbackCwd };
-}
-
-/** The error text for a missing session cwd (reference wording). */
-export function formatMissingSessionCwdError(issue: MissingSessionCwdIssue): string {
-  const sessionFile = issue.sessionFile ? `\nSession file: ${issue.sessionFile}` : "";
-  return `Stored session working directory does not exist: ${issue.sessionCwd}${sessionFile}\nCurrent working directory: ${issue.fallbackCwd}`;
-}
-
-/** Thrown when a session is opened whose cwd is gone and no override was given. */
-export class MissingSessionCwdError extends Error {
-  readonly issue: MissingSessionCwdIssue;
-  constructor(issue: MissingSessionCwdIssue) {
-    super(formatMissingSessionCwdError(issue));
-    this.name = "MissingSessionCwdError";
-    this.issue = issue;
-  }
-}
-
-/** Throws {@link MissingSessionCwdError} when the session's stored cwd does not exist. */
-export function assertSessionCwdExists(sessionManager: SessionManager, fallbackCwd: string): void {
-  const issue = getMissingSessionCwdIssue(sessionManager, fallbackCwd);
-  if (issue) throw new MissingSessionCwdError(issue);
-}
 
 /** Thrown when `/import` names a JSONL file that does not exist. */
 export class SessionImportFileNotFoundError extends Error {

@@ -15,9 +15,9 @@ import { createRuntime } from "../fixtures/runtime/factory.ts";
 import {
   type AgentSessionRuntime,
   createAgentSessionRuntime,
-  MissingSessionCwdError,
   SessionImportFileNotFoundError,
 } from "../../src/core/session_runtime.ts";
+import { MissingSessionCwdError } from "../../src/core/missing_cwd.ts";
 import { exportToJsonl } from "../../src/core/session_export.ts";
 import type { AgentSession } from "../../src/core/agent_session.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
