@@ -208,6 +208,10 @@ const BASH = [
     statusOnly: true,
   },
   { id: "BASH-04 killed by a signal", args: { command: "kill -9 $$" } },
+  {
+    id: "BASH-03 output ending in a line longer than the rolling buffer",
+    args: { command: "echo one; echo two; head -c 150000 /dev/zero | tr '\\0' 'b'" },
+  },
 ];
 
 function normalize(value, root) {

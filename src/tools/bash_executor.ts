@@ -55,7 +55,7 @@ export async function executeBashWithOperations(
   const ensureTemp = () => {
     if (tempPath) return;
     tempPath = join(tmpDir(), `pi-bash-${randomHex(8)}.log`);
-    tempFile = Deno.openSync(tempPath, { write: true, create: true, truncate: true });
+    tempFile = Deno.openSync(tempPath, { write: true, createNew: true, mode: 0o600 });
     for (const chunk of chunks) tempFile.writeSync(encoder.encode(chunk));
   };
   const decoder = new TextDecoder();

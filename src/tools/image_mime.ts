@@ -1,8 +1,8 @@
 /**
- * Recognises the image formats the read tool can attach (PNG, JPEG, GIF, WebP) by their
- * leading bytes, never by file extension. Decisions follow the `file-type` package the
- * reference uses, including its quirks: an animated PNG (acTL before IDAT) is not an
- * attachable image, and leading UTF-8 BOMs are skipped.
+ * Recognises the image formats the read tool can attach (PNG, JPEG, GIF, WebP, BMP) by their
+ * leading bytes, never by file extension, with the reference's (1.6.0) rules: full signatures,
+ * a PNG must start with its IHDR chunk, and an animated PNG (acTL before IDAT) is not an
+ * attachable image.
  *
  * @module
  */
@@ -11,88 +11,83 @@ import { nodeError } from "../util/fs.ts";
 /** MIME types the read tool sends as image attachments. */
 export type SupportedImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/bmp";
 
-/** How many leading bytes are inspected (as file-type does). */
+/** How many leading bytes are inspected. */
 const SNIFF_BYTES = 4100;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const MAX_PNG_CHUNKS = 512;
-const MAX_BOM_SKIPS = 256;
 
 function startsWith(bytes: Uint8Array, at: number, expected: number[]): boolean {
   if (at + expected.length > bytes.length) return false;
   return expected.every((b, i) => bytes[at + i] === b);
 }
 
-function ascii(bytes: Uint8Array, at: number, length: number): string {
-  return String.fromCharCode(...bytes.subarray(at, at + length));
+function startsWithAscii(bytes: Uint8Array, at: number, text: string): boolean {
+  return startsWith(bytes, at, [...text].map((c) => c.charCodeAt(0)));
 }
 
-/** Walks PNG chunks up to the first IDAT; returns null for APNG or a malformed header. */
-function sniffPng(bytes: Uint8Array, start: number): SupportedImageMimeType | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let pos = start + 8;
-  let sawHeader = false;
-  let chunks = 0;
-  do {
-    if (++chunks > MAX_PNG_CHUNKS) break;
-    if (pos + 8 > bytes.length) return null;
-    const length = view.getInt32(pos);
-    const type = ascii(bytes, pos + 4, 4);
-    if (length < 0) return null;
-    if (type === "IHDR") {
-      if (length !== 13) return null;
-      sawHeader = true;
-    }
-    if (type === "IDAT") return "image/png";
-    if (type === "acTL") return null;
-    if (!sawHeader && type !== "CgBI") return null;
-    const next = pos + 8 + length + 4;
-    if (next > bytes.length) return "image/png";
-    pos = next;
-  } while (pos + 8 < bytes.length);
-  return "image/png";
+function u32be(b: Uint8Array, at: number): number {
+  return (b[at] ?? 0) * 0x1000000 + ((b[at + 1] ?? 0) << 16) + ((b[at + 2] ?? 0) << 8) + (b[at + 3] ?? 0);
 }
 
-/** Identifies a supported image from its first bytes; null for anything else. */
-export function detectSupportedImageMimeType(bytes: Uint8Array): SupportedImageMimeType | null {
-  let start = 0;
-  for (let skips = 0; skips < MAX_BOM_SKIPS && startsWith(bytes, start, [0xef, 0xbb, 0xbf]); skips++) {
-    start += 3;
+function u32le(b: Uint8Array, at: number): number {
+  return (b[at] ?? 0) + ((b[at + 1] ?? 0) << 8) + ((b[at + 2] ?? 0) << 16) + (b[at + 3] ?? 0) * 0x1000000;
+}
+
+function u16le(b: Uint8Array, at: number): number {
+  return (b[at] ?? 0) + ((b[at + 1] ?? 0) << 8);
+}
+
+/** A PNG whose first chunk is a 13-byte IHDR. */
+function isPng(b: Uint8Array): boolean {
+  return b.length >= 16 && u32be(b, PNG_SIGNATURE.length) === 13 && startsWithAscii(b, 12, "IHDR");
+}
+
+/** An animation control chunk (acTL) before the first image data (IDAT): APNG, not attachable. */
+function isAnimatedPng(b: Uint8Array): boolean {
+  let offset = PNG_SIGNATURE.length;
+  while (offset + 8 <= b.length) {
+    const length = u32be(b, offset);
+    if (startsWithAscii(b, offset + 4, "acTL")) return true;
+    if (startsWithAscii(b, offset + 4, "IDAT")) return false;
+    const next = offset + 8 + length + 4;
+    if (next <= offset || next > b.length) return false;
+    offset = next;
   }
-  if (startsWith(bytes, start, [0x47, 0x49, 0x46])) return "image/gif";
-  if (startsWith(bytes, start, [0xff, 0xd8, 0xff])) {
-    return bytes[start + 3] === 0xf7 ? null : "image/jpeg";
-  }
-  if (startsWith(bytes, start, PNG_SIGNATURE)) return sniffPng(bytes, start);
-  if (startsWith(bytes, start, [0x52, 0x49, 0x46, 0x46]) && bytes.length >= start + 12) {
-    return ascii(bytes, start + 8, 4) === "WEBP" ? "image/webp" : null;
-  }
-  if (start === 0 && ascii(bytes, 0, 2) === "BM" && isBmp(bytes)) return "image/bmp";
-  return null;
+  return false;
 }
 
 /** A plausible Windows bitmap header: sizes and offsets that agree, 1 plane, a known depth. */
 function isBmp(b: Uint8Array): boolean {
   if (b.length < 26) return false;
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const fileSize = view.getUint32(2, true);
-  const pixelOffset = view.getUint32(10, true);
-  const dibSize = view.getUint32(14, true);
+  const fileSize = u32le(b, 2);
+  const pixelOffset = u32le(b, 10);
+  const dibSize = u32le(b, 14);
   if (fileSize !== 0 && fileSize < 26) return false;
   if (pixelOffset < 14 + dibSize) return false;
   if (fileSize !== 0 && pixelOffset >= fileSize) return false;
   let planes: number;
   let bits: number;
   if (dibSize === 12) {
-    planes = view.getUint16(22, true);
-    bits = view.getUint16(24, true);
+    planes = u16le(b, 22);
+    bits = u16le(b, 24);
   } else if (dibSize >= 40 && dibSize <= 124) {
     if (b.length < 30) return false;
-    planes = view.getUint16(26, true);
-    bits = view.getUint16(28, true);
+    planes = u16le(b, 26);
+    bits = u16le(b, 28);
   } else {
     return false;
   }
   return planes === 1 && [1, 4, 8, 16, 24, 32].includes(bits);
+}
+
+/** Identifies a supported image from its first bytes; null for anything else. */
+export function detectSupportedImageMimeType(bytes: Uint8Array): SupportedImageMimeType | null {
+  if (startsWith(bytes, 0, [0xff, 0xd8, 0xff])) return bytes[3] === 0xf7 ? null : "image/jpeg";
+  if (startsWith(bytes, 0, PNG_SIGNATURE)) return isPng(bytes) && !isAnimatedPng(bytes) ? "image/png" : null;
+  // The whole signature, so a text file that starts with "GIF" stays text.
+  if (startsWithAscii(bytes, 0, "GIF87a") || startsWithAscii(bytes, 0, "GIF89a")) return "image/gif";
+  if (startsWithAscii(bytes, 0, "RIFF") && startsWithAscii(bytes, 8, "WEBP")) return "image/webp";
+  if (startsWithAscii(bytes, 0, "BM") && isBmp(bytes)) return "image/bmp";
+  return null;
 }
 
 /** Reads the first bytes of a file and identifies a supported image; null for other files. */

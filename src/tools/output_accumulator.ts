@@ -211,7 +211,7 @@ export class OutputAccumulator {
   #ensureTempFile(): void {
     if (this.#tempFilePath) return;
     this.#tempFilePath = join(tmpDir(), `${this.#prefix}-${randomHex(8)}.log`);
-    this.#tempFile = Deno.openSync(this.#tempFilePath, { write: true, create: true, truncate: true });
+    this.#tempFile = Deno.openSync(this.#tempFilePath, { write: true, createNew: true, mode: 0o600 });
     for (const chunk of this.#rawChunks) this.#writeRaw(chunk);
     this.#rawChunks = [];
   }

@@ -81,6 +81,8 @@ Deno.test("BASH-01..04 fixture matrix matches reference 1.6.0", async () => {
             new Deno.Command("bash", { args: ["-c", c.args.command] }).outputSync().stdout,
           );
           assertEquals(all, expectedAll, `${c.id} full output file`);
+          // Readable only by the user, as 1.6.0 writes output files.
+          assertEquals((await Deno.stat(full)).mode! & 0o777, 0o600, `${c.id} full output file mode`);
           await Deno.remove(full);
         }
       } catch (e) {

@@ -94,19 +94,26 @@ Deno.test("READ-02 resize falls back to smaller JPEG encodings under a tight byt
   assertEquals(await resizeImage({ data: base64, mimeType: "image/png" }, { maxBytes: 10 }), null);
 });
 
-Deno.test("READ-02 image sniffing follows file-type's rules", () => {
+Deno.test("READ-02 image sniffing follows 1.6.0's rules", () => {
+  // Expected values printed by the reference's utils/mime.js (1.6.0) on the same bytes.
+  const enc = (text: string) => [...new TextEncoder().encode(text)];
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  assertEquals(detectSupportedImageMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0])), "image/jpeg");
-  assertEquals(detectSupportedImageMimeType(new Uint8Array([0xff, 0xd8, 0xff, 0xf7])), null);
-  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("GIF89a")), "image/gif");
-  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("RIFF\0\0\0\0WEBPVP8 ")), "image/webp");
-  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("RIFF\0\0\0\0WAVEfmt ")), null);
-  assertEquals(detectSupportedImageMimeType(new Uint8Array(png)), null);
-  assertEquals(
-    detectSupportedImageMimeType(new Uint8Array([0xef, 0xbb, 0xbf, 0x47, 0x49, 0x46])),
-    "image/gif",
-  );
-  assertEquals(detectSupportedImageMimeType(new TextEncoder().encode("plain text")), null);
+  const cases: [number[], string | null][] = [
+    [[0xff, 0xd8, 0xff, 0xe0], "image/jpeg"],
+    [[0xff, 0xd8, 0xff, 0xf7], null],
+    [enc("GIF89a"), "image/gif"],
+    [enc("GIF is a format"), null],
+    [enc("RIFF\0\0\0\0WEBPVP8 "), "image/webp"],
+    [enc("RIFF\0\0\0\0WAVEfmt "), null],
+    [png, null],
+    [[...png, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array(17).fill(0)], "image/png"],
+    [[0xef, 0xbb, 0xbf, ...enc("GIF89a")], null],
+    [enc("plain text"), null],
+    [enc("BM"), null],
+  ];
+  for (const [bytes, expected] of cases) {
+    assertEquals(detectSupportedImageMimeType(new Uint8Array(bytes)), expected, JSON.stringify(bytes));
+  }
 });
 
 Deno.test("READ-05 aborted signal rejects with the reference message", async () => {
