@@ -5,7 +5,7 @@
  * @module
  */
 
-import { join } from "../util/path.ts";
+import { dirname, join } from "../util/path.ts";
 import { getModels, getProviders } from "../ai/models.ts";
 import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
 import type { AssistantMessageEventStream } from "../ai/event_stream.ts";
@@ -82,6 +82,16 @@ function emptyCustomModels(error?: string): CustomModelsResult {
   return { models: [], overrides: new Map(), modelOverrides: new Map(), error };
 }
 
+/** Creates an empty models store if there is none; a read-only or missing folder is not an error here. */
+function ensureModelsStore(path: string): void {
+  try {
+    Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(path, "{}", { createNew: true, mode: 0o600 });
+  } catch {
+    // Exists already, or the folder cannot be written: pi works without it.
+  }
+}
+
 /** Loads and manages the model list; resolves keys through AuthStorage. */
 export class ModelRegistry {
   /** Credential store used for key lookups. */
@@ -99,11 +109,16 @@ export class ModelRegistry {
     this.loadModels();
   }
 
-  /** Registry reading `<agentDir>/models.json` (or the given path). */
+  /**
+   * Registry reading `<agentDir>/models.json` (or the given path). Like pi 1.6.0 it makes sure
+   * `models-store.json` exists beside it (`{}`, mode 0600), where 1.6.0 caches provider catalogs, so an
+   * agent folder shared with 1.6.0 looks the same after either ran.
+   */
   static create(
     authStorage: AuthStorage,
     modelsJsonPath: string = join(getAgentDir(), "models.json"),
   ): ModelRegistry {
+    ensureModelsStore(join(dirname(modelsJsonPath), "models-store.json"));
     return new ModelRegistry(authStorage, modelsJsonPath);
   }
 

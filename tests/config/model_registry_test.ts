@@ -242,3 +242,24 @@ test("PROV-07 registerProvider validation, replacement, baseUrl override and unr
   assertEquals(groqUrls(), expected.groqAfterUnregister);
   assertEquals(registry.find("p5", "m5")?.id ?? null, expected.p5AfterRefresh);
 });
+
+test("PROV-06 a bare start creates models-store.json ({} 0600) beside models.json, as 1.6.0 does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi-models-" });
+  try {
+    const agentDir = join(dir, "agent");
+    ModelRegistry.create(AuthStorage.create(join(agentDir, "auth.json")), join(agentDir, "models.json"));
+    const files = Object.fromEntries(
+      [...Deno.readDirSync(agentDir)].map((e) => e.name).sort().map((name) => {
+        const path = join(agentDir, name);
+        return [name, { text: Deno.readTextFileSync(path), mode: (Deno.statSync(path).mode! & 0o777).toString(8) }];
+      }),
+    );
+    assertEquals(files, reference.bareFiles);
+    // An existing store is left alone.
+    Deno.writeTextFileSync(join(agentDir, "models-store.json"), '{"x":1}');
+    ModelRegistry.create(AuthStorage.inMemory(), join(agentDir, "models.json"));
+    assertEquals(Deno.readTextFileSync(join(agentDir, "models-store.json")), '{"x":1}');
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
