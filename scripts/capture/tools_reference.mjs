@@ -405,11 +405,22 @@ function summarizeContent(content) {
   );
 }
 
+/** Image payloads in structured results as sha256 + length, like content blocks. */
+function summarizeStructured(value) {
+  if (value && typeof value === "object" && value.type === "image" && typeof value.data === "string") {
+    const { data, ...rest } = value;
+    return { ...rest, dataSha256: createHash("sha256").update(data).digest("hex"), dataLength: data.length };
+  }
+  return value;
+}
+
 async function runOne(tool, args) {
   const prepared = tool.prepareArguments ? tool.prepareArguments(structuredClone(args)) : args;
   try {
     const result = await tool.execute("call-1", prepared);
-    return { content: summarizeContent(result.content), details: result.details ?? null };
+    const out = { content: summarizeContent(result.content), details: result.details ?? null };
+    if (result.structuredContent !== undefined) out.structuredContent = summarizeStructured(result.structuredContent);
+    return out;
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

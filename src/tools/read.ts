@@ -9,14 +9,14 @@ import type { ImageContent, TextContent } from "../ai/types.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "./image_mime.ts";
 import { resolveReadPath } from "./path_utils.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.ts";
 import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_LINES,
-  formatSize,
-  truncateHead,
-  type TruncationResult,
-  utf8ByteLength,
-} from "./truncate.ts";
+  isStreamableRange,
+  readLocalFileChunks,
+  type SelectedLines,
+  selectLinesFromBuffer,
+  selectLinesFromStream,
+} from "./read_lines.ts";
 import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the read tool; `offset` is 1-based. */
@@ -34,6 +34,8 @@ export interface ReadToolDetails {
 /** File access the read tool needs; replace to read elsewhere (e.g. over SSH). */
 export interface ReadOperations {
   readFile: (absolutePath: string) => Promise<Uint8Array>;
+  /** Optional chunked reading; text reads then keep only the shown lines in memory. */
+  createReadStream?: (absolutePath: string) => AsyncIterable<Uint8Array>;
   /** Throws when the file is missing or unreadable. */
   access: (absolutePath: string) => Promise<void>;
   /** MIME type of a supported image, or null/undefined for anything read as text. */
@@ -60,6 +62,7 @@ const READ_PARAMETERS = {
 
 const defaultOperations: ReadOperations = {
   readFile: (path) => readFileBytes(path),
+  createReadStream: readLocalFileChunks,
   access: (path) => checkAccess(path),
   detectImageMimeType: detectSupportedImageMimeTypeFromFile,
 };
@@ -80,35 +83,25 @@ async function readImage(
 }
 
 /**
- * Selects the requested window of lines and applies head truncation, appending the notice
- * that tells the model which offset to continue from. Throws for an offset past the end.
+ * Formats a selected window: the text with the notice that tells the model which offset to
+ * continue from. Throws for an offset past the end.
  */
-function readText(
-  text: string,
+function formatText(
+  selected: SelectedLines,
   path: string,
   offset: number | undefined,
   limit: number | undefined,
 ): { text: string; details: ReadToolDetails | undefined } {
-  const lines = text.split("\n");
+  const { totalFileLines, truncation, firstLineBytes } = selected;
   const start = offset ? Math.max(0, offset - 1) : 0;
   const firstShown = start + 1;
-  if (start >= lines.length) {
-    throw new Error(`Offset ${offset} is beyond end of file (${lines.length} lines total)`);
+  if (start >= totalFileLines) {
+    throw new Error(`Offset ${offset} is beyond end of file (${totalFileLines} lines total)`);
   }
-  let limitedCount: number | undefined;
-  let selected: string;
-  if (limit !== undefined) {
-    const end = Math.min(start + limit, lines.length);
-    selected = lines.slice(start, end).join("\n");
-    limitedCount = end - start;
-  } else {
-    selected = lines.slice(start).join("\n");
-  }
-  const truncation = truncateHead(selected);
+  const limitedCount = limit === undefined ? undefined : Math.min(start + limit, totalFileLines) - start;
   if (truncation.firstLineExceedsLimit) {
-    const size = formatSize(utf8ByteLength(lines[start]));
     return {
-      text: `[Line ${firstShown} is ${size}, exceeds ${
+      text: `[Line ${firstShown} is ${formatSize(firstLineBytes)}, exceeds ${
         formatSize(DEFAULT_MAX_BYTES)
       } limit. Use bash: sed -n '${firstShown}p' ${path} | head -c ${DEFAULT_MAX_BYTES}]`,
       details: { truncation },
@@ -116,15 +109,15 @@ function readText(
   }
   if (truncation.truncated) {
     const lastShown = firstShown + truncation.outputLines - 1;
-    const range = `[Showing lines ${firstShown}-${lastShown} of ${lines.length}`;
+    const range = `[Showing lines ${firstShown}-${lastShown} of ${totalFileLines}`;
     const budget = truncation.truncatedBy === "lines" ? "" : ` (${formatSize(DEFAULT_MAX_BYTES)} limit)`;
     return {
       text: `${truncation.content}\n\n${range}${budget}. Use offset=${lastShown + 1} to continue.]`,
       details: { truncation },
     };
   }
-  if (limitedCount !== undefined && start + limitedCount < lines.length) {
-    const remaining = lines.length - (start + limitedCount);
+  if (limitedCount !== undefined && start + limitedCount < totalFileLines) {
+    const remaining = totalFileLines - (start + limitedCount);
     return {
       text: `${truncation.content}\n\n[${remaining} more lines in file. Use offset=${
         start + limitedCount + 1
@@ -133,6 +126,15 @@ function readText(
     };
   }
   return { text: truncation.content, details: undefined };
+}
+
+/** The result as data: the text, or the image with its note. */
+export type ReadStructuredContent = string | { type: "image"; data: string; mimeType: string; note: string };
+
+function structuredOf(content: (TextContent | ImageContent)[]): ReadStructuredContent {
+  const text = content.find((c): c is TextContent => c.type === "text")?.text ?? "";
+  const image = content.find((c): c is ImageContent => c.type === "image");
+  return image ? { type: "image", data: image.data, mimeType: image.mimeType, note: text } : text;
 }
 
 /** Creates the `read` tool for files under `cwd`. */
@@ -161,14 +163,18 @@ export function createReadTool(
         await ops.access(absolutePath);
         if (signal?.aborted) throw abortError();
         const mimeType = ops.detectImageMimeType ? await ops.detectImageMimeType(absolutePath) : undefined;
-        const bytes = await ops.readFile(absolutePath);
         if (mimeType) {
-          const content = await readImage(bytes, mimeType, autoResizeImages);
-          return { content, details: undefined };
+          const content = await readImage(await ops.readFile(absolutePath), mimeType, autoResizeImages);
+          return { content, details: undefined, structuredContent: structuredOf(content) };
         }
-        const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-        const result = readText(decoded, path, offset, limit);
-        return { content: [{ type: "text", text: result.text }], details: result.details };
+        const startLine = offset ? Math.max(0, offset - 1) : 0;
+        // Streamed when possible, so only the shown lines are kept in memory.
+        const selected = ops.createReadStream && isStreamableRange(offset, limit)
+          ? await selectLinesFromStream(ops.createReadStream(absolutePath), startLine, limit, signal)
+          : selectLinesFromBuffer(await ops.readFile(absolutePath), startLine, limit);
+        const result = formatText(selected, path, offset, limit);
+        const content: TextContent[] = [{ type: "text", text: result.text }];
+        return { content, details: result.details, structuredContent: structuredOf(content) };
       });
     },
   };

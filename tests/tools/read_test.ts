@@ -4,7 +4,10 @@ import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { createReadTool, type ReadToolInput, type ReadToolOptions } from "../../src/tools/read.ts";
 import { formatDimensionNote, resizeImage } from "../../src/tools/image_resize.ts";
-import { detectSupportedImageMimeType } from "../../src/tools/image_mime.ts";
+import {
+  detectSupportedImageMimeType,
+  detectSupportedImageMimeTypeFromFile,
+} from "../../src/tools/image_mime.ts";
 
 // Expectations were captured from the reference pi 1.6.0 read tool on the same input files by
 // scripts/capture/tools_reference.mjs (see tests/fixtures/tools/read/README.md).
@@ -15,6 +18,7 @@ interface Case {
   options?: ReadToolOptions;
   content?: unknown[];
   details?: unknown;
+  structuredContent?: unknown;
   error?: string;
 }
 const expected = JSON.parse(await Deno.readTextFile(join(fixtureDir, "expected.json"))) as {
@@ -33,6 +37,15 @@ function summarize(content: { type: string; data?: string; mimeType?: string }[]
       }
       : c
   );
+}
+
+/** Structured results with the image payload as sha256 + length, as the capture stores them. */
+function summarizeStructured(value: unknown): unknown {
+  if (value && typeof value === "object" && (value as { type?: string }).type === "image") {
+    const { data, ...rest } = value as { data: string };
+    return { ...rest, dataSha256: createHash("sha256").update(data).digest("hex"), dataLength: data.length };
+  }
+  return value;
 }
 
 Deno.test("READ-01 tool metadata and JSON schema match the reference", () => {
@@ -68,6 +81,7 @@ for (const c of expected.cases) {
       const result = await tool.execute("call-1", c.args);
       assertEquals(summarize(result.content), c.content);
       assertEquals(JSON.parse(JSON.stringify(result.details ?? null)), c.details);
+      assertEquals(summarizeStructured(result.structuredContent), c.structuredContent);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -130,3 +144,35 @@ function encodeBase64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
 }
+
+/** Reads a file in pieces of `size` bytes, so lines and UTF-8 characters straddle chunks. */
+async function* chunked(path: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = await Deno.readFile(path);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+}
+
+Deno.test("READ-03 READ-04 whole-file and 7-byte-chunk streaming give the reference's text results", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi-read-" });
+  try {
+    await cp(join(fixtureDir, "files"), dir, { recursive: true });
+    const base = {
+      readFile: (p: string) => Deno.readFile(p),
+      access: async (p: string) => void await Deno.stat(p),
+      detectImageMimeType: detectSupportedImageMimeTypeFromFile,
+    };
+    const variants = {
+      whole: base,
+      chunks: { ...base, createReadStream: (p: string) => chunked(p, 7) },
+    };
+    for (const [name, operations] of Object.entries(variants)) {
+      for (const c of expected.cases) {
+        if (c.options || c.error !== undefined || c.name.startsWith("READ-02")) continue;
+        const result = await createReadTool(dir, { operations }).execute("call-1", c.args);
+        assertEquals(result.content, c.content, `${name}: ${c.name}`);
+        assertEquals(JSON.parse(JSON.stringify(result.details ?? null)), c.details, `${name}: ${c.name}`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
