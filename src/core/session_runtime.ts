@@ -13,6 +13,7 @@ import { AuthStorage } from "../config/auth_storage.ts";
 import { ModelRegistry } from "../config/model_registry.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
+import { configLoadDiagnostics } from "../config/config_diagnostics.ts";
 import { DefaultResourceLoader, type ResourceLoaderOptions } from "../resources/resource_loader.ts";
 import { SessionManager } from "../session/session_manager.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -76,7 +77,9 @@ export async function createAgentSessionServices(
     settings: settingsManager,
   });
   await resourceLoader.reload();
-  return { cwd, agentDir, authStorage, settingsManager, modelRegistry, resourceLoader, diagnostics: [] };
+  // Broken auth.json / models.json are named at start-up, not only as "No API key found" later.
+  const diagnostics = configLoadDiagnostics(authStorage, modelRegistry);
+  return { cwd, agentDir, authStorage, settingsManager, modelRegistry, resourceLoader, diagnostics };
 }
 
 /** Why a session started; extensions' `session_start` event carries it. */
