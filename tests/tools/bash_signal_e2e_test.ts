@@ -1,5 +1,5 @@
 /**
- * BASH-04 end to end: the real `pi -p` runs a bash tool call whose command leaves children and
+ * BASH-04 end to end: the real `pi` (`-p` and `--mode rpc`) runs a bash tool call whose command leaves children and
  * grandchildren sleeping; SIGINT or SIGTERM to pi must end that whole process tree, so nothing of
  * it survives pi (the reference leaves it running on SIGINT).
  */
@@ -16,8 +16,15 @@ function liveProcesses(marker: string): string[] {
   return out.split("\n").filter((l) => l.includes(marker) && !/^\s*\d+\s+Z/.test(l) && !l.includes("ps -eo"));
 }
 
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  Deno.test(`BASH-04 ${signal} to pi -p mid bash call ends the command's whole process tree`, async () => {
+const CASES = [
+  { mode: "-p", signal: "SIGINT", code: 130 },
+  { mode: "-p", signal: "SIGTERM", code: 143 },
+  { mode: "rpc", signal: "SIGTERM", code: 143 },
+  { mode: "rpc", signal: "SIGINT", code: 130 },
+] as const;
+
+for (const { mode, signal, code } of CASES) {
+  Deno.test(`BASH-04 ${signal} to pi ${mode} mid bash call ends the command's whole process tree`, async () => {
     // A number no other process uses as a sleep argument.
     const marker = `${4_000_000 + Math.floor(Math.random() * 1_000_000)}`;
     const command = `sleep ${marker} & (sleep ${marker}.5 & sleep ${marker}.25; wait) & sleep ${marker}.75`;
@@ -27,11 +34,16 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     ]);
     const env = await createAgentEnv(server.url);
     try {
-      const pi = startPi(["--model", `fake-openai/${FAKE_MODEL_ID}`, "-p", "run it"], {
-        env: env.env,
-        cwd: env.cwd,
-        timeoutMs: 60_000,
-      });
+      const model = ["--model", `fake-openai/${FAKE_MODEL_ID}`];
+      // RPC: the prompt arrives on stdin, which then closes; pi finishes the run before exiting.
+      const pi = mode === "-p"
+        ? startPi([...model, "-p", "run it"], { env: env.env, cwd: env.cwd, timeoutMs: 60_000 })
+        : startPi([...model, "--mode", "rpc"], {
+          env: env.env,
+          cwd: env.cwd,
+          timeoutMs: 60_000,
+          stdin: `${JSON.stringify({ id: "1", type: "prompt", message: "run it" })}\n`,
+        });
       // The shell, two sleeps, the subshell and its two sleeps.
       await waitFor(() => liveProcesses(marker).length >= 5, 30_000, "the command's processes");
       pi.child.kill(signal);
