@@ -10,6 +10,7 @@
 import { resolve } from "../util/path.ts";
 import { resolveModelScope } from "../config/model_resolver.ts";
 import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
+import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
 import {
@@ -131,7 +132,7 @@ async function mainSteps(
   const sessionManager = await openSession(run, startupSettings);
   nameSession(parsed, sessionManager);
 
-  const createRuntime = runtimeFactory(run);
+  const createRuntime = runtimeFactory(run, startupSettings);
   const initial = await createRuntime({ cwd: sessionManager.getCwd(), agentDir, sessionManager });
   const { session, services, diagnostics } = initial;
 
@@ -232,7 +233,7 @@ function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | u
  * from the flags, then the session. The first session and every later one (RPC `new_session`,
  * `switch_session`, `fork`) come from here, as the reference's `createRuntime` does.
  */
-function runtimeFactory(run: RunContext): CreateAgentSessionRuntimeFactory {
+function runtimeFactory(run: RunContext, startupSettings: SettingsManager): CreateAgentSessionRuntimeFactory {
   const { io, parsed, cwd } = run;
   const resourceLoaderOptions = {
     additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
@@ -247,10 +248,26 @@ function runtimeFactory(run: RunContext): CreateAgentSessionRuntimeFactory {
   // One credential store for the whole process, so an --api-key given once applies to later sessions.
   let first: AgentSessionServices | undefined;
   return async (options) => {
+    // Project trust (-a/--approve, -na/--no-approve, trust.json, defaultProjectTrust) decides whether
+    // the folder's own .pi/settings.json applies. Nobody can be asked in these modes.
+    let projectTrusted: boolean;
+    try {
+      projectTrusted = await resolveProjectTrust({
+        cwd: options.cwd,
+        agentDir: options.agentDir,
+        flag: parsed.projectTrustOverride,
+        defaultProjectTrust: startupSettings.getDefaultProjectTrust(),
+        interactive: false,
+      });
+    } catch (error) {
+      // A broken trust.json: its message names the file and what is wrong.
+      throw new CliExit(`Error: ${(error as Error).message}`);
+    }
     const services = await createAgentSessionServices({
       cwd: options.cwd,
       agentDir: options.agentDir,
       authStorage: first?.authStorage,
+      settingsManager: SettingsManager.create(options.cwd, options.agentDir, { projectTrusted }),
       resourceLoaderOptions,
     });
     first ??= services;

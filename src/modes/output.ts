@@ -8,11 +8,20 @@
 
 const encoder = new TextEncoder();
 
-/** Writes all of `text` to stdout. */
+/**
+ * Writes all of `text` to stdout. When the reader has gone (`pi --mode json … | head -1`), pi
+ * stops at once and quietly with exit code 0, as command-line tools do on a closed pipe: the
+ * session file is already written, and nothing more can be delivered.
+ */
 export function writeStdout(text: string): void {
   const bytes = encoder.encode(text);
   let offset = 0;
-  while (offset < bytes.length) offset += Deno.stdout.writeSync(bytes.subarray(offset));
+  try {
+    while (offset < bytes.length) offset += Deno.stdout.writeSync(bytes.subarray(offset));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+    Deno.exit(0);
+  }
 }
 
 /** Writes all of `text` to stderr. */

@@ -1,6 +1,7 @@
 /**
  * Print mode (`pi -p`, `pi --mode json`): run the prompts, then print the final answer (text) or
- * stream every event as a JSON line (json). Errors go to stderr and make the exit code 1.
+ * stream every event as a JSON line (json). Errors go to stderr and make the exit code 1, as do a
+ * reply cut at the output limit (its text is still printed) and a failed overflow compaction.
  *
  * @module
  */
@@ -38,9 +39,13 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     Deno.addSignalListener(signal, handler);
     return [signal, handler];
   });
-  const unsubscribe = mode === "json"
-    ? session.subscribe((event) => writeStdout(serializeJsonEvent(event)))
-    : undefined;
+  // A failed compaction (e.g. overflow recovery that overflows again) leaves no assistant answer
+  // to report, so its message is kept for the exit code and stderr.
+  let compactionError: string | undefined;
+  const unsubscribe = session.subscribe((event) => {
+    if (event.type === "compaction_end") compactionError = event.errorMessage;
+    if (mode === "json") writeStdout(serializeJsonEvent(event));
+  });
   try {
     if (mode === "json") {
       const header = session.sessionManager.getHeader();
@@ -58,6 +63,13 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
           return 1;
         }
         for (const block of assistant.content) if (block.type === "text") writeStdout(`${block.text}\n`);
+        if (assistant.stopReason === "length") {
+          writeStderr("Response was truncated: the model reached its output token limit.\n");
+          return 1;
+        }
+      } else if (compactionError) {
+        writeStderr(`${compactionError}\n`);
+        return 1;
       }
     }
     return 0;

@@ -1,0 +1,296 @@
+/**
+ * pi 1.6.0's new flags and commands through the real `pi` against the fake provider (CLI-16,
+ * CLI-20, CLI-25, CLI-26): `--name`, `--session-id`, tool patterns and `+x/-x`, `--exclude-tools`,
+ * `pi auth`, and the flags and commands whose feature this build lacks, which are exit-1 errors
+ * with exact texts. Also the found bugs: `-r` no longer exits 0 silently, a file in place of the
+ * sessions folder and `--session <folder>` are one clear line, a closed stdout is a quiet exit,
+ * `-p` on a `length` stop and on a failed overflow compaction exits 1.
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "../support/assert.ts";
+import { type AgentEnv, createAgentEnv, readSessionLines } from "../support/agent_env.ts";
+import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { MAIN_TS, spawnPi } from "../support/spawn_pi.ts";
+
+type Json = Record<string, unknown>;
+
+const MODEL = ["--model", "fake-openai/test-model"];
+
+async function withEnv(
+  turns: ScriptedTurn[],
+  fn: (env: AgentEnv, requests: () => Json[]) => Promise<void>,
+  settings?: Record<string, unknown>,
+): Promise<void> {
+  const server = await startFakeProvider(turns);
+  const env = await createAgentEnv(server.url, settings ? { settings } : undefined);
+  env.env.PI_OFFLINE = "1";
+  try {
+    await fn(env, () => server.requests.map((r) => r.body as Json));
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+}
+
+async function run(env: AgentEnv, args: string[], stdin?: string) {
+  const r = await spawnPi(args, { env: env.env, cwd: env.cwd, stdin });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+
+const answer = (text: string): ScriptedTurn => ({ content: [{ type: "text", text }] });
+
+/** The tool names an OpenAI chat-completions request offered. */
+function toolNames(body: Json): string[] {
+  return ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+}
+
+Deno.test("CLI-25 e2e flags and commands this build lacks are 'not available yet' errors, exit 1", async () => {
+  await withEnv([], async (env, requests) => {
+    const cases: [string[], string][] = [
+      [
+        ["-r", "-p", "hi"],
+        "--resume is not available yet in this build (no session picker yet; use --session <id> or --continue)",
+      ],
+      [
+        ["--resume"],
+        "--resume is not available yet in this build (no session picker yet; use --session <id> or --continue)",
+      ],
+      [
+        ["-e", "missing.ts", "-p", "hi"],
+        "--extension missing.ts is not available yet in this build (no extensions yet)",
+      ],
+      [
+        ["-e", "builtin:mcp", "-p", "hi"],
+        "--extension builtin:mcp is not available yet in this build (no extensions yet)",
+      ],
+      [["--theme", "dark.json", "-p", "hi"], "--theme is not available yet in this build (no themes yet)"],
+      [["--use-theme", "dark", "-p", "hi"], "--use-theme is not available yet in this build (no themes yet)"],
+      [["--export", "s.jsonl"], "--export is not available yet in this build (no HTML export yet)"],
+      [
+        ["--tui-mode", "regular", "-p", "hi"],
+        "--tui-mode is not available yet in this build (no interactive mode yet)",
+      ],
+      [["mcp", "list"], '"pi mcp" is not available yet in this build (no MCP support yet)'],
+      [["update", "--models"], '"pi update" is not available yet in this build (no package manager yet)'],
+    ];
+    for (const [args, message] of cases) {
+      assertEquals(await run(env, [...args, ...MODEL]), {
+        code: 1,
+        stdout: "",
+        stderr: `Error: ${message}\n`,
+      }, args.join(" "));
+    }
+    assertEquals(requests().length, 0);
+    assertEquals(await env.sessionFiles(), []);
+  });
+});
+
+Deno.test("CLI-20 e2e --name writes a session_info entry right after the header", async () => {
+  await withEnv([answer("named")], async (env) => {
+    assertEquals(await run(env, ["--name", "  Refactor auth  ", "-p", "hi", ...MODEL]), {
+      code: 0,
+      stdout: "named\n",
+      stderr: "",
+    });
+    const [file] = await env.sessionFiles();
+    const lines = await readSessionLines(file);
+    assertEquals([lines[0].type, lines[1].type, lines[1].name], ["session", "session_info", "Refactor auth"]);
+  });
+});
+
+Deno.test("CLI-20 e2e --session-id creates the session with that id, then opens it again", async () => {
+  await withEnv([answer("one"), answer("two")], async (env, requests) => {
+    assertEquals(await run(env, ["--session-id", "task-42", "-p", "first", ...MODEL]), {
+      code: 0,
+      stdout: "one\n",
+      stderr: "Warning: No project session found with id 'task-42'; creating a new session with that id.\n",
+    });
+    const [file] = await env.sessionFiles();
+    assert(file.endsWith("_task-42.jsonl"), file);
+    assertEquals((await readSessionLines(file))[0].id, "task-42");
+    assertEquals(await run(env, ["--session-id", "task-42", "-p", "second", ...MODEL]), {
+      code: 0,
+      stdout: "two\n",
+      stderr: "",
+    });
+    assertEquals(await env.sessionFiles(), [file]);
+    const sent = (requests()[1].messages as { role: string }[]).filter((m) => m.role === "user").length;
+    assertEquals(sent, 2);
+  });
+});
+
+Deno.test("CLI-16 e2e --tools patterns and +x/-x, --exclude-tools: the tools the request offers", async () => {
+  const cases: [string[], string[]][] = [
+    [["--tools", "r*,ls"], ["read", "ls"]],
+    [["--tools", "+grep,-bash"], ["read", "edit", "write", "grep"]],
+    [["--exclude-tools", "bash,e*"], ["read", "write"]],
+    [["-t", "read,bash,grep", "-xt", "g*"], ["read", "bash"]],
+    [["-nbt", "--tools", "+find"], ["find"]],
+  ];
+  await withEnv(cases.map((_, i) => answer(`ok ${i}`)), async (env, requests) => {
+    for (const [flags] of cases) {
+      assertEquals(
+        (await run(env, [...flags, "--no-session", "-p", "hi", ...MODEL])).code,
+        0,
+        flags.join(" "),
+      );
+    }
+    assertEquals(requests().map(toolNames), cases.map(([, names]) => names));
+  });
+});
+
+Deno.test("CLI-26 e2e pi auth login --api-key stores the key; check and print-api-key see it; logout removes it", async () => {
+  await withEnv([], async (env) => {
+    const auth = join(env.agentDir, "auth.json");
+    assertEquals(await run(env, ["auth", "check", "--provider", "openai", "--json"]), {
+      code: 1,
+      stdout: '{"status":"not_ready","provider":"openai","reason":"credentials_not_configured"}\n',
+      stderr: "",
+    });
+    assertEquals(await run(env, ["auth", "login", "openai", "--api-key"], "sk-stored\n"), {
+      code: 0,
+      stdout: `Saved an API key for openai in ${auth}\n`,
+      stderr: "",
+    });
+    assertEquals(JSON.parse(await Deno.readTextFile(auth)).openai, { type: "api_key", key: "sk-stored" });
+    assertEquals(await run(env, ["auth", "check", "--provider", "openai"]), {
+      code: 0,
+      stdout: "ready\n",
+      stderr: "",
+    });
+    assertEquals(await run(env, ["auth", "print-api-key", "--provider", "openai"]), {
+      code: 0,
+      stdout: "sk-stored\n",
+      stderr: "",
+    });
+    assertEquals(await run(env, ["auth", "logout", "openai"]), {
+      code: 0,
+      stdout:
+        "Removed stored credentials for OpenAI. Environment variables and models.json config are unchanged.\n",
+      stderr: "",
+    });
+    assertEquals(await run(env, ["auth", "login", "openai"]), {
+      code: 1,
+      stdout: "",
+      stderr:
+        'Error: Signing in with an account (OAuth) is not available yet in this build; use "pi auth login <provider> --api-key"\n',
+    });
+    assertEquals(await run(env, ["auth", "check", "--provider", "openai", "--json", "--bogus"]), {
+      code: 1,
+      stdout: "",
+      stderr:
+        'Unknown option --bogus for "auth check".\nUse "pi --help" or "pi auth check --provider <provider> [--json] [--credentials] [--no-refresh]".\n',
+    });
+  });
+});
+
+Deno.test("CLI-20 e2e a file where agent/sessions should be is one clear line, no stack trace", async () => {
+  await withEnv([], async (env, requests) => {
+    const sessions = join(env.agentDir, "sessions");
+    await Deno.remove(sessions, { recursive: true }).catch(() => {});
+    await Deno.writeTextFile(sessions, "not a folder\n");
+    assertEquals(await run(env, ["-p", "hi", ...MODEL]), {
+      code: 1,
+      stdout: "",
+      stderr:
+        `Error: Cannot use the sessions folder: ${sessions} is a file, not a folder. Move it away or use --session-dir.\n`,
+    });
+    assertEquals(requests().length, 0);
+  });
+});
+
+Deno.test("CLI-20 e2e --session <a folder> is a clear error", async () => {
+  await withEnv([], async (env) => {
+    assertEquals(await run(env, ["--session", env.cwd, "-p", "hi", ...MODEL]), {
+      code: 1,
+      stdout: "",
+      stderr: `Error: --session expects a session file, but ${env.cwd} is a folder\n`,
+    });
+  });
+});
+
+Deno.test("MODE-01 e2e pi --mode json … | head -1: a closed stdout is a quiet exit", async () => {
+  // JSON mode: many small records; print mode: one 200 KB answer of many lines (more than a pipe holds).
+  const turns: Record<string, ScriptedTurn> = {
+    "--mode json": { content: [{ type: "text", text: "x".repeat(2000) }], deltaSize: 4, chunkDelayMs: 1 },
+    "-p": { content: [{ type: "text", text: "line\n".repeat(40000) }], deltaSize: 10000 },
+  };
+  for (const mode of ["--mode json", "-p"]) {
+    await withEnv([turns[mode]], async (env) => {
+      // A real pipe into `head`, which exits after its first line; bash reports pi's exit code.
+      const script =
+        `"$DENO" run -A --no-prompt "$MAIN" ${mode} hi --model fake-openai/test-model 2>"$ERR" | head -1 >/dev/null; ` +
+        `echo "\${PIPESTATUS[0]}"`;
+      const err = join(env.root, "stderr.txt");
+      const out = await new Deno.Command("bash", {
+        args: ["-c", script],
+        cwd: env.cwd,
+        env: {
+          ...env.env,
+          PATH: Deno.env.get("PATH") ?? "",
+          DENO: Deno.execPath(),
+          MAIN: MAIN_TS,
+          ERR: err,
+          DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno"),
+        },
+        clearEnv: true,
+        stdout: "piped",
+      }).output();
+      assertEquals([new TextDecoder().decode(out.stdout), await Deno.readTextFile(err)], ["0\n", ""], mode);
+    });
+  }
+});
+
+Deno.test("MODE-01 e2e -p on a length stop prints the text, warns on stderr and exits 1", async () => {
+  await withEnv([{ content: [{ type: "text", text: "cut sho" }], stopReason: "length" }], async (env) => {
+    assertEquals(await run(env, ["-p", "hi", ...MODEL]), {
+      code: 1,
+      stdout: "cut sho\n",
+      stderr: "Response was truncated: the model reached its output token limit.\n",
+    });
+  });
+});
+
+Deno.test("MODE-01 e2e -p when overflow compaction itself fails exits 1 with the error on stderr", async () => {
+  const overflow: ScriptedTurn = {
+    fault: {
+      kind: "http",
+      status: 400,
+      message: "This model's maximum context length is 128000 tokens (context_length_exceeded)",
+    },
+  };
+  await withEnv(Array.from({ length: 8 }, () => structuredClone(overflow)), async (env) => {
+    const result = await run(env, ["-p", "hi", ...MODEL]);
+    assertEquals(result.code, 1);
+    assertEquals(result.stdout, "");
+    // The first answer overflows; the summary request for the recovery overflows too.
+    assertEquals(
+      result.stderr,
+      "Context overflow recovery failed: Summarization failed: 400 This model's maximum context length is 128000 tokens (context_length_exceeded)\n",
+    );
+  }, { retry: { enabled: false } });
+});
+
+Deno.test("CLI-28 e2e -a/--approve trusts the folder's .pi/settings.json for the run; -na ignores it", async () => {
+  const turns = [answer("a"), answer("b"), answer("c")];
+  await withEnv(turns, async (env) => {
+    await Deno.mkdir(join(env.cwd, ".pi"));
+    await Deno.writeTextFile(
+      join(env.cwd, ".pi", "settings.json"),
+      JSON.stringify({ defaultProvider: "fake-google", defaultModel: "test-model" }),
+    );
+    const modelOf = async (args: string[]) => {
+      const result = await run(env, [...args, "-p", "hi"]);
+      assertEquals(result.code, 0, result.stderr);
+      const files = await env.sessionFiles();
+      const newest = files.sort().at(-1)!;
+      const change = (await readSessionLines(newest)).find((l) => l.type === "model_change")!;
+      await Deno.remove(newest);
+      return change.provider;
+    };
+    assertEquals(await modelOf(["-a"]), "fake-google");
+    assertEquals(await modelOf(["--no-approve"]), "fake-openai");
+    // Without a flag or a saved decision, print mode does not trust a folder with protected files.
+    assertEquals(await modelOf([]), "fake-openai");
+  }, { defaultProvider: "fake-openai", defaultModel: "test-model" });
+});
