@@ -34,6 +34,8 @@ export interface SystemMessageFact {
   before: string;
   /** True for a full prompt (it has a preamble), false for a patch of changed sections. */
   full: boolean;
+  /** The section names it sets or removes. */
+  sections: string[];
 }
 
 /** A whole chain's outcome. */
@@ -143,7 +145,11 @@ export async function runChain(
     kinds.forEach((kind, i) => {
       if (kind !== "system") return;
       const message = entries[i - 1].message as SystemMessage;
-      systemMessages.push({ before: kinds[i + 1] ?? "", full: message.sections?.preamble !== undefined });
+      systemMessages.push({
+        before: kinds[i + 1] ?? "",
+        full: message.sections?.preamble !== undefined,
+        sections: Object.keys(message.sections ?? {}),
+      });
     });
     const prompt = getCurrentSystemPrompt(entries.filter((e) => e.type === "message").map((e) => e.message));
     const pkg = findReference()?.packageDir;

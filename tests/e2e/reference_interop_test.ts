@@ -28,7 +28,12 @@ function checkChain(outcome: Omit<ChainOutcome, "sessionText">, runners: Runner[
   assertEquals(outcome.kinds, expectedKinds(total));
   assertEquals(outcome.chained, true, "each entry's parentId is the previous entry");
   // A run writes its prompt (whole, or what changed) right before its user message.
-  for (const fact of outcome.systemMessages) assertEquals(fact.before, "user", "system message placement");
+  for (const fact of outcome.systemMessages) {
+    assertEquals(fact.before, "user", "system message placement");
+    // Both sides build the same prompt for the same project; only the documentation paths
+    // (each pi names its own install) differ, so a later message patches at most `docs`.
+    if (!fact.full) assertEquals(fact.sections.filter((s) => s !== "docs"), [], "patched sections");
+  }
   if (runners.includes("ref") || firstStep > 1) {
     // The reference declared a prompt somewhere in the chain: the first one is whole, and
     // replaying all of them ends with this session's cwd.
