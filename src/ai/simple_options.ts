@@ -4,7 +4,15 @@
  *
  * @module
  */
-import type { Model, SimpleStreamOptions, StreamOptions, ThinkingBudgets, ThinkingLevel } from "./types.ts";
+import { estimateContextTokens } from "./context_estimate.ts";
+import type {
+  Context,
+  Model,
+  SimpleStreamOptions,
+  StreamOptions,
+  ThinkingBudgets,
+  ThinkingLevel,
+} from "./types.ts";
 
 /** Default token budgets per thinking level for token-budget APIs. */
 export const DEFAULT_THINKING_BUDGETS: Required<ThinkingBudgets> = {
@@ -17,22 +25,43 @@ export const DEFAULT_THINKING_BUDGETS: Required<ThinkingBudgets> = {
 /** Output tokens kept free for the answer when the thinking budget would eat the whole cap. */
 export const MIN_OUTPUT_TOKENS = 1024;
 
-/** Default output cap of a simple request: the model's limit, at most 32000. */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 32000;
+// Room kept free besides the estimated input: OpenRouter counts input with its own tokenizer and
+// rejects input + max_tokens above the window (it counted prose up to 12% high).
+const CONTEXT_SAFETY_TOKENS = 4096;
+const CONTEXT_SAFETY_RATIO = 0.15;
+// The 15% margin only while it leaves this much output; otherwise the fixed margin, with output
+// capped at this size.
+const MIN_OUTPUT_WITH_RATIO_MARGIN = 32768;
 
 /**
- * The provider-independent options of a simple request. `maxTokens` defaults to
- * min(model.maxTokens, 32000); an explicitly resolved `apiKey` wins over `options.apiKey`.
+ * `maxTokens` fitted into the model's context window, leaving room for the input being counted
+ * higher than estimated (pi-ai 1.x). Never below 1.
+ */
+export function clampMaxTokensToContext(model: Model, context: Context, maxTokens: number): number {
+  if (model.contextWindow <= 0) return Math.max(1, maxTokens);
+  const input = estimateContextTokens(context);
+  const margin = Math.max(CONTEXT_SAFETY_TOKENS, Math.ceil(input * CONTEXT_SAFETY_RATIO));
+  let room = model.contextWindow - input - margin;
+  if (room < MIN_OUTPUT_WITH_RATIO_MARGIN) {
+    room = Math.min(MIN_OUTPUT_WITH_RATIO_MARGIN, model.contextWindow - input - CONTEXT_SAFETY_TOKENS);
+  }
+  return Math.min(maxTokens, Math.max(1, room));
+}
+
+/**
+ * The provider-independent options of a simple request. `maxTokens` defaults to the model's
+ * limit, fitted into the context window with the request's estimated size (pi-ai 1.x; 0.73
+ * capped it at 32000); an explicitly resolved `apiKey` wins over `options.apiKey`.
  */
 export function buildBaseOptions(
   model: Model,
+  context: Context,
   options?: SimpleStreamOptions,
   apiKey?: string,
 ): StreamOptions {
   return {
     temperature: options?.temperature,
-    maxTokens: options?.maxTokens ??
-      (model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_OUTPUT_TOKENS) : undefined),
+    maxTokens: clampMaxTokensToContext(model, context, options?.maxTokens ?? model.maxTokens),
     signal: options?.signal,
     apiKey: apiKey || options?.apiKey,
     transport: options?.transport,

@@ -66,11 +66,13 @@ function transformAssistant(
   const sameModel = msg.provider === model.provider && msg.api === model.api && msg.model === model.id;
   const content = msg.content.flatMap((block): AssistantMessage["content"] => {
     if (block.type === "thinking") {
-      // Opaque payloads are only meaningful to the model that produced them.
-      if (block.redacted) return sameModel ? [block] : [];
-      if (sameModel && block.thinkingSignature) return [block];
+      // pi-ai 1.3.0: thinking from another model is dropped. Signatures only mean something to
+      // the model that made them, and readable thinking sent as text reads as part of the reply.
+      if (!sameModel) return [];
+      // Redacted and signed blocks stay even when empty (encrypted reasoning is replayed).
+      if (block.redacted || block.thinkingSignature) return [block];
       if (!block.thinking || block.thinking.trim() === "") return [];
-      return sameModel ? [block] : [{ type: "text", text: block.thinking }];
+      return [block];
     }
     if (block.type === "text") {
       return sameModel ? [block] : [{ type: "text", text: block.text }];

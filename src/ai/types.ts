@@ -330,6 +330,8 @@ export interface OpenAIResponsesCompat {
 
 /** Switches for Anthropic Messages-compatible servers. */
 export interface AnthropicMessagesCompat {
+  /** The model thinks adaptively (an effort, no token budget). */
+  forceAdaptiveThinking?: boolean;
   supportsEagerToolInputStreaming?: boolean;
   supportsLongCacheRetention?: boolean;
 }

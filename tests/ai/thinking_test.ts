@@ -1,5 +1,10 @@
 import { clampThinkingLevel, getSupportedThinkingLevels, supportsXhigh } from "../../src/ai/thinking.ts";
-import { adjustMaxTokensForThinking, buildBaseOptions, clampReasoning } from "../../src/ai/simple_options.ts";
+import {
+  adjustMaxTokensForThinking,
+  buildBaseOptions,
+  clampMaxTokensToContext,
+  clampReasoning,
+} from "../../src/ai/simple_options.ts";
 import type { Model } from "../../src/ai/types.ts";
 import { assertEquals } from "../support/assert.ts";
 
@@ -60,17 +65,25 @@ Deno.test("THINK adjustMaxTokensForThinking adds the budget and keeps 1024 token
   assertEquals(adjustMaxTokensForThinking(100, 500, "high"), { maxTokens: 500, thinkingBudget: 0 });
 });
 
-Deno.test("THINK buildBaseOptions caps the default output at 32000 and prefers the resolved key", () => {
+Deno.test("THINK buildBaseOptions defaults to the model's output limit fitted into the context window (1.6.0)", () => {
+  const empty = { messages: [] };
   const base = buildBaseOptions(
     model({ maxTokens: 128000 }),
+    empty,
     { apiKey: "from-options", temperature: 0.2 },
     "resolved",
   );
-  assertEquals(base.maxTokens, 32000);
+  // 100000 window − 0 input − 4096 margin.
+  assertEquals(base.maxTokens, 95904);
   assertEquals(base.apiKey, "resolved");
   assertEquals(base.temperature, 0.2);
-  assertEquals(buildBaseOptions(model({ maxTokens: 16384 }), undefined, "k").maxTokens, 16384);
-  assertEquals(buildBaseOptions(model({ maxTokens: 0 })).maxTokens, undefined);
-  assertEquals(buildBaseOptions(model({}), { maxTokens: 5, apiKey: "x" }).apiKey, "x");
-  assertEquals(buildBaseOptions(model({}), { maxTokens: 5 }).maxTokens, 5);
+  assertEquals(buildBaseOptions(model({ maxTokens: 16384 }), empty, undefined, "k").maxTokens, 16384);
+  assertEquals(buildBaseOptions(model({}), empty, { maxTokens: 5, apiKey: "x" }).apiKey, "x");
+  assertEquals(buildBaseOptions(model({}), empty, { maxTokens: 5 }).maxTokens, 5);
+  // 80000 estimated input tokens (3.5 characters each): the 15 % margin would leave under 32768,
+  // so only the fixed 4096 stays free.
+  const big = { messages: [{ role: "user" as const, content: "x".repeat(280000), timestamp: 1 }] };
+  assertEquals(buildBaseOptions(model({ maxTokens: 64000 }), big).maxTokens, 15904);
+  assertEquals(clampMaxTokensToContext(model({ contextWindow: 1000 }), big, 64000), 1);
+  assertEquals(clampMaxTokensToContext(model({ contextWindow: 0 }), big, 64000), 64000);
 });

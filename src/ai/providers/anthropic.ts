@@ -11,7 +11,7 @@ import { getEnvApiKey } from "../env_api_keys.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
 import { parseJsonWithRepair, parseStreamingJson } from "../json_parse.ts";
 import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
-import { adjustMaxTokensForThinking, buildBaseOptions } from "../simple_options.ts";
+import { adjustMaxTokensForThinking, buildBaseOptions, clampMaxTokensToContext } from "../simple_options.ts";
 import { readSseEvents, type SseEvent, truncateForError } from "../sse.ts";
 import type {
   AssistantMessage,
@@ -341,9 +341,9 @@ export function streamSimpleAnthropic(
     );
     return stream;
   }
-  const base = buildBaseOptions(model, options, apiKey);
+  const base = buildBaseOptions(model, context, options, apiKey);
   if (!options?.reasoning) return streamAnthropic(model, context, { ...base, thinkingEnabled: false });
-  if (supportsAdaptiveThinking(model.id)) {
+  if (supportsAdaptiveThinking(model)) {
     return streamAnthropic(model, context, {
       ...base,
       thinkingEnabled: true,
@@ -356,11 +356,13 @@ export function streamSimpleAnthropic(
     options.reasoning,
     options.thinkingBudgets,
   );
+  const maxTokens = clampMaxTokensToContext(model, context, adjusted.maxTokens);
   return streamAnthropic(model, context, {
     ...base,
-    maxTokens: adjusted.maxTokens,
+    maxTokens,
     thinkingEnabled: true,
-    thinkingBudgetTokens: adjusted.thinkingBudget,
+    // At least 1024 tokens stay for the answer.
+    thinkingBudgetTokens: Math.min(adjusted.thinkingBudget, Math.max(0, maxTokens - 1024)),
   });
 }
 

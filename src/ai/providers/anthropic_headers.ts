@@ -65,7 +65,7 @@ export function anthropicEndpoint(
     betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
   }
   // Adaptive-thinking models interleave by default; the beta is deprecated for them.
-  if (interleavedThinking && !supportsAdaptiveThinking(model.id)) betas.push(INTERLEAVED_THINKING_BETA);
+  if (interleavedThinking && !supportsAdaptiveThinking(model)) betas.push(INTERLEAVED_THINKING_BETA);
   const betaHeader: HeaderSource = betas.length > 0 ? { "anthropic-beta": betas.join(",") } : undefined;
   const base = {
     "accept": "application/json",

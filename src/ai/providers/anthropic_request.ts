@@ -56,6 +56,7 @@ export function anthropicCompat(model: Model): Required<AnthropicMessagesCompat>
   return {
     supportsEagerToolInputStreaming: compat.supportsEagerToolInputStreaming ?? true,
     supportsLongCacheRetention: compat.supportsLongCacheRetention ?? true,
+    forceAdaptiveThinking: compat.forceAdaptiveThinking ?? false,
   };
 }
 
@@ -75,11 +76,12 @@ export function cacheControlFor(model: Model, retention?: CacheRetention): Cache
   return long ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
 }
 
-/** Models whose thinking is adaptive (effort-driven) rather than budget-driven. */
-export function supportsAdaptiveThinking(modelId: string): boolean {
-  return ["opus-4-6", "opus-4.6", "opus-4-7", "opus-4.7", "sonnet-4-6", "sonnet-4.6"].some((s) =>
-    modelId.includes(s)
-  );
+/**
+ * Models whose thinking is adaptive (effort-driven) rather than budget-driven. pi-ai 1.x reads
+ * this from the model's `compat.forceAdaptiveThinking` (set in the catalog), not from its id.
+ */
+export function supportsAdaptiveThinking(model: Pick<Model, "compat">): boolean {
+  return (model.compat as AnthropicMessagesCompat | undefined)?.forceAdaptiveThinking === true;
 }
 
 // OAuth (Claude subscription) requests must look like Claude Code, which names its tools this way.
@@ -285,7 +287,7 @@ export function buildAnthropicParams(
   if (model.reasoning) {
     if (options?.thinkingEnabled) {
       const display = options.thinkingDisplay ?? "summarized";
-      if (supportsAdaptiveThinking(model.id)) {
+      if (supportsAdaptiveThinking(model)) {
         params.thinking = { type: "adaptive", display };
         if (options.effort) params.output_config = { effort: options.effort };
       } else {

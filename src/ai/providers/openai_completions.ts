@@ -56,7 +56,7 @@ export function streamSimpleOpenAICompletions(
   context: Context,
   options?: SimpleStreamOptions & { toolChoice?: OpenAICompletionsOptions["toolChoice"] },
 ): AssistantMessageEventStream {
-  const base = buildBaseOptions(model, options, options?.apiKey);
+  const base = buildBaseOptions(model, context, options, options?.apiKey);
   const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
   return streamOpenAICompletions(model, context, {
     ...base,

@@ -65,7 +65,7 @@ export function streamSimpleOpenAIResponses(
   context: Context,
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-  const base = buildBaseOptions(model, options, options?.apiKey);
+  const base = buildBaseOptions(model, context, options, options?.apiKey);
   const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
   return streamOpenAIResponses(model, context, {
     ...base,

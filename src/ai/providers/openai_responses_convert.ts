@@ -110,13 +110,19 @@ export function convertResponsesMessages(
       const out: ResponsesInputItem[] = [];
       // Same API and provider but another model: its fc_ ids were paired with reasoning we drop.
       const otherModel = msg.model !== model.id && msg.provider === model.provider && msg.api === model.api;
+      // Text blocks without a replay id get distinct ones (pi-ai 1.x: msg_pi_<n>[_<k>]).
+      let textBlockIndex = 0;
       for (const block of msg.content) {
         if (block.type === "thinking") {
           if (block.thinkingSignature) out.push(JSON.parse(block.thinkingSignature));
         } else if (block.type === "text") {
           const signature = parseTextSignature(block.textSignature);
+          const fallbackId = textBlockIndex === 0
+            ? `msg_pi_${msgIndex}`
+            : `msg_pi_${msgIndex}_${textBlockIndex}`;
+          textBlockIndex++;
           let id = signature?.id;
-          if (!id) id = `msg_${msgIndex}`;
+          if (!id) id = fallbackId;
           else if (id.length > 64) id = `msg_${shortHash(id)}`;
           out.push({
             type: "message",

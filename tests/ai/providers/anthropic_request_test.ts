@@ -217,21 +217,27 @@ Deno.test("LOOP-17 ANTH-21 streamSimple: budget thinking, adaptive effort, reaso
     const base = { apiKey: "sk-ant-api", maxRetries: 0, temperature: 0.5 };
     await collect(streamSimpleAnthropic(model(server.url), hello, { ...base, reasoning: "high" }));
     await collect(
-      streamSimpleAnthropic(model(server.url, { id: "claude-opus-4-6" }), hello, {
-        ...base,
-        reasoning: "minimal",
-      }),
+      // 1.6.0 reads adaptive thinking from the catalog's compat, not from the id.
+      streamSimpleAnthropic(
+        model(server.url, { id: "claude-opus-4-6", compat: { forceAdaptiveThinking: true } }),
+        hello,
+        {
+          ...base,
+          reasoning: "minimal",
+        },
+      ),
     );
     await collect(provider.streamSimple(model(server.url), hello, base));
     const [budget, adaptive, off] = [0, 1, 2].map((i) => bodyOf(server, i));
     assertEquals(budget.thinking, { type: "enabled", budget_tokens: 16384, display: "summarized" });
-    assertEquals(budget.max_tokens, 48384);
+    // 1.6.0: the model's own output limit (no 32000 cap), the budget inside it.
+    assertEquals(budget.max_tokens, 64000);
     assertEquals(budget.temperature, undefined);
     assertEquals(adaptive.thinking, { type: "adaptive", display: "summarized" });
     assertEquals(adaptive.output_config, { effort: "low" });
     assertEquals(server.requests[1].headers["anthropic-beta"], undefined);
     assertEquals(off.thinking, { type: "disabled" });
-    assertEquals(off.max_tokens, 32000);
+    assertEquals(off.max_tokens, 64000);
     assertEquals(off.temperature, 0.5);
   });
 });

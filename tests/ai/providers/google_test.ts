@@ -451,7 +451,8 @@ Deno.test("PROV-02 google: history becomes contents — signatures replayed only
         // Gemini 2.x cannot take images inside a function response: they follow in their own turn.
         { parts: [{ text: "Tool result image:" }, image], role: "user" },
         {
-          parts: [{ text: "other model" }, { functionCall: { args: { command: "ls" }, name: "bash" } }],
+          // 1.3.0: thinking from another model is dropped, not replayed as text.
+          parts: [{ functionCall: { args: { command: "ls" }, name: "bash" } }],
           role: "model",
         },
         { parts: [{ functionResponse: { name: "bash", response: { error: "boom" } } }], role: "user" },
@@ -498,7 +499,8 @@ for (
       assertEquals(final.stopReason, "stop");
       const generation = body(server).generationConfig as Record<string, unknown>;
       assertEquals(generation.thinkingConfig, expected);
-      assertEquals(generation.maxOutputTokens, 32000);
+      // 1.6.0: the model's own output limit (fitted into the context window), no 32000 cap.
+      assertEquals(generation.maxOutputTokens, 65536);
     });
   });
 }

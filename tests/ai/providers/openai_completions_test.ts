@@ -373,12 +373,14 @@ Deno.test("PROV-02 openai-completions: onPayload replaces the body, onResponse s
   });
 });
 
-Deno.test("PROV-02 openai-completions streamSimple clamps reasoning and caps max tokens", async () => {
+Deno.test("PROV-02 openai-completions streamSimple clamps reasoning and fits max tokens into the window", async () => {
   await withServer([{ content: [{ type: "text", text: "x" }] }], async (server) => {
-    const model = makeModel(server, { reasoning: true, maxTokens: 100000 });
+    const model = makeModel(server, { reasoning: true, maxTokens: 100000, contextWindow: 64000 });
     await collect(provider.streamSimple(model, CONTEXT, { apiKey: "k", reasoning: "xhigh" }));
     assertEquals(bodyOf(server).reasoning_effort, "high");
-    assertEquals(bodyOf(server).max_completion_tokens, 32000);
+    // 1.6.0: the model's limit fitted into the window: 64000 − 5 estimated input tokens
+    // ("You are terse." and "hi" at 3.5 characters a token) − the 4096 margin.
+    assertEquals(bodyOf(server).max_completion_tokens, 59899);
   });
 });
 
