@@ -266,13 +266,14 @@ export interface KeybindingsLoadResult {
 export function parseKeybindings(text: string, path: string): KeybindingsLoadResult {
   const warnings: string[] = [];
   let raw: unknown;
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = JSON.parse(body);
   } catch (error) {
-    const detail = error instanceof Error
-      ? error.message.replace(/, ".*" is not valid JSON$/s, "")
-      : String(error);
-    return { bindings: {}, warnings: [`Ignoring keybindings.json (${path}): ${detail}`] };
+    return {
+      bindings: {},
+      warnings: [`Ignoring keybindings.json (${path}): ${describeJsonError(body, error)}`],
+    };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return {
