@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { relative, sep } from "../util/path.ts";
+import { isAbsolute, relative, sep } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { isInsideGitWorkTree, resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
@@ -51,8 +51,15 @@ export type FindTool = AgentTool<FindToolInput, FindToolDetails | undefined> & {
 
 const DEFAULT_LIMIT = 1000;
 
-function toPosix(value: string): string {
-  return value.split(sep).join("/");
+/**
+ * A result relative to the search folder with `/` separators; relative results stay as given and
+ * a trailing separator (a folder) is kept. Works for the file system root as search folder too.
+ */
+export function relativizeFindResultPath(resultPath: string, searchPath: string): string {
+  const hadTrailingSeparator = resultPath.endsWith(sep) || (sep === "\\" && resultPath.endsWith("/"));
+  const rel = isAbsolute(resultPath) ? relative(searchPath, resultPath) : resultPath;
+  const posix = rel.split(sep).join("/");
+  return hadTrailingSeparator && !posix.endsWith("/") ? `${posix}/` : posix;
 }
 
 /** fd builds that predate `--no-require-git` (Debian's fdfind 8.x) are not used outside git. */
@@ -152,11 +159,7 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
         });
         if (signal?.aborted) throw aborted();
         if (results.length === 0) return NO_FILES;
-        const relativized = results.map((p) =>
-          p.startsWith(searchPath)
-            ? toPosix(p.slice(searchPath.length + 1))
-            : toPosix(relative(searchPath, p))
-        );
+        const relativized = results.map((p) => relativizeFindResultPath(p, searchPath));
         return finishResult(relativized, effectiveLimit, `${effectiveLimit} results limit reached`);
       }
 
@@ -221,13 +224,7 @@ export function createFindTool(cwd: string, options?: FindToolOptions): FindTool
       const relativized: string[] = [];
       for (const rawLine of lines) {
         const line = rawLine.replace(/\r$/, "").trim();
-        if (!line) continue;
-        const hadTrailingSlash = line.endsWith("/") || line.endsWith("\\");
-        let rel = line.startsWith(searchPath)
-          ? line.slice(searchPath.length + 1)
-          : relative(searchPath, line);
-        if (hadTrailingSlash && !rel.endsWith("/")) rel += "/";
-        relativized.push(toPosix(rel));
+        if (line) relativized.push(relativizeFindResultPath(line, searchPath));
       }
       return finishResult(
         relativized,

@@ -1,7 +1,7 @@
 import { assert_ as assert, assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { type CaseResult, loadToolFixture, materialize, runCase } from "./fixture_support.ts";
-import { createFindTool } from "../../src/tools/find.ts";
+import { createFindTool, relativizeFindResultPath } from "../../src/tools/find.ts";
 
 interface Case {
   id: string;
@@ -96,4 +96,12 @@ Deno.test("FIND-01 .gitignore applies outside git work trees too (fd --no-requir
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("FIND-01 results relative to the search folder, the file system root included", () => {
+  assertEquals(relativizeFindResultPath("/a.ts", "/"), "a.ts");
+  assertEquals(relativizeFindResultPath("/x/sub/", "/x"), "sub/");
+  assertEquals(relativizeFindResultPath("/x/y/z.ts", "/x"), "y/z.ts");
+  // A custom glob may return relative paths: they are already relative to the search folder.
+  assertEquals(relativizeFindResultPath("rel/a.ts", "/x"), "rel/a.ts");
 });
