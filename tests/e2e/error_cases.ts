@@ -2,8 +2,8 @@
  * The error-path scenarios shared by errors_e2e_test.ts and capture_reference.ts: HTTP 400, 401,
  * 429 and 500 answers (auto-retry off), a 500 followed by success (auto-retry on, one quick
  * retry), and a stream whose socket drops midway, each run as `pi -p` against every wire API.
- * The provider SDKs the reference uses retry 429/500 twice themselves, so those cases script
- * three identical faults (with `retry-after: 0` to keep them fast).
+ * pi 1.6.0 makes one request per attempt (its provider clients no longer retry 429/500 on their
+ * own), so each fault is scripted once (with `retry-after: 0` to keep any retry fast).
  *
  * @module
  */
@@ -32,11 +32,11 @@ function httpFault(status: number, message: string, times: number): ScriptedTurn
 export const ERROR_CASES: ErrorCase[] = [
   { name: "http_400", turns: httpFault(400, "bad request here", 1), settings: NO_RETRY },
   { name: "http_401", turns: httpFault(401, "invalid x-api-key", 1), settings: NO_RETRY },
-  { name: "http_429", turns: httpFault(429, "rate limited", 3), settings: NO_RETRY },
-  { name: "http_500", turns: httpFault(500, "internal boom", 3), settings: NO_RETRY },
+  { name: "http_429", turns: httpFault(429, "rate limited", 1), settings: NO_RETRY },
+  { name: "http_500", turns: httpFault(500, "internal boom", 1), settings: NO_RETRY },
   {
     name: "http_500_then_retry",
-    turns: [...httpFault(500, "internal boom", 3), { content: [{ type: "text", text: "recovered" }] }],
+    turns: [...httpFault(500, "internal boom", 1), { content: [{ type: "text", text: "recovered" }] }],
     settings: { retry: { enabled: true, maxRetries: 1, baseDelayMs: 10 } },
   },
   {
