@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { homeDir, isWindows } from "../util/os.ts";
+import { isWindows } from "../util/os.ts";
+import { getBinDir } from "../config/paths.ts";
 import { delimiter, join } from "../util/path.ts";
 
 /** The search programs the tools know how to drive. */
@@ -17,22 +18,6 @@ const SYSTEM_NAMES: Record<SearchBinary, string[]> = {
   rg: ["rg"],
   fd: ["fd", "fdfind"],
 };
-
-/** pi's per-user state folder: PI_CODING_AGENT_DIR (with `~` expanded) or `~/.pi/agent`. */
-export function getAgentDir(): string {
-  const envDir = Deno.env.get("PI_CODING_AGENT_DIR");
-  if (envDir) {
-    if (envDir === "~") return homeDir();
-    if (envDir.startsWith("~/")) return homeDir() + envDir.slice(1);
-    return envDir;
-  }
-  return join(homeDir(), ".pi", "agent");
-}
-
-/** Folder where pi keeps managed copies of rg and fd. */
-export function getBinDir(): string {
-  return join(getAgentDir(), "bin");
-}
 
 function isExecutableFile(path: string): boolean {
   try {

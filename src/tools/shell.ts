@@ -8,7 +8,7 @@
  */
 import { existsSync } from "../util/fs.ts";
 import { delimiter } from "../util/path.ts";
-import { getBinDir } from "./search_binaries.ts";
+import { getBinDir } from "../config/paths.ts";
 import {
   killLiveProcessGroups,
   killProcessTree,
