@@ -408,7 +408,7 @@ function recordOurAppend(name, file, work) {
 async function capture() {
   // The 0.73.1 files cannot be written again (that pi is gone): keep them, refresh their views.
   for (const f of readdirSync(out)) {
-    if (f !== "0.73.1") rmSync(join(out, f), { recursive: true, force: true });
+    if (f !== "0.73.1" && f !== "README.md") rmSync(join(out, f), { recursive: true, force: true });
   }
   mkdirSync(join(out, "ours"), { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "pi-ref-capture-"));
