@@ -217,6 +217,8 @@ const BASH = [
 function normalize(value, root) {
   let json = JSON.stringify(value ?? null);
   json = json.replace(/"wall_time_seconds":[0-9.e-]+/g, '"wall_time_seconds":"$WALL"');
+  // When the shell exited before a timeout is timing too.
+  json = json.replace(/ after [0-9.]+ seconds, but background/g, " after $SECS seconds, but background");
   json = json.split(root).join("$ROOT");
   json = json.replace(/\/[^"\s\]]*pi-bash-[0-9a-f]{16}\.log/g, "$TMPFILE");
   return JSON.parse(json);
