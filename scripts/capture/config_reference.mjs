@@ -52,8 +52,12 @@ process.env.PI_OFFLINE = "1";
 process.env.PI_CODING_AGENT_DIR = join(root, "default-agent");
 
 const load = (rel) => import(pathToFileURL(join(pkg, "dist", rel)).href);
+// Temp folders are numbered in creation order; the numbers are dropped so adding a case changes no others.
 const norm = (value) =>
-  JSON.parse(JSON.stringify(value ?? null).split(pkg).join("<PKG>").split(root).join("<ROOT>"));
+  JSON.parse(
+    JSON.stringify(value ?? null).split(pkg).join("<PKG>").split(root).join("<ROOT>")
+      .replace(/<ROOT>\/([a-z-]+)-\d+/g, "<ROOT>/$1"),
+  );
 const message = (error) => (error instanceof Error ? error.message : String(error));
 const mode = (path) => (statSync(path).mode & 0o777).toString(8);
 const write = (name, data) => writeFileSync(join(fixtures, name), `${JSON.stringify(norm(data), null, 2)}\n`);
@@ -124,7 +128,7 @@ const { resolveProjectTrusted } = await load("core/project-trust.js");
     return out;
   };
   const schema = JSON.parse(readFileSync(join(pkg, "schemas/models.schema.json"), "utf-8"));
-  writeFileSync(join(repo, "src/config/models_schema.json"), `${JSON.stringify(strip(schema))}\n`);
+  writeFileSync(join(repo, "src/config/models_schema.json"), `${JSON.stringify(strip(schema), null, 2)}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------- auth

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname, join } from "../util/path.ts";
+import { join } from "../util/path.ts";
 import { getModels, getProviders } from "../ai/models.ts";
 import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
 import type { AssistantMessageEventStream } from "../ai/event_stream.ts";
@@ -82,13 +82,17 @@ function emptyCustomModels(error?: string): CustomModelsResult {
   return { models: [], overrides: new Map(), modelOverrides: new Map(), error };
 }
 
-/** Creates an empty models store if there is none; a read-only or missing folder is not an error here. */
-function ensureModelsStore(path: string): void {
+/**
+ * Makes sure `<agentDir>/models-store.json` exists (`{}`, mode 0600), as pi 1.6.0 creates it at start-up
+ * (it caches provider catalogs there), so an agent folder shared with 1.6.0 looks the same after either ran.
+ * An existing file is left alone; a folder that cannot be written is not an error (pi works without it).
+ */
+export function ensureModelsStore(agentDir: string): void {
   try {
-    Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    Deno.writeTextFileSync(path, "{}", { createNew: true, mode: 0o600 });
+    Deno.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(join(agentDir, "models-store.json"), "{}", { createNew: true, mode: 0o600 });
   } catch {
-    // Exists already, or the folder cannot be written: pi works without it.
+    // Exists already, or cannot be written.
   }
 }
 
@@ -109,16 +113,11 @@ export class ModelRegistry {
     this.loadModels();
   }
 
-  /**
-   * Registry reading `<agentDir>/models.json` (or the given path). Like pi 1.6.0 it makes sure
-   * `models-store.json` exists beside it (`{}`, mode 0600), where 1.6.0 caches provider catalogs, so an
-   * agent folder shared with 1.6.0 looks the same after either ran.
-   */
+  /** Registry reading `<agentDir>/models.json` (or the given path). */
   static create(
     authStorage: AuthStorage,
     modelsJsonPath: string = join(getAgentDir(), "models.json"),
   ): ModelRegistry {
-    ensureModelsStore(join(dirname(modelsJsonPath), "models-store.json"));
     return new ModelRegistry(authStorage, modelsJsonPath);
   }
 

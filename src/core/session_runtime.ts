@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, isDirectorySync, makeDirSync } from "../util/
 import { basename, dirname, join, resolve } from "../util/path.ts";
 import type { ImageContent, TextContent } from "../ai/types.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
-import { ModelRegistry } from "../config/model_registry.ts";
+import { ensureModelsStore, ModelRegistry } from "../config/model_registry.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { configLoadDiagnostics } from "../config/config_diagnostics.ts";
@@ -70,6 +70,7 @@ export async function createAgentSessionServices(
   const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
   const modelRegistry = options.modelRegistry ??
     ModelRegistry.create(authStorage, join(agentDir, "models.json"));
+  ensureModelsStore(agentDir);
   const resourceLoader = new DefaultResourceLoader({
     ...options.resourceLoaderOptions,
     cwd,

@@ -1,7 +1,7 @@
 import { assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { AuthStorage } from "../../src/config/auth_storage.ts";
-import { ModelRegistry } from "../../src/config/model_registry.ts";
+import { ensureModelsStore, ModelRegistry } from "../../src/config/model_registry.ts";
 import { clearConfigValueCache } from "../../src/config/resolve_value.ts";
 import type { Model } from "../../src/ai/types.ts";
 import { isolatedTest } from "./isolation.ts";
@@ -247,17 +247,21 @@ test("PROV-06 a bare start creates models-store.json ({} 0600) beside models.jso
   const dir = await Deno.makeTempDir({ prefix: "pi-models-" });
   try {
     const agentDir = join(dir, "agent");
-    ModelRegistry.create(AuthStorage.create(join(agentDir, "auth.json")), join(agentDir, "models.json"));
+    AuthStorage.create(join(agentDir, "auth.json"));
+    ensureModelsStore(agentDir);
     const files = Object.fromEntries(
       [...Deno.readDirSync(agentDir)].map((e) => e.name).sort().map((name) => {
         const path = join(agentDir, name);
-        return [name, { text: Deno.readTextFileSync(path), mode: (Deno.statSync(path).mode! & 0o777).toString(8) }];
+        return [name, {
+          text: Deno.readTextFileSync(path),
+          mode: (Deno.statSync(path).mode! & 0o777).toString(8),
+        }];
       }),
     );
     assertEquals(files, reference.bareFiles);
     // An existing store is left alone.
     Deno.writeTextFileSync(join(agentDir, "models-store.json"), '{"x":1}');
-    ModelRegistry.create(AuthStorage.inMemory(), join(agentDir, "models.json"));
+    ensureModelsStore(agentDir);
     assertEquals(Deno.readTextFileSync(join(agentDir, "models-store.json")), '{"x":1}');
   } finally {
     await Deno.remove(dir, { recursive: true });
