@@ -82,3 +82,33 @@ export function piRunFlags(): string[] {
   const words = String(config.tasks.pi).split(/\s+/);
   return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
 }
+
+/** A run with CPU seconds (user + system) besides wall time and peak RSS. */
+export interface CpuSample extends RunSample {
+  cpuMs: number;
+}
+
+/** Like {@link timeCommand}, also reading CPU time: steadier than wall time on a busy machine. */
+export async function timeWithCpu(
+  cmd: string[],
+  options: { env: Record<string, string>; cwd: string },
+): Promise<CpuSample> {
+  const start = performance.now();
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "__STATS__%M %U %S", ...cmd],
+    env: options.env,
+    cwd: options.cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - start;
+  const match = new TextDecoder().decode(out.stderr).match(/__STATS__(\d+) ([\d.]+) ([\d.]+)/);
+  return {
+    ms,
+    code: out.code,
+    maxRssKb: match ? Number(match[1]) : undefined,
+    cpuMs: match ? (Number(match[2]) + Number(match[3])) * 1000 : NaN,
+  };
+}

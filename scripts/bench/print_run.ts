@@ -18,37 +18,7 @@ import {
   type FakeApi,
 } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { alternate, median, piRunFlags, referenceCommand, type RunSample } from "./common.ts";
-
-/** A run with CPU seconds (user + system) besides wall time and peak RSS. */
-interface CpuSample extends RunSample {
-  cpuMs: number;
-}
-
-/** Like common.ts's timeCommand, also reading CPU time: steadier than wall time on a busy machine. */
-async function timeWithCpu(
-  cmd: string[],
-  options: { env: Record<string, string>; cwd: string },
-): Promise<CpuSample> {
-  const start = performance.now();
-  const out = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "__STATS__%M %U %S", ...cmd],
-    env: options.env,
-    cwd: options.cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - start;
-  const match = new TextDecoder().decode(out.stderr).match(/__STATS__(\d+) ([\d.]+) ([\d.]+)/);
-  return {
-    ms,
-    code: out.code,
-    maxRssKb: match ? Number(match[1]) : undefined,
-    cpuMs: match ? (Number(match[2]) + Number(match[3])) * 1000 : NaN,
-  };
-}
+import { alternate, type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
 
 const apiIndex = Deno.args.indexOf("--api");
 const api = (apiIndex >= 0 ? Deno.args[apiIndex + 1] : "anthropic-messages") as FakeApi;

@@ -38,6 +38,10 @@ export function toJsonEvent(event: AgentSessionEvent): JsonAgentSessionEvent {
 }
 
 function toJsonAssistantEvent(event: AssistantMessageEvent): JsonAssistantMessageEvent {
+  // The hot path (one per delta): built directly, without copying and excluding properties.
+  if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta") {
+    return { type: event.type, contentIndex: event.contentIndex, delta: event.delta };
+  }
   if (!("partial" in event)) return event;
   const { partial, ...delta } = event;
   if (event.type === "toolcall_start") {
@@ -52,5 +56,15 @@ function toJsonAssistantEvent(event: AssistantMessageEvent): JsonAssistantMessag
 
 /** One JSON line (with its LF) for an event. */
 export function serializeJsonEvent(event: AgentSessionEvent): string {
-  return `${JSON.stringify(toJsonEvent(event))}\n`;
+  if (event.type === "message_update") {
+    // Same bytes as stringifying toJsonEvent(event), without building the wrapper object.
+    const { usage, assistantMessageEvent } = toJsonEvent(event) as Extract<
+      JsonAgentSessionEvent,
+      { type: "message_update" }
+    >;
+    return `{"type":"message_update","usage":${JSON.stringify(usage)},"assistantMessageEvent":${
+      JSON.stringify(assistantMessageEvent)
+    }}\n`;
+  }
+  return `${JSON.stringify(event)}\n`;
 }

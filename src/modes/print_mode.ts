@@ -10,6 +10,7 @@ import type { AssistantMessage, ImageContent } from "../ai/types.ts";
 import { killTrackedDetachedChildren } from "../core/shutdown.ts";
 import { serializeJsonEvent } from "./json_event.ts";
 import { writeStderr, writeStdout } from "./output.ts";
+import { OutputBatch } from "./stdout_batch.ts";
 
 /** Options of {@link runPrintMode}. */
 export interface PrintModeOptions {
@@ -29,9 +30,12 @@ export interface PrintModeOptions {
 /** Runs print or JSON mode and resolves with the exit code. */
 export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
   const { mode, messages = [], initialMessage, initialImages } = options;
+  // JSON records are written in batches (one system call per record made long replies slow).
+  const out = new OutputBatch();
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM", "SIGHUP"];
   const handlers: [Deno.Signal, () => void][] = signals.map((signal) => {
     const handler = () => {
+      out.flush();
       killTrackedDetachedChildren();
       session.dispose();
       Deno.exit(signal === "SIGHUP" ? 129 : 143);
@@ -44,12 +48,12 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
   let compactionError: string | undefined;
   const unsubscribe = session.subscribe((event) => {
     if (event.type === "compaction_end") compactionError = event.errorMessage;
-    if (mode === "json") writeStdout(serializeJsonEvent(event));
+    if (mode === "json") out.write(serializeJsonEvent(event));
   });
   try {
     if (mode === "json") {
       const header = session.sessionManager.getHeader();
-      if (header) writeStdout(`${JSON.stringify(header)}\n`);
+      if (header) out.write(`${JSON.stringify(header)}\n`);
     }
     if (initialMessage) await session.prompt(initialMessage, { images: initialImages, source: "print" });
     for (const message of messages) await session.prompt(message, { source: "print" });
@@ -77,6 +81,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     writeStderr(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
+    out.flush();
     for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
     unsubscribe?.();
     session.dispose();

@@ -1,80 +1,131 @@
 /**
- * The delta-only JSON stream (`pi --mode json --json-deltas`, seed 001's "JSON mode" form): every
- * `message_update` carries only `type` and `assistantMessageEvent` without `partial`, every other
- * record is as in the full form (MODE-02), the deltas rebuild the answer, and the output grows
- * linearly with the number of deltas while the full form grows quadratically.
+ * JSON mode's stream is delta-only (pi 1.6.0, MODE-02): every `message_update` is
+ * `{type, usage, assistantMessageEvent}` without the cumulative message or `partial`, the deltas
+ * rebuild the answer, and the output grows linearly — the same bytes per delta at 1,000 and at
+ * 100,000 deltas — and a 2 MiB answer in 16-character deltas goes through the JSON writer in
+ * well under a second.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { createAgentEnv } from "../support/agent_env.ts";
-import { startFakeProvider } from "../support/fake_provider/mod.ts";
 import { spawnPi } from "../support/spawn_pi.ts";
-import { comparableJsonLine, FINAL_TEXT, modelArg, runScenario } from "./scenario.ts";
+import type { AssistantMessage, AssistantMessageEvent } from "../../src/ai/types.ts";
+import { emptyUsage } from "../../src/ai/types.ts";
+import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
+import { serializeJsonEvent } from "../../src/modes/json_event.ts";
+import { OutputBatch } from "../../src/modes/stdout_batch.ts";
+import { startBulkSseServer } from "./json_deltas_server.ts";
+import { FINAL_TEXT, runScenario } from "./scenario.ts";
 
 type Json = Record<string, unknown>;
 
-Deno.test("MODE-02 e2e --json-deltas: updates carry no message/partial, other records unchanged", async () => {
-  const full = await runScenario("anthropic-messages", ["--mode", "json"]);
-  const deltas = await runScenario("anthropic-messages", ["--mode", "json", "--json-deltas"]);
-  assertEquals([deltas.result.code, deltas.result.stderr], [0, ""]);
-  const updates = (deltas.jsonLines as Json[]).filter((l) => l.type === "message_update");
+Deno.test("MODE-02 e2e --mode json: message_update is {type,usage,assistantMessageEvent}; deltas rebuild the answer", async () => {
+  const run = await runScenario("anthropic-messages", ["--mode", "json"]);
+  assertEquals([run.result.code, run.result.stderr], [0, ""]);
+  const lines = run.jsonLines as Json[];
+  const updates = lines.filter((l) => l.type === "message_update");
   assert(updates.length > 20, `${updates.length} updates`);
   for (const update of updates) {
-    assertEquals(Object.keys(update).sort(), ["assistantMessageEvent", "type"]);
+    assertEquals(Object.keys(update), ["type", "usage", "assistantMessageEvent"]);
     assertEquals("partial" in (update.assistantMessageEvent as Json), false);
   }
-  // Apart from the dropped fields the two streams are the same, record for record.
-  assertEquals(deltas.jsonLines.map(comparableJsonLine), full.jsonLines.map(comparableJsonLine));
-  // The text deltas of the last assistant message rebuild the final answer.
-  const lastStart = (deltas.jsonLines as Json[]).findLastIndex((l) =>
+  // A tool call's start names it, since no partial message does any more.
+  const starts = updates.map((u) => u.assistantMessageEvent as Json).filter((e) =>
+    e.type === "toolcall_start"
+  );
+  assertEquals(starts.map((e) => [e.id, e.toolName]), [["call_w1", "write"], ["call_r2", "read"], [
+    "call_e3",
+    "edit",
+  ]]);
+  const lastStart = lines.findLastIndex((l) =>
     l.type === "message_start" && (l.message as Json).role === "assistant"
   );
-  const text = (deltas.jsonLines.slice(lastStart) as Json[])
+  const text = lines.slice(lastStart)
     .filter((l) => l.type === "message_update")
     .map((l) => l.assistantMessageEvent as Json)
     .filter((e) => e.type === "text_delta" && e.contentIndex === 0)
     .map((e) => e.delta)
     .join("");
   assertEquals(text, FINAL_TEXT);
-  assertEquals(deltas.sessionLines, full.sessionLines);
+  assertEquals(lines.at(-1), { type: "agent_settled", aborted: false });
 });
 
-/** Bytes of stdout for a one-turn answer streamed as `count` one-character deltas. */
-async function streamSize(count: number, extraArgs: string[]): Promise<number> {
-  const server = await startFakeProvider([{
-    content: [{ type: "text", text: "x".repeat(count) }],
-    deltaSize: 1,
-  }]);
+/** stdout of `pi --mode json` for a one-turn answer of `count` one-character deltas. */
+async function jsonStream(count: number): Promise<string> {
+  const server = startBulkSseServer("x".repeat(count), 1);
   const env = await createAgentEnv(server.url);
   env.env.PI_OFFLINE = "1";
   try {
-    const r = await spawnPi(
-      ["--mode", "json", ...extraArgs, "--model", modelArg("openai-completions"), "go"],
-      {
-        env: env.env,
-        cwd: env.cwd,
-      },
-    );
+    const r = await spawnPi(["--mode", "json", "--model", "fake-openai/test-model", "go"], {
+      env: env.env,
+      cwd: env.cwd,
+      timeoutMs: 120_000,
+    });
     assertEquals([r.code, r.stderr], [0, ""]);
-    const updates = r.stdout.split("\n").filter((l) => l.includes('"text_delta"')).length;
-    assertEquals(updates, count);
-    return new TextEncoder().encode(r.stdout).length;
+    return r.stdout;
   } finally {
     await server.close();
     await env.cleanup();
   }
 }
 
-Deno.test("MODE-02 e2e --json-deltas: output grows linearly (2000 deltas), the full form quadratically", async () => {
-  const delta1k = await streamSize(1000, ["--json-deltas"]);
-  const delta2k = await streamSize(2000, ["--json-deltas"]);
-  const full1k = await streamSize(1000, []);
-  const full2k = await streamSize(2000, []);
-  // Doubling the deltas doubles the delta form (plus a fixed head and tail) …
-  const deltaGrowth = delta2k / delta1k;
-  assert(deltaGrowth > 1.7 && deltaGrowth < 2.1, `delta form grew ${deltaGrowth.toFixed(2)}x`);
-  assert(delta2k / 2000 < 250, `${(delta2k / 2000).toFixed(0)} bytes per delta`);
-  // … while the full form grows superlinearly (toward 4x; fixed per-record fields damp it) and is far larger.
-  const fullGrowth = full2k / full1k;
-  assert(fullGrowth > 2.6, `full form grew ${fullGrowth.toFixed(2)}x`);
-  assert(full2k > 10 * delta2k, `full ${full2k} B vs delta ${delta2k} B`);
+Deno.test("MODE-02 e2e --mode json grows linearly: the same bytes per delta at 1,000 and 100,000 deltas", async () => {
+  const encoder = new TextEncoder();
+  /**
+   * The distinct sizes of the delta records without their `usage`, the largest `usage`, and the
+   * whole output's size. `usage` is the reply's latest figures: zeros until the provider reports
+   * them, the final ones for deltas still queued when it did — a fixed size either way.
+   */
+  const measure = (stdout: string, count: number) => {
+    const deltas = stdout.split("\n").filter((l) => l.includes('"text_delta"')).map((l) => JSON.parse(l));
+    assertEquals(deltas.length, count);
+    const size = (value: unknown) => encoder.encode(JSON.stringify(value)).length;
+    return {
+      sizes: [...new Set(deltas.map(({ usage: _usage, ...rest }) => size(rest)))],
+      usage: Math.max(...deltas.map((d) => size(d.usage))),
+      total: encoder.encode(stdout).length,
+    };
+  };
+  const small = measure(await jsonStream(1_000), 1_000);
+  const large = measure(await jsonStream(100_000), 100_000);
+  assertEquals(large.sizes, small.sizes, "delta records are the same size however long the reply");
+  assertEquals(small.sizes.length, 1);
+  assert(small.sizes[0] < 120 && large.usage < 300, `record ${small.sizes[0]} B, usage ${large.usage} B`);
+  // Everything else (session header, start/end records holding the whole message once) is a
+  // fixed cost plus the final text, so 100x the deltas is at most ~100x the output.
+  const growth = large.total / small.total;
+  assert(growth > 40 && growth < 105, `output grew ${growth.toFixed(1)}x for 100x the deltas`);
+});
+
+Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON writer in under 1 s", () => {
+  const deltas = (2 * 1024 * 1024) / 16;
+  const piece = "0123456789abcdef";
+  const partial: AssistantMessage = {
+    role: "assistant",
+    content: [{ type: "text", text: "" }],
+    api: "openai-completions",
+    provider: "fake-openai",
+    model: "test-model",
+    usage: emptyUsage(),
+    stopReason: "pending" as AssistantMessage["stopReason"],
+    timestamp: 0,
+  };
+  let bytes = 0;
+  const out = new OutputBatch((text) => (bytes += text.length));
+  const started = performance.now();
+  for (let i = 0; i < deltas; i++) {
+    // The agent hands out the live partial, as it grows: the writer must not look at its size.
+    (partial.content[0] as { text: string }).text += piece;
+    const assistantMessageEvent: AssistantMessageEvent = {
+      type: "text_delta",
+      contentIndex: 0,
+      delta: piece,
+      partial,
+    };
+    const event: AgentSessionEvent = { type: "message_update", message: partial, assistantMessageEvent };
+    out.write(serializeJsonEvent(event));
+  }
+  out.flush();
+  const ms = performance.now() - started;
+  assert(ms < 1000, `${deltas} deltas took ${ms.toFixed(0)} ms`);
+  assert(bytes > deltas * 100 && bytes < deltas * 300, `${bytes} bytes`);
 });

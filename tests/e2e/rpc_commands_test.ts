@@ -304,7 +304,8 @@ Deno.test("RPC-06 RPC-11 `pi --mode rpc` (main.ts) serves commands and exits 0 a
     await client.start();
     await client.promptAndWait("hello");
     assertEquals(await client.getLastAssistantText(), "from the CLI");
-    assertEquals((await client.getState()).messageCount, 2);
+    // system (1.6.0 records the prompt), user, assistant
+    assertEquals((await client.getState()).messageCount, 3);
     assertEquals(await client.endInput(), 0);
   } finally {
     await client.stop();
@@ -333,7 +334,7 @@ Deno.test("RPC-08 RPC-21 `pi --mode rpc` replaces sessions: new_session, fork an
     assertEquals(clone.success, true, JSON.stringify(clone));
     const cloned = (await client.getState()).sessionFile;
     assert(cloned && cloned !== original, "clone writes a new file");
-    assertEquals((await client.getState()).messageCount, 2);
+    assertEquals((await client.getState()).messageCount, 3);
 
     const forkable = await client.send({ type: "get_fork_messages" });
     assert(forkable.success);

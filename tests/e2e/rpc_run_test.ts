@@ -56,6 +56,7 @@ Deno.test("RPC-07 RPC-08 EVT-06 steering lands after the tool call, follow-up af
     const queue = ofType(f.events, "queue_update").map((e) => [e.steering, e.followUp]);
     assertEquals(queue, [[["S1"], []], [["S1"], ["F1"]], [[], ["F1"]], [[], []]]);
     assertEquals(summary(await c.getMessages()), [
+      "system:",
       "user:go",
       "assistant:call:bash",
       "toolResult:slept\n",
@@ -218,8 +219,9 @@ Deno.test("RPC-06 end of input answers in-flight commands and finishes the runni
     const responses = ofType(f.events, "response").map((r) => [r.id, r.success]);
     assertEquals(responses.sort(), [["b", true], ["p", true]]);
     const ends = ofType(f.events, "message_end").map((e) => (e.message as { role: string }).role);
-    assertEquals(ends, ["user", "assistant"]);
+    assertEquals(ends, ["system", "user", "assistant"]);
     assertEquals(ofType(f.events, "agent_end").length, 1);
+    assertEquals(ofType(f.events, "agent_settled").length, 1);
   } finally {
     await f.close();
   }

@@ -13,6 +13,7 @@ import type { AgentSession } from "../../core/agent_session.ts";
 import { killTrackedDetachedChildren } from "../../core/shutdown.ts";
 import { toJsonEvent } from "../json_event.ts";
 import { writeStdout } from "../output.ts";
+import { OutputBatch } from "../stdout_batch.ts";
 import { errorText, fail, type RpcCommandContext, type RpcHandler } from "./commands/context.ts";
 import { executionHandlers } from "./commands/execution.ts";
 import { promptingHandlers } from "./commands/prompting.ts";
@@ -55,7 +56,10 @@ export async function runRpcMode(
   options: RpcModeOptions = {},
 ): Promise<number> {
   const host = toRuntimeHost(target);
-  const write = options.write ?? writeStdout;
+  // Written in batches at the end of each task (one system call per record made long replies slow).
+  const batch = options.write ? undefined : new OutputBatch(writeStdout);
+  const write = options.write ?? ((line: string) => batch!.write(line));
+  const flush = () => batch?.flush();
   const output = (record: unknown) => write(serializeJsonLine(record));
   const ui = new RpcExtensionUI(output);
   options.onExtensionUI?.(ui);
@@ -139,7 +143,7 @@ export async function runRpcMode(
   const shutdown: ShutdownState = {};
   const removeSignals = options.handleSignals === false
     ? () => {}
-    : installSignalHandlers(host, ui, shutdown);
+    : installSignalHandlers(host, ui, shutdown, flush);
   try {
     await readJsonlLines(options.input ?? Deno.stdin.readable, onLine);
     // Nobody is left to answer dialogs.
@@ -154,6 +158,7 @@ export async function runRpcMode(
     // signal's own dispose, its handler exits the process.
     shutdown.disposing ??= Promise.resolve(host.dispose());
     await shutdown.disposing;
+    flush();
     removeSignals();
   }
   return 0;
@@ -174,6 +179,7 @@ function installSignalHandlers(
   host: SessionRuntimeHost,
   ui: RpcExtensionUI,
   shutdown: ShutdownState,
+  flush: () => void,
 ): () => void {
   if (Deno.build.os === "windows") return () => {};
   let signals = 0;
@@ -184,8 +190,12 @@ function installSignalHandlers(
       killTrackedDetachedChildren();
       if (!shutdown.disposing) {
         ui.cancelAll();
-        shutdown.disposing = Promise.resolve(host.dispose()).finally(() => Deno.exit(code));
+        shutdown.disposing = Promise.resolve(host.dispose()).finally(() => {
+          flush();
+          Deno.exit(code);
+        });
       } else if (signals > 1) {
+        flush();
         Deno.exit(code);
       }
     };
