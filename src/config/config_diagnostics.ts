@@ -26,5 +26,14 @@ export function configLoadDiagnostics(
   const messages = [...authStorage.getLoadProblems()];
   const modelsError = modelRegistry.getError();
   if (modelsError) messages.push(modelsError);
+  // pi 1.0.3 renamed the provider and migrates nothing; say so instead of silently ignoring the entry.
+  if (authStorage.has(OLD_AZURE) && !authStorage.has("azure")) {
+    messages.push(
+      `auth.json has credentials for "${OLD_AZURE}", which is now called "azure": ` +
+        `rename the key in auth.json (or log in again) to use them.`,
+    );
+  }
   return messages.map((message) => ({ type: "warning", message }));
 }
+
+const OLD_AZURE = "azure-openai-responses";

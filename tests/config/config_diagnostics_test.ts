@@ -67,3 +67,17 @@ Deno.test("AUTH-01 PROV-06 broken auth.json and models.json become start-up warn
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("AUTH-01 credentials stored under azure-openai-responses are pointed at the azure rename", () => {
+  const auth = AuthStorage.inMemory({ "azure-openai-responses": { type: "api_key", key: "k" } });
+  assertEquals(configLoadDiagnostics(auth, ModelRegistry.inMemory(auth)), [{
+    type: "warning",
+    message: 'auth.json has credentials for "azure-openai-responses", which is now called "azure": ' +
+      "rename the key in auth.json (or log in again) to use them.",
+  }]);
+  const both = AuthStorage.inMemory({
+    "azure-openai-responses": { type: "api_key", key: "k" },
+    azure: { type: "api_key", key: "k" },
+  });
+  assertEquals(configLoadDiagnostics(both, ModelRegistry.inMemory(both)), []);
+});
