@@ -139,8 +139,21 @@ export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Pr
       );
     }
     const registry = openRegistry(ctx);
+    if (kind === "check") {
+      let target: string;
+      try {
+        target = resolveProvider(registry, provider, model);
+      } catch {
+        // A model that does not resolve (unknown, ambiguous) makes the state invalid, as in 1.6.0.
+        return printCheck(
+          io,
+          { status: "invalid", provider: provider ?? model!, reason: "invalid_state" },
+          options,
+        );
+      }
+      return await check(io, registry, target, options);
+    }
     const target = resolveProvider(registry, provider, model);
-    if (kind === "check") return await check(io, registry, target, options);
     if (kind === "bearer_token") {
       // Bearer tokens come from OAuth logins, which this build does not have yet.
       throw new AuthError(`Provider "${target}" is not configured with an OAuth bearer token`);
@@ -189,13 +202,7 @@ async function check(
   provider: string,
   options: { json: boolean; credentials: boolean },
 ): Promise<number> {
-  type Result = {
-    status: "ready" | "not_ready" | "invalid";
-    provider: string;
-    authType?: string;
-    reason?: string;
-  };
-  let result: Result;
+  let result: CheckResult;
   let credential: string | undefined;
   if (registry.getError()) {
     result = { status: "invalid", provider, reason: "invalid_state" };
@@ -208,13 +215,28 @@ async function check(
       : { status: "not_ready", provider, reason: "credentials_not_configured" };
     if (key && options.credentials) credential = key;
   }
-  io.stdout(
-    `${
-      options.json
-        ? JSON.stringify({ ...result, ...(credential ? { credentials: credential } : {}) })
-        : (credential ?? result.status)
-    }\n`,
-  );
+  return printCheck(io, result, options, credential);
+}
+
+/** A check's status result. */
+interface CheckResult {
+  status: "ready" | "not_ready" | "invalid";
+  provider: string;
+  authType?: string;
+  reason?: string;
+}
+
+/** Prints a check result (JSON or the bare status) and returns its exit code: 0 ready, 1 not ready, 2 invalid. */
+function printCheck(
+  io: SubcommandContext["io"],
+  result: CheckResult,
+  options: { json: boolean },
+  credential?: string,
+): number {
+  const text = options.json
+    ? JSON.stringify({ ...result, ...(credential ? { credentials: credential } : {}) })
+    : (credential ?? result.status);
+  io.stdout(`${text}\n`);
   return result.status === "ready" ? 0 : result.status === "not_ready" ? 1 : 2;
 }
 

@@ -294,3 +294,55 @@ Deno.test("CLI-28 e2e -a/--approve trusts the folder's .pi/settings.json for the
     assertEquals(await modelOf([]), "fake-openai");
   }, { defaultProvider: "fake-openai", defaultModel: "test-model" });
 });
+
+Deno.test("CLI-15 e2e --model offered by several providers: the one with credentials wins", async () => {
+  await withEnv([answer("from keyed")], async (env) => {
+    // Two providers offer the model; the one without a key is listed first.
+    const modelsPath = join(env.agentDir, "models.json");
+    const models = JSON.parse(await Deno.readTextFile(modelsPath));
+    const keyed = models.providers["fake-openai"];
+    models.providers = { "no-key": { ...keyed, apiKey: undefined }, "fake-openai": keyed };
+    await Deno.writeTextFile(modelsPath, JSON.stringify(models));
+    assertEquals(await run(env, ["--model", "test-model", "--no-session", "-p", "hi"]), {
+      code: 0,
+      stdout: "from keyed\n",
+      stderr: "",
+    });
+  });
+});
+
+Deno.test("CLI-24 e2e the no-model message names documentation that exists in this checkout", async () => {
+  await withEnv([], async (env) => {
+    await Deno.remove(join(env.agentDir, "models.json"));
+    const result = await run(env, ["-p", "hi"]);
+    assertEquals(result.code, 1);
+    const paths = [...result.stderr.matchAll(/^ {2}(\/\S+\.md)$/gm)].map((m) => m[1]);
+    assertEquals(paths.map((p) => p.split("/").slice(-2).join("/")), [
+      "docs/providers.md",
+      "docs/models.md",
+      "docs/providers.md",
+      "docs/models.md",
+    ]);
+    for (const path of paths) assert((await Deno.stat(path)).isFile, path);
+  });
+});
+
+Deno.test("CLI-25 e2e on a terminal, plain `pi` says interactive mode is not available yet (exit 1)", async () => {
+  await withEnv([], async (env) => {
+    // `script` gives pi a pseudo-terminal for stdin and stdout.
+    const command = `"${Deno.execPath()}" run -A --no-prompt "${MAIN_TS}"; echo "exit=$?"`;
+    const out = await new Deno.Command("script", {
+      args: ["-qec", command, "/dev/null"],
+      cwd: env.cwd,
+      env: { ...env.env, TERM: "xterm" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).replace(/\r/g, "");
+    assertEquals(
+      text,
+      "Error: Interactive mode is not available yet in this build (use -p or --mode json)\nexit=1\n",
+    );
+  });
+});
