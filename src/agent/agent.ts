@@ -39,17 +39,26 @@ import type {
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {
+  /** State the agent starts with (system prompt, model, thinking level, tools, messages). */
   initialState?: Partial<Pick<AgentState, "systemPrompt" | "model" | "thinkingLevel" | "tools" | "messages">>;
+  /** Turns the transcript into the messages the model sees, once per request. */
   convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  /** Rewrites the transcript before each request (pruning, injection); runs before `convertToLlm`. */
   transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+  /** The function used to stream a reply; `streamSimple` by default. */
   streamFn?: StreamFn;
+  /** Resolves the API key for a provider before each request, so expiring tokens can be refreshed. */
   getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+  /** Inspect or replace each request body before it is sent. */
   onPayload?: SimpleStreamOptions["onPayload"];
+  /** Called with each HTTP response's status and headers. */
   onResponse?: SimpleStreamOptions["onResponse"];
+  /** Called before a tool runs; may block the call with a reason. */
   beforeToolCall?: (
     context: BeforeToolCallContext,
     signal?: AbortSignal,
   ) => Promise<BeforeToolCallResult | undefined>;
+  /** Called after a tool ran; may replace its content, details or error flag, or end the run. */
   afterToolCall?: (
     context: AfterToolCallContext,
     signal?: AbortSignal,
@@ -61,12 +70,19 @@ export interface AgentOptions {
     turn: AgentTurnContext,
     signal?: AbortSignal,
   ) => AgentLoopTurnUpdate | undefined | Promise<AgentLoopTurnUpdate | undefined>;
+  /** How queued steering messages are delivered: all at once or one per turn. */
   steeringMode?: QueueMode;
+  /** How queued follow-up messages are delivered: all at once or one per turn. */
   followUpMode?: QueueMode;
+  /** Session id passed to providers that cache or route by session. */
   sessionId?: string;
+  /** Token budgets per thinking level, for providers that take a budget. */
   thinkingBudgets?: ThinkingBudgets;
+  /** Preferred transport for providers that offer more than one. */
   transport?: Transport;
+  /** Longest server-requested retry delay honoured in-client, in milliseconds. */
   maxRetryDelayMs?: number;
+  /** Whether tool calls of one reply run one after another or in parallel. */
   toolExecution?: ToolExecutionMode;
 }
 
@@ -141,23 +157,38 @@ export class Agent {
   #followUp: PendingMessageQueue;
   #activeRun?: ActiveRun;
 
+  /** Turns the transcript into the messages the model sees. */
   convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  /** Rewrites the transcript before each request. */
   transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+  /** The function used to stream a reply. */
   streamFn: StreamFn;
+  /** Resolves the API key for a provider before each request. */
   getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+  /** Inspect or replace each request body before it is sent. */
   onPayload?: SimpleStreamOptions["onPayload"];
+  /** Called with each HTTP response's status and headers. */
   onResponse?: SimpleStreamOptions["onResponse"];
+  /** Called before a tool runs; may block the call. */
   beforeToolCall?: AgentOptions["beforeToolCall"];
+  /** Called after a tool ran; may replace its result. */
   afterToolCall?: AgentOptions["afterToolCall"];
+  /** Decides after each turn whether the run goes on. */
   finishTurn?: AgentOptions["finishTurn"];
+  /** Replaces state (context, model, thinking level) before the next turn of a run. */
   prepareNextTurn?: AgentOptions["prepareNextTurn"];
   /** Forwarded to providers for cache-aware routing. */
   sessionId?: string;
+  /** Token budgets per thinking level. */
   thinkingBudgets?: ThinkingBudgets;
+  /** Preferred transport for providers that offer more than one. */
   transport: Transport;
+  /** Longest server-requested retry delay honoured in-client, in milliseconds. */
   maxRetryDelayMs?: number;
+  /** Whether tool calls of one reply run sequentially or in parallel. */
   toolExecution: ToolExecutionMode;
 
+  /** Creates an idle agent; nothing is sent until `prompt` is called. */
   constructor(options: AgentOptions = {}) {
     this.#state = new MutableState(options.initialState);
     this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
@@ -190,12 +221,14 @@ export class Agent {
     return this.#state;
   }
 
+  /** How queued steering messages are delivered. */
   get steeringMode(): QueueMode {
     return this.#steering.mode;
   }
   set steeringMode(mode: QueueMode) {
     this.#steering.mode = mode;
   }
+  /** How queued follow-up messages are delivered. */
   get followUpMode(): QueueMode {
     return this.#followUp.mode;
   }
@@ -213,12 +246,15 @@ export class Agent {
     this.#followUp.enqueue(message);
   }
 
+  /** Drops every queued steering message. */
   clearSteeringQueue(): void {
     this.#steering.clear();
   }
+  /** Drops every queued follow-up message. */
   clearFollowUpQueue(): void {
     this.#followUp.clear();
   }
+  /** Drops both queues. */
   clearAllQueues(): void {
     this.#steering.clear();
     this.#followUp.clear();
@@ -227,6 +263,7 @@ export class Agent {
   drainQueues(): { steering: AgentMessage[]; followUp: AgentMessage[] } {
     return { steering: this.#steering.takeAll(), followUp: this.#followUp.takeAll() };
   }
+  /** Whether a steering or follow-up message is waiting. */
   hasQueuedMessages(): boolean {
     return this.#steering.hasItems() || this.#followUp.hasItems();
   }

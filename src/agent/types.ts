@@ -23,7 +23,9 @@ import type {
 /** What a tool returns: content for the model, details for logs, UIs and session files. */
 // deno-lint-ignore no-explicit-any
 export interface AgentToolResult<TDetails = any> {
+  /** What the model sees as the tool's result. */
   content: (TextContent | ImageContent)[];
+  /** Structured data for the UI and for session files; not sent to the model. */
   details: TDetails;
   /**
    * The result as data (a tool's `outputSchema` shape), carried on `tool_execution_end` for
@@ -51,15 +53,21 @@ export type ToolExecutionMode = "sequential" | "parallel";
 export interface AgentTool<TParams = any, TDetails = any> extends Tool {
   /** Human-readable name for UIs. */
   label: string;
+  /** JSON schema of the arguments; calls are validated against it before `execute` runs. */
   parameters: JsonSchema;
   /** Rewrites raw arguments (e.g. legacy shapes) before validation. */
   prepareArguments?: (args: unknown) => TParams;
+  /**
+   * Runs the tool with validated arguments; it may stream partial results and should stop when the signal
+   * aborts.
+   */
   execute: (
     toolCallId: string,
     params: TParams,
     signal?: AbortSignal,
     onUpdate?: AgentToolUpdateCallback<TDetails>,
   ) => Promise<AgentToolResult<TDetails>>;
+  /** Overrides the run's tool execution mode for this tool (e.g. always sequential). */
   executionMode?: ToolExecutionMode;
 }
 
@@ -79,14 +87,19 @@ export type AgentToolCall = ToolCall;
 
 /** What the agent loop works on: the transcript, the system prompt and the tools. */
 export interface AgentContext {
+  /** The system prompt of the run. */
   systemPrompt: string;
+  /** The transcript so far. */
   messages: AgentMessage[];
+  /** Tools the model may call. */
   tools?: AgentTool[];
 }
 
 /** Returned by `beforeToolCall`: `block` turns the call into an error result with `reason`. */
 export interface BeforeToolCallResult {
+  /** True to skip the tool call; the model sees `reason` as an error result. */
   block?: boolean;
+  /** Why the call was blocked, shown to the model. */
   reason?: string;
 }
 
@@ -95,28 +108,43 @@ export interface BeforeToolCallResult {
  * `structuredContent` drops the old structured content, which may no longer match.
  */
 export interface AfterToolCallResult {
+  /** Replacement content for the result. */
   content?: (TextContent | ImageContent)[];
+  /** Replacement details for the result. */
   details?: unknown;
+  /** Replacement structured content for the result. */
   structuredContent?: unknown;
+  /** Overrides whether the result counts as an error. */
   isError?: boolean;
+  /** True to end the run after this tool batch. */
   terminate?: boolean;
 }
 
 /** Passed to `beforeToolCall`. */
 export interface BeforeToolCallContext {
+  /** The assistant message that holds the call. */
   assistantMessage: AssistantMessage;
+  /** The tool call about to run. */
   toolCall: AgentToolCall;
+  /** The validated arguments. */
   args: unknown;
+  /** The context of the run at this point. */
   context: AgentContext;
 }
 
 /** Passed to `afterToolCall`. */
 export interface AfterToolCallContext {
+  /** The assistant message that holds the call. */
   assistantMessage: AssistantMessage;
+  /** The tool call that ran. */
   toolCall: AgentToolCall;
+  /** The validated arguments. */
   args: unknown;
+  /** What the tool returned. */
   result: AgentToolResult;
+  /** Whether the tool failed. */
   isError: boolean;
+  /** The context of the run at this point. */
   context: AgentContext;
 }
 
@@ -141,10 +169,13 @@ export type AgentTurnDecision = { action: "continue" } | { action: "end" };
 
 /** Replacement state for the next request of a run (compaction between tool turns uses it). */
 export interface AgentLoopTurnUpdate {
+  /** Replacement context for the next request. */
   context?: AgentContext;
   /** Messages appended before the next request, with the usual message events. */
   messages?: AgentMessage[];
+  /** Model for the next request. */
   model?: Model;
+  /** Thinking level for the next request. */
   thinkingLevel?: AgentThinkingLevel;
 }
 
@@ -157,6 +188,7 @@ export type StreamFn = (
 
 /** Configuration of one loop run. */
 export interface AgentLoopConfig extends SimpleStreamOptions {
+  /** The model the run talks to. */
   model: Model;
   /** Turns the transcript into what the model sees, once per request. */
   convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
@@ -176,13 +208,20 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
   prepareNextTurn?: (
     turn: AgentTurnContext,
   ) => AgentLoopTurnUpdate | undefined | Promise<AgentLoopTurnUpdate | undefined>;
+  /**
+   * Returns steering messages queued while the run streams; they are delivered after the current tool batch.
+   */
   getSteeringMessages?: () => Promise<AgentMessage[]>;
+  /** Returns follow-up messages queued for when the run would otherwise end. */
   getFollowUpMessages?: () => Promise<AgentMessage[]>;
+  /** Whether the tool calls of one reply run sequentially or in parallel. */
   toolExecution?: ToolExecutionMode;
+  /** Called before a tool runs; may block the call with a reason. */
   beforeToolCall?: (
     context: BeforeToolCallContext,
     signal?: AbortSignal,
   ) => Promise<BeforeToolCallResult | undefined>;
+  /** Called after a tool ran; may replace its result or end the run. */
   afterToolCall?: (
     context: AfterToolCallContext,
     signal?: AbortSignal,
@@ -224,14 +263,23 @@ export type QueueMode = "all" | "one-at-a-time";
 
 /** The agent's observable state. */
 export interface AgentState {
+  /** The system prompt sent with each request. */
   systemPrompt: string;
+  /** The model requests go to. */
   model: Model;
+  /** The thinking level requests ask for. */
   thinkingLevel: AgentThinkingLevel;
+  /** Tools the model may call. */
   tools: AgentTool[];
+  /** The transcript. */
   messages: AgentMessage[];
+  /** Whether a run is in progress. */
   readonly isStreaming: boolean;
+  /** The assistant message being streamed, while one is. */
   readonly streamingMessage?: AgentMessage;
+  /** Ids of tool calls that are running. */
   readonly pendingToolCalls: ReadonlySet<string>;
+  /** The error of the last run, if it failed. */
   readonly errorMessage?: string;
 }
 

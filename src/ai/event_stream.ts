@@ -15,6 +15,9 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
   #resolve!: (value: TResult) => void;
   #result: Promise<TResult>;
 
+  /**
+   * Creates a stream; `isComplete` recognises the final event and `extractResult` turns it into the result.
+   */
   constructor(
     private readonly isTerminal: (event: TEvent) => boolean,
     private readonly resultOf: (event: TEvent) => TResult,
@@ -47,6 +50,7 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
     for (const waiter of this.#waiting.splice(0)) waiter({ value: undefined, done: true });
   }
 
+  /** Yields events as they are pushed, until the stream ends. */
   async *[Symbol.asyncIterator](): AsyncIterator<TEvent> {
     while (true) {
       if (this.#head < this.#queue.length) {
@@ -84,12 +88,14 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
   #startedAtMonotonic = performance.now();
   #finished = false;
 
+  /** Queues an event; a `done` or `error` event also settles `result()`. */
   override push(event: AssistantMessageEvent): void {
     if (event.type === "done") this.#time(event.message);
     else if (event.type === "error") this.#time(event.error);
     super.push(event);
   }
 
+  /** Ends the stream; `result()` resolves with the given message if none arrived as an event. */
   override end(result?: AssistantMessage): void {
     if (result !== undefined) this.#time(result);
     this.#finished = true;

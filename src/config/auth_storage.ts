@@ -128,10 +128,12 @@ export class AuthStorage {
     this.fallbackResolver = resolver;
   }
 
+  /** Keeps an error for `drainErrors()` instead of throwing it at the caller. */
   private recordError(error: unknown): void {
     this.errors.push(toError(error));
   }
 
+  /** Parses auth.json text; empty text is an empty store. */
   private parseStorageData(content: string | undefined): AuthStorageData {
     if (!content) return {};
     return JSON.parse(stripBom(content)) as AuthStorageData;
@@ -183,6 +185,7 @@ export class AuthStorage {
     for (const problem of problems) this.recordError(new Error(problem));
   }
 
+  /** Marks the store as unreadable so that nothing overwrites the broken file. */
   private failLoad(detail: string): void {
     const message = `Cannot use ${this.fileLabel()}: ${detail}. ` +
       "Its credentials are ignored and the file is left as it is until you fix it.";
@@ -201,6 +204,7 @@ export class AuthStorage {
     return [...this.problems];
   }
 
+  /** Writes one provider's change to auth.json under the file lock, keeping other writers' entries. */
   private persistProviderChange(provider: string, credential: AuthCredential | undefined): void {
     if (this.loadError) return;
     try {
@@ -350,6 +354,7 @@ export class AuthStorage {
     return undefined;
   }
 
+  /** Refreshes an expired OAuth token, or learns that another process already did. */
   private async refreshExpired(
     providerId: string,
     provider: OAuthProviderInterface,

@@ -144,6 +144,7 @@ export class ModelRegistry {
     return this.loadError;
   }
 
+  /** Rebuilds the model list from the catalog and models.json. */
   private loadModels(): void {
     const custom = this.modelsJsonPath ? this.loadCustomModels(this.modelsJsonPath) : emptyCustomModels();
     if (custom.error) this.loadError = custom.error;
@@ -158,6 +159,7 @@ export class ModelRegistry {
     this.models = combined;
   }
 
+  /** The catalog's models with models.json's provider overrides applied. */
   private loadBuiltInModels(
     overrides: Map<string, ProviderOverride>,
     modelOverrides: Map<string, Map<string, ModelOverride>>,
@@ -180,6 +182,7 @@ export class ModelRegistry {
     });
   }
 
+  /** Custom models replace built-in ones with the same provider and id. */
   private mergeCustomModels(builtIns: Model[], custom: Model[]): Model[] {
     const merged = [...builtIns];
     for (const model of custom) {
@@ -190,6 +193,7 @@ export class ModelRegistry {
     return merged;
   }
 
+  /** Reads models.json; problems are kept as the load error rather than thrown. */
   private loadCustomModels(path: string): CustomModelsResult {
     const { config, error } = readModelsJson(path, new Set(getProviders()));
     if (!config) return emptyCustomModels(error);
@@ -210,6 +214,7 @@ export class ModelRegistry {
     return { models: this.parseModels(config), overrides, modelOverrides, error };
   }
 
+  /** Turns models.json's providers into models. */
   private parseModels(config: ModelsConfig): Model[] {
     const models: Model[] = [];
     const builtInProviders = new Set(getProviders());
@@ -281,6 +286,7 @@ export class ModelRegistry {
       this.providerRequestConfigs.get(model.provider)?.apiKey !== undefined;
   }
 
+  /** Keeps a provider's base URL, key and headers for requests. */
   private storeProviderRequestConfig(providerName: string, config: ProviderRequestConfig): void {
     if (!config.apiKey && !config.headers && !config.authHeader) return;
     this.providerRequestConfigs.set(providerName, {
@@ -290,6 +296,7 @@ export class ModelRegistry {
     });
   }
 
+  /** Keeps the headers of one model for requests. */
   private storeModelHeaders(
     provider: string,
     modelId: string,
@@ -393,6 +400,7 @@ export class ModelRegistry {
     this.refresh();
   }
 
+  /** Rejects a provider registration that cannot work (e.g. models without an API). */
   private validateProviderConfig(providerName: string, config: ProviderConfigInput): void {
     if (config.streamSimple && !config.api) {
       throw new Error(`Provider ${providerName}: "api" is required when registering streamSimple.`);
@@ -411,6 +419,7 @@ export class ModelRegistry {
     }
   }
 
+  /** Applies a validated provider registration to the model list. */
   private applyProviderConfig(providerName: string, config: ProviderConfigInput): void {
     if (config.oauth) registerOAuthProvider({ ...config.oauth, id: providerName });
     if (config.streamSimple && config.api) {

@@ -97,45 +97,82 @@ export type CacheWarmingMode = "off" | "streaming" | "idle";
 
 /** The full settings document. */
 export interface Settings {
+  /** The last version whose changelog was shown. */
   lastChangelogVersion?: string;
+  /** Provider of the default model. */
   defaultProvider?: string;
+  /** Id of the default model. */
   defaultModel?: string;
+  /** Thinking level used when a session starts. */
   defaultThinkingLevel?: SettingsThinkingLevel;
+  /** Preferred transport for providers that offer more than one. */
   transport?: TransportSetting;
+  /** How queued steering messages are delivered. */
   steeringMode?: "all" | "one-at-a-time";
+  /** How queued follow-up messages are delivered. */
   followUpMode?: "all" | "one-at-a-time";
+  /** Name of the theme. */
   theme?: string;
+  /** Automatic context compaction. */
   compaction?: CompactionSettings;
+  /** Summaries written when leaving a branch of the session tree. */
   branchSummary?: BranchSummarySettings;
+  /** Automatic retry of failed requests. */
   retry?: RetrySettings;
+  /** Hide thinking blocks in the interactive view. */
   hideThinkingBlock?: boolean;
+  /** Shell used by the bash tool and `!` commands. */
   shellPath?: string;
   /** `true` hides the start-up header and resource list; `"header"` hides only the header. */
   quietStartup?: boolean | "header";
+  /** Prepended to every bash command (e.g. to load aliases). */
   shellCommandPrefix?: string;
+  /** Program and arguments used instead of `npm` for packages. */
   npmCommand?: string[];
+  /** Show a short changelog after an update. */
   collapseChangelog?: boolean;
+  /** Allow the anonymous install ping. */
   enableInstallTelemetry?: boolean;
+  /** Packages that provide extensions, skills, prompts and themes. */
   packages?: PackageSource[];
+  /** Extension files or folders to load. */
   extensions?: string[];
+  /** Skill files or folders to load. */
   skills?: string[];
+  /** Prompt template files or folders to load. */
   prompts?: string[];
+  /** Theme files or folders to load. */
   themes?: string[];
+  /** Register `/skill:name` commands for skills. */
   enableSkillCommands?: boolean;
+  /** Terminal behaviour. */
   terminal?: TerminalSettings;
+  /** Image handling. */
   images?: ImageSettings;
+  /** Model patterns offered when cycling models. */
   enabledModels?: string[];
+  /** What a double Escape does in the editor. */
   doubleEscapeAction?: "fork" | "tree" | "none";
+  /** Which entries the session tree shows by default. */
   treeFilterMode?: "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+  /** Token budgets per thinking level. */
   thinkingBudgets?: ThinkingBudgetsSettings;
+  /** Horizontal padding of the editor. */
   editorPaddingX?: number;
+  /** Most autocomplete suggestions shown at once. */
   autocompleteMaxVisible?: number;
+  /** Show the terminal's cursor. */
   showHardwareCursor?: boolean;
+  /** Markdown rendering. */
   markdown?: MarkdownSettings;
+  /** Which warnings are shown. */
   warnings?: WarningSettings;
+  /** Folder where sessions are stored. */
   sessionDir?: string;
   // 1.6.0 additions.
+  /** Keep the prompt cache warm while streaming or idle. */
   cacheWarming?: CacheWarmingMode;
+  /** Code mode: on or off, and its inline output budget. */
   codemode?: { mode?: "on" | "off"; inlineBudget?: number };
   /** Global only: what to do with a project that has protected files and no saved decision. */
   defaultProjectTrust?: "ask" | "always" | "never";
@@ -143,22 +180,39 @@ export interface Settings {
   defaultTools?: string[];
   /** Thinking level per model, keyed `provider/modelId`. */
   modelThinkingLevels?: Record<string, SettingsThinkingLevel>;
+  /** Full-screen or inline interactive view. */
   tuiMode?: "fullscreen" | "regular";
+  /** What is printed when leaving the full-screen view. */
   fullscreenExitOutput?: "transcript" | "resume-hint";
+  /** When the full-screen view shows a scrollbar. */
   fullscreenScrollbar?: "auto" | "always" | "hidden";
+  /** Copy selected text as soon as it is selected. */
   fullscreenCopyOnSelect?: boolean;
+  /** Lines scrolled per mouse-wheel step. */
   fullscreenWheelScrollLines?: number | "auto";
+  /** Blank columns around output. */
   outputPad?: 0 | 1;
+  /** Program used to edit a message outside pi. */
   externalEditor?: string;
+  /** Proxy for outgoing HTTP requests. */
   httpProxy?: string;
+  /** How long an HTTP connection may stay idle, in milliseconds. */
   httpIdleTimeoutMs?: number | string;
+  /** How long a WebSocket may take to connect, in milliseconds. */
   websocketConnectTimeoutMs?: number | string;
+  /** Command run by the self-update. */
   selfUpdateCommand?: string;
+  /** Where `/share` uploads sessions. */
   sessionShareDestination?: "auto" | "gist" | "radius";
+  /** Report prompt-cache misses. */
   showCacheMissNotices?: boolean;
+  /** Allow usage analytics. */
   enableAnalytics?: boolean;
+  /** Anonymous id for analytics. */
   trackingId?: string;
+  /** Anonymous device id. */
   deviceId?: string;
+  /** Last changelog version shown per extension. */
   extensionChangelogVersions?: Record<string, string>;
 }
 

@@ -56,12 +56,19 @@ export type { SessionTool };
 
 /** What an AgentSession is built from. */
 export interface AgentSessionConfig {
+  /** The agent that runs the turns. */
   agent: Agent;
+  /** Where entries are saved. */
   sessionManager: SessionManager;
+  /** Settings of this session. */
   settingsManager: SettingsManager;
+  /** Working folder of the session. */
   cwd: string;
+  /** Models offered when cycling (`--models`). */
   scopedModels?: ScopedModel[];
+  /** Skills, prompt templates and context files. */
   resourceLoader: DefaultResourceLoader;
+  /** Models and their credentials. */
   modelRegistry: ModelRegistry;
   /** Extra tools (SDK callers); they may replace built-ins of the same name. */
   customTools?: SessionTool[];
@@ -75,11 +82,17 @@ export interface AgentSessionConfig {
 
 /** One conversation with a model, backed by a session file. */
 export class AgentSession {
+  /** The agent that runs the turns. */
   readonly agent: Agent;
+  /** Where entries are saved. */
   readonly sessionManager: SessionManager;
+  /** Settings of this session. */
   readonly settingsManager: SettingsManager;
+  /** Models and their credentials. */
   readonly modelRegistry: ModelRegistry;
+  /** Skills, prompt templates and context files. */
   readonly resourceLoader: DefaultResourceLoader;
+  /** Working folder of the session. */
   readonly cwd: string;
 
   #scopedModels: ScopedModel[];
@@ -104,6 +117,7 @@ export class AgentSession {
   /** Settles after the current session-level run emitted `agent_settled`. */
   #runDone?: Promise<void>;
 
+  /** Wraps an agent with its session services; most callers use `createAgentSession` instead. */
   constructor(config: AgentSessionConfig) {
     this.agent = config.agent;
     this.sessionManager = config.sessionManager;
@@ -208,13 +222,16 @@ export class AgentSession {
 
   // ── state ───────────────────────────────────────────────────────────────
 
+  /** The agent's state. */
   get state(): AgentState {
     return this.agent.state;
   }
+  /** The current model, if any. */
   get model(): Model | undefined {
     const model = this.agent.state.model;
     return model.id === "unknown" && model.provider === "unknown" ? undefined : model;
   }
+  /** The current thinking level. */
   get thinkingLevel(): AgentThinkingLevel {
     return this.agent.state.thinkingLevel;
   }
@@ -226,54 +243,71 @@ export class AgentSession {
   get isIdle(): boolean {
     return !this.isStreaming && !this.isCompacting;
   }
+  /** The system prompt sent with each request. */
   get systemPrompt(): string {
     return this.agent.state.systemPrompt;
   }
+  /** The transcript of the current branch. */
   get messages(): AgentMessage[] {
     return this.agent.state.messages;
   }
+  /** How queued steering messages are delivered. */
   get steeringMode(): "all" | "one-at-a-time" {
     return this.agent.steeringMode;
   }
+  /** How queued follow-up messages are delivered. */
   get followUpMode(): "all" | "one-at-a-time" {
     return this.agent.followUpMode;
   }
+  /** Path of the session file; undefined for in-memory sessions. */
   get sessionFile(): string | undefined {
     return this.sessionManager.getSessionFile();
   }
+  /** Id of the session. */
   get sessionId(): string {
     return this.sessionManager.getSessionId();
   }
+  /** Name of the session, if one was set. */
   get sessionName(): string | undefined {
     return this.sessionManager.getSessionName();
   }
+  /** Models offered when cycling. */
   get scopedModels(): readonly ScopedModel[] {
     return this.#scopedModels;
   }
+  /** Replaces the models offered when cycling. */
   setScopedModels(models: ScopedModel[]): void {
     this.#scopedModels = models;
   }
+  /** Prompt templates available as slash commands. */
   get promptTemplates(): readonly PromptTemplate[] {
     return this.resourceLoader.getPrompts().prompts;
   }
+  /** Number of the current automatic retry; 0 when not retrying. */
   get retryAttempt(): number {
     return this.#retrier.attempt;
   }
+  /** Whether an automatic retry is waiting or running. */
   get isRetrying(): boolean {
     return this.#retrier.isRetrying;
   }
+  /** Whether failed requests are retried automatically. */
   get autoRetryEnabled(): boolean {
     return this.settingsManager.getRetryEnabled();
   }
+  /** Turns automatic retry on or off (kept in the settings). */
   setAutoRetryEnabled(enabled: boolean): void {
     this.settingsManager.setRetryEnabled(enabled);
   }
+  /** Steering and follow-up messages waiting. */
   get pendingMessageCount(): number {
     return this.#queues.steering.length + this.#queues.followUp.length;
   }
+  /** Steering messages waiting, oldest first. */
   getSteeringMessages(): readonly string[] {
     return this.#queues.steering;
   }
+  /** Follow-up messages waiting, oldest first. */
   getFollowUpMessages(): readonly string[] {
     return this.#queues.followUp;
   }
@@ -650,9 +684,11 @@ export class AgentSession {
   abortBash(): void {
     this.#bash.abort();
   }
+  /** Whether a `!` bash command is running. */
   get isBashRunning(): boolean {
     return this.#bash.isRunning;
   }
+  /** Whether results of `!` commands wait to be added to the transcript. */
   get hasPendingBashMessages(): boolean {
     return this.#bash.hasPending;
   }

@@ -13,16 +13,23 @@ export type { BashResult } from "../tools/bash_executor.ts";
 
 /** Context-window usage; `tokens`/`percent` are null right after a compaction until a new reply. */
 export interface ContextUsage {
+  /** Estimated tokens in the context; null when unknown (e.g. right after compaction). */
   tokens: number | null;
+  /** Context window of the model. */
   contextWindow: number;
+  /** Share of the window in use, 0-100; null when tokens are unknown. */
   percent: number | null;
 }
 
 /** What a compaction produced (the compaction entry's payload). */
 export interface CompactionResult<TDetails = unknown> {
+  /** The summary that replaces the older messages. */
   summary: string;
+  /** Id of the first entry kept verbatim. */
   firstKeptEntryId: string;
+  /** Context tokens before compaction. */
   tokensBefore: number;
+  /** Extra data stored in the compaction entry. */
   details?: TDetails;
 }
 
@@ -63,9 +70,11 @@ export type AgentSessionEventListener = (event: AgentSessionEvent) => void;
 export interface PromptOptions {
   /** Expand `/skill:…` and prompt templates (default true). */
   expandPromptTemplates?: boolean;
+  /** Images sent with the text. */
   images?: ImageContent[];
   /** Required while streaming: queue the text as a steering or follow-up message. */
   streamingBehavior?: "steer" | "followUp";
+  /** Where the prompt came from. */
   source?: "interactive" | "rpc" | "extension" | "print";
   /** Told whether the prompt was accepted, before the run starts. */
   preflightResult?: (success: boolean) => void;
@@ -73,27 +82,42 @@ export interface PromptOptions {
 
 /** A model paired with an optional thinking level (from `--models`). */
 export interface ScopedModel {
+  /** The model. */
   model: Model;
+  /** The thinking level its pattern asked for. */
   thinkingLevel?: AgentThinkingLevel;
 }
 
 /** The result of cycling models. */
 export interface ModelCycleResult {
+  /** The model now in use. */
   model: Model;
+  /** The thinking level now in use. */
   thinkingLevel: AgentThinkingLevel;
+  /** Whether the model came from the scoped list. */
   isScoped: boolean;
 }
 
 /** Counts and totals over the session's messages. */
 export interface SessionStats {
+  /** Path of the session file; undefined in memory. */
   sessionFile: string | undefined;
+  /** Id of the session. */
   sessionId: string;
+  /** User messages in the transcript. */
   userMessages: number;
+  /** Assistant messages in the transcript. */
   assistantMessages: number;
+  /** Tool calls made. */
   toolCalls: number;
+  /** Tool results received. */
   toolResults: number;
+  /** All messages in the transcript. */
   totalMessages: number;
+  /** Token totals over the session. */
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  /** Total cost in US dollars. */
   cost: number;
+  /** How full the context is now. */
   contextUsage?: ContextUsage;
 }

@@ -25,20 +25,31 @@ import { formatNoModelsAvailableMessage } from "./auth_guidance.ts";
 
 /** Options of {@link createAgentSession}; everything has the CLI's default. */
 export interface CreateAgentSessionOptions {
+  /** Working folder (default: the session manager's cwd, else the process's). */
   cwd?: string;
+  /** Agent config folder (default: `~/.pi/agent` or `PI_CODING_AGENT_DIR`). */
   agentDir?: string;
+  /** Credentials (default: read from the agent dir's auth.json). */
   authStorage?: AuthStorage;
+  /** Models and their credentials (default: built from `authStorage`). */
   modelRegistry?: ModelRegistry;
+  /** Settings (default: read from the agent dir and project). */
   settingsManager?: SettingsManager;
+  /** Session storage (default: a new session in the default session folder for `cwd`). */
   sessionManager?: SessionManager;
+  /** Skills, prompt templates and context files (default: discovered for `cwd`). */
   resourceLoader?: DefaultResourceLoader;
+  /** Model to use (default: restored from the session or settings). */
   model?: Model;
+  /** Thinking level (default: from the session or settings). */
   thinkingLevel?: AgentThinkingLevel;
+  /** Models offered when cycling. */
   scopedModels?: ScopedModel[];
   /** Only these tools exist (`--tools`). */
   tools?: string[];
   /** "all": no tools at all; "builtin": no built-in tools active (`--no-builtin-tools`). */
   noTools?: "all" | "builtin";
+  /** Tools added beside the built-in ones. */
   customTools?: SessionTool[];
   /** Replaces the stream function (tests, custom transports). */
   streamFn?: StreamFn;
@@ -46,6 +57,7 @@ export interface CreateAgentSessionOptions {
 
 /** What {@link createAgentSession} returns. */
 export interface CreateAgentSessionResult {
+  /** The session, ready for `prompt()`. */
   session: AgentSession;
   /** Set when the saved model could not be restored or no model is available. */
   modelFallbackMessage?: string;

@@ -12,11 +12,17 @@ import { createSyntheticSourceInfo, type SourceInfo } from "./source_info.ts";
 
 /** A loaded prompt template. */
 export interface PromptTemplate {
+  /** Name used as the slash command. */
   name: string;
+  /** Description from the frontmatter or the first line. */
   description: string;
+  /** Hint for the arguments, from the frontmatter. */
   argumentHint?: string;
+  /** Template text, frontmatter removed. */
   content: string;
+  /** Where the template was found. */
   sourceInfo: SourceInfo;
+  /** Path of the template file. */
   filePath: string;
 }
 

@@ -52,7 +52,9 @@ const NO_SETTINGS: ResourceSettingsSource = { getGlobalSettings: () => ({}), get
 
 /** Loads and holds the resources of one session. Call `reload()` before reading. */
 export class DefaultResourceLoader {
+  /** Working folder resources are discovered for. */
   readonly cwd: string;
+  /** Agent config folder. */
   readonly agentDir: string;
   #options: ResourceLoaderOptions;
   #settings: ResourceSettingsSource;
@@ -64,6 +66,7 @@ export class DefaultResourceLoader {
   #systemPrompt?: string;
   #appendSystemPrompt: string[] = [];
 
+  /** Prepares a loader; `reload()` reads the resources. */
   constructor(options: ResourceLoaderOptions) {
     this.cwd = options.cwd;
     this.agentDir = options.agentDir;
@@ -71,12 +74,15 @@ export class DefaultResourceLoader {
     this.#settings = options.settings ?? NO_SETTINGS;
   }
 
+  /** Skills found by the last `reload()`, with problems found on the way. */
   getSkills(): { skills: Skill[]; diagnostics: ResourceDiagnostic[] } {
     return { skills: this.#skills, diagnostics: this.#skillDiagnostics };
   }
+  /** Prompt templates found by the last `reload()`, with problems found on the way. */
   getPrompts(): { prompts: PromptTemplate[]; diagnostics: ResourceDiagnostic[] } {
     return { prompts: this.#prompts, diagnostics: this.#promptDiagnostics };
   }
+  /** AGENTS.md / CLAUDE.md files found by the last `reload()`. */
   getAgentsFiles(): { agentsFiles: ContextFile[] } {
     return { agentsFiles: this.#agentsFiles };
   }

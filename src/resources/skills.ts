@@ -19,10 +19,15 @@ const MAX_DESCRIPTION_LENGTH = 1024;
 
 /** A loaded skill. */
 export interface Skill {
+  /** Name of the skill. */
   name: string;
+  /** What the skill is for, shown to the model. */
   description: string;
+  /** Path of the SKILL.md file. */
   filePath: string;
+  /** Folder of the skill; relative paths in the skill resolve against it. */
   baseDir: string;
+  /** Where the skill was found. */
   sourceInfo: SourceInfo;
   /** Hidden from the system prompt; only `/skill:name` invokes it. */
   disableModelInvocation: boolean;

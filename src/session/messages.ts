@@ -28,13 +28,21 @@ export const BRANCH_SUMMARY_SUFFIX = `</summary>`;
 
 /** A shell command the user ran with `!` (or `!!`, which keeps it out of the LLM context). */
 export interface BashExecutionMessage {
+  /** Message kind. */
   role: "bashExecution";
+  /** The command that ran. */
   command: string;
+  /** Output, possibly truncated. */
   output: string;
+  /** Exit code; undefined when killed. */
   exitCode: number | undefined;
+  /** Whether the user cancelled the command. */
   cancelled: boolean;
+  /** Whether the output was truncated. */
   truncated: boolean;
+  /** File with the full output, when it was truncated. */
   fullOutputPath?: string;
+  /** Unix time in milliseconds. */
   timestamp: number;
   /** Set for `!!` commands: shown to the user, never sent to the model. */
   excludeFromContext?: boolean;
@@ -42,27 +50,41 @@ export interface BashExecutionMessage {
 
 /** A message an extension injected; `display` decides whether the TUI shows it. */
 export interface CustomMessage<T = unknown> {
+  /** Message kind. */
   role: "custom";
+  /** Kind of message, chosen by the extension that wrote it. */
   customType: string;
+  /** Text or blocks sent to the model. */
   content: string | (TextContent | ImageContent)[];
+  /** Whether the interactive view shows the message. */
   display: boolean;
+  /** Extension-specific data; not sent to the model. */
   details?: T;
+  /** Unix time in milliseconds. */
   timestamp: number;
 }
 
 /** The summary of a branch the conversation returned from. */
 export interface BranchSummaryMessage {
+  /** Message kind. */
   role: "branchSummary";
+  /** Summary of the abandoned branch. */
   summary: string;
+  /** Id of the entry the branch left from. */
   fromId: string;
+  /** Unix time in milliseconds. */
   timestamp: number;
 }
 
 /** The summary that stands in for compacted history. */
 export interface CompactionSummaryMessage {
+  /** Message kind. */
   role: "compactionSummary";
+  /** Summary of the history it replaces. */
   summary: string;
+  /** Context tokens before compaction. */
   tokensBefore: number;
+  /** Unix time in milliseconds. */
   timestamp: number;
 }
 

@@ -14,6 +14,7 @@ import { readLinesSync } from "./jsonl_reader.ts";
 export class InvalidSessionFileError extends Error {
   /** The file that was refused. */
   readonly path: string;
+  /** Names the file and why it was refused in the message. */
   constructor(path: string, reason: string) {
     super(`Not a valid session file: ${path} (${reason}). The file was left untouched.`);
     this.name = "InvalidSessionFileError";

@@ -201,6 +201,7 @@ export class SessionManager {
     return this.sessionFile;
   }
 
+  /** Rebuilds the id, label and leaf indexes from the loaded entries. */
   private buildIndex(): void {
     this.byId.clear();
     this.labelsById.clear();
@@ -216,6 +217,7 @@ export class SessionManager {
     }
   }
 
+  /** Records or clears the label an entry names. */
   private applyLabel(entry: LabelEntry): void {
     if (entry.label) {
       this.labelsById.set(entry.targetId, entry.label);
@@ -277,6 +279,7 @@ export class SessionManager {
     this.writtenCount = this.fileEntries.length;
   }
 
+  /** Adds an entry as the new leaf and writes it; a failed write takes the entry back. */
   private appendEntry(entry: SessionEntry): void {
     const previous = { leafId: this.leafId, hasConversation: this.hasConversation };
     this.fileEntries.push(entry);
@@ -295,6 +298,7 @@ export class SessionManager {
     }
   }
 
+  /** A new entry id, unique within the session. */
   private nextId(): string {
     return generateEntryId(this.byId);
   }

@@ -47,6 +47,7 @@ export class OutputAccumulator {
   #tempFilePath: string | undefined;
   #tempFile: Deno.FsFile | undefined;
 
+  /** Limits default to the tools' `DEFAULT_MAX_LINES` and `DEFAULT_MAX_BYTES`. */
   constructor(options: { maxLines?: number; maxBytes?: number; tempFilePrefix?: string } = {}) {
     this.#maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
     this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;

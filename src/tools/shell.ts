@@ -110,6 +110,7 @@ export function sanitizeBinaryOutput(text: string): string {
  * `Error("aborted")` or `Error("timeout:<seconds>")`.
  */
 export interface BashOperations {
+  /** Runs `command` in `cwd`, passing output chunks to `onData`. */
   exec: (
     command: string,
     cwd: string,

@@ -18,6 +18,7 @@ import {
 
 /** Options of the `google-generative-ai` stream function. */
 export interface GoogleOptions extends StreamOptions {
+  /** Whether the model may, must or must not call tools. */
   toolChoice?: GoogleToolChoice;
   /** `level` wins over `budgetTokens`; neither leaves the model's default budget. */
   thinking?: { enabled: boolean; budgetTokens?: number; level?: GoogleThinkingLevel };

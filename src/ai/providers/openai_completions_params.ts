@@ -18,6 +18,7 @@ import {
 export interface OpenAICompletionsOptions extends StreamOptions {
   /** `auto`, `none`, `required`, or a specific function. */
   toolChoice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+  /** Reasoning effort sent as `reasoning_effort` (or the server's equivalent). */
   reasoningEffort?: ThinkingLevel;
 }
 

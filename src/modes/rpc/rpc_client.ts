@@ -43,10 +43,13 @@ export interface RpcClientOptions {
   cliPath?: string;
   /** The full program and arguments to run instead (e.g. a compiled `pi`); `--mode rpc` is appended. */
   command?: string[];
+  /** Working folder of the agent process. */
   cwd?: string;
   /** Added to the inherited environment. */
   env?: Record<string, string>;
+  /** Provider passed as `--provider`. */
   provider?: string;
+  /** Model passed as `--model`. */
   model?: string;
   /** More CLI arguments. */
   args?: string[];
@@ -87,6 +90,7 @@ export class RpcClient {
   #done?: Promise<void>;
   #status?: Promise<Deno.CommandStatus>;
 
+  /** Prepares a client; `start()` launches the process. */
   constructor(options: RpcClientOptions = {}) {
     this.#options = options;
   }

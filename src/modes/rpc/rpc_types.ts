@@ -68,24 +68,39 @@ export type RpcCommandType = RpcCommand["type"];
 export interface RpcSlashCommand {
   /** Without the leading slash. */
   name: string;
+  /** Shown beside the name in pickers. */
   description?: string;
+  /** What provides the command. */
   source: "extension" | "prompt" | "skill";
+  /** Where the command's file was found. */
   sourceInfo: SourceInfo;
 }
 
 /** The answer to `get_state`; undefined fields are left out of the JSON. */
 export interface RpcSessionState {
+  /** The current model, if any. */
   model?: Model;
+  /** The current thinking level. */
   thinkingLevel: AgentThinkingLevel;
+  /** Whether a run is in progress. */
   isStreaming: boolean;
+  /** Whether a compaction is in progress. */
   isCompacting: boolean;
+  /** How queued steering messages are delivered. */
   steeringMode: RpcQueueMode;
+  /** How queued follow-up messages are delivered. */
   followUpMode: RpcQueueMode;
+  /** Path of the session file; absent for in-memory sessions. */
   sessionFile?: string;
+  /** Id of the session. */
   sessionId: string;
+  /** Name of the session, if one was set. */
   sessionName?: string;
+  /** Whether automatic compaction is on. */
   autoCompactionEnabled: boolean;
+  /** Messages in the transcript. */
   messageCount: number;
+  /** Steering and follow-up messages waiting. */
   pendingMessageCount: number;
 }
 
@@ -97,38 +112,71 @@ export type RpcPromptDisposition = "started" | "queued" | "handled";
 
 /** The `data` of each command's successful response (`undefined`: the response has no `data` key). */
 export interface RpcResponseData {
+  /** What became of the prompt. */
   prompt: { disposition: RpcPromptDisposition };
+  /** What became of the steering message. */
   steer: { disposition: RpcPromptDisposition };
+  /** What became of the follow-up message. */
   follow_up: { disposition: RpcPromptDisposition };
+  /** No data. */
   abort: undefined;
+  /** The messages that were dropped from each queue. */
   clear_queue: { steering: string[]; followUp: string[] };
+  /** Thinking levels the current model supports. */
   get_available_thinking_levels: { levels: AgentThinkingLevel[] };
+  /** Entries of the session file and the current leaf. */
   get_entries: { entries: SessionEntry[]; leafId: string | null };
+  /** The session tree and the current leaf. */
   get_tree: { tree: SessionTreeNode[]; leafId: string | null };
+  /** Whether an extension cancelled the switch. */
   new_session: { cancelled: boolean };
+  /** The session's state. */
   get_state: RpcSessionState;
+  /** The model now in use. */
   set_model: Model;
+  /** The new model and thinking level; null when there is nothing to cycle to. */
   cycle_model: ModelCycleResult | null;
+  /** Models with credentials. */
   get_available_models: { models: Model[] };
+  /** No data. */
   set_thinking_level: undefined;
+  /** The new level; null when the model does not reason. */
   cycle_thinking_level: { level: AgentThinkingLevel } | null;
+  /** No data. */
   set_steering_mode: undefined;
+  /** No data. */
   set_follow_up_mode: undefined;
+  /** The compaction's summary and where the kept history starts. */
   compact: CompactionResult;
+  /** No data. */
   set_auto_compaction: undefined;
+  /** No data. */
   set_auto_retry: undefined;
+  /** No data. */
   abort_retry: undefined;
+  /** Output and exit code of the command. */
   bash: BashResult;
+  /** No data. */
   abort_bash: undefined;
+  /** Message counts, tokens, cost and context usage. */
   get_session_stats: SessionStats;
+  /** Where the HTML file was written. */
   export_html: { path: string };
+  /** Whether an extension cancelled the switch. */
   switch_session: { cancelled: boolean };
+  /** The text of the message forked from, and whether an extension cancelled the fork. */
   fork: { text: string; cancelled: boolean };
+  /** Whether an extension cancelled the clone. */
   clone: { cancelled: boolean };
+  /** User messages that can be forked from. */
   get_fork_messages: { messages: { entryId: string; text: string }[] };
+  /** Text of the last assistant message, if any. */
   get_last_assistant_text: { text?: string | null };
+  /** No data. */
   set_session_name: undefined;
+  /** The transcript of the current branch. */
   get_messages: { messages: AgentMessage[] };
+  /** Slash commands available through `prompt`. */
   get_commands: { commands: RpcSlashCommand[] };
 }
 
@@ -137,26 +185,39 @@ export interface RpcResponseData {
  * response may hold only the truncated tail, these carry everything.
  */
 export interface RpcBashExecutionUpdate {
+  /** Event kind. */
   type: "bash_execution_update";
+  /** Id of the `bash` command this output belongs to. */
   id?: string;
+  /** The new output. */
   delta: string;
 }
 
 /** A successful response to command `C`. */
 export interface RpcSuccessResponse<C extends RpcCommandType = RpcCommandType> {
+  /** The command's id, when it had one. */
   id?: string;
+  /** Record kind. */
   type: "response";
+  /** The command answered. */
   command: C;
+  /** Always true here. */
   success: true;
+  /** The command's result, for commands that return one. */
   data?: RpcResponseData[C];
 }
 
 /** A failed command; `command` is `"parse"` for lines that are not JSON. */
 export interface RpcErrorResponse {
+  /** The command's id, when it had one. */
   id?: string;
+  /** Record kind. */
   type: "response";
+  /** The command that failed, or "parse". */
   command: string;
+  /** Always false here. */
   success: false;
+  /** What went wrong. */
   error: string;
 }
 
