@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { join } from "../util/path.ts";
 
@@ -78,12 +79,7 @@ const AWS_CREDENTIAL_VARS = [
  */
 export function providerEnvValue(name: string, scoped?: ProviderEnv): string | undefined {
   if (scoped && Object.hasOwn(scoped, name)) return scoped[name] || undefined;
-  try {
-    return Deno.env.get(name) || undefined;
-  } catch {
-    // Without env permission nothing is configured.
-    return undefined;
-  }
+  return readEnv(name) || undefined;
 }
 
 /** The environment variables that can hold a key for `provider`, in priority order. */

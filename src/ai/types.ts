@@ -82,9 +82,13 @@ export type ThinkingLevelMap = Partial<Record<ModelThinkingLevel, string | null>
 
 /** Token budgets per thinking level, for token-budget providers. */
 export interface ThinkingBudgets {
+  /** Token budget for the "minimal" level. */
   minimal?: number;
+  /** Token budget for the "low" level. */
   low?: number;
+  /** Token budget for the "medium" level. */
   medium?: number;
+  /** Token budget for the "high" level. */
   high?: number;
 }
 
@@ -96,16 +100,23 @@ export type Transport = "sse" | "websocket" | "websocket-cached" | "auto";
 
 /** Status and headers of a provider's HTTP response, handed to `onResponse`. */
 export interface ProviderResponse {
+  /** HTTP status code. */
   status: number;
+  /** Response headers, lower-cased names. */
   headers: Record<string, string>;
 }
 
 /** Options understood by every provider's `stream` function. */
 export interface StreamOptions {
+  /** Sampling temperature, when the model accepts one. */
   temperature?: number;
+  /** Upper bound on output tokens; defaults to the model's limit fitted into its context window. */
   maxTokens?: number;
+  /** Aborts the request; the stream then ends with stop reason "aborted". */
   signal?: AbortSignal;
+  /** API key; when absent it is read from the provider's environment variable. */
   apiKey?: string;
+  /** Preferred transport for providers that offer more than one. */
   transport?: Transport;
   /** Default "short". */
   cacheRetention?: CacheRetention;
@@ -117,10 +128,13 @@ export interface StreamOptions {
   onResponse?: (response: ProviderResponse, model: Model) => void | Promise<void>;
   /** Extra HTTP headers, merged over the provider's defaults. */
   headers?: Record<string, string>;
+  /** Request timeout in milliseconds. */
   timeoutMs?: number;
+  /** Retries of the provider's own client for transient failures. */
   maxRetries?: number;
   /** Longest server-requested retry delay to honour in-client (default 60000; 0 = no cap). */
   maxRetryDelayMs?: number;
+  /** Provider-specific request metadata (e.g. Anthropic's `user_id`). */
   metadata?: Record<string, unknown>;
   /**
    * Environment values for this request (API keys, endpoint placeholders, cache retention);
@@ -134,38 +148,54 @@ export type ProviderStreamOptions = StreamOptions & Record<string, unknown>;
 
 /** Options of `streamSimple`: one reasoning knob that each provider maps to its own parameters. */
 export interface SimpleStreamOptions extends StreamOptions {
+  /** One reasoning level, mapped to each provider's own parameters; absent means no reasoning. */
   reasoning?: ThinkingLevel;
+  /** Token budgets per level, for providers that take a budget. */
   thinkingBudgets?: ThinkingBudgets;
 }
 
 /** Plain text. `textSignature` carries provider replay data (OpenAI Responses item ids). */
 export interface TextContent {
+  /** Block kind. */
   type: "text";
+  /** The text. */
   text: string;
+  /** Provider signature of the block, replayed to the same provider. */
   textSignature?: string;
 }
 
 /** Model reasoning. Redacted thinking keeps its opaque payload in `thinkingSignature`. */
 export interface ThinkingContent {
+  /** Block kind. */
   type: "thinking";
+  /** The model's reasoning text (may be a summary). */
   thinking: string;
+  /** Provider signature needed to replay the reasoning. */
   thinkingSignature?: string;
+  /** True when the provider hid the reasoning; `thinkingSignature` then holds the opaque payload. */
   redacted?: boolean;
 }
 
 /** A base64 image. */
 export interface ImageContent {
+  /** Block kind. */
   type: "image";
+  /** Base64-encoded image bytes. */
   data: string;
+  /** MIME type of the image, e.g. "image/png". */
   mimeType: string;
 }
 
 /** A tool invocation requested by the model. */
 export interface ToolCall {
+  /** Block kind. */
   type: "toolCall";
+  /** The provider's id of the call; the tool result refers to it. */
   id: string;
+  /** Name of the tool to call. */
   name: string;
   // deno-lint-ignore no-explicit-any
+  /** Arguments parsed from the model's JSON. */
   arguments: Record<string, any>;
   /** Google's opaque thought signature, replayed on the same model. */
   thoughtSignature?: string;
@@ -173,15 +203,21 @@ export interface ToolCall {
 
 /** Token counts and their cost in dollars. `input` excludes cache reads and writes. */
 export interface Usage {
+  /** Input tokens not read from the cache. */
   input: number;
+  /** Output tokens, reasoning included. */
   output: number;
+  /** Input tokens read from the prompt cache. */
   cacheRead: number;
+  /** Input tokens written to the prompt cache. */
   cacheWrite: number;
   /** The part of `cacheWrite` written with 1-hour retention (Anthropic reports the split). */
   cacheWrite1h?: number;
   /** Reasoning tokens, a part of `output`, when the provider reports them. */
   reasoning?: number;
+  /** Sum of input, output, cache read and cache write tokens. */
   totalTokens: number;
+  /** Cost in US dollars, per part and in total. */
   cost: {
     input: number;
     output: number;
@@ -204,24 +240,35 @@ export type DoneReason = "stop" | "length" | "toolUse" | "deferred";
 
 /** A message from the user. */
 export interface UserMessage {
+  /** Message kind. */
   role: "user";
+  /** Plain text or text and image blocks. */
   content: string | (TextContent | ImageContent)[];
+  /** Unix time in milliseconds. */
   timestamp: number;
 }
 
 /** A diagnostic attached to an assistant message by a provider (e.g. a recovered parse problem). */
 export interface AssistantMessageDiagnostic {
+  /** Kind of diagnostic. */
   type: string;
+  /** What happened, for people. */
   message: string;
+  /** Further facts specific to the diagnostic. */
   [key: string]: unknown;
 }
 
 /** A message produced by a model. */
 export interface AssistantMessage {
+  /** Message kind. */
   role: "assistant";
+  /** Text, thinking and tool-call blocks in the order they streamed. */
   content: (TextContent | ThinkingContent | ToolCall)[];
+  /** Wire API that produced the message. */
   api: Api;
+  /** Provider that produced the message. */
   provider: Provider;
+  /** Id of the model that was asked. */
   model: string;
   /** The model the server says answered, when it differs from `model`. */
   responseModel?: string;
@@ -231,9 +278,13 @@ export interface AssistantMessage {
   providerThinkingLevel?: string;
   /** The pi thinking level the agent loop requested (set by the agent, not by providers). */
   thinkingLevel?: ModelThinkingLevel;
+  /** Notes about the response (e.g. retries, repaired data). */
   diagnostics?: AssistantMessageDiagnostic[];
+  /** Tokens and cost of this response. */
   usage: Usage;
+  /** Why the message ended. */
   stopReason: StopReason;
+  /** The error text when `stopReason` is "error" or "aborted". */
   errorMessage?: string;
   /** The provider's own stop reason (e.g. "end_turn", "tool_calls", "STOP"), kept for debugging. */
   rawStopReason?: string;
@@ -248,12 +299,19 @@ export interface AssistantMessage {
 /** The result of a tool call, sent back to the model. */
 // deno-lint-ignore no-explicit-any
 export interface ToolResultMessage<TDetails = any> {
+  /** Message kind. */
   role: "toolResult";
+  /** Id of the tool call this result answers. */
   toolCallId: string;
+  /** Name of the tool that ran. */
   toolName: string;
+  /** What the model sees. */
   content: (TextContent | ImageContent)[];
+  /** Structured data for the UI and session files; not sent to the model. */
   details?: TDetails;
+  /** Whether the tool failed. */
   isError: boolean;
+  /** Unix time in milliseconds. */
   timestamp: number;
   /** Milliseconds the tool's execution took; absent for results written before pi 1.x. */
   durationMs?: number;
@@ -267,15 +325,21 @@ export type JsonSchema = Record<string, unknown>;
 
 /** A tool as the model sees it. */
 export interface Tool {
+  /** Name the model calls the tool by. */
   name: string;
+  /** What the tool does, for the model. */
   description: string;
+  /** JSON schema of the arguments. */
   parameters: JsonSchema;
 }
 
 /** Everything a request carries besides options. */
 export interface Context {
+  /** System prompt of the request. */
   systemPrompt?: string;
+  /** The conversation. */
   messages: Message[];
+  /** Tools the model may call. */
   tools?: Tool[];
 }
 
@@ -299,32 +363,55 @@ export type AssistantMessageEvent =
 
 /** Switches for OpenAI-compatible Chat Completions servers; unset ones are detected from the URL. */
 export interface OpenAICompletionsCompat {
+  /** Whether the server accepts `store`. */
   supportsStore?: boolean;
+  /** Whether the server accepts the `developer` role for the system prompt. */
   supportsDeveloperRole?: boolean;
+  /** Whether the server accepts `reasoning_effort`. */
   supportsReasoningEffort?: boolean;
+  /** Whether the server reports usage in the stream (`stream_options.include_usage`). */
   supportsUsageInStreaming?: boolean;
   /** False for servers that never send `finish_reason` (the content decides the stop reason). */
   supportsFinishReason?: boolean;
+  /** Which field carries the output token limit. */
   maxTokensField?: "max_completion_tokens" | "max_tokens";
+  /** Whether tool results must carry the tool's `name`. */
   requiresToolResultName?: boolean;
+  /** Whether an assistant message must follow tool results before a user message. */
   requiresAssistantAfterToolResult?: boolean;
   /** Send `tools: []` when the history has tool calls but no tools are offered. */
   requiresToolsWithToolHistory?: boolean;
+  /** Whether earlier thinking must be sent back as plain text. */
   requiresThinkingAsText?: boolean;
+  /** Whether assistant messages must carry `reasoning_content`. */
   requiresReasoningContentOnAssistantMessages?: boolean;
+  /** How reasoning is requested and returned by this server. */
   thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+  /** OpenRouter provider-routing preferences sent as `provider`. */
   openRouterRouting?: Record<string, unknown>;
+  /** Vercel AI Gateway routing preferences. */
   vercelGatewayRouting?: { only?: string[]; order?: string[] };
+  /** Whether Z.ai's `tool_stream` is turned on. */
   zaiToolStream?: boolean;
+  /** Whether tools may be declared with `strict: true`. */
   supportsStrictMode?: boolean;
+  /** Cache-control markers in the Anthropic style, for proxies that pass them on. */
   cacheControlFormat?: "anthropic";
+  /** Whether to send the session id as affinity headers. */
   sendSessionAffinityHeaders?: boolean;
+  /** Which session headers: OpenRouter's `x-session-id`, or OpenAI's `session_id` and friends. */
+  sessionAffinityFormat?: "openrouter" | "openai";
+  /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
   supportsLongCacheRetention?: boolean;
 }
 
 /** Switches for OpenAI Responses servers. */
 export interface OpenAIResponsesCompat {
+  /** Which session headers: OpenRouter's `x-session-id`, or OpenAI's `session-id` (1.x). */
+  sessionAffinityFormat?: "openrouter" | "openai";
+  /** Removed in pi 1.x (use `sessionAffinityFormat`); ignored. */
   sendSessionIdHeader?: boolean;
+  /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
   supportsLongCacheRetention?: boolean;
 }
 
@@ -332,41 +419,65 @@ export interface OpenAIResponsesCompat {
 export interface AnthropicMessagesCompat {
   /** The model thinks adaptively (an effort, no token budget). */
   forceAdaptiveThinking?: boolean;
+  /** Send the session id as an affinity header (default: OpenRouter only). */
+  sendSessionAffinityHeaders?: boolean;
+  /** Which affinity header: OpenRouter's `x-session-id`, else `x-session-affinity`. */
+  sessionAffinityFormat?: "openrouter" | "openai";
+  /** Whether tool arguments may stream eagerly (fine-grained tool streaming). */
   supportsEagerToolInputStreaming?: boolean;
+  /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
   supportsLongCacheRetention?: boolean;
 }
 
 /** Per-million-token prices in dollars. */
 export interface ModelCostRates {
+  /** US dollars per million input tokens. */
   input: number;
+  /** US dollars per million output tokens. */
   output: number;
+  /** US dollars per million cache-read tokens. */
   cacheRead: number;
+  /** US dollars per million cache-write tokens. */
   cacheWrite: number;
 }
 
 /** Prices that apply once the prompt (input plus cache reads and writes) exceeds a size. */
 export interface ModelCostTier extends ModelCostRates {
+  /** The tier's rates apply when the request's input exceeds this many tokens. */
   inputTokensAbove: number;
 }
 
 /** A model's prices: base rates and optional size tiers. */
 export interface ModelCost extends ModelCostRates {
+  /** Higher rates for long inputs, lowest threshold first. */
   tiers?: ModelCostTier[];
 }
 
 /** A model a provider serves, with what pi needs to talk to it and price it. */
 export interface Model<TApi extends Api = Api> {
+  /** The provider's model id. */
   id: string;
+  /** Human-readable name. */
   name: string;
+  /** Wire API used to talk to the model. */
   api: TApi;
+  /** Provider the model belongs to. */
   provider: Provider;
+  /** Base URL of the API. */
   baseUrl: string;
+  /** Whether the model can reason (thinking levels apply). */
   reasoning: boolean;
+  /** Provider-native value per thinking level; `null` marks a level as unsupported. */
   thinkingLevelMap?: ThinkingLevelMap;
+  /** Input kinds the model accepts. */
   input: ("text" | "image")[];
+  /** Prices per million tokens. */
   cost: ModelCost;
+  /** Context window in tokens. */
   contextWindow: number;
+  /** Most output tokens per response. */
   maxTokens: number;
+  /** Extra HTTP headers sent with every request to this model. */
   headers?: Record<string, string>;
   /** API-specific compatibility switches (see the *Compat interfaces). */
   compat?: OpenAICompletionsCompat | OpenAIResponsesCompat | AnthropicMessagesCompat;
@@ -382,8 +493,11 @@ export interface Model<TApi extends Api = Api> {
   samplingParamsByThinkingLevel?: Partial<Record<ModelThinkingLevel, Record<string, unknown>>>;
   /** Radius routing facts: the model's lab, whether it is offered, its upstream providers. */
   lab?: string;
+  /** Whether the model is offered. */
   enabled?: boolean;
+  /** Upstream providers serving the model. */
   providers?: Record<string, unknown>[];
+  /** Whether the model is free to use. */
   free?: boolean;
 }
 

@@ -154,3 +154,25 @@ export function normalise<T>(value: T): T {
     return v;
   });
 }
+
+/** Request headers compared with the reference (transport and SDK identity headers are not). */
+export const COMPARED_HEADERS = [
+  "anthropic-beta",
+  "authorization",
+  "x-api-key",
+  "x-goog-api-key",
+  "session-id",
+  "session_id",
+  "x-session-id",
+  "x-session-affinity",
+  "x-client-request-id",
+];
+
+/** What is compared of the first request: path with query, the chosen headers, the body. */
+export function requestView(request: RecordedRequest | undefined): Record<string, unknown> | null {
+  if (!request) return null;
+  const headers = Object.fromEntries(
+    COMPARED_HEADERS.filter((h) => request.headers[h] !== undefined).map((h) => [h, request.headers[h]]),
+  );
+  return { url: request.url, headers, body: request.body };
+}

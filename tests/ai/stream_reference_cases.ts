@@ -1,13 +1,15 @@
 /**
  * The requests the LLM layer is compared on with pi-ai 1.6.0: per wire API a text-and-tool
  * reply, thinking at "high" and "max", an abort mid-text, a body cut short, no tools, a history
- * from another model, and an input that nearly fills the window. `stream_reference_test.ts`
+ * from another model, session ids (OpenAI's and OpenRouter's headers), an image, and an input
+ * that nearly fills the window. Request bodies, paths and the headers in `COMPARED_HEADERS` are
+ * compared. `stream_reference_test.ts`
  * runs them; `deno run -A tests/ai/stream_reference_cases.ts` re-captures the stored fixture.
  *
  * @module
  */
 import type { Context, Message } from "../../src/ai/types.ts";
-import { normalise, runReference, type StreamCase, WIRE_APIS } from "./stream_reference.ts";
+import { normalise, requestView, runReference, type StreamCase, WIRE_APIS } from "./stream_reference.ts";
 
 const READ_TOOL = {
   name: "read",
@@ -131,6 +133,34 @@ export const STREAM_CASES: StreamCase[] = WIRE_APIS.flatMap((api): StreamCase[] 
     turn: { content: [{ type: "text", text: "Hi" }] },
   },
   {
+    name: `${api} session id`,
+    api,
+    context: CONTEXT,
+    options: { sessionId: "sess-123", cacheRetention: "long" },
+    turn: { content: [{ type: "text", text: "Hi" }] },
+  },
+  {
+    name: `${api} OpenRouter session id`,
+    api,
+    context: CONTEXT,
+    model: { provider: "openrouter", id: "anthropic/claude-sonnet-4.5" },
+    options: { sessionId: "sess-123" },
+    turn: { content: [{ type: "text", text: "Hi" }] },
+  },
+  {
+    name: `${api} image`,
+    api,
+    context: {
+      ...CONTEXT,
+      messages: [{
+        role: "user",
+        content: [{ type: "text", text: "see" }, { type: "image", data: "aGVsbG8=", mimeType: "image/png" }],
+        timestamp: 1,
+      }],
+    },
+    turn: { content: [{ type: "text", text: "Hi" }] },
+  },
+  {
     name: `${api} input near the window`,
     api,
     context: { ...CONTEXT, messages: [{ role: "user", content: "word ".repeat(8000), timestamp: 1 }] },
@@ -147,7 +177,7 @@ if (import.meta.main) {
   if (!outcomes) throw new Error("the reference is not installed: run `deno task reference` first");
   const stored = outcomes.map((o, i) => ({
     name: STREAM_CASES[i].name,
-    ...normalise({ events: o.events, final: o.final, body: o.requests[0]?.body ?? null }),
+    ...normalise({ events: o.events, final: o.final, request: requestView(o.requests[0]) }),
   }));
   await Deno.writeTextFile(STREAM_FIXTURE, JSON.stringify(stored, null, 2) + "\n");
   console.log(`wrote ${STREAM_FIXTURE.pathname} (${stored.length} cases)`);

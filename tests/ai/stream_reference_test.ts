@@ -1,6 +1,6 @@
 /**
  * PROV-02: our four wire APIs against pi-ai 1.6.0 on the same fake-provider scripts: the events
- * (partials left out), the final message and the request body must be equal, times and ids
+ * (partials left out), the final message and the request (path, chosen headers, body) must be equal, times and ids
  * normalised. With the reference installed the comparison is live; without it, with the
  * stored capture (tests/ai/fixtures/stream_reference.json).
  *
@@ -9,14 +9,14 @@
  */
 import { useReferenceFixtures } from "../support/spawn_pi.ts";
 import { assertEquals } from "../support/assert.ts";
-import { normalise, runOurs, runReference } from "./stream_reference.ts";
+import { normalise, requestView, runOurs, runReference } from "./stream_reference.ts";
 import { STREAM_CASES, STREAM_FIXTURE } from "./stream_reference_cases.ts";
 
 interface Compared {
   name: string;
   events: unknown;
   final: unknown;
-  body: unknown;
+  request: unknown;
 }
 
 const ABORTED = "Request was aborted";
@@ -36,7 +36,7 @@ async function referenceOutcomes(): Promise<Compared[]> {
   const live = await runReference(STREAM_CASES);
   return live!.map((o, i) => ({
     name: STREAM_CASES[i].name,
-    ...normalise({ events: o.events, final: o.final, body: o.requests[0]?.body ?? null }),
+    ...normalise({ events: o.events, final: o.final, request: requestView(o.requests[0]) }),
   }));
 }
 
@@ -46,10 +46,14 @@ Deno.test("PROV-02 the four wire APIs stream, fail and build requests as pi-ai 1
   for (let i = 0; i < STREAM_CASES.length; i++) {
     const mine: Compared = {
       name: STREAM_CASES[i].name,
-      ...normalise({ events: ours[i].events, final: ours[i].final, body: ours[i].requests[0]?.body ?? null }),
+      ...normalise({
+        events: ours[i].events,
+        final: ours[i].final,
+        request: requestView(ours[i].requests[0]),
+      }),
     };
     const theirs = withDeliberateDifferences(reference[i]);
-    assertEquals(mine.body, theirs.body, `${mine.name}: request body`);
+    assertEquals(mine.request, theirs.request, `${mine.name}: request`);
     assertEquals(mine.events, theirs.events, `${mine.name}: events`);
     assertEquals(mine.final, theirs.final, `${mine.name}: final message`);
   }

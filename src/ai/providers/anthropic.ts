@@ -7,7 +7,7 @@
  */
 import type { ApiProvider } from "../api_provider.ts";
 import { calculateCost } from "../cost.ts";
-import { getEnvApiKey } from "../env_api_keys.ts";
+import { getEnvApiKey, providerEnvValue } from "../env_api_keys.ts";
 import { AssistantMessageEventStream } from "../event_stream.ts";
 import { parseJsonWithRepair, parseStreamingJson } from "../json_parse.ts";
 import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
@@ -187,13 +187,13 @@ async function run(
   output: AssistantMessage,
 ): Promise<void> {
   const apiKey = options?.apiKey ?? getEnvApiKey(model.provider, options?.env) ?? "";
-  const endpoint = anthropicEndpoint(
-    model,
-    context,
-    apiKey,
-    options?.interleavedThinking ?? true,
-    options?.headers,
-  );
+  // pi-ai 1.x asks for interleaved thinking only when thinking is on.
+  const interleaved = (options?.interleavedThinking ?? true) && model.reasoning &&
+    options?.thinkingEnabled === true;
+  const cacheRetention = options?.cacheRetention ??
+    (providerEnvValue("PI_CACHE_RETENTION", options?.env) === "long" ? "long" : "short");
+  const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
+  const endpoint = anthropicEndpoint(model, context, apiKey, interleaved, options?.headers, sessionId);
   let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, options);
   const replaced = await options?.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced;

@@ -59,6 +59,7 @@ export function anthropicEndpoint(
   apiKey: string,
   interleavedThinking: boolean,
   extraHeaders?: Record<string, string>,
+  sessionId?: string,
 ): AnthropicEndpoint {
   const betas: string[] = [];
   if (context.tools?.length && !anthropicCompat(model).supportsEagerToolInputStreaming) {
@@ -95,7 +96,22 @@ export function anthropicEndpoint(
   } else {
     auth = { "x-api-key": apiKey };
   }
-  const headers = mergeHeaders(base, auth, betaHeader, identity, model.headers, dynamic, extraHeaders);
+  // Session affinity (pi-ai 1.x): OpenRouter routes a session to one upstream by `x-session-id`.
+  const compat = anthropicCompat(model);
+  const affinity: HeaderSource = sessionId && compat.sendSessionAffinityHeaders
+    ? { [compat.sessionAffinityFormat === "openrouter" ? "x-session-id" : "x-session-affinity"]: sessionId }
+    : undefined;
+  const headers = mergeHeaders(
+    base,
+    auth,
+    betaHeader,
+    identity,
+    affinity,
+    model.headers,
+    dynamic,
+    extraHeaders,
+  );
   const root = (baseUrl || DEFAULT_BASE_URL).replace(/\/$/, "");
-  return { url: `${root}/v1/messages`, headers, isOAuth };
+  // pi-ai 1.x sends through the SDK's beta client, which adds `?beta=true`.
+  return { url: `${root}/v1/messages?beta=true`, headers, isOAuth };
 }

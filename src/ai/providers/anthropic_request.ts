@@ -39,6 +39,7 @@ export interface AnthropicOptions extends StreamOptions {
   thinkingDisplay?: AnthropicThinkingDisplay;
   /** Sends the interleaved-thinking beta for models that need it (default true). */
   interleavedThinking?: boolean;
+  /** Which tool the model must or may call. */
   toolChoice?: AnthropicToolChoice;
 }
 
@@ -50,10 +51,18 @@ export interface CacheControl {
 
 type Json = Record<string, unknown>;
 
+/** Compat switches with their defaults filled in (no affinity format means `x-session-affinity`). */
+export type ResolvedAnthropicCompat =
+  & Required<Omit<AnthropicMessagesCompat, "sessionAffinityFormat">>
+  & Pick<AnthropicMessagesCompat, "sessionAffinityFormat">;
+
 /** Compat switches with their defaults filled in. */
-export function anthropicCompat(model: Model): Required<AnthropicMessagesCompat> {
+export function anthropicCompat(model: Model): ResolvedAnthropicCompat {
   const compat = (model.compat ?? {}) as AnthropicMessagesCompat;
+  const isOpenRouter = model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai");
   return {
+    sendSessionAffinityHeaders: compat.sendSessionAffinityHeaders ?? isOpenRouter,
+    sessionAffinityFormat: compat.sessionAffinityFormat ?? (isOpenRouter ? "openrouter" : undefined),
     supportsEagerToolInputStreaming: compat.supportsEagerToolInputStreaming ?? true,
     supportsLongCacheRetention: compat.supportsLongCacheRetention ?? true,
     forceAdaptiveThinking: compat.forceAdaptiveThinking ?? false,

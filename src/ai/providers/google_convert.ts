@@ -92,7 +92,7 @@ export function convertMessages(model: Model, context: Context): GoogleContent[]
       const parts: GooglePart[] = msg.content.map((item) =>
         item.type === "text"
           ? { text: sanitizeSurrogates(item.text) }
-          : { inlineData: { data: item.data, mimeType: item.mimeType } }
+          : { inlineData: { mimeType: item.mimeType, data: item.data } }
       );
       if (parts.length > 0) contents.push({ parts, role: "user" });
     } else if (msg.role === "assistant") {
@@ -137,7 +137,7 @@ export function convertMessages(model: Model, context: Context): GoogleContent[]
       const text = msg.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
       const images = model.input.includes("image") ? msg.content.filter((c) => c.type === "image") : [];
       const imageParts: GooglePart[] = images.map((img) => ({
-        inlineData: { data: img.data, mimeType: img.mimeType },
+        inlineData: { mimeType: img.mimeType, data: img.data },
       }));
       const nested = supportsMultimodalFunctionResponse(model.id);
       const value = text.length > 0

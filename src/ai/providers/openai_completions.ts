@@ -87,9 +87,16 @@ async function run(
   const compat = getCompletionsCompat(model);
   const cacheRetention = resolveCacheRetention(options?.cacheRetention, options?.env);
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
-  const sessionHeaders = sessionId && compat.sendSessionAffinityHeaders
-    ? { session_id: sessionId, "x-client-request-id": sessionId, "x-session-affinity": sessionId }
-    : undefined;
+  // Session affinity (pi-ai 1.x): OpenRouter's `x-session-id`, else OpenAI's header set.
+  const sessionHeaders: Record<string, string> | undefined = !sessionId || !compat.sendSessionAffinityHeaders
+    ? undefined
+    : compat.sessionAffinityFormat === "openrouter"
+    ? { "x-session-id": sessionId }
+    : {
+      ...(compat.sessionAffinityFormat === "openai" ? { session_id: sessionId } : {}),
+      "x-client-request-id": sessionId,
+      "x-session-affinity": sessionId,
+    };
   const headers = buildOpenAIHeaders({
     model,
     context,

@@ -10,8 +10,8 @@ import type { Model, OpenAICompletionsCompat } from "../types.ts";
 
 /** Every compat switch with a value. */
 export type ResolvedCompletionsCompat =
-  & Required<Omit<OpenAICompletionsCompat, "cacheControlFormat">>
-  & Pick<OpenAICompletionsCompat, "cacheControlFormat">;
+  & Required<Omit<OpenAICompletionsCompat, "cacheControlFormat" | "sessionAffinityFormat">>
+  & Pick<OpenAICompletionsCompat, "cacheControlFormat" | "sessionAffinityFormat">;
 
 /** The switches known servers need, detected from provider and base URL (provider first). */
 export function detectCompletionsCompat(model: Model): ResolvedCompletionsCompat {
@@ -61,7 +61,8 @@ export function detectCompletionsCompat(model: Model): ResolvedCompletionsCompat
     cacheControlFormat: provider === "openrouter" && model.id.startsWith("anthropic/")
       ? "anthropic"
       : undefined,
-    sendSessionAffinityHeaders: false,
+    sendSessionAffinityHeaders: isOpenRouter,
+    sessionAffinityFormat: isOpenRouter ? "openrouter" : "openai",
     supportsLongCacheRetention: !(isTogether || isWorkersAI || isAiGateway || isNvidia || isAntLing),
   };
 }
@@ -92,6 +93,7 @@ export function getCompletionsCompat(model: Model): ResolvedCompletionsCompat {
     supportsStrictMode: c.supportsStrictMode ?? detected.supportsStrictMode,
     cacheControlFormat: c.cacheControlFormat ?? detected.cacheControlFormat,
     sendSessionAffinityHeaders: c.sendSessionAffinityHeaders ?? detected.sendSessionAffinityHeaders,
+    sessionAffinityFormat: c.sessionAffinityFormat ?? detected.sessionAffinityFormat,
     supportsLongCacheRetention: c.supportsLongCacheRetention ?? detected.supportsLongCacheRetention,
   };
 }

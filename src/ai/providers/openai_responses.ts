@@ -32,8 +32,11 @@ export { processResponsesStream } from "./openai_responses_events.ts";
 
 /** Options of the openai-responses `stream` beyond the common ones. */
 export interface OpenAIResponsesOptions extends StreamOptions {
+  /** Reasoning effort sent as `reasoning.effort`. */
   reasoningEffort?: ThinkingLevel;
+  /** How much of the reasoning the server summarises back. */
   reasoningSummary?: "auto" | "detailed" | "concise" | null;
+  /** Processing tier requested from OpenAI. */
   serviceTier?: "auto" | "default" | "flex" | "scale" | "priority" | null;
 }
 
@@ -80,10 +83,11 @@ export const provider: ApiProvider = {
   streamSimple: streamSimpleOpenAIResponses,
 };
 
-function getCompat(model: Model): Required<OpenAIResponsesCompat> {
+function getCompat(model: Model): { sessionAffinityFormat?: string; supportsLongCacheRetention: boolean } {
   const c = model.compat as OpenAIResponsesCompat | undefined;
+  const isOpenRouter = model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai");
   return {
-    sendSessionIdHeader: c?.sendSessionIdHeader ?? true,
+    sessionAffinityFormat: c?.sessionAffinityFormat ?? (isOpenRouter ? "openrouter" : "openai"),
     supportsLongCacheRetention: c?.supportsLongCacheRetention ?? true,
   };
 }
@@ -159,8 +163,13 @@ async function run(
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
   const sessionHeaders: Record<string, string> = {};
   if (sessionId) {
-    if (getCompat(model).sendSessionIdHeader) sessionHeaders.session_id = sessionId;
-    sessionHeaders["x-client-request-id"] = sessionId;
+    // pi-ai 1.x: OpenRouter's `x-session-id`, else OpenAI's `session-id` and `x-client-request-id`.
+    const format = getCompat(model).sessionAffinityFormat;
+    if (format === "openrouter") sessionHeaders["x-session-id"] = sessionId;
+    else {
+      if (format === "openai") sessionHeaders["session-id"] = sessionId;
+      sessionHeaders["x-client-request-id"] = sessionId;
+    }
   }
   const headers = buildOpenAIHeaders({
     model,

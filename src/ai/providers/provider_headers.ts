@@ -4,20 +4,13 @@
  *
  * @module
  */
+import { readEnv } from "../../util/env.ts";
 import type { Message, Model } from "../types.ts";
-
-function envVar(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Fills `{VAR}` placeholders of a base URL from the environment (Cloudflare account ids). */
 export function fillBaseUrlPlaceholders(model: Model): string {
   return model.baseUrl.replace(/\{([A-Z_][A-Z0-9_]*)\}/g, (_match, name: string) => {
-    const value = envVar(name);
+    const value = readEnv(name);
     if (!value) throw new Error(`${name} is required for provider ${model.provider} but is not set.`);
     return value;
   });

@@ -168,10 +168,8 @@ Deno.test("PROV-03 ANTH-19 OAuth token: bearer auth, Claude Code identity and to
     const headers = server.requests[0].headers;
     assertEquals(headers["authorization"], "Bearer sk-ant-oat01-secret");
     assertEquals(headers["x-api-key"], undefined);
-    assertEquals(
-      headers["anthropic-beta"],
-      "claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14",
-    );
+    // No interleaved-thinking beta while thinking is off (pi-ai 1.x).
+    assertEquals(headers["anthropic-beta"], "claude-code-20250219,oauth-2025-04-20");
     assertEquals(headers["user-agent"], "claude-cli/2.1.75");
     assertEquals(headers["x-app"], "cli");
     assertEquals(headers["x-extra"], "1");

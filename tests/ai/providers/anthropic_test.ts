@@ -43,9 +43,12 @@ Deno.test("PROV-02 ANTH-01 text answer: exact events, final message and request"
     const req = server.requests[0];
     assertEquals(req.method, "POST");
     assertEquals(req.path, "/v1/messages");
+    // The SDK's beta client, as pi-ai 1.x sends through.
+    assertEquals(req.url, "/v1/messages?beta=true");
     assertEquals(req.headers["x-api-key"], "sk-ant-api-test");
     assertEquals(req.headers["anthropic-version"], "2023-06-01");
-    assertEquals(req.headers["anthropic-beta"], "interleaved-thinking-2025-05-14");
+    // pi-ai 1.x asks for interleaved thinking only when thinking is on.
+    assertEquals(req.headers["anthropic-beta"], undefined);
     assertEquals(req.headers["anthropic-dangerous-direct-browser-access"], "true");
     assertEquals(req.headers["authorization"], undefined);
     assertEquals(req.body, {

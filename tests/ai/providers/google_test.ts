@@ -434,7 +434,7 @@ const history: Context = {
 Deno.test("PROV-02 google: history becomes contents — signatures replayed only for the same model", async () => {
   await withServer([{ content: [{ type: "text", text: "ok" }] }], async (server) => {
     await run(server, history);
-    const image = { inlineData: { data: "aGVsbG8=", mimeType: "image/png" } };
+    const image = { inlineData: { mimeType: "image/png", data: "aGVsbG8=" } };
     assertEquals(
       JSON.stringify(body(server).contents),
       JSON.stringify([
@@ -471,7 +471,7 @@ Deno.test("PROV-02 google: Gemini 3 gets tool-result images nested in the functi
       functionResponse: {
         name: "read",
         response: { output: "file body" },
-        parts: [{ inlineData: { data: "aGVsbG8=", mimeType: "image/png" } }],
+        parts: [{ inlineData: { mimeType: "image/png", data: "aGVsbG8=" } }],
       },
     }]);
   });

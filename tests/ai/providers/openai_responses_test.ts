@@ -89,7 +89,8 @@ Deno.test("PROV-02 openai-responses streams text with text signature, usage, bod
     const req = server.requests[0];
     assertEquals(req.path, "/v1/responses");
     assertEquals(req.headers.authorization, "Bearer sk-test");
-    assertEquals([req.headers.session_id, req.headers["x-client-request-id"]], ["sess-1", "sess-1"]);
+    // pi-ai 1.x names it `session-id` (0.73 sent `session_id`).
+    assertEquals([req.headers["session-id"], req.headers["x-client-request-id"]], ["sess-1", "sess-1"]);
     assertEquals(req.body, {
       model: "gpt-test",
       input: [
