@@ -271,6 +271,8 @@ for (const name of ["bash", "grep", "find", "ls"]) {
     description: t.description,
     promptSnippet: t.promptSnippet,
     promptGuidelines: t.promptGuidelines ?? null,
+    outputSchema: t.outputSchema ? JSON.parse(JSON.stringify(t.outputSchema)) : null,
+    constrainedSampling: t.constrainedSampling ?? null,
   };
   mkdirSync(join(OUT, name), { recursive: true });
   writeFileSync(

@@ -468,6 +468,8 @@ async function capture(toolName, create, define, files, cases) {
       parameters: JSON.parse(JSON.stringify(tool.parameters)),
       promptSnippet: definition.promptSnippet ?? null,
       promptGuidelines: definition.promptGuidelines ?? null,
+      outputSchema: definition.outputSchema ? JSON.parse(JSON.stringify(definition.outputSchema)) : null,
+      constrainedSampling: definition.constrainedSampling ?? null,
     },
     cases: out,
   };

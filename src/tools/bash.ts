@@ -8,11 +8,13 @@
 import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.ts";
 import type { TextContent } from "../ai/types.ts";
 import { type BashOperations, createLocalBashOperations, getShellEnv, ShellTimeoutError } from "./shell.ts";
+import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
 import { OutputAccumulator, type OutputSnapshot } from "./output_accumulator.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.ts";
 
 /** Arguments the model passes to `bash`. */
 export interface BashToolInput {
+  /** The shell command line to run. */
   command: string;
   /** Seconds; no timeout when absent. */
   timeout?: number;
@@ -20,7 +22,9 @@ export interface BashToolInput {
 
 /** Details attached to a bash result when output was truncated. */
 export interface BashToolDetails {
+  /** Set when the output was cut. */
   truncation?: TruncationResult;
+  /** Temp file holding the whole output, when it was cut. */
   fullOutputPath?: string;
 }
 
@@ -128,6 +132,19 @@ function sessionEnv(options: BashToolOptions | undefined): Record<string, string
 export type BashTool = AgentTool<BashToolInput, BashToolDetails | undefined> & {
   promptSnippet: string;
   promptGuidelines?: string[];
+} & ToolDeclarations;
+
+/** Shape of `structuredContent`. */
+const BASH_OUTPUT_SCHEMA = {
+  type: "object",
+  required: ["output", "truncated", "exit_code", "wall_time_seconds"],
+  properties: {
+    output: { type: "string", description: "Combined stdout and stderr, possibly truncated" },
+    truncated: { type: "boolean" },
+    full_output_path: { type: "string", description: "Full output, when truncated" },
+    exit_code: { type: "number" },
+    wall_time_seconds: { type: "number" },
+  },
 };
 
 const UPDATE_THROTTLE_MS = 100;
@@ -160,6 +177,8 @@ export function createBashTool(cwd: string, options?: BashToolOptions): BashTool
         timeout: { type: "number", description: "Timeout in seconds (optional, no default timeout)" },
       },
     },
+    outputSchema: BASH_OUTPUT_SCHEMA,
+    constrainedSampling: PREFER_STRICT_ARGUMENTS,
     async execute(_toolCallId, { command, timeout }, signal, onUpdate) {
       const resolved = commandPrefix ? `${commandPrefix}\n${command}` : command;
       const base: BashSpawnContext = { command: resolved, cwd, env: sessionEnv(options) };

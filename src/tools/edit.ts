@@ -20,6 +20,7 @@ import {
 import { applyReplacementsToOriginal } from "./edit_replacements.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
+import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
 import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments after {@link prepareEditArguments}. */
@@ -122,7 +123,10 @@ export function prepareEditArguments(input: unknown): EditToolInput {
 export function createEditTool(
   cwd: string,
   options?: EditToolOptions,
-): AgentTool<EditToolInput, EditToolDetails> & { promptSnippet: string; promptGuidelines: string[] } {
+):
+  & AgentTool<EditToolInput, EditToolDetails>
+  & { promptSnippet: string; promptGuidelines: string[] }
+  & ToolDeclarations {
   const ops = options?.operations ?? defaultOperations;
   return {
     name: "edit",
@@ -135,6 +139,7 @@ export function createEditTool(
       "Each edits[].oldText must exactly and uniquely match the original file. Keep matches short and non-overlapping; merge nearby changes without including large unchanged regions.",
     ],
     parameters: EDIT_PARAMETERS,
+    constrainedSampling: PREFER_STRICT_ARGUMENTS,
     prepareArguments: prepareEditArguments,
     execute(_toolCallId, input, signal) {
       if (!Array.isArray(input?.edits) || input.edits.length === 0) {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ToolDeclarations } from "./tool_metadata.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { type BashToolOptions, createBashTool } from "./bash.ts";
 import { createEditTool, type EditToolOptions } from "./edit.ts";
@@ -38,9 +39,15 @@ export interface ToolsOptions {
   ls?: LsToolOptions;
 }
 
-/** A built-in tool: an AgentTool plus the prompt metadata the system prompt uses. */
+/**
+ * A built-in tool: an AgentTool plus the prompt metadata the system prompt uses and the
+ * declarations providers read (`outputSchema`, `constrainedSampling`).
+ */
 // deno-lint-ignore no-explicit-any
-export type BuiltinTool = AgentTool<any, any> & { promptSnippet: string; promptGuidelines?: string[] };
+export type BuiltinTool =
+  & AgentTool<any, any>
+  & { promptSnippet: string; promptGuidelines?: string[] }
+  & ToolDeclarations;
 
 /** Creates one built-in tool by name; unknown names throw `Unknown tool name: X`. */
 export function createTool(toolName: ToolName, cwd: string, options?: ToolsOptions): BuiltinTool {

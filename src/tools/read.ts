@@ -17,6 +17,7 @@ import {
   selectLinesFromBuffer,
   selectLinesFromStream,
 } from "./read_lines.ts";
+import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
 import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the read tool; `offset` is 1-based. */
@@ -58,6 +59,23 @@ const READ_PARAMETERS = {
     offset: { type: "number", description: "Line number to start reading from (1-indexed)" },
     limit: { type: "number", description: "Maximum number of lines to read" },
   },
+};
+
+/** Shape of `structuredContent`: the text, or the image with its note. */
+const READ_OUTPUT_SCHEMA = {
+  anyOf: [
+    { type: "string" },
+    {
+      type: "object",
+      required: ["type", "data", "mimeType", "note"],
+      properties: {
+        type: { type: "string", const: "image" },
+        data: { type: "string" },
+        mimeType: { type: "string" },
+        note: { type: "string" },
+      },
+    },
+  ],
 };
 
 const defaultOperations: ReadOperations = {
@@ -144,7 +162,7 @@ export function createReadTool(
 ): AgentTool<ReadToolInput, ReadToolDetails | undefined> & {
   promptSnippet: string;
   promptGuidelines: string[];
-} {
+} & ToolDeclarations {
   const autoResizeImages = options?.autoResizeImages ?? true;
   const ops = options?.operations ?? defaultOperations;
   return {
@@ -157,6 +175,8 @@ export function createReadTool(
     promptSnippet: "Read file contents",
     promptGuidelines: ["Use read to examine files instead of cat or sed."],
     parameters: READ_PARAMETERS,
+    outputSchema: READ_OUTPUT_SCHEMA,
+    constrainedSampling: PREFER_STRICT_ARGUMENTS,
     execute(_toolCallId, { path, offset, limit }, signal) {
       const absolutePath = resolveReadPath(path, cwd);
       return abortable(signal, async () => {

@@ -12,6 +12,7 @@ import { dirname } from "../util/path.ts";
 import type { AgentTool } from "../agent/types.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
+import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
 import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the write tool. */
@@ -51,7 +52,10 @@ const defaultOperations: WriteOperations = {
 export function createWriteTool(
   cwd: string,
   options?: WriteToolOptions,
-): AgentTool<WriteToolInput, undefined> & { promptSnippet: string; promptGuidelines: string[] } {
+):
+  & AgentTool<WriteToolInput, undefined>
+  & { promptSnippet: string; promptGuidelines: string[] }
+  & ToolDeclarations {
   const ops = options?.operations ?? defaultOperations;
   return {
     name: "write",
@@ -60,6 +64,7 @@ export function createWriteTool(
       "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
     promptSnippet: "Create or overwrite files",
     promptGuidelines: ["Use write only for new files or complete rewrites."],
+    constrainedSampling: PREFER_STRICT_ARGUMENTS,
     parameters: WRITE_PARAMETERS,
     execute(_toolCallId, { path, content }, signal) {
       const absolutePath = resolveToCwd(path, cwd);

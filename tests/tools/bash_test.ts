@@ -106,6 +106,9 @@ Deno.test("BASH-01 schema, description and prompt snippet equal the reference", 
   assertEquals(tool.description, fixture.meta.description);
   assertEquals(tool.promptSnippet, fixture.meta.promptSnippet);
   assertEquals(tool.promptGuidelines ?? null, fixture.meta.promptGuidelines);
+  const declared = fixture.meta as unknown as { outputSchema: unknown; constrainedSampling: unknown };
+  assertEquals(JSON.stringify(tool.outputSchema), JSON.stringify(declared.outputSchema));
+  assertEquals(tool.constrainedSampling, declared.constrainedSampling);
   assertEquals(createBashTool("/tmp", { exposeSessionEnvironment: false }).promptGuidelines, undefined);
 });
 

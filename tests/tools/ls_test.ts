@@ -28,6 +28,8 @@ Deno.test("LS-01 schema, description and prompt snippet equal the reference", ()
   assertEquals(JSON.stringify(tool.parameters), JSON.stringify(fixture.meta.parameters));
   assertEquals(tool.description, fixture.meta.description);
   assertEquals(tool.promptSnippet, fixture.meta.promptSnippet);
+  const declared = fixture.meta as unknown as { outputSchema: unknown; constrainedSampling: unknown };
+  assertEquals([declared.outputSchema, declared.constrainedSampling], [null, null]);
 });
 
 Deno.test("LS-01 byte limit notice and dangling symlinks skipped", async () => {

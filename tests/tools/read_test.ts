@@ -63,6 +63,9 @@ Deno.test("READ-01 tool metadata and JSON schema match the reference", () => {
   const meta = expected.tool as unknown as { promptSnippet: string; promptGuidelines: string[] };
   assertEquals(tool.promptSnippet, meta.promptSnippet);
   assertEquals(tool.promptGuidelines, meta.promptGuidelines);
+  const declared = expected.tool as unknown as { outputSchema: unknown; constrainedSampling: unknown };
+  assertEquals(JSON.stringify(tool.outputSchema ?? null), JSON.stringify(declared.outputSchema));
+  assertEquals(tool.constrainedSampling ?? null, declared.constrainedSampling);
 });
 
 for (const c of expected.cases) {

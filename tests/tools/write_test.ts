@@ -41,6 +41,9 @@ Deno.test("WRITE-01 tool metadata and JSON schema match the reference", () => {
   assertEquals(JSON.stringify(tool.parameters), JSON.stringify(expected.tool.parameters));
   assertEquals(tool.promptSnippet, expected.tool.promptSnippet);
   assertEquals(tool.promptGuidelines, expected.tool.promptGuidelines);
+  const declared = expected.tool as unknown as { outputSchema: unknown; constrainedSampling: unknown };
+  assertEquals(JSON.stringify(tool.outputSchema ?? null), JSON.stringify(declared.outputSchema));
+  assertEquals(tool.constrainedSampling ?? null, declared.constrainedSampling);
 });
 
 for (const c of expected.cases) {

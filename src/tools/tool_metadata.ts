@@ -1,0 +1,25 @@
+/**
+ * What a built-in tool declares besides its schema, as pi 1.6.0's tool definitions do: the shape
+ * of its `structuredContent` (`outputSchema`) and whether providers that support strict
+ * JSON-schema tools should constrain the model's arguments to the schema (`constrainedSampling`).
+ * Providers read these; the agent loop ignores them.
+ *
+ * @module
+ */
+import type { JsonSchema } from "../ai/types.ts";
+
+/** Constrained sampling of tool arguments: `prefer` uses strict mode where the provider has it. */
+export interface ConstrainedSampling {
+  type: "json_schema";
+  strict: "prefer" | "require";
+}
+
+/** The optional declarations a tool object may carry. */
+export interface ToolDeclarations {
+  /** JSON schema of the tool's `structuredContent`. */
+  outputSchema?: JsonSchema;
+  constrainedSampling?: ConstrainedSampling;
+}
+
+/** What read, bash, edit and write declare in 1.6.0. */
+export const PREFER_STRICT_ARGUMENTS: ConstrainedSampling = { type: "json_schema", strict: "prefer" };
