@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Captures session-replacement and tree-navigation fixtures from the reference pi 0.73.1
- * (tests/fixtures/runtime/reference.json).
+ * Captures session-replacement and tree-navigation fixtures from the reference pi 1.6.0
+ * (tests/fixtures/runtime/reference.json). The reference is found at $PI_REFERENCE_DIR (the
+ * folder holding node_modules) or <repo>/.cache/reference; run this script with its Node.
  *
  *   node scripts/capture/runtime_reference.mjs
  *
@@ -27,8 +28,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const REF = process.env.PI_REF_DIR ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const REF = join(
+  resolve(process.env.PI_REFERENCE_DIR ?? join(repo, ".cache/reference")),
+  "node_modules/@earendil-works/pi-coding-agent",
+);
 const outFile = join(repo, "tests/fixtures/runtime/reference.json");
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-runtime-ref-")));
@@ -105,7 +109,7 @@ function writeModels(url) {
 
 const createRuntime = async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
   const services = await createAgentSessionServices({ cwd, agentDir });
-  const model = services.modelRegistry.find("fake-anthropic", "test-model");
+  const model = services.modelRuntime.getModel("fake-anthropic", "test-model");
   const created = await createAgentSessionFromServices({
     services,
     sessionManager,
@@ -144,7 +148,7 @@ const assistantEntryId = (sm, t) =>
   ).id;
 
 const fixture = {
-  note: "Captured by scripts/capture/runtime_reference.mjs from pi 0.73.1",
+  note: "Captured by scripts/capture/runtime_reference.mjs from pi 1.6.0",
   runtime: [],
   tree: [],
 };

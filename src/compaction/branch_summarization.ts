@@ -5,7 +5,7 @@
  * @module
  */
 import { completeSimple } from "../ai/stream.ts";
-import type { Model, UserMessage } from "../ai/types.ts";
+import type { Model, Usage, UserMessage } from "../ai/types.ts";
 import type { SessionEntry } from "../session/entries.ts";
 import { type AgentMessage, convertToLlm } from "../session/messages.ts";
 import type { ReadonlySessionManager } from "../session/session_manager.ts";
@@ -18,7 +18,7 @@ import {
   type FileOperations,
   formatFileOperations,
 } from "./file_tracking.ts";
-import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.ts";
+import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
 import { estimateTokens } from "./token_estimate.ts";
 
@@ -27,6 +27,8 @@ export interface BranchSummaryResult {
   summary?: string;
   readFiles?: string[];
   modifiedFiles?: string[];
+  /** What the summary request cost; recorded on the branch summary entry (1.6.0). */
+  usage?: Usage;
   aborted?: boolean;
   error?: string;
 }
@@ -158,10 +160,12 @@ export async function generateBranchSummary(
     content: [{ type: "text", text: `<conversation>\n${conversation}\n</conversation>\n\n${instructions}` }],
     timestamp: Date.now(),
   };
+  // As pi 1.6.0 asks: within the model's own output limit, and without writing a prompt cache
+  // for a one-off request (a fresh routing id, since a branch summary has no session id).
   const response = await completeSimple(
     model,
-    { systemPrompt: SUMMARIZATION_SYSTEM_PROMPT, messages: [request] },
-    { apiKey, headers, signal, maxTokens: 2048 },
+    { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [request] },
+    { apiKey, headers, signal, cacheRetention: "none", sessionId: crypto.randomUUID() },
   );
   if (response.stopReason === "aborted") return { aborted: true };
   if (response.stopReason === "error") return { error: response.errorMessage || "Summarization failed" };
@@ -169,5 +173,5 @@ export async function generateBranchSummary(
   const text = response.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);
   const summary = BRANCH_SUMMARY_PREAMBLE + text + formatFileOperations(readFiles, modifiedFiles);
-  return { summary: summary || "No summary generated", readFiles, modifiedFiles };
+  return { summary: summary || "No summary generated", readFiles, modifiedFiles, usage: response.usage };
 }

@@ -11,6 +11,16 @@ export const SUMMARIZATION_SYSTEM_PROMPT =
 
 Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.`;
 
+/**
+ * The system prompt of pi 1.6.0's summarization requests ("an AI assistant"). Branch summaries
+ * use it already; compaction keeps {@link SUMMARIZATION_SYSTEM_PROMPT} until its requests are
+ * moved to 1.6.0 together (output limit, no cache writes, retries).
+ */
+export const SUMMARY_SYSTEM_PROMPT =
+  `You are a context summarization assistant. Your task is to read a conversation between a user and an AI assistant, then produce a structured summary following the exact format specified.
+
+Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.`;
+
 /** Instructions for a first compaction summary (no earlier summary to build on). */
 export const SUMMARIZATION_PROMPT =
   `The messages above are a conversation to summarize. Create a structured context checkpoint summary that another LLM will use to continue the work.

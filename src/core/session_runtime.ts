@@ -23,7 +23,9 @@ import { createAgentSession, type CreateAgentSessionOptions, type CreateAgentSes
 
 /** Thrown when `/import` names a JSONL file that does not exist. */
 export class SessionImportFileNotFoundError extends Error {
+  /** The path that was not found. */
   readonly filePath: string;
+  /** Names the missing file in the message. */
   constructor(filePath: string) {
     super(`File not found: ${filePath}`);
     this.name = "SessionImportFileNotFoundError";
@@ -41,12 +43,19 @@ export interface AgentSessionRuntimeDiagnostic {
 
 /** The cwd-bound services one session runs with; rebuilt when the session's cwd changes. */
 export interface AgentSessionServices {
+  /** Working folder the services were built for. */
   cwd: string;
+  /** Agent config folder. */
   agentDir: string;
+  /** Credentials. */
   authStorage: AuthStorage;
+  /** Settings. */
   settingsManager: SettingsManager;
+  /** Models and their credentials. */
   modelRegistry: ModelRegistry;
+  /** Skills, prompt templates and context files. */
   resourceLoader: DefaultResourceLoader;
+  /** Problems found while loading (e.g. a broken auth.json), for the user to see. */
   diagnostics: AgentSessionRuntimeDiagnostic[];
 }
 
@@ -185,6 +194,7 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
   #beforeSessionInvalidate?: () => void;
   #hooks: AgentSessionRuntimeHooks = {};
 
+  /** Wraps a session and the services it was built with; `createRuntime` builds replacements. */
   constructor(
     session: AgentSession,
     services: AgentSessionServices,
@@ -199,18 +209,22 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
     this.#modelFallbackMessage = modelFallbackMessage;
   }
 
+  /** The services of the current session. */
   get services(): AgentSessionServices {
     return this.#services;
   }
   get session(): AgentSession {
     return this.#session;
   }
+  /** Working folder of the current session. */
   get cwd(): string {
     return this.#services.cwd;
   }
+  /** Problems found while building the services. */
   get diagnostics(): readonly AgentSessionRuntimeDiagnostic[] {
     return this.#diagnostics;
   }
+  /** Why the saved model could not be used, if it could not. */
   get modelFallbackMessage(): string | undefined {
     return this.#modelFallbackMessage;
   }
@@ -352,11 +366,19 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
         sessionManager.newSession({ parentSession: currentSessionFile });
         await this.#replace(this.cwd, sessionManager, "fork", previousSessionFile);
       } else {
+        if (!existsSync(currentSessionFile)) {
+          throw new Error(
+            "This session has not been saved yet. Send a message before cloning or forking it.",
+          );
+        }
         // Branch from what is on disk, not from the live manager, so the old session is untouched.
-        const source = SessionManager.open(currentSessionFile, sessionDir);
-        const forkedPath = source.createBranchedSession(targetLeafId);
-        if (!forkedPath) throw new Error("Failed to create forked session");
-        const sessionManager = SessionManager.open(forkedPath, sessionDir);
+        // The branched manager goes on as the new session: a path with no conversation yet (a
+        // fork before the first message keeps only setup and the system prompt) is not written
+        // until there is one, so reopening the file would lose it.
+        const sessionManager = SessionManager.open(currentSessionFile, sessionDir);
+        if (!sessionManager.createBranchedSession(targetLeafId)) {
+          throw new Error("Failed to create forked session");
+        }
         await this.#replace(sessionManager.getCwd(), sessionManager, "fork", previousSessionFile);
       }
     } else {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AgentMessage } from "../agent/types.ts";
-import type { ImageContent, Model, TextContent } from "../ai/types.ts";
+import type { ImageContent, Model, TextContent, Usage } from "../ai/types.ts";
 import type { BranchSummaryEntry, SessionEntry } from "../session/entries.ts";
 import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
 import type { SessionHost } from "./session_host.ts";
@@ -136,6 +136,7 @@ export async function navigateTree(
 
     let summaryText: string | undefined;
     let summaryDetails: unknown;
+    let summaryUsage: Usage | undefined;
     if (options.summarize && entries.length > 0 && !hookSummary) {
       const model = session.model!;
       const { apiKey, headers } = await requireRequestAuth(session, model);
@@ -152,6 +153,7 @@ export async function navigateTree(
       if (result.error) throw new Error(result.error);
       summaryText = result.summary;
       summaryDetails = { readFiles: result.readFiles || [], modifiedFiles: result.modifiedFiles || [] };
+      summaryUsage = result.usage;
     } else if (hookSummary) {
       summaryText = hookSummary.summary;
       summaryDetails = hookSummary.details;
@@ -172,7 +174,13 @@ export async function navigateTree(
     let summaryEntry: BranchSummaryEntry | undefined;
     if (summaryText) {
       const fromHook = hookSummary !== undefined;
-      const summaryId = manager.branchWithSummary(newLeafId, summaryText, summaryDetails, fromHook);
+      const summaryId = manager.branchWithSummary(
+        newLeafId,
+        summaryText,
+        summaryDetails,
+        fromHook,
+        summaryUsage,
+      );
       summaryEntry = manager.getEntry(summaryId) as BranchSummaryEntry;
       if (label) manager.appendLabelChange(summaryId, label);
     } else if (newLeafId === null) {

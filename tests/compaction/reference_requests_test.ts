@@ -111,34 +111,18 @@ const scenarios: Record<
         "off",
       ),
   },
-  branch_custom: {
-    id: "SES-18",
-    turns: [answer("## Goal\nBranch A work.")],
-    run: (url) =>
-      generateBranchSummary(branchEntries(), {
-        model: model(url, { reasoning: true }),
-        apiKey: API_KEY,
-        signal: new AbortController().signal,
-        customInstructions: "Mention file names.",
-      }),
-  },
-  branch_replace_budget: {
-    id: "SES-18",
-    turns: [answer("Short.")],
-    run: (url) =>
-      generateBranchSummary(branchEntries(), {
-        model: model(url, { contextWindow: 2000 }),
-        apiKey: API_KEY,
-        signal: new AbortController().signal,
-        customInstructions: "Only list the files.",
-        replaceInstructions: true,
-        reserveTokens: 1700,
-      }),
-  },
 };
 
+/**
+ * This capture is pi 0.73.1's. Branch summaries already ask as pi 1.6.0 does (the model's output
+ * limit, no prompt-cache writes, its system prompt wording); their requests are compared with
+ * 1.6.0's capture in tests/core/session_tree_test.ts ("tree scenario matches the reference").
+ */
+const ASKED_AS_16 = new Set(["branch_custom", "branch_replace_budget"]);
+
 Deno.test("LOOP-13 every captured reference scenario has a counterpart here", () => {
-  assertEquals(Object.keys(scenarios).sort(), Object.keys(expected).sort());
+  const captured = Object.keys(expected).filter((name) => !ASKED_AS_16.has(name));
+  assertEquals(Object.keys(scenarios).sort(), captured.sort());
 });
 
 for (const [name, s] of Object.entries(scenarios)) {
@@ -174,4 +158,33 @@ Deno.test("LOOP-13 sessions below keepRecentTokens keep everything and summarize
     tokensBefore: prep.tokensBefore,
     details: { readFiles: [], modifiedFiles: [] },
   });
+});
+
+Deno.test("SES-18 branch summaries ask as pi 1.6.0: the model's output limit, no prompt-cache writes, its wording", async () => {
+  const ours = await record(
+    [answer("## Goal\nBranch A work.")],
+    (url) =>
+      generateBranchSummary(branchEntries(), {
+        model: model(url, { reasoning: true }),
+        apiKey: API_KEY,
+        signal: new AbortController().signal,
+        customInstructions: "Mention file names.",
+      }),
+  );
+  // The 0.73.1 request, changed where 1.6.0 changed it.
+  const old = expected.branch_custom.requests[0] as { body: Record<string, unknown> };
+  const body = ours.requests[0].body as Record<string, unknown>;
+  const strip = (value: unknown) =>
+    JSON.parse(JSON.stringify(value, (k, v) => k === "cache_control" ? undefined : v));
+  assertEquals(JSON.stringify(body).includes("cache_control"), false);
+  assertEquals(body.max_tokens, model("http://x").maxTokens);
+  assertEquals(
+    (body.system as { text: string }[])[0].text.includes("between a user and an AI assistant, then"),
+    true,
+  );
+  assertEquals(strip(body.messages), strip(old.body.messages));
+  // 1.6.0 also returns the request's usage (it lands on the branch summary entry).
+  const { usage, ...result } = ours.result as { usage: { input: number; output: number } };
+  assertEquals([usage.input, usage.output], [100, 20]);
+  assertEquals(result, expected.branch_custom.result);
 });

@@ -216,15 +216,16 @@ Deno.test("SES-14 fork writes root→parent path with parentSession header and r
     const lines = await readSessionLines(forked.sessionFile!);
     assertEquals(lines[0].parentSession, original);
     assert(lines[0].id !== s.sessionId);
-    const copied = (await readSessionLines(original)).slice(1, 5);
-    assertEquals(lines.slice(1, 5), copied);
-    assertEquals(lines[5].type, "label");
-    assertEquals(lines[5].parentId, a1);
-    assertEquals(lines[5].targetId, a1);
-    assertEquals(lines[5].timestamp, labelTime);
+    // model, thinking level, system prompt (1.6.0), q1, a1, then the re-created label.
+    const copied = (await readSessionLines(original)).slice(1, 6);
+    assertEquals(lines.slice(1, 6), copied);
+    assertEquals(lines[6].type, "label");
+    assertEquals(lines[6].parentId, a1);
+    assertEquals(lines[6].targetId, a1);
+    assertEquals(lines[6].timestamp, labelTime);
     assertEquals(forked.sessionManager.getLabel(a1), "checkpoint");
     assertEquals(await Deno.readTextFile(original), originalText);
-    assertEquals(forked.messages.map((m) => m.role), ["user", "assistant"]);
+    assertEquals(forked.messages.map((m) => m.role), ["system", "user", "assistant"]);
   } finally {
     await t.close();
   }
@@ -290,7 +291,7 @@ Deno.test("SES-15 in-memory sessions fork inside the same manager", async () => 
     assert(memory.session.sessionManager === manager);
     assert(manager.getSessionId() !== oldId);
     assertEquals(manager.getSessionFile(), undefined);
-    assertEquals(memory.session.messages.map((m) => m.role), ["user", "assistant"]);
+    assertEquals(memory.session.messages.map((m) => m.role), ["system", "user", "assistant"]);
     assertEquals(await t.env.sessionFiles(), []);
     await memory.dispose();
   } finally {
@@ -374,7 +375,7 @@ Deno.test("SES-17 import: missing file, copy into the session dir, same-dir impo
     const copy = join(t.sessionDir, "x.jsonl");
     assertEquals(t.runtime.session.sessionFile, copy);
     assertEquals(await Deno.readTextFile(copy), await Deno.readTextFile(exported));
-    assertEquals(t.runtime.session.messages.map((m) => m.role), ["user", "assistant"]);
+    assertEquals(t.runtime.session.messages.map((m) => m.role), ["system", "user", "assistant"]);
 
     // A file already in the session dir is resumed in place.
     await t.runtime.importFromJsonl(copy);

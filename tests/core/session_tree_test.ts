@@ -165,12 +165,14 @@ Deno.test("SES-18 summary lands at the target with preamble and file lists; cont
     await s.prompt("q1");
     const a1 = entryId(s, "assistant", "a1");
     await s.prompt("read and write");
+    const oldLeaf = s.sessionManager.getLeafId();
     const result = await s.navigateTree(a1, { summarize: true });
     assertEquals(result.cancelled, false);
     const entry = result.summaryEntry!;
     assertEquals(entry.type, "branch_summary");
     assertEquals(entry.parentId, a1);
-    assertEquals(entry.fromId, a1);
+    // 1.6.0: fromId is the leaf that was left (the end of the summarised path).
+    assertEquals(entry.fromId, oldLeaf);
     assertEquals(
       entry.summary,
       "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n" +
@@ -178,12 +180,13 @@ Deno.test("SES-18 summary lands at the target with preamble and file lists; cont
     );
     assertEquals(entry.details, { readFiles: ["notes.txt"], modifiedFiles: ["out.txt"] });
     assertEquals(s.sessionManager.getLeafId(), entry.id);
-    assertEquals(roles(s), ["user", "assistant", "branchSummary"]);
+    assertEquals(roles(s), ["system", "user", "assistant", "branchSummary"]);
     const body = t.server.requests[4].body as {
       max_tokens: number;
       messages: { content: { text: string }[] }[];
     };
-    assertEquals(body.max_tokens, 2048);
+    // 1.6.0: the model's own output limit, not a fixed 2048.
+    assertEquals(body.max_tokens, 8192);
     const prompt = body.messages[0].content[0].text;
     assert(prompt.startsWith("<conversation>\n[User]: read and write\n\n[Assistant tool calls]: read(path="));
     // On disk: the summary is a child of the target.
