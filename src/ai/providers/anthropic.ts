@@ -194,7 +194,7 @@ async function run(
     (providerEnvValue("PI_CACHE_RETENTION", options?.env) === "long" ? "long" : "short");
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
   const endpoint = anthropicEndpoint(model, context, apiKey, interleaved, options?.headers, sessionId);
-  let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, options);
+  let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, { ...options, cacheRetention });
   const replaced = await options?.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced;
 

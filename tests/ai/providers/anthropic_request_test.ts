@@ -247,3 +247,14 @@ Deno.test("ANTH-22 streamSimple without any API key ends in an error event", asy
   assertEquals(seq, [["error"]]);
   assertEquals(final.errorMessage, "No API key for provider: no-such-provider");
 });
+
+Deno.test("ANTH-05 PI_CACHE_RETENTION=long in the request's own environment asks for 1-hour caching", async () => {
+  const turns = [0, 1].map((): ScriptedTurn => ({ content: [{ type: "text", text: "x" }] }));
+  await withServer(turns, async (server) => {
+    await run(server, hello, { env: { PI_CACHE_RETENTION: "long" } });
+    await run(server, hello, { env: { PI_CACHE_RETENTION: "" } });
+    const [long, short] = [0, 1].map((i) => bodyOf(server, i));
+    assertEquals(long.system[0].cache_control, { type: "ephemeral", ttl: "1h" });
+    assertEquals(short.system[0].cache_control, { type: "ephemeral" });
+  });
+});
