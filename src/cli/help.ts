@@ -6,7 +6,7 @@
  * @module
  */
 import { APP_NAME, CONFIG_DIR_NAME, ENV_AGENT_DIR, ENV_SESSION_DIR } from "../config/paths.ts";
-import { bold } from "./style.ts";
+import { colorEnabled } from "./style.ts";
 
 /** A flag an extension registered, as listed by `--help`. */
 export interface HelpExtensionFlag {
@@ -16,7 +16,10 @@ export interface HelpExtensionFlag {
   extensionPath: string;
 }
 
-function extensionFlagsSection(flags: readonly HelpExtensionFlag[] | undefined): string {
+function extensionFlagsSection(
+  flags: readonly HelpExtensionFlag[] | undefined,
+  bold: (text: string) => string,
+): string {
   if (!flags || flags.length === 0) return "";
   const rows = flags.map((flag) => {
     const value = flag.type === "string" ? " <value>" : "";
@@ -60,9 +63,18 @@ export function markUnavailable(text: string): string {
   }).join("\n");
 }
 
-/** The full help text as printed (the reference's template plus console.log's newline). */
-export function helpText(extensionFlags?: readonly HelpExtensionFlag[]): string {
-  const extensionFlagsText = extensionFlagsSection(extensionFlags);
+/**
+ * The full help text as printed (the reference's template plus console.log's newline); `color`
+ * defaults to whether the terminal wants colour.
+ */
+export function helpText(
+  extensionFlags?: readonly HelpExtensionFlag[],
+  options: { color?: boolean } = {},
+): string {
+  // Section titles are bold on a colour terminal; `color` decides explicitly (tests).
+  const color = options.color ?? colorEnabled();
+  const bold = (text: string) => (color ? `\x1b[1m${text}\x1b[22m` : text);
+  const extensionFlagsText = extensionFlagsSection(extensionFlags, bold);
   return markUnavailable(`${bold(APP_NAME)} - AI coding assistant with read, bash, edit, write tools
 
 ${bold("Usage:")}
