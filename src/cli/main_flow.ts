@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { readEnv } from "../util/env.ts";
 import { resolve } from "../util/path.ts";
 import { resolveModelScope } from "../config/model_resolver.ts";
 import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
@@ -56,14 +57,6 @@ export interface MainFlowContext {
   io: CliIO;
   cwd?: string;
   agentDir?: string;
-}
-
-function envGet(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A diagnostic line as the reference colours and prefixes it. */
@@ -150,7 +143,7 @@ async function mainSteps(
 
 /** `--offline` (or PI_OFFLINE) turns off start-up network use for the whole process. */
 function applyOfflineFlag(argv: readonly string[]): void {
-  if (argv.includes("--offline") || isTruthyEnvFlag(envGet("PI_OFFLINE"))) {
+  if (argv.includes("--offline") || isTruthyEnvFlag(readEnv("PI_OFFLINE"))) {
     Deno.env.set("PI_OFFLINE", "1");
     Deno.env.set("PI_SKIP_VERSION_CHECK", "1");
   }
@@ -386,7 +379,7 @@ function checkCanRun(run: RunContext, session: AgentSession): void {
     run.io.stderr(`${formatNoApiKeyFoundMessage("unknown")}\n`);
     throw new CliExit("", 1);
   }
-  if (isTruthyEnvFlag(envGet("PI_STARTUP_BENCHMARK")) && run.appMode !== "interactive") {
+  if (isTruthyEnvFlag(readEnv("PI_STARTUP_BENCHMARK")) && run.appMode !== "interactive") {
     session.dispose();
     throw new CliExit("Error: PI_STARTUP_BENCHMARK only supports interactive mode");
   }

@@ -6,20 +6,14 @@
  * @module
  */
 
-function envGet(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
+import { readEnv } from "../util/env.ts";
 
 /** Whether styled output is wanted right now. */
 export function colorEnabled(): boolean {
-  const force = envGet("FORCE_COLOR");
+  const force = readEnv("FORCE_COLOR");
   if (force !== undefined) return force !== "0" && force !== "false";
-  if (envGet("NO_COLOR")) return false;
-  if (envGet("TERM") === "dumb") return false;
+  if (readEnv("NO_COLOR")) return false;
+  if (readEnv("TERM") === "dumb") return false;
   try {
     return Deno.stdout.isTerminal();
   } catch {

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { readEnv } from "../util/env.ts";
 import { homeDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 
@@ -18,15 +19,6 @@ export const ENV_AGENT_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_DIR`;
 
 /** Environment variable that relocates session files without moving the rest of the agent dir. */
 export const ENV_SESSION_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_SESSION_DIR`;
-
-function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    // Without --allow-env the variable simply counts as unset.
-    return undefined;
-  }
-}
 
 /** Expands a leading `~` or `~/` the way a shell would; other paths pass through untouched. */
 export function expandTildePath(path: string): string {

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { readEnv } from "../util/env.ts";
 import { dirname, join, resolve } from "../util/path.ts";
 import { describeJsonError } from "./json_error.ts";
 import { lockFileSync } from "./file_lock.ts";
@@ -62,12 +63,7 @@ export function canonicalProjectPath(path: string): string {
 }
 
 function homeDir(home?: string): string | undefined {
-  if (home) return home;
-  try {
-    return Deno.env.get("HOME") || undefined;
-  } catch {
-    return undefined;
-  }
+  return home || readEnv("HOME") || undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { readEnv } from "../util/env.ts";
 
 /** The part of `node:child_process` used here. */
 interface ChildProcessModule {
@@ -33,15 +34,11 @@ const commandResultCache = new Map<string, string | undefined>();
 /** Extra variables for one credential (auth.json `env`); they win over the process environment. */
 export type ConfigValueEnv = Readonly<Record<string, string>>;
 
-function readEnv(name: string, env?: ConfigValueEnv): string | undefined {
+function envValue(name: string, env?: ConfigValueEnv): string | undefined {
   // An empty value counts as unset, in the entry's env as in the process environment.
   const fromEntry = env?.[name];
   if (fromEntry) return fromEntry;
-  try {
-    return Deno.env.get(name) || undefined;
-  } catch {
-    return undefined;
-  }
+  return readEnv(name) || undefined;
 }
 
 /** A value is a `!command`, or a template of literal text and `$NAME` / `${NAME}` references. */
@@ -114,7 +111,7 @@ function resolveTemplate(config: string, env?: ConfigValueEnv): string | undefin
       resolved += part.value;
       continue;
     }
-    const value = readEnv(part.name, env);
+    const value = envValue(part.name, env);
     if (value === undefined) return undefined;
     resolved += value;
   }
@@ -133,7 +130,7 @@ export function configValueEnvNames(config: string): string[] {
 
 /** The referenced variables that are unset or empty (in `env` and the process environment). */
 export function missingConfigValueEnvNames(config: string, env?: ConfigValueEnv): string[] {
-  return configValueEnvNames(config).filter((name) => readEnv(name, env) === undefined);
+  return configValueEnvNames(config).filter((name) => envValue(name, env) === undefined);
 }
 
 function executeCommandUncached(commandConfig: string): string | undefined {

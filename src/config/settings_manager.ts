@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readEnv } from "../util/env.ts";
 import { homeDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 import { getAgentDir } from "./paths.ts";
@@ -28,11 +29,7 @@ import type {
 } from "./settings_types.ts";
 
 function envFlag(name: string): boolean {
-  try {
-    return Deno.env.get(name) === "1";
-  } catch {
-    return false;
-  }
+  return readEnv(name) === "1";
 }
 
 /** Options for creating a SettingsManager. */
@@ -80,10 +77,12 @@ export class SettingsManager extends SettingsManagerExtras {
     return structuredClone(this.settings);
   }
 
+  /** Sets a global setting and saves it. */
   private setGlobal<K extends keyof Settings>(key: K, value: Settings[K]): void {
     this.setGlobalValue(key, value);
   }
 
+  /** Sets one key of a global settings section and saves it. */
   private setNested<K extends "compaction" | "retry" | "terminal" | "images">(
     key: K,
     nestedKey: keyof NonNullable<Settings[K]> & string,
@@ -96,6 +95,7 @@ export class SettingsManager extends SettingsManagerExtras {
     this.save();
   }
 
+  /** Sets a project setting and saves the project file. */
   private setProject<K extends "packages" | "extensions" | "skills" | "prompts" | "themes">(
     key: K,
     value: Settings[K],

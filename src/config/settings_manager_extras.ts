@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readEnv } from "../util/env.ts";
 import { SettingsManagerCore } from "./settings_manager_core.ts";
 import type { CacheWarmingMode, Settings, SettingsThinkingLevel } from "./settings_types.ts";
 
@@ -327,9 +328,5 @@ export class SettingsManagerExtras extends SettingsManagerCore {
 }
 
 function readEditorEnv(): Record<string, string | undefined> {
-  try {
-    return { VISUAL: Deno.env.get("VISUAL"), EDITOR: Deno.env.get("EDITOR") };
-  } catch {
-    return {};
-  }
+  return { VISUAL: readEnv("VISUAL"), EDITOR: readEnv("EDITOR") };
 }

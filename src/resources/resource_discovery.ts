@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { homeDir as osHomeDir } from "../util/os.ts";
 import { basename, dirname, join, relative, resolve } from "../util/path.ts";
@@ -45,7 +46,7 @@ export interface ResourceSettings {
 
 type Kind = "skills" | "prompts";
 function homeDir(): string {
-  return Deno.env.get("HOME") || osHomeDir();
+  return readEnv("HOME") || osHomeDir();
 }
 
 /**
