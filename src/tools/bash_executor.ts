@@ -10,6 +10,7 @@ import { tmpDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 import { type BashOperations, sanitizeBinaryOutput } from "./shell.ts";
 import { DEFAULT_MAX_BYTES, truncateTail } from "./truncate.ts";
+import { splitIncompleteAnsiSuffix, stripAnsi } from "./ansi_strip.ts";
 
 /** The outcome of a user bash command. */
 export interface BashResult {
@@ -25,18 +26,6 @@ export interface BashResult {
   fullOutputPath?: string;
 }
 
-const ESC = String.fromCharCode(0x1b);
-const CSI = String.fromCharCode(0x9b);
-const BEL = String.fromCharCode(0x07);
-const ANSI = new RegExp(
-  `[${ESC}${CSI}][[\\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\\d/#&.:=?%@~_]+)*|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d/#&.:=?%@~_]*)*)?${BEL})|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?[\\dA-PR-TZcf-nq-uy=><~]))`,
-  "g",
-);
-
-/** Removes ANSI escape sequences. */
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, "");
-}
 
 /** Runs the command through `operations` in `cwd`. */
 export async function executeBashWithOperations(
@@ -59,17 +48,33 @@ export async function executeBashWithOperations(
     for (const chunk of chunks) tempFile.writeSync(encoder.encode(chunk));
   };
   const decoder = new TextDecoder();
-  const onData = (data: Uint8Array) => {
-    totalBytes += data.length;
-    const text = sanitizeBinaryOutput(stripAnsi(decoder.decode(data, { stream: true }))).replace(/\r/g, "");
+  // An escape sequence cut by a chunk boundary waits for the rest, so no "[31" fragment remains.
+  let pendingAnsi = "";
+  let discarded = false;
+  const appendText = (raw: string) => {
+    const text = sanitizeBinaryOutput(stripAnsi(raw)).replace(/\r/g, "");
+    if (!text) return;
     if (totalBytes > DEFAULT_MAX_BYTES) ensureTemp();
     tempFile?.writeSync(encoder.encode(text));
     chunks.push(text);
     keptBytes += text.length;
-    while (keptBytes > maxKeptBytes && chunks.length > 1) keptBytes -= chunks.shift()!.length;
+    while (keptBytes > maxKeptBytes && chunks.length > 1) {
+      keptBytes -= chunks.shift()!.length;
+      discarded = true;
+    }
     options.onChunk?.(text);
   };
+  const onData = (data: Uint8Array) => {
+    totalBytes += data.length;
+    const { complete, pending } = splitIncompleteAnsiSuffix(
+      pendingAnsi + decoder.decode(data, { stream: true }),
+    );
+    pendingAnsi = pending;
+    appendText(complete);
+  };
   const finish = (exitCode: number | undefined, cancelled: boolean): BashResult => {
+    appendText(pendingAnsi + decoder.decode());
+    pendingAnsi = "";
     const full = chunks.join("");
     const truncation = truncateTail(full);
     if (truncation.truncated) ensureTemp();
@@ -79,7 +84,8 @@ export async function executeBashWithOperations(
       output: truncation.truncated ? truncation.content : full,
       exitCode: cancelled ? undefined : exitCode,
       cancelled,
-      truncated: truncation.truncated,
+      // Also when earlier output was dropped from memory (it is in the full-output file).
+      truncated: discarded || truncation.truncated,
       fullOutputPath: tempPath,
     };
   };
