@@ -40,6 +40,11 @@ export interface GrepToolDetails {
 /** Filesystem hook (remote backends): the folder test; throws when the path does not exist. */
 export interface GrepOperations {
   isDirectory: (absolutePath: string) => Promise<boolean> | boolean;
+  /**
+   * @deprecated Never called: context lines come from ripgrep. Accepted so integrations written
+   * for older versions still compile.
+   */
+  readFile?: (absolutePath: string) => Promise<string> | string;
 }
 
 /** Options of {@link createGrepTool}. */
