@@ -1,26 +1,15 @@
 /**
- * Where session files live. Kept free of `src/config` so sessions work standalone; the config
- * layer passes its own directories in.
+ * Where session files live. The agent dir defaults to config's `getAgentDir()` (a leaf module of
+ * the same tier); callers with their own directories pass them in.
  *
  * @module
  */
 import { existsSync, makeDirSync } from "../util/fs.ts";
-import { homeDir } from "../util/os.ts";
 import { join, resolve } from "../util/path.ts";
-
-/** The agent directory: `$PI_CODING_AGENT_DIR` (with `~` expanded) or `~/.pi/agent`. */
-export function getDefaultAgentDir(): string {
-  const env = Deno.env.get("PI_CODING_AGENT_DIR");
-  if (env) {
-    if (env === "~") return homeDir();
-    if (env.startsWith("~/")) return homeDir() + env.slice(1);
-    return env;
-  }
-  return join(homeDir(), ".pi", "agent");
-}
+import { getAgentDir } from "../config/paths.ts";
 
 /** The root holding one folder per project: `<agentDir>/sessions`. */
-export function getSessionsRoot(agentDir: string = getDefaultAgentDir()): string {
+export function getSessionsRoot(agentDir: string = getAgentDir()): string {
   return join(agentDir, "sessions");
 }
 
@@ -33,12 +22,12 @@ export function encodeCwd(cwd: string): string {
 }
 
 /** The session folder for `cwd`, without creating it. */
-export function getDefaultSessionDirPath(cwd: string, agentDir: string = getDefaultAgentDir()): string {
+export function getDefaultSessionDirPath(cwd: string, agentDir: string = getAgentDir()): string {
   return join(getSessionsRoot(agentDir), encodeCwd(cwd));
 }
 
 /** The session folder for `cwd`, created if missing (the reference creates it eagerly too). */
-export function getDefaultSessionDir(cwd: string, agentDir: string = getDefaultAgentDir()): string {
+export function getDefaultSessionDir(cwd: string, agentDir: string = getAgentDir()): string {
   const dir = getDefaultSessionDirPath(cwd, agentDir);
   if (!existsSync(dir)) makeDirSync(dir);
   return dir;
