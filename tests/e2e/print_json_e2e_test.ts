@@ -80,8 +80,8 @@ function checkRequests(api: FakeApi, run: ScenarioRun): void {
   for (const [i, request] of run.requests.entries()) {
     const body = request.body as Json;
     const { system, tools } = systemAndTools(api, body);
-    assert(system.startsWith("You are an expert coding assistant operating inside pi"), system.slice(0, 80));
-    assert(system.endsWith("Current working directory: $ROOT/project"), system.slice(-80));
+    assert(system.startsWith("You are a coding assistant running inside pi"), system.slice(0, 80));
+    assert(system.endsWith("<cwd>\n$ROOT/project\n</cwd>"), system.slice(-80));
     assertEquals(tools, ["read", "bash", "edit", "write"]);
     const text = JSON.stringify(body);
     assert(text.includes(PROMPT), `request ${i} carries the prompt`);
@@ -101,6 +101,8 @@ function checkSessionLines(lines: unknown[]): void {
     "session",
     "model_change",
     "thinking_level_change",
+    // 1.6.0 records the system prompt and tools before the first user message.
+    "message:system",
     "message:user",
     "message:assistant",
     "message:toolResult",
@@ -137,22 +139,26 @@ function collapsedTypes(lines: unknown[]): string[] {
 function checkJsonStream(lines: unknown[]): void {
   const assistant = ["message_start", "message_update*", "message_end"];
   const toolRound = ["tool_execution_start", "tool_execution_end", "message_start", "message_end"];
-  const user = ["message_start", "message_end"];
+  const message = ["message_start", "message_end"];
   assertEquals(collapsedTypes(lines), [
     "session",
     "agent_start",
-    ...["turn_start", ...user, ...assistant, ...toolRound, "turn_end"],
+    // The system prompt's message, then the user's.
+    ...["turn_start", ...message, ...message, ...assistant, ...toolRound, "turn_end"],
     ...["turn_start", ...assistant, ...toolRound, "turn_end"],
     ...["turn_start", ...assistant, ...toolRound, "turn_end"],
     ...["turn_start", ...assistant, "turn_end"],
     "agent_end",
+    "agent_settled",
   ]);
+  assertEquals(((lines[3] as Json).message as Json).role, "system");
   for (const line of lines as Json[]) {
     if (line.type === "message_update") {
+      // Delta-only (1.6.0): no cumulative message, no partial, the reply's usage so far.
+      assertEquals(Object.keys(line), ["type", "usage", "assistantMessageEvent"]);
       const event = line.assistantMessageEvent as Json;
       assert(typeof event.type === "string");
-      assert(event.partial && typeof event.partial === "object", "full form carries partial");
-      assertEquals((line.message as Json).role, "assistant");
+      assertEquals("partial" in event, false);
       if (event.type === "text_delta" || event.type === "toolcall_delta") {
         assert(typeof event.delta === "string" && typeof event.contentIndex === "number");
       }
@@ -161,16 +167,18 @@ function checkJsonStream(lines: unknown[]): void {
       assertEquals(Object.keys(line).sort(), ["args", "toolCallId", "toolName", "type"]);
     }
     if (line.type === "tool_execution_end") {
-      assertEquals(Object.keys(line).sort(), ["isError", "result", "toolCallId", "toolName", "type"]);
+      assertEquals(Object.keys(line), ["type", "toolCallId", "toolName", "result", "isError", "durationMs"]);
       assertEquals(line.isError, false);
     }
     if (line.type === "turn_end") {
       assertEquals(Object.keys(line).sort(), ["message", "toolResults", "type"]);
     }
   }
-  const end = lines.at(-1) as Json;
-  // agent_end carries every message of the run: user + 4 assistant + 3 tool results.
-  assertEquals((end.messages as unknown[]).length, 8);
+  const end = lines.at(-2) as Json;
+  // agent_end carries every message of the run: system + user + 4 assistant + 3 tool results.
+  assertEquals((end.messages as unknown[]).length, 9);
+  assertEquals(end.willRetry, false);
+  assertEquals(lines.at(-1), { type: "agent_settled", aborted: false });
 }
 
 for (const api of APIS) {
@@ -222,10 +230,13 @@ Deno.test("MODE-02 e2e --mode json --no-session still writes the header and writ
     "message_start",
     "message_end",
     "message_start",
+    "message_end",
+    "message_start",
     "message_update*",
     "message_end",
     "turn_end",
     "agent_end",
+    "agent_settled",
   ]);
   assertEquals(modelArg("anthropic-messages"), "fake-anthropic/test-model");
 });

@@ -79,7 +79,8 @@ export interface ScenarioRun {
 
 /**
  * Replaces run-specific values: the temp root, pi's package dir (docs paths in the system
- * prompt), the date, UUIDs, entry ids (numbered in order of appearance) and timestamps.
+ * prompt), the date, UUIDs, entry ids (numbered in order of appearance), timestamps and
+ * durations (`durationMs` of replies and tool runs).
  */
 export function makeNormalizer(root: string, packageDirs: string[]): (value: unknown) => unknown {
   const ids = new Map<string, string>();
@@ -106,7 +107,7 @@ export function makeNormalizer(root: string, packageDirs: string[]): (value: unk
       ) return mapId(value);
       return normString(value);
     }
-    if (typeof value === "number" && key === "timestamp") return 0;
+    if (typeof value === "number" && (key === "timestamp" || key === "durationMs")) return 0;
     if (Array.isArray(value)) return value.map((v) => walk(v));
     if (value && typeof value === "object") {
       const out: Record<string, unknown> = {};
@@ -162,11 +163,10 @@ export async function runScenario(
 }
 
 /**
- * A JSON-mode line in its comparable form. `message_update` keeps only the event without
- * `partial` and drops `message`, and an assistant's `message_start` keeps only who answers: all
- * of these hold the live partial message, which the reference serialises whenever its event loop
- * gets to it, so their contents depend on how network chunks were batched (and its Anthropic
- * blocks carry a transient `index`). The deltas and the final messages are what is fixed.
+ * A JSON-mode line in its comparable form. A `message_update` keeps its delta but not its
+ * `usage`, and an assistant's `message_start` keeps only who answers: both show the live reply,
+ * which pi 1.6.0 serialises whenever its event loop gets to it, so the usage figures they carry
+ * depend on how network chunks were batched. The deltas and the final messages are what is fixed.
  */
 export function comparableJsonLine(line: unknown): unknown {
   const record = line as Record<string, unknown>;
@@ -176,8 +176,7 @@ export function comparableJsonLine(line: unknown): unknown {
     return { type: record.type, message: { role, api, provider, model } };
   }
   if (record.type !== "message_update") return line;
-  const { partial: _partial, ...event } = record.assistantMessageEvent as Record<string, unknown>;
-  return { type: record.type, assistantMessageEvent: event };
+  return { type: record.type, assistantMessageEvent: record.assistantMessageEvent };
 }
 
 /** Where the reference's captured scenario results live. */
