@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { contentText } from "../ai/content_text.ts";
 import { completeSimple } from "../ai/stream.ts";
 import type { Model, Usage, UserMessage } from "../ai/types.ts";
 import type { SessionEntry } from "../session/entries.ts";
@@ -24,12 +25,17 @@ import { estimateTokens } from "./token_estimate.ts";
 
 /** Outcome of `generateBranchSummary`: a summary with file lists, or `aborted`, or `error`. */
 export interface BranchSummaryResult {
+  /** The summary, when one was produced. */
   summary?: string;
+  /** Files read on the abandoned branch. */
   readFiles?: string[];
+  /** Files changed on the abandoned branch. */
   modifiedFiles?: string[];
   /** What the summary request cost; recorded on the branch summary entry (1.6.0). */
   usage?: Usage;
+  /** True when the summary was aborted. */
   aborted?: boolean;
+  /** Why the summary failed, if it did. */
   error?: string;
 }
 
@@ -43,6 +49,7 @@ export interface BranchSummaryDetails {
 export interface BranchPreparation {
   /** Chronological. */
   messages: AgentMessage[];
+  /** Files touched on the branch. */
   fileOps: FileOperations;
   /** Estimated tokens of `messages`. */
   totalTokens: number;
@@ -52,15 +59,21 @@ export interface BranchPreparation {
 export interface CollectEntriesResult {
   /** Chronological, from just after the common ancestor to the old leaf. */
   entries: SessionEntry[];
+  /** Id of the last entry both paths share; null when they share none. */
   commonAncestorId: string | null;
 }
 
 /** Options of {@link generateBranchSummary}. */
 export interface GenerateBranchSummaryOptions {
+  /** Model that writes the summary. */
   model: Model;
+  /** API key for the model. */
   apiKey: string;
+  /** Extra HTTP headers for the request. */
   headers?: Record<string, string>;
+  /** Aborts the summary. */
   signal: AbortSignal;
+  /** Extra instructions added to the summary prompt. */
   customInstructions?: string;
   /** Use `customInstructions` instead of the built-in prompt rather than in addition to it. */
   replaceInstructions?: boolean;
@@ -170,7 +183,7 @@ export async function generateBranchSummary(
   if (response.stopReason === "aborted") return { aborted: true };
   if (response.stopReason === "error") return { error: response.errorMessage || "Summarization failed" };
 
-  const text = response.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+  const text = contentText(response.content, "\n");
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);
   const summary = BRANCH_SUMMARY_PREAMBLE + text + formatFileOperations(readFiles, modifiedFiles);
   return { summary: summary || "No summary generated", readFiles, modifiedFiles, usage: response.usage };

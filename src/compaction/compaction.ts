@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { contentText } from "../ai/content_text.ts";
 import { completeSimple } from "../ai/stream.ts";
 import type { Model, SimpleStreamOptions, UserMessage } from "../ai/types.ts";
 import type { AgentThinkingLevel } from "../agent/types.ts";
@@ -32,14 +33,19 @@ import { type CompactionSettings, estimateContextTokens } from "./token_estimate
 
 /** What pi stores in `CompactionEntry.details`: files touched by the summarized history. */
 export interface CompactionDetails {
+  /** Files read by the summarized history. */
   readFiles: string[];
+  /** Files changed by the summarized history. */
   modifiedFiles: string[];
 }
 
 /** Outcome of `compact()`; the session manager adds id, parentId and timestamp when saving. */
 export interface CompactionResult<T = unknown> {
+  /** The summary that replaces the older messages. */
   summary: string;
+  /** Id of the first entry kept verbatim. */
   firstKeptEntryId: string;
+  /** Context tokens before compaction. */
   tokensBefore: number;
   /** pi writes {@link CompactionDetails}; extensions may store their own data. */
   details?: T;
@@ -53,6 +59,7 @@ export interface CompactionPreparation {
   messagesToSummarize: AgentMessage[];
   /** When a turn is split: its discarded beginning, summarized separately. */
   turnPrefixMessages: AgentMessage[];
+  /** Whether the cut falls inside a turn. */
   isSplitTurn: boolean;
   /** Estimated context size before compacting. */
   tokensBefore: number;
@@ -60,6 +67,7 @@ export interface CompactionPreparation {
   previousSummary?: string;
   /** Files touched by the summarized messages (and by earlier pi compactions). */
   fileOps: FileOperations;
+  /** Settings in force. */
   settings: CompactionSettings;
 }
 
@@ -162,7 +170,7 @@ async function summarize(
   if (response.stopReason === "error") {
     throw new Error(`${failure}: ${response.errorMessage || "Unknown error"}`);
   }
-  return response.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+  return contentText(response.content, "\n");
 }
 
 /**

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { contentText } from "../ai/content_text.ts";
 import type { Message } from "../ai/types.ts";
 
 /** Tool results longer than this are cut in summaries; the full text is not needed there. */
@@ -15,12 +16,6 @@ export function truncateForSummary(text: string, maxChars: number): string {
   return `${text.slice(0, maxChars)}\n\n[... ${text.length - maxChars} more characters truncated]`;
 }
 
-/** Joined text blocks of a content field (images are dropped). */
-function textOf(content: string | { type: string; text?: string }[]): string {
-  if (typeof content === "string") return content;
-  return content.filter((c) => c.type === "text").map((c) => c.text).join("");
-}
-
 /**
  * Renders LLM messages (run `convertToLlm` first) as `[User]:`, `[Assistant thinking]:`,
  * `[Assistant]:`, `[Assistant tool calls]:` and `[Tool result]:` paragraphs separated by blank
@@ -30,7 +25,7 @@ export function serializeConversation(messages: Message[]): string {
   const parts: string[] = [];
   for (const msg of messages) {
     if (msg.role === "user") {
-      const text = textOf(msg.content);
+      const text = contentText(msg.content);
       if (text) parts.push(`[User]: ${text}`);
     } else if (msg.role === "assistant") {
       const texts: string[] = [];
@@ -48,7 +43,7 @@ export function serializeConversation(messages: Message[]): string {
       if (texts.length > 0) parts.push(`[Assistant]: ${texts.join("\n")}`);
       if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join("; ")}`);
     } else if (msg.role === "toolResult") {
-      const text = textOf(msg.content);
+      const text = contentText(msg.content);
       if (text) parts.push(`[Tool result]: ${truncateForSummary(text, TOOL_RESULT_MAX_CHARS)}`);
     }
   }

@@ -8,7 +8,7 @@
  */
 import { copyFileSync, existsSync, isDirectorySync, makeDirSync } from "../util/fs.ts";
 import { basename, dirname, join, resolve } from "../util/path.ts";
-import type { ImageContent, TextContent } from "../ai/types.ts";
+import { contentText } from "../ai/content_text.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
 import { ensureModelsStore, ModelRegistry } from "../config/model_registry.ts";
 import { getAgentDir } from "../config/paths.ts";
@@ -438,10 +438,5 @@ export async function createAgentSessionRuntime(
 }
 
 function userMessageText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return (content as (TextContent | ImageContent)[])
-    .filter((c): c is TextContent => c.type === "text" && typeof c.text === "string")
-    .map((c) => c.text)
-    .join("");
+  return typeof content === "string" || Array.isArray(content) ? contentText(content) : "";
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AgentMessage } from "../agent/types.ts";
+import { contentText } from "../ai/content_text.ts";
 import type { AssistantMessage, ImageContent, TextContent } from "../ai/types.ts";
 import type { SessionEntry } from "../session/entries.ts";
 import type { SessionStats } from "./agent_session_types.ts";
@@ -45,7 +46,7 @@ export function lastAssistantText(messages: AgentMessage[]): string | undefined 
     if (m.role !== "assistant") continue;
     const a = m as AssistantMessage;
     if (a.stopReason === "aborted" && a.content.length === 0) continue;
-    const text = a.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    const text = contentText(a.content);
     return text.trim() || undefined;
   }
   return undefined;
@@ -55,8 +56,7 @@ export function lastAssistantText(messages: AgentMessage[]): string | undefined 
 export function userText(message: AgentMessage): string {
   if (message.role !== "user") return "";
   const content = (message as { content: string | (TextContent | ImageContent)[] }).content;
-  if (typeof content === "string") return content;
-  return content.filter((c): c is TextContent => c.type === "text").map((c) => c.text).join("");
+  return contentText(content);
 }
 
 /** User messages a fork can start from, in file order. */

@@ -7,7 +7,8 @@
  * @module
  */
 import type { AgentMessage } from "../agent/types.ts";
-import type { ImageContent, Model, TextContent, Usage } from "../ai/types.ts";
+import { contentText } from "../ai/content_text.ts";
+import type { Model, Usage } from "../ai/types.ts";
 import type { BranchSummaryEntry, SessionEntry } from "../session/entries.ts";
 import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
 import type { SessionHost } from "./session_host.ts";
@@ -15,31 +16,45 @@ import { collectEntriesForBranchSummary, generateBranchSummary } from "../compac
 
 /** What a `session_before_tree` handler sees: the planned navigation. */
 export interface TreePreparation {
+  /** Entry to move to. */
   targetId: string;
+  /** Leaf before moving. */
   oldLeafId: string | null;
+  /** Last entry both paths share. */
   commonAncestorId: string | null;
   /** The abandoned path, oldest first (from just after the common ancestor to the old leaf). */
   entriesToSummarize: SessionEntry[];
+  /** Whether the user asked for a summary of the branch left. */
   userWantsSummary: boolean;
+  /** Extra instructions for the summary. */
   customInstructions?: string;
+  /** Whether the instructions replace the default prompt. */
   replaceInstructions?: boolean;
+  /** Label for the summary entry. */
   label?: string;
 }
 
 /** A `session_before_tree` handler's answer: cancel, supply the summary, or adjust the options. */
 export interface BeforeTreeResult {
+  /** True to cancel the move. */
   cancel?: boolean;
   /** Used instead of the model's summary (only when `summarize` was asked for). */
   summary?: { summary: string; details?: unknown };
+  /** Extra instructions for the summary. */
   customInstructions?: string;
+  /** Whether the instructions replace the default prompt. */
   replaceInstructions?: boolean;
+  /** Label for the summary entry. */
   label?: string;
 }
 
 /** What a `session_tree` handler is told after the leaf moved. */
 export interface TreeNavigatedEvent {
+  /** Leaf after moving. */
   newLeafId: string | null;
+  /** Leaf before moving. */
   oldLeafId: string | null;
+  /** The summary written, if any. */
   summaryEntry?: BranchSummaryEntry;
   /** Set only when a summary was written: whether it came from the hook. */
   fromExtension?: boolean;
@@ -50,7 +65,9 @@ export interface TreeNavigatedEvent {
  * (extensions are not wired here); hosts that run extensions plug them in through these.
  */
 export interface NavigateTreeHooks {
+  /** Called before moving; may cancel or change the summary. */
   onBeforeTree?: (preparation: TreePreparation, signal: AbortSignal) => Promise<BeforeTreeResult | undefined>;
+  /** Called after moving. */
   onTree?: (event: TreeNavigatedEvent) => Promise<void> | void;
 }
 
@@ -64,6 +81,7 @@ export interface NavigateTreeOptions {
   replaceInstructions?: boolean;
   /** Label for the summary entry (or, without a summary, for the target entry). */
   label?: string;
+  /** Extension hooks. */
   hooks?: NavigateTreeHooks;
 }
 
@@ -71,9 +89,11 @@ export interface NavigateTreeOptions {
 export interface NavigateTreeResult {
   /** The selected user/custom message's text, for the editor (the leaf moved to its parent). */
   editorText?: string;
+  /** True when the move was cancelled. */
   cancelled: boolean;
   /** Summarization was aborted ({@link abortBranchSummary}); nothing changed. */
   aborted?: boolean;
+  /** The summary written, if any. */
   summaryEntry?: BranchSummaryEntry;
 }
 
@@ -225,10 +245,5 @@ async function requireRequestAuth(
 }
 
 function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return (content as (TextContent | ImageContent)[])
-    .filter((c): c is TextContent => c.type === "text")
-    .map((c) => c.text)
-    .join("");
+  return typeof content === "string" || Array.isArray(content) ? contentText(content) : "";
 }

@@ -14,10 +14,12 @@
  *
  * @module
  */
+import { contentText } from "../ai/content_text.ts";
 import type { TextContent, Tool } from "../ai/types.ts";
 
 /** Names a tool a later system message withdraws. */
 export interface ToolReference {
+  /** Name of the tool. */
   name: string;
 }
 
@@ -26,12 +28,17 @@ export interface ToolReference {
  * appended later); `sections` are the named parts of the structured prompt, in prompt order.
  */
 export interface SystemMessage {
+  /** Message kind. */
   role: "system";
+  /** The system prompt text. */
   content: string | TextContent[];
   /** Named prompt parts; in a later message a value of `null` removes that section. */
   sections?: Record<string, string | null>;
+  /** Tools offered from here on. */
   toolsAdded?: Tool[];
+  /** Tools no longer offered. */
   toolsRemoved?: ToolReference[];
+  /** Unix time in milliseconds. */
   timestamp: number;
 }
 
@@ -49,21 +56,12 @@ function isSystem(message: { role: string }): message is SystemMessage {
   return message.role === "system";
 }
 
-/** The text blocks of `content` joined with `separator` (a string is returned as is). */
-export function contentText(
-  content: string | readonly { type: string; text?: string }[],
-  separator = "\n",
-): string {
-  if (typeof content === "string") return content;
-  return content.filter((b) => b.type === "text").map((b) => b.text ?? "").join(separator);
-}
-
 /**
  * The full prompt text of one system message: its content, then each section in order, joined by
  * blank lines (empty parts are left out).
  */
 export function getSystemMessageText(message: Pick<SystemMessage, "content" | "sections">): string {
-  const parts = [contentText(message.content ?? "")];
+  const parts = [contentText(message.content ?? "", "\n")];
   for (const text of Object.values(message.sections ?? {})) if (text !== null) parts.push(text);
   return parts.filter((p) => p.length > 0).join("\n\n");
 }
@@ -90,7 +88,7 @@ export function getCurrentSystemMessage(messages: TranscriptMessages): SystemMes
   for (const message of messages) {
     if (!isSystem(message)) continue;
     timestamp ??= message.timestamp;
-    const text = contentText(message.content ?? "");
+    const text = contentText(message.content ?? "", "\n");
     if (text.length > 0) content.push(text);
     for (const [name, value] of Object.entries(message.sections ?? {})) {
       if (value === null) sections.delete(name);
