@@ -30,8 +30,11 @@ export interface BashToolDetails {
 
 /** What a spawn hook may rewrite before a command runs. */
 export interface BashSpawnContext {
+  /** The command line, after `commandPrefix`. */
   command: string;
+  /** Folder the command runs in. */
   cwd: string;
+  /** The command's complete environment. */
   env: Record<string, string>;
 }
 
@@ -62,10 +65,13 @@ export interface BashSessionEnvironment {
 export interface BashStructuredContent {
   /** Combined stdout and stderr; head and tail only past 1 MiB. */
   output: string;
+  /** Whether `output` was cut (past 1 MiB). */
   truncated: boolean;
   /** The full output file, when `output` was cut. */
   full_output_path?: string;
+  /** The shell's exit status (128 + n for a signal). */
   exit_code: number;
+  /** Run time, to a tenth of a second. */
   wall_time_seconds: number;
 }
 

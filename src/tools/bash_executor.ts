@@ -26,7 +26,6 @@ export interface BashResult {
   fullOutputPath?: string;
 }
 
-
 /** Runs the command through `operations` in `cwd`. */
 export async function executeBashWithOperations(
   command: string,

@@ -25,21 +25,27 @@ import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments after {@link prepareEditArguments}. */
 export interface EditToolInput {
+  /** File to edit, relative to the tool's folder or absolute. */
   path: string;
+  /** Replacements, each matched against the original file. */
   edits: Edit[];
 }
 
 /** What a successful edit reports besides its text. */
 export interface EditToolDetails {
+  /** Numbered diff for people: `+N`/`-N` lines with context. */
   diff: string;
   /** A standard unified patch of the change (`--- path` / `+++ path` headers). */
   patch: string;
+  /** First changed line in the new file (1-based). */
   firstChangedLine?: number;
 }
 
 /** File access the edit tool needs; replace to edit files elsewhere (e.g. over SSH). */
 export interface EditOperations {
+  /** The file's bytes. */
   readFile: (absolutePath: string) => Promise<Uint8Array>;
+  /** Replaces the file's text. */
   writeFile: (absolutePath: string, content: string) => Promise<void>;
   /** Throws when the file is missing or not readable and writable. */
   access: (absolutePath: string) => Promise<void>;
@@ -47,6 +53,7 @@ export interface EditOperations {
 
 /** Options for {@link createEditTool}. */
 export interface EditToolOptions {
+  /** File access; defaults to the local file system. */
   operations?: EditOperations;
 }
 

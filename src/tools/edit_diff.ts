@@ -14,7 +14,9 @@ export { type EditDiffResult, generateDiffString, generateEditDiff, loadDiff } f
 
 /** One replacement: `oldText` must occur exactly once in the original file. */
 export interface Edit {
+  /** Text to replace; must match exactly once. */
   oldText: string;
+  /** Its replacement. */
   newText: string;
 }
 

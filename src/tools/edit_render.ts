@@ -22,7 +22,9 @@ function differ(): DiffModule {
 
 /** A rendered diff and the first changed line (1-based, in the new file). */
 export interface EditDiffResult {
+  /** The diff, with line numbers. */
   diff: string;
+  /** First changed line of the new file, if any. */
   firstChangedLine: number | undefined;
 }
 

@@ -12,19 +12,25 @@ import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } fr
 
 /** Arguments the model passes to `find`. */
 export interface FindToolInput {
+  /** Glob; with `/` it is anchored at the search folder. */
   pattern: string;
+  /** Folder to search (default: the tool's folder). */
   path?: string;
+  /** Most results to return (default 1000; below 1 means 1). */
   limit?: number;
 }
 
 /** Details attached when limits cut the result. */
 export interface FindToolDetails {
+  /** How the byte budget cut the list. */
   truncation?: TruncationResult;
+  /** The limit, when more results existed. */
   resultLimitReached?: number;
 }
 
 /** Custom backends (remote file systems): existence check plus a glob implementation. */
 export interface FindOperations {
+  /** Whether the search folder exists. */
   exists: (absolutePath: string) => Promise<boolean> | boolean;
   /** Returns relative or absolute paths. */
   glob: (
@@ -36,6 +42,7 @@ export interface FindOperations {
 
 /** Options of {@link createFindTool}. */
 export interface FindToolOptions {
+  /** Custom backend; replaces fd and the walker. */
   operations?: FindOperations;
   /** fd executable: omitted = locate it; `null` = always use the built-in walker. */
   fdPath?: SearchBinaryOption;

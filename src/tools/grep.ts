@@ -21,24 +21,35 @@ import type { GrepEvent, GrepEventSink } from "./walker_grep.ts";
 
 /** Arguments the model passes to `grep`. */
 export interface GrepToolInput {
+  /** Regular expression, or text with `literal`. */
   pattern: string;
+  /** Folder or file to search (default: the tool's folder). */
   path?: string;
+  /** File filter relative to `path`; without `/` it matches names at any depth. */
   glob?: string;
+  /** Case-insensitive search. */
   ignoreCase?: boolean;
+  /** Treat `pattern` as plain text. */
   literal?: boolean;
+  /** Lines shown before and after each match. */
   context?: number;
+  /** Most matches to return (default 100; below 1 means 1). */
   limit?: number;
 }
 
 /** Details attached when limits cut the result. */
 export interface GrepToolDetails {
+  /** How the byte budget cut the output. */
   truncation?: TruncationResult;
+  /** The limit, when more matches existed. */
   matchLimitReached?: number;
+  /** Whether some lines were cut to 500 characters. */
   linesTruncated?: boolean;
 }
 
 /** Filesystem hook (remote backends): the folder test; throws when the path does not exist. */
 export interface GrepOperations {
+  /** Whether the path is a folder; throws when it does not exist. */
   isDirectory: (absolutePath: string) => Promise<boolean> | boolean;
   /**
    * @deprecated Never called: context lines come from ripgrep. Accepted so integrations written
@@ -49,6 +60,7 @@ export interface GrepOperations {
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions {
+  /** Custom path test (remote backends). */
   operations?: GrepOperations;
   /**
    * ripgrep executable: omitted = locate it (managed bin folder, then PATH); `null` = always

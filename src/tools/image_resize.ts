@@ -16,7 +16,9 @@ type PhotonImage = PhotonModule.PhotonImage;
 
 /** Limits for {@link resizeImage}. */
 export interface ImageResizeOptions {
+  /** Widest allowed, in pixels. */
   maxWidth?: number;
+  /** Tallest allowed, in pixels. */
   maxHeight?: number;
   /** Upper bound (exclusive) for the base64 payload length. */
   maxBytes?: number;
@@ -26,12 +28,19 @@ export interface ImageResizeOptions {
 
 /** A base64 image that fits the limits, with its original and displayed sizes. */
 export interface ResizedImage {
+  /** Base64 data of the image sent. */
   data: string;
+  /** Its MIME type. */
   mimeType: string;
+  /** Width before resizing. */
   originalWidth: number;
+  /** Height before resizing. */
   originalHeight: number;
+  /** Width after resizing. */
   width: number;
+  /** Height after resizing. */
   height: number;
+  /** Whether it was resized. */
   wasResized: boolean;
 }
 

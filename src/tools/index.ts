@@ -30,12 +30,19 @@ export const allToolNames: ReadonlySet<ToolName> = new Set<ToolName>([
 
 /** Per-tool options, keyed by tool name. */
 export interface ToolsOptions {
+  /** Options of the read tool. */
   read?: ReadToolOptions;
+  /** Options of the bash tool (e.g. `sessionEnvironment`). */
   bash?: BashToolOptions;
+  /** Options of the write tool. */
   write?: WriteToolOptions;
+  /** Options of the edit tool. */
   edit?: EditToolOptions;
+  /** Options of the grep tool. */
   grep?: GrepToolOptions;
+  /** Options of the find tool. */
   find?: FindToolOptions;
+  /** Options of the ls tool. */
   ls?: LsToolOptions;
 }
 

@@ -11,26 +11,33 @@ import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } fr
 
 /** Arguments the model passes to `ls`. */
 export interface LsToolInput {
+  /** Folder to list (default: the tool's folder). */
   path?: string;
+  /** Most entries to return (default 500; below 1 means 1). */
   limit?: number;
 }
 
 /** Details attached when limits cut the result. */
 export interface LsToolDetails {
+  /** How the byte budget cut the list. */
   truncation?: TruncationResult;
+  /** The limit, when more entries existed. */
   entryLimitReached?: number;
 }
 
 /** File-system hooks so listings can come from elsewhere (remote hosts). */
 export interface LsOperations {
+  /** Whether the path exists. */
   exists: (absolutePath: string) => Promise<boolean> | boolean;
   /** Throws when the path is missing. */
   stat: (absolutePath: string) => Promise<{ isDirectory: () => boolean }> | { isDirectory: () => boolean };
+  /** Names of the folder's entries. */
   readdir: (absolutePath: string) => Promise<string[]> | string[];
 }
 
 /** Options of {@link createLsTool}. */
 export interface LsToolOptions {
+  /** File access; defaults to the local file system. */
   operations?: LsOperations;
 }
 

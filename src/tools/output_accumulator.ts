@@ -17,8 +17,11 @@ import { join } from "../util/path.ts";
 
 /** A view of accumulated output: the tail to show plus how it was truncated. */
 export interface OutputSnapshot {
+  /** The tail shown to the model. */
   content: string;
+  /** How the whole output was cut. */
   truncation: TruncationResult;
+  /** File with the whole output, once it outgrew the limits. */
   fullOutputPath?: string;
 }
 

@@ -22,18 +22,23 @@ import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the read tool; `offset` is 1-based. */
 export interface ReadToolInput {
+  /** File to read, relative to the tool's folder or absolute. */
   path: string;
+  /** First line to show (1-based). */
   offset?: number;
+  /** Most lines to show. */
   limit?: number;
 }
 
 /** Present when the output was cut by the line or byte budget. */
 export interface ReadToolDetails {
+  /** How the line or byte budget cut the text. */
   truncation?: TruncationResult;
 }
 
 /** File access the read tool needs; replace to read elsewhere (e.g. over SSH). */
 export interface ReadOperations {
+  /** The file's bytes. */
   readFile: (absolutePath: string) => Promise<Uint8Array>;
   /** Optional chunked reading; text reads then keep only the shown lines in memory. */
   createReadStream?: (absolutePath: string) => AsyncIterable<Uint8Array>;
@@ -47,6 +52,7 @@ export interface ReadOperations {
 export interface ReadToolOptions {
   /** Shrink images to fit 2000×2000 and the inline size limit (default true). */
   autoResizeImages?: boolean;
+  /** File access; defaults to the local file system. */
   operations?: ReadOperations;
 }
 

@@ -18,7 +18,9 @@ import {
 
 /** The program and leading arguments used to run a command string. */
 export interface ShellConfig {
+  /** Path of the shell. */
   shell: string;
+  /** Arguments placed before the command. */
   args: string[];
 }
 

@@ -10,7 +10,9 @@ import type { JsonSchema } from "../ai/types.ts";
 
 /** Constrained sampling of tool arguments: `prefer` uses strict mode where the provider has it. */
 export interface ConstrainedSampling {
+  /** The only kind: arguments constrained by the JSON schema. */
   type: "json_schema";
+  /** `prefer`: strict where supported; `require`: fail where not. */
   strict: "prefer" | "require";
 }
 
@@ -18,6 +20,7 @@ export interface ConstrainedSampling {
 export interface ToolDeclarations {
   /** JSON schema of the tool's `structuredContent`. */
   outputSchema?: JsonSchema;
+  /** How providers should constrain the arguments. */
   constrainedSampling?: ConstrainedSampling;
 }
 

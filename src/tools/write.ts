@@ -17,12 +17,15 @@ import { abortable, abortError } from "./abortable.ts";
 
 /** Arguments of the write tool. */
 export interface WriteToolInput {
+  /** File to write, relative to the tool's folder or absolute. */
   path: string;
+  /** The complete new text of the file. */
   content: string;
 }
 
 /** File access the write tool needs; replace to write elsewhere (e.g. over SSH). */
 export interface WriteOperations {
+  /** Writes the text, replacing the file. */
   writeFile: (absolutePath: string, content: string) => Promise<void>;
   /** Creates `dir` and its parents; succeeds when it already exists. */
   mkdir: (dir: string) => Promise<void>;
@@ -30,6 +33,7 @@ export interface WriteOperations {
 
 /** Options for {@link createWriteTool}. */
 export interface WriteToolOptions {
+  /** File access; defaults to the local file system. */
   operations?: WriteOperations;
 }
 
