@@ -50,8 +50,8 @@ export interface ToolsOptions {
  * A built-in tool: an AgentTool plus the prompt metadata the system prompt uses and the
  * declarations providers read (`outputSchema`, `constrainedSampling`).
  */
-// deno-lint-ignore no-explicit-any
 export type BuiltinTool =
+  // deno-lint-ignore no-explicit-any
   & AgentTool<any, any>
   & { promptSnippet: string; promptGuidelines?: string[] }
   & ToolDeclarations;
