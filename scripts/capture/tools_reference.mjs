@@ -419,7 +419,9 @@ async function runOne(tool, args) {
   try {
     const result = await tool.execute("call-1", prepared);
     const out = { content: summarizeContent(result.content), details: result.details ?? null };
-    if (result.structuredContent !== undefined) out.structuredContent = summarizeStructured(result.structuredContent);
+    if (result.structuredContent !== undefined) {
+      out.structuredContent = summarizeStructured(result.structuredContent);
+    }
     return out;
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
