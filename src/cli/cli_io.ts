@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { writeAllSync } from "../util/fs.ts";
 
 /** Terminal I/O used by the CLI flow. */
 export interface CliIO {
@@ -19,14 +20,6 @@ export interface CliIO {
   readPipedStdin(): Promise<string | undefined>;
   /** One line of stdin without its newline; undefined at end of input. */
   readLine(): Promise<string | undefined>;
-}
-
-const encoder = new TextEncoder();
-
-function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
-  const bytes = encoder.encode(text);
-  let offset = 0;
-  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
 }
 
 /** The real process streams. */
@@ -49,8 +42,8 @@ export function processIO(): CliIO {
     return true;
   };
   return {
-    stdout: (text) => writeAll(Deno.stdout, text),
-    stderr: (text) => writeAll(Deno.stderr, text),
+    stdout: (text) => writeAllSync(Deno.stdout, text),
+    stderr: (text) => writeAllSync(Deno.stderr, text),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
     stdoutIsTerminal: () => Deno.stdout.isTerminal(),
     async readPipedStdin() {

@@ -5,8 +5,7 @@
  *
  * @module
  */
-
-const encoder = new TextEncoder();
+import { writeAllSync } from "../util/fs.ts";
 
 /**
  * Writes all of `text` to stdout. When the reader has gone (`pi --mode json … | head -1`), pi
@@ -14,10 +13,8 @@ const encoder = new TextEncoder();
  * session file is already written, and nothing more can be delivered.
  */
 export function writeStdout(text: string): void {
-  const bytes = encoder.encode(text);
-  let offset = 0;
   try {
-    while (offset < bytes.length) offset += Deno.stdout.writeSync(bytes.subarray(offset));
+    writeAllSync(Deno.stdout, text);
   } catch (error) {
     if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
     Deno.exit(0);
@@ -26,7 +23,5 @@ export function writeStdout(text: string): void {
 
 /** Writes all of `text` to stderr. */
 export function writeStderr(text: string): void {
-  const bytes = encoder.encode(text);
-  let offset = 0;
-  while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
+  writeAllSync(Deno.stderr, text);
 }

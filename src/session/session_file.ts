@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { existsSync, renameSync, writeTextFileSync } from "../util/fs.ts";
+import { existsSync, renameSync, writeAllSync, writeTextFileSync } from "../util/fs.ts";
 import type { FileEntry, SessionHeader } from "./entries.ts";
 import { readLinesSync } from "./jsonl_reader.ts";
 
@@ -79,19 +79,11 @@ export function toJsonl(entries: readonly unknown[]): string {
   return out;
 }
 
-/** Writes all of `bytes` with as few calls as the OS allows (normally one). */
-function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
-  let off = 0;
-  while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
-}
-
-const encoder = new TextEncoder();
-
 /** Appends `text` (complete lines) to `path`, creating it if needed. */
 export function appendText(path: string, text: string): void {
   const file = Deno.openSync(path, { append: true, create: true });
   try {
-    writeAll(file, encoder.encode(text));
+    writeAllSync(file, text);
   } finally {
     file.close();
   }

@@ -199,3 +199,26 @@ export function copyFileSync(from: string, to: string): void {
     throw nodeError(error, "copyfile", from, to);
   }
 }
+
+/** Something written to synchronously: a file, `Deno.stdout`, `Deno.stderr`. */
+export interface SyncWriter {
+  /** Writes some of `p`, returning how many bytes were written. */
+  writeSync(p: Uint8Array): number;
+}
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Writes all of `data` (text as UTF-8) to `writer`: a single `writeSync` may write only part of
+ * it (pipes, signals), so it is called until nothing is left — normally once.
+ *
+ * @example
+ * ```ts
+ * writeAllSync(Deno.stderr, "done\n");
+ * ```
+ */
+export function writeAllSync(writer: SyncWriter, data: Uint8Array | string): void {
+  const bytes = typeof data === "string" ? utf8Encoder.encode(data) : data;
+  let offset = 0;
+  while (offset < bytes.length) offset += writer.writeSync(bytes.subarray(offset));
+}
