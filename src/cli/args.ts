@@ -14,61 +14,95 @@ export type CliMode = "text" | "json" | "rpc";
 
 /** A problem found while parsing or starting; errors stop the run with exit code 1. */
 export interface CliDiagnostic {
+  /** How serious the problem is. */
   type: "error" | "warning" | "info";
+  /** What was wrong with the arguments. */
   message: string;
 }
 
 /** Everything the command line asked for. */
 export interface CliArgs {
+  /** `--provider`: provider of the model. */
   provider?: string;
+  /** `--model`: model id or pattern, optionally with a `:level` suffix. */
   model?: string;
+  /** `--api-key`: API key for this run only. */
   apiKey?: string;
+  /** `--system-prompt`: replaces the default system prompt (text or a file). */
   systemPrompt?: string;
+  /** `--append-system-prompt`: added after the system prompt (text or files). */
   appendSystemPrompt?: string[];
+  /** `--thinking`: thinking level. */
   thinking?: ModelThinkingLevel;
+  /** `--continue/-c`: continue the most recent session. */
   continue?: boolean;
+  /** `--resume/-r`: pick a session to resume. */
   resume?: boolean;
   /** `--name/-n`: the session's display name (checked for emptiness later). */
   name?: string;
   /** `--session-id`: open the project's session with this id, or create it. */
   sessionId?: string;
+  /** `--help/-h`. */
   help?: boolean;
+  /** `--version/-v`. */
   version?: boolean;
+  /** `--mode`: text, json or rpc. */
   mode?: CliMode;
   /** `--json-deltas`: with `--mode json`, write `message_update` records without the cumulative message. */
   jsonDeltas?: boolean;
+  /** `--no-session`: keep the session in memory only. */
   noSession?: boolean;
+  /** `--session`: session file, or a prefix of a session id. */
   session?: string;
+  /** `--fork`: start a new session forked from this one. */
   fork?: string;
+  /** `--session-dir`: folder where sessions are stored. */
   sessionDir?: string;
+  /** `--models`: model patterns offered when cycling. */
   models?: string[];
+  /** `--tools/-t`: names or patterns of the tools to enable. */
   tools?: string[];
   /** `--exclude-tools/-xt`: names or `*` patterns of tools to disable. */
   excludeTools?: string[];
+  /** `--no-tools`: no tools at all. */
   noTools?: boolean;
+  /** `--no-builtin-tools`: no built-in tools, extension tools stay. */
   noBuiltinTools?: boolean;
+  /** `--extension/-e`: extension files to load. */
   extensions?: string[];
+  /** `--no-extensions`: load no extensions. */
   noExtensions?: boolean;
   /** `--no-mcp`: no MCP servers and no MCP tools. */
   noMcp?: boolean;
+  /** `--print/-p`: answer once and exit. */
   print?: boolean;
+  /** `--export`: export a session file to HTML. */
   export?: string;
+  /** `--no-skills`: load no skills. */
   noSkills?: boolean;
+  /** `--skill`: skill files or folders to load. */
   skills?: string[];
+  /** `--prompt-template`: prompt template files or folders to load. */
   promptTemplates?: string[];
+  /** `--no-prompt-templates`: load no prompt templates. */
   noPromptTemplates?: boolean;
+  /** `--theme`: theme files to load. */
   themes?: string[];
   /** `--use-theme`: the interactive theme for this run. */
   useTheme?: string;
+  /** `--no-themes`: load no themes. */
   noThemes?: boolean;
+  /** `--no-context-files`: skip AGENTS.md and CLAUDE.md files. */
   noContextFiles?: boolean;
   /** `true` without a search pattern, the pattern otherwise. */
   listModels?: string | true;
+  /** `--verbose`: more output at start-up. */
   verbose?: boolean;
   /** `--tui-mode`. */
   tuiMode?: "regular" | "fullscreen";
   /** `--approve/-a` (true) or `--no-approve/-na` (false): project trust for this run. */
   projectTrustOverride?: boolean;
+  /** `--offline`: no network access at start-up. */
   offline?: boolean;
   /** Positional messages, in order (the first becomes part of the initial message). */
   messages: string[];
@@ -76,6 +110,7 @@ export interface CliArgs {
   fileArgs: string[];
   /** Unknown `--name[=value]` flags, for extension-registered flags. */
   unknownFlags: Map<string, boolean | string>;
+  /** Problems found while parsing, in order. */
   diagnostics: CliDiagnostic[];
 }
 

@@ -9,8 +9,11 @@ import type { AgentMessage } from "../session/messages.ts";
 
 /** Paths seen per kind of tool call; insertion order is kept, lists are sorted on output. */
 export interface FileOperations {
+  /** Files read. */
   read: Set<string>;
+  /** Files written. */
   written: Set<string>;
+  /** Files edited. */
   edited: Set<string>;
 }
 

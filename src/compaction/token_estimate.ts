@@ -11,6 +11,7 @@ import type { AgentMessage } from "../session/messages.ts";
 
 /** Compaction knobs with every default resolved (see `DEFAULT_COMPACTION_SETTINGS`). */
 export interface CompactionSettings {
+  /** Whether automatic compaction runs. */
   enabled: boolean;
   /** Tokens left free for the reply; compaction triggers when the context eats into them. */
   reserveTokens: number;

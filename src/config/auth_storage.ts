@@ -37,8 +37,11 @@ export type AuthStorageData = Record<string, AuthCredential>;
 
 /** Where a provider's auth would come from, without revealing the value. */
 export interface AuthStatus {
+  /** Whether a credential is available. */
   configured: boolean;
+  /** Where the credential comes from. */
   source?: "stored" | "runtime" | "environment" | "fallback" | "models_json_command" | "models_json_key";
+  /** Human-readable name of the source (e.g. the environment variable). */
   label?: string;
 }
 

@@ -32,18 +32,27 @@ export type ResolvedRequestAuth =
 
 /** A provider registered at runtime (extensions' `pi.registerProvider`). */
 export interface ProviderConfigInput {
+  /** Display name of the provider. */
   name?: string;
+  /** Base URL of the API. */
   baseUrl?: string;
+  /** API key, an environment variable name or a `!command`. */
   apiKey?: string;
+  /** Wire API of the provider's models. */
   api?: Api;
+  /** Stream function for a custom API. */
   streamSimple?: (
     model: Model,
     context: Context,
     options?: SimpleStreamOptions,
   ) => AssistantMessageEventStream;
+  /** Extra HTTP headers. */
   headers?: Record<string, string>;
+  /** Send the key as an `Authorization: Bearer` header. */
   authHeader?: boolean;
+  /** OAuth login flow of the provider. */
   oauth?: Omit<OAuthProviderInterface, "id">;
+  /** Models of the provider; when given they replace the provider's models. */
   models?: Array<{
     id: string;
     name: string;

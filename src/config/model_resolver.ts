@@ -67,7 +67,9 @@ export const defaultModelPerProvider: Readonly<Record<string, string>> = {
 
 /** A model picked by `--models`, with the thinking level its pattern asked for. */
 export interface ScopedModel {
+  /** The model. */
   model: Model;
+  /** The thinking level its pattern asked for. */
   thinkingLevel?: ModelThinkingLevel;
 }
 
@@ -284,8 +286,11 @@ export function findExactModelReferenceMatch(modelReference: string, models: Mod
 
 /** Result of {@link parseModelPattern}. */
 export interface ParsedModelPattern {
+  /** The model found, if any. */
   model: Model | undefined;
+  /** The thinking level from a `:level` suffix. */
   thinkingLevel: ModelThinkingLevel | undefined;
+  /** Why the suffix was ignored, if it was. */
   warning: string | undefined;
 }
 
@@ -321,9 +326,13 @@ function buildFallbackModel(providerModels: Model[], modelId: string): Model {
 
 /** A problem with one scope pattern. */
 export interface ModelScopeDiagnostic {
+  /** Diagnostic kind. */
   type: "warning";
+  /** What went wrong. */
   code: "no-match" | "ambiguous" | "invalid-thinking-level";
+  /** Message for people. */
   message: string;
+  /** The pattern it concerns. */
   pattern: string;
 }
 
@@ -432,9 +441,13 @@ export async function resolveModelScope(
 
 /** Result of {@link resolveCliModel}: a model (maybe with a warning), or an error message. */
 export interface CliModelResolution {
+  /** The model chosen, if any. */
   model: Model | undefined;
+  /** The thinking level asked for, if any. */
   thinkingLevel?: ModelThinkingLevel;
+  /** A warning to show, if any. */
   warning: string | undefined;
+  /** An error to show; then `model` is undefined. */
   error: string | undefined;
 }
 
@@ -529,20 +542,29 @@ export function resolveCliModel(options: {
 
 /** Inputs to {@link findInitialModel}. */
 export interface InitialModelOptions {
+  /** Models from `--models`. */
   scopedModels: ScopedModel[];
+  /** Whether an existing session is continued. */
   isContinuing: boolean;
+  /** Provider from the settings. */
   defaultProvider?: string;
+  /** Model id from the settings. */
   defaultModelId?: string;
+  /** Thinking level from the settings. */
   defaultThinkingLevel?: ModelThinkingLevel;
   /** `modelThinkingLevels` from settings, keyed `provider/id`. */
   modelThinkingLevels?: Readonly<Record<string, ModelThinkingLevel>>;
+  /** Models and their credentials. */
   modelRegistry: ModelRegistry;
 }
 
 /** The chosen model and thinking level. */
 export interface InitialModelResult {
+  /** The model chosen, if any. */
   model: Model | undefined;
+  /** The thinking level chosen. */
   thinkingLevel: ModelThinkingLevel;
+  /** Why the preferred model was not used, if it was not. */
   fallbackMessage: string | undefined;
 }
 

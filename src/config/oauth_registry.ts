@@ -18,36 +18,51 @@ export type OAuthCredentials = {
 
 /** A question the login flow needs answered. */
 export interface OAuthPrompt {
+  /** The question. */
   message: string;
+  /** Example input shown in the field. */
   placeholder?: string;
+  /** Whether an empty answer is accepted. */
   allowEmpty?: boolean;
 }
 
 /** Where the user should go to authorize. */
 export interface OAuthAuthInfo {
+  /** URL the user opens to log in. */
   url: string;
+  /** What to do there. */
   instructions?: string;
 }
 
 /** One choice in a login selector. */
 export interface OAuthSelectOption {
+  /** Value returned when chosen. */
   id: string;
+  /** Text shown. */
   label: string;
 }
 
 /** UI hooks a login flow drives. */
 export interface OAuthLoginCallbacks {
+  /** Shows the login URL. */
   onAuth: (info: OAuthAuthInfo) => void;
+  /** Asks the user for text. */
   onPrompt: (prompt: OAuthPrompt) => Promise<string>;
+  /** Reports progress. */
   onProgress?: (message: string) => void;
+  /** Asks the user to paste the code by hand. */
   onManualCodeInput?: () => Promise<string>;
+  /** Asks the user to choose one option. */
   onSelect?: (prompt: { message: string; options: OAuthSelectOption[] }) => Promise<string | undefined>;
+  /** Aborts the login. */
   signal?: AbortSignal;
 }
 
 /** What an OAuth provider implements. */
 export interface OAuthProviderInterface {
+  /** Provider id. */
   readonly id: string;
+  /** Provider name for people. */
   readonly name: string;
   /** Runs the login flow and returns the credentials to persist. */
   login(callbacks: OAuthLoginCallbacks): Promise<OAuthCredentials>;

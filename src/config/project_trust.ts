@@ -122,10 +122,12 @@ export class ProjectTrustStore {
   /** The trust.json path. */
   readonly path: string;
 
+  /** A store for the agent dir's `trust.json`. */
   constructor(agentDir: string) {
     this.path = join(resolve(agentDir), "trust.json");
   }
 
+  /** Runs `fn` while holding the file's lock. */
   private withLock<T>(fn: () => T): T {
     Deno.mkdirSync(dirname(this.path), { recursive: true });
     const release = lockFileSync(this.path);

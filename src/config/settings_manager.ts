@@ -38,7 +38,8 @@ export interface SettingsManagerOptions {
   projectTrusted?: boolean;
 }
 
-type TreeFilterMode = NonNullable<Settings["treeFilterMode"]>;
+/** Which entries the session tree shows. */
+export type TreeFilterMode = NonNullable<Settings["treeFilterMode"]>;
 const TREE_FILTER_MODES: TreeFilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
 
 /** Settings with defaults, merged from the global and project files. */

@@ -46,9 +46,13 @@ export function tryLoadSettings(
  * A scope whose file failed to parse is never written, so a broken file is never clobbered.
  */
 export class SettingsManagerCore {
+  /** Where settings are read from and written to. */
   protected storage: SettingsStorage;
+  /** Settings of the agent dir's settings.json. */
   protected globalSettings: Settings;
+  /** Settings of the project's settings.json. */
   protected projectSettings: Settings;
+  /** Both merged, project winning. */
   protected settings: Settings;
   private modifiedFields = new Set<string>();
   private modifiedNestedFields = new Map<string, Set<string>>();
@@ -60,6 +64,7 @@ export class SettingsManagerCore {
   private errors: SettingsError[];
   private projectTrusted: boolean;
 
+  /** Loads both scopes through `storage`; an untrusted project's settings are not loaded. */
   protected constructor(storage: SettingsStorage, projectTrusted = true) {
     this.storage = storage;
     this.projectTrusted = projectTrusted;
@@ -149,6 +154,7 @@ export class SettingsManagerCore {
     return drained;
   }
 
+  /** Records a changed global field so that saving keeps other writers' fields. */
   protected markModified(field: keyof Settings, nestedKey?: string): void {
     this.modifiedFields.add(field);
     if (nestedKey) {
@@ -158,6 +164,7 @@ export class SettingsManagerCore {
     }
   }
 
+  /** Records a changed project field so that saving keeps other writers' fields. */
   protected markProjectModified(field: keyof Settings, nestedKey?: string): void {
     this.modifiedProjectFields.add(field);
     if (nestedKey) {
@@ -175,6 +182,7 @@ export class SettingsManagerCore {
     this.errors.push(path ? { scope, path, error: named } : { scope, error: named });
   }
 
+  /** Queues a write so that writes happen in order. */
   private enqueueWrite(scope: SettingsScope, task: () => void): void {
     this.writeQueue = this.writeQueue
       .then(async () => {
@@ -192,6 +200,7 @@ export class SettingsManagerCore {
       .catch((error) => this.recordError(scope, error));
   }
 
+  /** Writes the changed fields of one scope. */
   private persist(
     scope: SettingsScope,
     snapshot: Settings,
@@ -201,6 +210,7 @@ export class SettingsManagerCore {
     this.storage.withLock(scope, (current) => foldModifiedSettings(current, snapshot, fields, nested));
   }
 
+  /** Deep copy of a field map. */
   private static cloneNested(source: Map<string, Set<string>>): Map<string, Set<string>> {
     return new Map([...source].map(([key, value]) => [key, new Set(value)]));
   }

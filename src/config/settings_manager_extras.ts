@@ -61,7 +61,8 @@ export function applyToolModifiers(base: readonly string[], entries: readonly st
   return tools;
 }
 
-type CompactionTokenField = "reserveTokens" | "keepRecentTokens";
+/** The compaction settings that can be overridden per model. */
+export type CompactionTokenField = "reserveTokens" | "keepRecentTokens";
 const COMPACTION_TOKEN_DEFAULTS: Record<CompactionTokenField, number> = {
   reserveTokens: 16384,
   keepRecentTokens: 20000,
@@ -69,7 +70,9 @@ const COMPACTION_TOKEN_DEFAULTS: Record<CompactionTokenField, number> = {
 
 /** A model as far as per-model settings need it. */
 export interface ModelKey {
+  /** Provider id. */
   provider: string;
+  /** Model id. */
   id: string;
 }
 

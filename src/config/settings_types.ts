@@ -9,8 +9,11 @@ import type { Transport } from "../ai/types.ts";
 
 /** Automatic context compaction. */
 export interface CompactionSettings {
+  /** Whether automatic compaction runs. */
   enabled?: boolean;
+  /** Tokens left free for the reply. */
   reserveTokens?: number;
+  /** Roughly how many of the newest tokens stay verbatim. */
   keepRecentTokens?: number;
   /** Per-model token settings, keyed `provider/modelId` (1.6.0). */
   modelOverrides?: Record<string, { reserveTokens?: number; keepRecentTokens?: number }>;
@@ -18,55 +21,77 @@ export interface CompactionSettings {
 
 /** Summaries written when leaving a branch of the session tree. */
 export interface BranchSummarySettings {
+  /** Tokens left free for the reply when summarising. */
   reserveTokens?: number;
+  /** Summarise without asking. */
   skipPrompt?: boolean;
 }
 
 /** Retry knobs passed down to the provider SDK layer. */
 export interface ProviderRetrySettings {
+  /** Request timeout in milliseconds. */
   timeoutMs?: number;
+  /** Retries of the provider's own client. */
   maxRetries?: number;
+  /** Longest server-requested retry delay honoured in-client, in milliseconds. */
   maxRetryDelayMs?: number;
 }
 
 /** Agent-level automatic retry on transient provider errors. */
 export interface RetrySettings {
+  /** Whether failed requests are retried automatically. */
   enabled?: boolean;
+  /** Most automatic retries. */
   maxRetries?: number;
+  /** Delay before the first retry, in milliseconds; later retries wait longer. */
   baseDelayMs?: number;
   /** Longest wait before an automatic retry, e.g. for a server's Retry-After (default 60000). */
   maxAgentDelayMs?: number;
+  /** Provider client settings. */
   provider?: ProviderRetrySettings;
 }
 
 /** Terminal rendering preferences. */
 export interface TerminalSettings {
+  /** Show images inline. */
   showImages?: boolean;
+  /** Width of inline images in cells. */
   imageWidthCells?: number;
+  /** Clear the screen when the content shrinks. */
   clearOnShrink?: boolean;
+  /** Report progress to the terminal. */
   showTerminalProgress?: boolean;
   /** Overrides terminal detection (1.6.0): image protocol or `false` for none, colours, links. */
   images?: "kitty" | "iterm2" | false;
+  /** Use 24-bit colours. */
   trueColor?: boolean;
+  /** Make links clickable. */
   hyperlinks?: boolean;
 }
 
 /** Image attachment handling. */
 export interface ImageSettings {
+  /** Shrink large images before sending them. */
   autoResize?: boolean;
+  /** Never send images to the model. */
   blockImages?: boolean;
 }
 
 /** Token budgets per thinking level for budget-based providers. */
 export interface ThinkingBudgetsSettings {
+  /** Token budget for the "minimal" level. */
   minimal?: number;
+  /** Token budget for the "low" level. */
   low?: number;
+  /** Token budget for the "medium" level. */
   medium?: number;
+  /** Token budget for the "high" level. */
   high?: number;
 }
 
 /** Markdown rendering preferences. */
 export interface MarkdownSettings {
+  /** Indent of code blocks. */
   codeBlockIndent?: string;
   /** Mermaid diagrams as Unicode art: off, after the reply, or while streaming (default). */
   mermaid?: "off" | "final" | "streaming";
@@ -74,6 +99,7 @@ export interface MarkdownSettings {
 
 /** One-time warnings the user can silence. */
 export interface WarningSettings {
+  /** Warn about Anthropic's extra-usage billing. */
   anthropicExtraUsage?: boolean;
 }
 
@@ -221,9 +247,11 @@ export type SettingsScope = "global" | "project";
 
 /** A load or write failure, reported once through `drainErrors()`. */
 export interface SettingsError {
+  /** Which file. */
   scope: SettingsScope;
   /** The file, when the storage has one. */
   path?: string;
+  /** What went wrong. */
   error: Error;
 }
 
@@ -232,6 +260,7 @@ export interface SettingsError {
  * and returns the new text to write, or undefined to leave it unchanged.
  */
 export interface SettingsStorage {
+  /** Reads and writes one scope's file under its lock; `fn` returns the new text or undefined to keep it. */
   withLock(scope: SettingsScope, fn: (current: string | undefined) => string | undefined): void;
   /** The file behind a scope, for error messages (absent for in-memory storage). */
   pathFor?(scope: SettingsScope): string;

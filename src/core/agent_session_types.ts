@@ -7,6 +7,7 @@
 import type { AgentEvent, AgentMessage, AgentThinkingLevel } from "../agent/types.ts";
 import type { SessionEntry } from "../session/entries.ts";
 import type { ImageContent, Model } from "../ai/types.ts";
+import type { CompactionResult } from "../compaction/compaction.ts";
 
 /** What a user `!command` produced; re-exported so modes reach it through core, not tools. */
 export type { BashResult } from "../tools/bash_executor.ts";
@@ -21,17 +22,8 @@ export interface ContextUsage {
   percent: number | null;
 }
 
-/** What a compaction produced (the compaction entry's payload). */
-export interface CompactionResult<TDetails = unknown> {
-  /** The summary that replaces the older messages. */
-  summary: string;
-  /** Id of the first entry kept verbatim. */
-  firstKeptEntryId: string;
-  /** Context tokens before compaction. */
-  tokensBefore: number;
-  /** Extra data stored in the compaction entry. */
-  details?: TDetails;
-}
+/** What a compaction produced (the compaction entry's payload); one type with `compact()`'s result. */
+export type { CompactionResult } from "../compaction/compaction.ts";
 
 /** Why a compaction ran. */
 export type CompactionReason = "manual" | "threshold" | "overflow";
@@ -80,13 +72,8 @@ export interface PromptOptions {
   preflightResult?: (success: boolean) => void;
 }
 
-/** A model paired with an optional thinking level (from `--models`). */
-export interface ScopedModel {
-  /** The model. */
-  model: Model;
-  /** The thinking level its pattern asked for. */
-  thinkingLevel?: AgentThinkingLevel;
-}
+/** A model paired with an optional thinking level (from `--models`); one type with the resolver's. */
+export type { ScopedModel } from "../config/model_resolver.ts";
 
 /** The result of cycling models. */
 export interface ModelCycleResult {

@@ -12,6 +12,7 @@ import type { SessionManager } from "../session/session_manager.ts";
 
 /** The part of an AgentSession that exporting reads. */
 export interface ExportableSession {
+  /** The session's entries, id and cwd. */
   readonly sessionManager: Pick<SessionManager, "getSessionId" | "getCwd" | "getBranch">;
 }
 

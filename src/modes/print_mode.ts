@@ -14,11 +14,13 @@ import { OutputBatch } from "./stdout_batch.ts";
 
 /** Options of {@link runPrintMode}. */
 export interface PrintModeOptions {
+  /** Plain text or JSON records. */
   mode: "text" | "json";
   /** Prompts sent one after another, after `initialMessage`. */
   messages?: string[];
   /** The first prompt (with `@file` contents and piped stdin already folded in). */
   initialMessage?: string;
+  /** Images sent with the first message. */
   initialImages?: ImageContent[];
   /**
    * Ignored: JSON mode is always delta-only now (pi 1.6.0's form). Kept so `--json-deltas`

@@ -14,7 +14,9 @@ import { canonicalizePath, isUnderPath } from "./resource_paths.ts";
 
 /** A context file and its text. */
 export interface ContextFile {
+  /** Path of the file. */
   path: string;
+  /** Its text. */
   content: string;
 }
 

@@ -8,7 +8,9 @@ import { resourceDeps } from "./resource_deps.ts";
 
 /** A parsed file: its frontmatter fields and its trimmed body. */
 export interface ParsedFrontmatter<T = Record<string, unknown>> {
+  /** The parsed frontmatter. */
   frontmatter: T;
+  /** The text after it. */
   body: string;
 }
 

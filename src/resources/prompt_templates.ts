@@ -108,14 +108,19 @@ export function substituteArgs(content: string, args: string[]): string {
 
 /** A problem found while loading templates (the file is skipped). */
 export interface PromptTemplateDiagnostic {
+  /** Diagnostic kind. */
   type: "warning";
+  /** What was wrong. */
   message: string;
+  /** The file concerned. */
   path: string;
 }
 
 /** Templates and the problems met loading them. */
 export interface LoadPromptTemplatesResult {
+  /** Templates found. */
   templates: PromptTemplate[];
+  /** Problems found. */
   diagnostics: PromptTemplateDiagnostic[];
 }
 
@@ -196,10 +201,13 @@ function loadTemplatesFromDir(
 
 /** Options of {@link loadPromptTemplates}. */
 export interface LoadPromptTemplatesOptions {
+  /** Working folder of the project. */
   cwd: string;
+  /** Agent config folder. */
   agentDir: string;
   /** Extra files or folders (settings `prompts`, `--prompt-template`). */
   promptPaths: string[];
+  /** Whether the default folders are searched. */
   includeDefaults: boolean;
 }
 

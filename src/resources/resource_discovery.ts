@@ -19,16 +19,23 @@ import type { ResourceScope } from "./source_info.ts";
 
 /** Where a resolved resource came from. */
 export interface ResourceMetadata {
+  /** Package or setting it came from. */
   source: string;
+  /** User, project or temporary. */
   scope: ResourceScope;
+  /** Listed directly, or from a package. */
   origin: "top-level" | "package";
+  /** Folder relative paths resolve against. */
   baseDir?: string;
 }
 
 /** One resource file and whether settings enable it. */
 export interface ResolvedResource {
+  /** Path of the resource. */
   path: string;
+  /** Whether it is enabled. */
   enabled: boolean;
+  /** Where it came from. */
   metadata: ResourceMetadata;
 }
 

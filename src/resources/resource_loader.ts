@@ -23,22 +23,31 @@ import type { SourceInfo } from "./source_info.ts";
 
 /** What the loader reads from settings. */
 export interface ResourceSettingsSource {
+  /** Global settings that name resources. */
   getGlobalSettings(): ResourceSettings;
+  /** Project settings that name resources. */
   getProjectSettings(): ResourceSettings;
+  /** Re-reads the settings. */
   reload?(): void | Promise<void>;
 }
 
 /** Options of {@link DefaultResourceLoader}. */
 export interface ResourceLoaderOptions {
+  /** Working folder of the project. */
   cwd: string;
+  /** Agent config folder. */
   agentDir: string;
+  /** Settings that name resources. */
   settings?: ResourceSettingsSource;
   /** `--skill` paths: loaded even with `noSkills`. */
   additionalSkillPaths?: string[];
   /** `--prompt-template` paths: loaded even with `noPromptTemplates`. */
   additionalPromptTemplatePaths?: string[];
+  /** Load no skills from the default folders. */
   noSkills?: boolean;
+  /** Load no prompt templates from the default folders. */
   noPromptTemplates?: boolean;
+  /** Load no AGENTS.md or CLAUDE.md files. */
   noContextFiles?: boolean;
   /** `--system-prompt`: text, or a path whose file is read. */
   systemPrompt?: string;

@@ -35,19 +35,26 @@ export interface Skill {
 
 /** A problem found while loading resources. */
 export interface ResourceDiagnostic {
+  /** Diagnostic kind. */
   type: "warning" | "error" | "collision";
+  /** What was wrong. */
   message: string;
+  /** The file concerned. */
   path?: string;
+  /** The two resources with the same name, and which one won. */
   collision?: { resourceType: string; name: string; winnerPath: string; loserPath: string };
 }
 
 /** Skills and the problems met loading them. */
 export interface LoadSkillsResult {
+  /** Skills found. */
   skills: Skill[];
+  /** Problems found. */
   diagnostics: ResourceDiagnostic[];
 }
 
-type SkillSource = "user" | "project" | "path" | string;
+/** Where a skill folder came from: the user's agent dir, the project, an explicit path, or a package. */
+export type SkillSource = "user" | "project" | "path" | string;
 
 function validateName(name: string): string[] {
   const errors: string[] = [];
@@ -174,7 +181,9 @@ function loadFromDir(
 
 /** Options of {@link loadSkills}. */
 export interface LoadSkillsOptions {
+  /** Working folder of the project. */
   cwd: string;
+  /** Agent config folder. */
   agentDir: string;
   /** Extra files or folders (settings `skills`, `--skill`). */
   skillPaths: string[];

@@ -10,11 +10,15 @@ export type ResourceScope = "user" | "project" | "temporary";
 
 /** Provenance of one loaded resource. */
 export interface SourceInfo {
+  /** Path of the file. */
   path: string;
   /** "local", "cli", or a package source such as "npm:name". */
   source: string;
+  /** User, project or temporary. */
   scope: ResourceScope;
+  /** Listed directly, or from a package. */
   origin: "top-level" | "package";
+  /** Folder relative paths resolve against. */
   baseDir?: string;
 }
 

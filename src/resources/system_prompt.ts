@@ -13,8 +13,11 @@ import { formatSkillsForPrompt, type Skill, type SkillFileReadTool } from "./ski
 
 /** Where the prompt points the model for pi's own documentation. */
 export interface DocumentationPaths {
+  /** Path of pi's README. */
   readme: string;
+  /** Path of pi's docs folder. */
   docs: string;
+  /** Path of pi's examples folder. */
   examples: string;
 }
 
@@ -38,9 +41,13 @@ export interface BuildSystemPromptOptions {
   appendSystemPrompt?: string;
   /** Extra named sections (lower-case names; not `preamble`); empty ones are left out. */
   sections?: Record<string, string>;
+  /** Working folder of the project. */
   cwd: string;
+  /** AGENTS.md / CLAUDE.md files to include. */
   contextFiles?: ContextFile[];
+  /** Skills to list. */
   skills?: Skill[];
+  /** Where pi's own documentation is. */
   documentation: DocumentationPaths;
 }
 

@@ -10,7 +10,9 @@ import type { RpcExtensionUIRequest, RpcExtensionUIResponse } from "./rpc_types.
 
 /** Options of a dialog: `timeout` in ms, `signal` to withdraw it. */
 export interface RpcDialogOptions {
+  /** Milliseconds before the dialog gives up. */
   timeout?: number;
+  /** Aborts the dialog. */
   signal?: AbortSignal;
 }
 

@@ -70,7 +70,7 @@ export type RpcEvent =
 export type RpcEventListener = (event: RpcEvent) => void;
 
 /** A command without its id (the client assigns ids). */
-type CommandBody = RpcCommand extends infer C ? C extends unknown ? Omit<C, "id"> : never : never;
+export type CommandBody = RpcCommand extends infer C ? C extends unknown ? Omit<C, "id"> : never : never;
 
 interface Pending {
   resolve(response: RpcResponse): void;
