@@ -37,7 +37,9 @@ export class SessionImportFileNotFoundError extends Error {
 
 /** A non-fatal problem found while building a runtime; the host decides how to show it. */
 export interface AgentSessionRuntimeDiagnostic {
+  /** How serious the problem is. */
   type: "info" | "warning" | "error";
+  /** What was wrong, for the user. */
   message: string;
 }
 
@@ -61,11 +63,17 @@ export interface AgentSessionServices {
 
 /** Inputs of {@link createAgentSessionServices}; CLI resource paths should already be absolute. */
 export interface CreateAgentSessionServicesOptions {
+  /** Working folder the services are built for. */
   cwd: string;
+  /** Agent config folder (default: `~/.pi/agent` or `PI_CODING_AGENT_DIR`). */
   agentDir?: string;
+  /** Credentials (default: read from the agent dir's auth.json). */
   authStorage?: AuthStorage;
+  /** Settings (default: read from the agent dir and project). */
   settingsManager?: SettingsManager;
+  /** Models and their credentials (default: built from `authStorage`). */
   modelRegistry?: ModelRegistry;
+  /** Options passed on to the resource loader. */
   resourceLoaderOptions?: Omit<ResourceLoaderOptions, "cwd" | "agentDir" | "settings">;
 }
 
@@ -94,8 +102,11 @@ export async function createAgentSessionServices(
 
 /** Why a session started; extensions' `session_start` event carries it. */
 export interface SessionStartEvent {
+  /** Event kind. */
   type: "session_start";
+  /** Why the session started. */
   reason: "startup" | "reload" | "new" | "resume" | "fork";
+  /** Session file in use before, when there was one. */
   previousSessionFile?: string;
 }
 
@@ -105,7 +116,9 @@ export interface CreateAgentSessionFromServicesOptions extends
     CreateAgentSessionOptions,
     "model" | "thinkingLevel" | "scopedModels" | "tools" | "noTools" | "customTools"
   > {
+  /** Services the session runs with. */
   services: AgentSessionServices;
+  /** Session storage. */
   sessionManager: SessionManager;
   /** Accepted for signature parity; without extensions nothing receives it. */
   sessionStartEvent?: SessionStartEvent;
@@ -137,15 +150,21 @@ export function createAgentSessionFromServices(
 
 /** What a runtime factory returns: the session plus the services and diagnostics it was built with. */
 export interface CreateAgentSessionRuntimeResult extends CreateAgentSessionResult {
+  /** Services the session runs with. */
   services: AgentSessionServices;
+  /** Problems found while building the services. */
   diagnostics: AgentSessionRuntimeDiagnostic[];
 }
 
 /** Where the next runtime should live. */
 export interface CreateAgentSessionRuntimeOptions {
+  /** Working folder of the session. */
   cwd: string;
+  /** Agent config folder. */
   agentDir: string;
+  /** Session storage. */
   sessionManager: SessionManager;
+  /** Why the session starts, passed on to extensions. */
   sessionStartEvent?: SessionStartEvent;
 }
 
