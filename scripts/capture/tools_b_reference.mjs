@@ -13,7 +13,9 @@ import { dirname, join } from "node:path";
 const REPO = new URL("../../", import.meta.url).pathname;
 const REFERENCE_DIR = process.env.PI_REFERENCE_DIR ?? join(REPO, ".cache/reference");
 const REF = join(REFERENCE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/core/tools/index.js");
-const OUT = new URL("../../tests/fixtures/tools/", import.meta.url).pathname;
+// PI_TOOLS_FIXTURE_OUT writes elsewhere (tests/tools/fixtures_current_test.ts compares with the committed ones).
+const OUT = process.env.PI_TOOLS_FIXTURE_OUT ??
+  new URL("../../tests/fixtures/tools/", import.meta.url).pathname;
 
 const agentDir = mkdtempSync(join(tmpdir(), "pi-capture-agent-"));
 mkdirSync(join(agentDir, "bin"));

@@ -27,7 +27,8 @@ const { createWriteTool, createWriteToolDefinition } = await import(join(tools, 
 const { createEditTool, createEditToolDefinition } = await import(join(tools, "edit.js"));
 const photon = createRequire(join(pkg, "dist/utils/photon.js"))("@silvia-odwyer/photon-node");
 
-const fixtureRoot = join(repo, "tests/fixtures/tools");
+// PI_TOOLS_FIXTURE_OUT writes elsewhere (tests/tools/fixtures_current_test.ts compares with the committed ones).
+const fixtureRoot = process.env.PI_TOOLS_FIXTURE_OUT ?? join(repo, "tests/fixtures/tools");
 
 // ---------- input files ----------
 
