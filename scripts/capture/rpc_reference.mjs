@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 /**
- * Records an RPC transcript from the reference pi 0.73.1 (tests/fixtures/rpc/transcript.json).
+ * Records an RPC transcript from the reference pi 1.6.0 (tests/fixtures/rpc/transcript.json).
  *
- *   node scripts/capture/rpc_reference.mjs
+ *   <reference node> scripts/capture/rpc_reference.mjs
+ *
+ * The reference is found at $PI_REFERENCE_DIR (the folder holding node_modules) or
+ * <repo>/.cache/reference, and runs under the Node that runs this script.
  *
  * Starts our fake provider server (tests/support/fake_provider, via `deno eval`), writes an
  * isolated HOME/agent dir whose models.json points at it (the same providers as
  * tests/support/agent_env.ts), runs `cli.js --mode rpc`, and sends SCRIPT one command at a time,
- * waiting for each response (and, for prompts, for `agent_end`). Every stdout line is stored
- * raw, with the temp root and server URL, so the test can normalise both sides the same way.
+ * waiting for each response (and, for prompts, for `agent_settled`). Every stdout line is stored
+ * raw, with the temp root, server URL and package folder, so the test can normalise both sides
+ * the same way (tests/modes/rpc/transcript.ts: also the live usage figures, which depend on
+ * timing).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -16,24 +21,29 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const REF = process.env.PI_REF_DIR ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const REF = join(
+  resolve(process.env.PI_REFERENCE_DIR ?? join(repo, ".cache/reference")),
+  "node_modules/@earendil-works/pi-coding-agent",
+);
 const outFile = join(repo, "tests/fixtures/rpc/transcript.json");
 
-/** What the fake model answers, in request order. */
+/**
+ * What the fake model answers, in request order. (No `compact` step: this port's compaction
+ * requests and results are still 0.73.1's — see tests/compaction — so a 1.6.0 capture of them
+ * would only record that gap.)
+ */
 const TURNS = [
   { content: [{ type: "text", text: "Hello! How can I help?" }], usage: { input: 100, output: 20 } },
   { content: [{ type: "text", text: "Second answer." }], usage: { input: 150, output: 30 } },
-  {
-    content: [{ type: "text", text: "## Goal\nSay hello.\n\n## Progress\nGreeted twice." }],
-    usage: { input: 300, output: 40 },
-  },
 ];
 
 /** The commands; `$firstUserEntry` is replaced by the first get_fork_messages entry id. */
 const SCRIPT = [
   { type: "prompt", message: "Say hello" },
   { type: "get_state" },
+  { type: "get_available_thinking_levels" },
+  { type: "clear_queue" },
   { type: "bash", command: "printf 'one\\ntwo\\n'; exit 3" },
   { type: "prompt", message: "And again" },
   { type: "get_session_stats" },
@@ -41,13 +51,12 @@ const SCRIPT = [
   { type: "set_session_name", name: "   " },
   { type: "get_fork_messages" },
   { type: "get_last_assistant_text" },
-  { type: "compact", customInstructions: "Keep it short" },
-  { type: "get_state" },
   { type: "clone" },
   { type: "get_state" },
   { type: "fork", entryId: "$firstUserEntry" },
   { type: "get_state" },
   { type: "get_messages" },
+  { type: "get_entries" },
   { type: "unknown_thing" },
   { type: "export_html" },
 ];
@@ -111,7 +120,7 @@ writeFileSync(join(agentDir, "models.json"), JSON.stringify(modelsJson(url), nul
 writeFileSync(join(agentDir, "settings.json"), JSON.stringify(SETTINGS));
 
 const child = spawn(
-  "node",
+  process.execPath,
   [join(REF, "dist/cli.js"), "--mode", "rpc", "--provider", "fake-anthropic", "--model", "test-model"],
   {
     cwd,
@@ -159,7 +168,7 @@ for (const [index, template] of SCRIPT.entries()) {
   let sawEnd = false;
   const done = until((r) => {
     if (r.type === "response") sawResponse = true;
-    if (r.type === "agent_end") sawEnd = true;
+    if (r.type === "agent_settled") sawEnd = true;
     return sawResponse && (!isPrompt || sawEnd);
   });
   child.stdin.write(`${JSON.stringify(command)}\n`);
@@ -182,7 +191,7 @@ mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(
   outFile,
   JSON.stringify(
-    { root, url, settings: SETTINGS, turns: TURNS, script: SCRIPT, steps, exitCode, requests },
+    { root, url, packageDir: REF, settings: SETTINGS, turns: TURNS, script: SCRIPT, steps, exitCode, requests },
     null,
     1,
   ) +

@@ -18,6 +18,8 @@ export interface TranscriptStep {
 export interface Transcript {
   root: string;
   url: string;
+  /** The reference package folder at capture time (docs paths in its system prompt). */
+  packageDir: string;
   settings: Record<string, unknown>;
   turns: ScriptedTurn[];
   script: Record<string, unknown>[];
@@ -32,7 +34,7 @@ export async function loadTranscript(): Promise<Transcript> {
   return JSON.parse(await Deno.readTextFile(url));
 }
 
-/** Sends the script like the capture did: one command at a time, prompts until agent_end. */
+/** Sends the script like the capture did: one command at a time, prompts until agent_settled. */
 export async function replay(
   client: RpcClient,
   script: Record<string, unknown>[],
@@ -59,7 +61,7 @@ export async function replay(
       );
       waiter = (r) => {
         if (r.type === "response") sawResponse = true;
-        if (r.type === "agent_end") sawEnd = true;
+        if (r.type === "agent_settled") sawEnd = true;
         if (sawResponse && (!isPrompt || sawEnd)) {
           clearTimeout(timer);
           waiter = undefined;
@@ -86,10 +88,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const FILE_TIME = /\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g;
 const CURRENT_DATE = /Current date: \d{4}-\d\d-\d\d/g;
 const BASH_LOG = /pi-bash-[0-9a-f]{16}\.log/g;
-const ENTRY_KEYS = new Set(["entryId", "firstKeptEntryId", "parentId", "fromId"]);
-
-/** The reference package the fixture was captured with (its docs paths are in the system prompt). */
-export const REFERENCE_PACKAGE_DIR = "/work/ref/node_modules/@mariozechner/pi-coding-agent";
+const ENTRY_KEYS = new Set(["id", "entryId", "firstKeptEntryId", "parentId", "fromId", "targetId", "leafId"]);
 
 /** Our package root (docs paths in our system prompt). */
 export const OUR_PACKAGE_DIR = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -111,15 +110,21 @@ export function normalise(value: unknown, root: string, url: string, packageDir?
     if (isRecord(v) && v.type === "message_update") {
       return { type: "message_update", assistantMessageEvent: walk(updateEssentials(v)) };
     }
+    if (isRecord(v) && v.type === "message_start" && isRecord(v.message) && v.message.role === "assistant") {
+      // The live reply as it was when serialised: its usage depends on timing (see updateEssentials).
+      const { role, api, provider, model } = v.message;
+      return { type: "message_start", message: { role, api, provider, model } };
+    }
     if (typeof v === "string") {
+      if (key === "timestamp") return "<TS>";
       if (key && ENTRY_KEYS.has(key) && /^[0-9a-f]{8}$/.test(v)) {
         if (!entries.has(v)) entries.set(v, `<ENTRY${entries.size + 1}>`);
         return entries.get(v);
       }
       return text(v);
     }
-    if (typeof v === "number" && key === "timestamp") return 0;
-    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (typeof v === "number" && (key === "timestamp" || key === "durationMs")) return 0;
+    if (Array.isArray(v)) return mergeBashUpdates(v).map((x) => walk(x));
     if (v && typeof v === "object") {
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
     }
@@ -128,17 +133,35 @@ export function normalise(value: unknown, root: string, url: string, packageDir?
   return walk(value);
 }
 
+/**
+ * Joins runs of `bash_execution_update` records of one command: how its output was split into
+ * chunks depends on the pipe's timing, what they carry together does not.
+ */
+function mergeBashUpdates(records: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const record of records) {
+    const last = out.at(-1);
+    if (
+      isRecord(record) && record.type === "bash_execution_update" && isRecord(last) &&
+      last.type === "bash_execution_update" && last.id === record.id
+    ) {
+      out[out.length - 1] = { ...last, delta: `${last.delta}${record.delta}` };
+    } else {
+      out.push(record);
+    }
+  }
+  return out;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
- * The reference serialises `message_update` after the shared partial message has moved on, so
- * its snapshots depend on timing; only the streamed event itself (kind, index, delta, final
- * content) is deterministic.
+ * A `message_update` carries the reply's latest usage, which the reference serialises whenever
+ * its event loop gets to it (so the figures depend on how network chunks were batched); only the
+ * streamed event itself (kind, index, delta, final content) is deterministic.
  */
 function updateEssentials(update: Record<string, unknown>): Record<string, unknown> {
-  const event = update.assistantMessageEvent as Record<string, unknown>;
-  const { partial: _partial, ...rest } = event;
-  return rest;
+  return update.assistantMessageEvent as Record<string, unknown>;
 }
