@@ -78,26 +78,71 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 }
 
-function untouched(
-  content: string,
-  totalLines: number,
-  totalBytes: number,
-  maxLines: number,
-  maxBytes: number,
-) {
+/** The input's size and the limits that apply to it: every result repeats them. */
+interface Measured {
+  lines: string[];
+  totalLines: number;
+  totalBytes: number;
+  maxLines: number;
+  maxBytes: number;
+}
+
+function measure(content: string, options: TruncationOptions): Measured {
+  const lines = splitLinesForCounting(content);
+  return {
+    lines,
+    totalLines: lines.length,
+    totalBytes: utf8ByteLength(content),
+    maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
+}
+
+function fitsWhole(m: Measured): boolean {
+  return m.totalLines <= m.maxLines && m.totalBytes <= m.maxBytes;
+}
+
+function untouched(content: string, m: Measured): TruncationResult {
   return {
     content,
     truncated: false,
     truncatedBy: null,
-    totalLines,
-    totalBytes,
-    outputLines: totalLines,
-    outputBytes: totalBytes,
+    totalLines: m.totalLines,
+    totalBytes: m.totalBytes,
+    outputLines: m.totalLines,
+    outputBytes: m.totalBytes,
     lastLinePartial: false,
     firstLineExceedsLimit: false,
-    maxLines,
-    maxBytes,
-  } satisfies TruncationResult;
+    maxLines: m.maxLines,
+    maxBytes: m.maxBytes,
+  };
+}
+
+/**
+ * The result for the `kept` lines (`used` bytes with their newlines). Reaching the line budget
+ * within the byte budget means lines decided, whatever the loop stopped on.
+ */
+function cutResult(
+  kept: string[],
+  used: number,
+  stoppedBy: "lines" | "bytes",
+  m: Measured,
+  lastLinePartial: boolean,
+): TruncationResult {
+  const out = kept.join("\n");
+  return {
+    content: out,
+    truncated: true,
+    truncatedBy: kept.length >= m.maxLines && used <= m.maxBytes ? "lines" : stoppedBy,
+    totalLines: m.totalLines,
+    totalBytes: m.totalBytes,
+    outputLines: kept.length,
+    outputBytes: utf8ByteLength(out),
+    lastLinePartial,
+    firstLineExceedsLimit: false,
+    maxLines: m.maxLines,
+    maxBytes: m.maxBytes,
+  };
 }
 
 /**
@@ -105,56 +150,31 @@ function untouched(
  * when the first line alone is too big, returns empty content with `firstLineExceedsLimit`.
  */
 export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
-  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const totalBytes = utf8ByteLength(content);
-  const lines = splitLinesForCounting(content);
-  const totalLines = lines.length;
-  if (totalLines <= maxLines && totalBytes <= maxBytes) {
-    return untouched(content, totalLines, totalBytes, maxLines, maxBytes);
-  }
+  const m = measure(content, options);
+  if (fitsWhole(m)) return untouched(content, m);
+  const { lines, maxLines, maxBytes } = m;
   if (utf8ByteLength(lines[0]) > maxBytes) {
     return {
-      content: "",
-      truncated: true,
+      ...cutResult([], 0, "bytes", m, false),
       truncatedBy: "bytes",
-      totalLines,
-      totalBytes,
       outputLines: 0,
       outputBytes: 0,
-      lastLinePartial: false,
       firstLineExceedsLimit: true,
-      maxLines,
-      maxBytes,
     };
   }
   const kept: string[] = [];
   let used = 0;
-  let truncatedBy: "lines" | "bytes" = "lines";
+  let stoppedBy: "lines" | "bytes" = "lines";
   for (let i = 0; i < lines.length && i < maxLines; i++) {
     const cost = utf8ByteLength(lines[i]) + (i > 0 ? 1 : 0);
     if (used + cost > maxBytes) {
-      truncatedBy = "bytes";
+      stoppedBy = "bytes";
       break;
     }
     kept.push(lines[i]);
     used += cost;
   }
-  if (kept.length >= maxLines && used <= maxBytes) truncatedBy = "lines";
-  const out = kept.join("\n");
-  return {
-    content: out,
-    truncated: true,
-    truncatedBy,
-    totalLines,
-    totalBytes,
-    outputLines: kept.length,
-    outputBytes: utf8ByteLength(out),
-    lastLinePartial: false,
-    firstLineExceedsLimit: false,
-    maxLines,
-    maxBytes,
-  };
+  return cutResult(kept, used, stoppedBy, m, false);
 }
 
 /**
@@ -162,23 +182,18 @@ export function truncateHead(content: string, options: TruncationOptions = {}): 
  * larger than the byte budget, its tail is kept and `lastLinePartial` is set.
  */
 export function truncateTail(content: string, options: TruncationOptions = {}): TruncationResult {
-  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const totalBytes = utf8ByteLength(content);
-  const lines = splitLinesForCounting(content);
-  const totalLines = lines.length;
-  if (totalLines <= maxLines && totalBytes <= maxBytes) {
-    return untouched(content, totalLines, totalBytes, maxLines, maxBytes);
-  }
+  const m = measure(content, options);
+  if (fitsWhole(m)) return untouched(content, m);
+  const { lines, maxLines, maxBytes } = m;
   const kept: string[] = [];
   let used = 0;
-  let truncatedBy: "lines" | "bytes" = "lines";
+  let stoppedBy: "lines" | "bytes" = "lines";
   let lastLinePartial = false;
   for (let i = lines.length - 1; i >= 0 && kept.length < maxLines; i--) {
     const line = lines[i];
     const cost = utf8ByteLength(line) + (kept.length > 0 ? 1 : 0);
     if (used + cost > maxBytes) {
-      truncatedBy = "bytes";
+      stoppedBy = "bytes";
       if (kept.length === 0) {
         const tail = lastBytesOf(line, maxBytes);
         kept.unshift(tail);
@@ -190,21 +205,7 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
     kept.unshift(line);
     used += cost;
   }
-  if (kept.length >= maxLines && used <= maxBytes) truncatedBy = "lines";
-  const out = kept.join("\n");
-  return {
-    content: out,
-    truncated: true,
-    truncatedBy,
-    totalLines,
-    totalBytes,
-    outputLines: kept.length,
-    outputBytes: utf8ByteLength(out),
-    lastLinePartial,
-    firstLineExceedsLimit: false,
-    maxLines,
-    maxBytes,
-  };
+  return cutResult(kept, used, stoppedBy, m, lastLinePartial);
 }
 
 /** The last `maxBytes` bytes of `text`, moved forward to a character boundary. */
