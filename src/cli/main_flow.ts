@@ -19,6 +19,7 @@ import {
   type AgentSessionServices,
   createAgentSessionFromServices,
   type CreateAgentSessionRuntimeFactory,
+  type CreateAgentSessionRuntimeOptions,
   type CreateAgentSessionRuntimeResult,
   createAgentSessionServices,
 } from "../core/session_runtime.ts";
@@ -125,18 +126,20 @@ async function mainSteps(
   const sessionManager = await openSession(run, startupSettings);
   nameSession(parsed, sessionManager);
 
-  const createRuntime = runtimeFactory(run, startupSettings);
-  const initial = await createRuntime({ cwd: sessionManager.getCwd(), agentDir, sessionManager });
-  const { session, services, diagnostics } = initial;
+  const runtime = runtimeFactory(run, startupSettings);
+  const target = { cwd: sessionManager.getCwd(), agentDir, sessionManager };
+  // --help and --list-models need the models and diagnostics, not a session.
+  if (parsed.help) return await printHelp(run, (await runtime.prepare(target)).diagnostics);
+  if (parsed.listModels !== undefined) return await printModelList(run, await runtime.prepare(target));
 
-  if (parsed.help) return await printHelp(run, session, diagnostics);
-  if (parsed.listModels !== undefined) return await printModelList(run, session, services, diagnostics);
+  const initial = await runtime.create(target);
+  const { session, services, diagnostics } = initial;
 
   const message = await readInitialMessage(run, services);
   for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   if (diagnostics.some((d) => d.type === "error")) return stop(session, 1);
   checkCanRun(run, session);
-  return await runMode(run, initial, createRuntime, message);
+  return await runMode(run, initial, runtime.create, message);
 }
 
 // ── steps ─────────────────────────────────────────────────────────────────────
@@ -226,7 +229,7 @@ function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | u
  * from the flags, then the session. The first session and every later one (RPC `new_session`,
  * `switch_session`, `fork`) come from here, as the reference's `createRuntime` does.
  */
-function runtimeFactory(run: RunContext, startupSettings: SettingsManager): CreateAgentSessionRuntimeFactory {
+function runtimeFactory(run: RunContext, startupSettings: SettingsManager): RuntimeFactory {
   const { io, parsed, cwd } = run;
   const resourceLoaderOptions = {
     additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
@@ -240,7 +243,7 @@ function runtimeFactory(run: RunContext, startupSettings: SettingsManager): Crea
   };
   // One credential store for the whole process, so an --api-key given once applies to later sessions.
   let first: AgentSessionServices | undefined;
-  return async (options) => {
+  const prepare = async (options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime> => {
     // Project trust (-a/--approve, -na/--no-approve, trust.json, defaultProjectTrust) decides whether
     // the folder's own .pi/settings.json applies. Nobody can be asked in these modes.
     let projectTrusted: boolean;
@@ -300,6 +303,16 @@ function runtimeFactory(run: RunContext, startupSettings: SettingsManager): Crea
         services.authStorage.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
       }
     }
+    // Without any usable model the session would have none: say so (pi 1.6.0's start-up warning).
+    if (!built.options.model && services.modelRegistry.getAvailable().length === 0) {
+      diagnostics.push({ type: "warning", message: formatNoModelsAvailableMessage() });
+    }
+    return { services, diagnostics, built };
+  };
+  const create = async (
+    options: CreateAgentSessionRuntimeOptions,
+  ): Promise<CreateAgentSessionRuntimeResult> => {
+    const { services, diagnostics, built } = await prepare(options);
     const created = await createAgentSessionFromServices({
       services,
       sessionManager: options.sessionManager,
@@ -309,11 +322,22 @@ function runtimeFactory(run: RunContext, startupSettings: SettingsManager): Crea
       // Re-applied so the level is clamped to the model and recorded in the session.
       created.session.setThinkingLevel(created.session.thinkingLevel);
     }
-    if (!created.session.model && services.modelRegistry.getAvailable().length === 0) {
-      diagnostics.push({ type: "warning", message: formatNoModelsAvailableMessage() });
-    }
     return { ...created, services, diagnostics };
   };
+  return { prepare, create };
+}
+
+/** Services and resolved flags for a cwd, before a session exists (all `--help` and `--list-models` need). */
+interface PreparedRuntime {
+  services: AgentSessionServices;
+  diagnostics: CliDiagnostic[];
+  built: ReturnType<typeof buildSessionOptions>;
+}
+
+/** {@link runtimeFactory}'s two stages: `create` is the runtime factory RPC mode reuses. */
+interface RuntimeFactory {
+  prepare(options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime>;
+  create: CreateAgentSessionRuntimeFactory;
 }
 
 function stop(session: AgentSession, code: number): number {
@@ -322,31 +346,22 @@ function stop(session: AgentSession, code: number): number {
 }
 
 /** `--help`: start-up diagnostics on stderr, the text on stdout, exit 0 (errors included, as in the reference). */
-async function printHelp(
-  run: RunContext,
-  session: AgentSession,
-  diagnostics: CliDiagnostic[],
-): Promise<number> {
+async function printHelp(run: RunContext, diagnostics: CliDiagnostic[]): Promise<number> {
   for (const d of diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
   const { helpText } = await import("./help.ts");
   run.io.stdout(helpText());
-  return stop(session, 0);
+  return 0;
 }
 
 /** `--list-models [search]`: the table on stdout. */
-async function printModelList(
-  run: RunContext,
-  session: AgentSession,
-  services: AgentSessionServices,
-  diagnostics: CliDiagnostic[],
-): Promise<number> {
-  for (const d of diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
+async function printModelList(run: RunContext, prepared: PreparedRuntime): Promise<number> {
+  for (const d of prepared.diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
   const search = typeof run.parsed.listModels === "string" ? run.parsed.listModels : undefined;
   const { formatModelList } = await import("./list_models.ts");
-  const listing = formatModelList(services.modelRegistry, search);
+  const listing = formatModelList(prepared.services.modelRegistry, search);
   for (const warning of listing.warnings) run.io.stderr(`${warning}\n`);
   run.io.stdout(listing.out);
-  return stop(session, 0);
+  return 0;
 }
 
 /** Piped stdin (not in RPC mode, where stdin is the protocol) and `@file`s, folded into the first prompt. */
