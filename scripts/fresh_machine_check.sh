@@ -7,7 +7,11 @@
 #     temp folder, where `.ci/run` installs Deno from npm;
 #   - no reference pi installed and no PI_REFERENCE_* variables (`deno task test` installs it);
 #   - the date a year from now (libfaketime's `faketime`, from Debian's package of that name;
-#     the test helpers pass its variables on to every child they spawn);
+#     the test helpers pass its variables on to every child they spawn). libfaketime moves the
+#     clocks but not the times the kernel stamps on files (it cannot intercept statx), so a file
+#     made now looks a year old. A machine whose clock is really a year ahead has no such gap;
+#     here, code that compares a file's age with the clock sees it (the lock-staleness tests in
+#     tests/config/file_lock_test.ts and concurrency_test.ts take fresh locks for stale ones).
 #   - once with CI=true and once without (each in its own clone, HOME and caches).
 # Ends with the line "N passed, N failed" (both runs added up) and exits 0 only when both passed.
 #

@@ -115,15 +115,25 @@ export async function createAgentEnv(
   };
 }
 
+/** Certificate settings of this machine (a registry behind a TLS-inspecting proxy needs them). */
+const MACHINE_VARIABLES = new Set([
+  "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+]);
+
 /**
- * Variables that say how this machine is set up rather than what a test wants: libfaketime's
- * (scripts/fresh_machine_check.sh runs the suite a year ahead) reach every child, so the child
- * lives at the same date as the test that judges its output.
+ * Variables that say how this machine is set up rather than what a test wants, passed on to every
+ * child: libfaketime's (scripts/fresh_machine_check.sh runs the suite a year ahead), so the child
+ * lives at the same date as the test that judges its output; and the certificate settings, so a
+ * child that must fetch npm packages (a fresh Deno cache) reaches the registry as this process does.
  */
 export function machineEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(Deno.env.toObject())) {
-    if (key === "LD_PRELOAD" || key.startsWith("FAKETIME")) out[key] = value;
+    if (key === "LD_PRELOAD" || key.startsWith("FAKETIME") || MACHINE_VARIABLES.has(key)) out[key] = value;
   }
   return out;
 }
