@@ -97,13 +97,48 @@ function withApiKey<T extends StreamOptions>(model: Model, options: T | undefine
  * Streams one request with API-specific options. The key is `options.apiKey`, else the
  * provider's environment variable; without either the provider decides (most send no key and
  * surface the server's 401).
+ *
+ * @example
+ * ```ts
+ * import { getModel, stream } from "@pi-deno/coding-agent";
+ *
+ * const model = getModel("anthropic", "claude-sonnet-4-5");
+ * if (!model) throw new Error("model not in the catalog");
+ * // The key comes from ANTHROPIC_API_KEY unless `apiKey` is passed.
+ * const events = stream(model, {
+ *   systemPrompt: "Answer in one sentence.",
+ *   messages: [{ role: "user", content: "What is a monad?", timestamp: Date.now() }],
+ * });
+ * for await (const event of events) {
+ *   if (event.type === "text_delta") console.log(event.delta);
+ * }
+ * const reply = await events.result();
+ * console.log(reply.stopReason, reply.usage.totalTokens);
+ * ```
  */
 export function stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
   const resolved = withApiKey(model, options);
   return dispatch(model, (provider) => provider.stream(model, context, resolved));
 }
 
-/** Like {@link stream}, resolving to the final assistant message. */
+/**
+ * Like {@link stream}, resolving to the final assistant message.
+ *
+ * @example
+ * ```ts
+ * import { complete, getModel } from "@pi-deno/coding-agent";
+ *
+ * const model = getModel("openai", "gpt-4o-mini");
+ * if (!model) throw new Error("model not in the catalog");
+ * const reply = await complete(model, {
+ *   messages: [{ role: "user", content: "Name three primes.", timestamp: Date.now() }],
+ * }, { maxTokens: 200 });
+ * for (const block of reply.content) {
+ *   if (block.type === "text") console.log(block.text);
+ * }
+ * if (reply.stopReason === "error") console.error(reply.errorMessage);
+ * ```
+ */
 export function complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage> {
   return stream(model, context, options).result();
 }

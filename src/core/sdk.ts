@@ -63,7 +63,31 @@ export interface CreateAgentSessionResult {
   modelFallbackMessage?: string;
 }
 
-/** Builds an AgentSession the way `pi` does. */
+/**
+ * Builds an AgentSession the way `pi` does.
+ *
+ * @example
+ * ```ts
+ * import { createAgentSession, SessionManager } from "@pi-deno/coding-agent";
+ *
+ * // Credentials, settings and models come from ~/.pi/agent as for `pi`; this session stays in memory.
+ * const { session, modelFallbackMessage } = await createAgentSession({
+ *   cwd: Deno.cwd(),
+ *   sessionManager: SessionManager.inMemory(),
+ * });
+ * if (modelFallbackMessage) console.error(modelFallbackMessage);
+ *
+ * const unsubscribe = session.subscribe((event) => {
+ *   if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") {
+ *     console.log(event.assistantMessageEvent.delta);
+ *   }
+ * });
+ * await session.prompt("Which files are in this folder?");
+ * console.log(session.getLastAssistantText());
+ * unsubscribe();
+ * session.dispose();
+ * ```
+ */
 export async function createAgentSession(
   options: CreateAgentSessionOptions = {},
 ): Promise<CreateAgentSessionResult> {

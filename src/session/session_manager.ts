@@ -94,6 +94,21 @@ function isConversation(entry: SessionEntry): boolean {
 /**
  * Manages one session at a time. The leaf pointer marks the current position: appends create
  * children of the leaf, `branch()` moves it back so new entries start a sibling branch.
+ *
+ * @example
+ * ```ts
+ * import { SessionManager } from "@pi-deno/coding-agent";
+ *
+ * // A session that never touches the disk; `SessionManager.create(cwd)` writes a JSONL file instead.
+ * const sessions = SessionManager.inMemory(Deno.cwd());
+ * const firstId = sessions.appendMessage({ role: "user", content: "Hello", timestamp: Date.now() });
+ * sessions.appendMessage({ role: "user", content: "Hello again", timestamp: Date.now() });
+ *
+ * // Go back to the first message: the next append starts a sibling branch.
+ * sessions.branch(firstId);
+ * const { messages } = sessions.buildSessionContext();
+ * console.log(sessions.getSessionId(), messages.length); // 1 message on this branch
+ * ```
  */
 export class SessionManager {
   private sessionId = "";

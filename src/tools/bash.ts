@@ -159,7 +159,21 @@ function appendStatus(text: string, status: string): string {
   return `${text ? `${text}\n\n` : ""}${status}`;
 }
 
-/** Creates the `bash` tool bound to `cwd`. */
+/**
+ * Creates the `bash` tool bound to `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createBashTool } from "@pi-deno/coding-agent";
+ *
+ * const bash = createBashTool(Deno.cwd());
+ * const controller = new AbortController();
+ * const result = await bash.execute("call-1", { command: "ls -1 | head -5", timeout: 10 }, controller.signal);
+ * for (const block of result.content) {
+ *   if (block.type === "text") console.log(block.text);
+ * }
+ * ```
+ */
 export function createBashTool(cwd: string, options?: BashToolOptions): BashTool {
   const ops = options?.operations ?? createLocalBashOperations({ shellPath: options?.shellPath });
   const commandPrefix = options?.commandPrefix;

@@ -126,7 +126,23 @@ export function prepareEditArguments(input: unknown): EditToolInput {
   return { ...rest, edits } as unknown as EditToolInput;
 }
 
-/** Creates the `edit` tool for files under `cwd`. */
+/**
+ * Creates the `edit` tool for files under `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createEditTool } from "@pi-deno/coding-agent";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/greet.ts`, 'console.log("hello");\n');
+ * const edit = createEditTool(dir);
+ * const result = await edit.execute("call-1", {
+ *   path: "greet.ts",
+ *   edits: [{ oldText: '"hello"', newText: '"hello, world"' }],
+ * });
+ * console.log(result.details?.diff);
+ * ```
+ */
 export function createEditTool(
   cwd: string,
   options?: EditToolOptions,

@@ -126,7 +126,20 @@ const NO_FILES = {
   details: undefined,
 };
 
-/** Creates the `find` tool bound to `cwd`. */
+/**
+ * Creates the `find` tool bound to `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createFindTool } from "@pi-deno/coding-agent";
+ *
+ * const find = createFindTool(Deno.cwd());
+ * const result = await find.execute("call-1", { pattern: "*.md", limit: 50 });
+ * for (const block of result.content) {
+ *   if (block.type === "text") console.log(block.text);
+ * }
+ * ```
+ */
 export function createFindTool(cwd: string, options?: FindToolOptions): FindTool {
   const customOps = options?.operations;
   return {

@@ -237,7 +237,20 @@ class GrepCollector {
   }
 }
 
-/** Creates the `grep` tool bound to `cwd`. */
+/**
+ * Creates the `grep` tool bound to `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createGrepTool } from "@pi-deno/coding-agent";
+ *
+ * const grep = createGrepTool(Deno.cwd());
+ * const result = await grep.execute("call-1", { pattern: "TODO", glob: "*.ts", ignoreCase: true });
+ * for (const block of result.content) {
+ *   if (block.type === "text") console.log(block.text);
+ * }
+ * ```
+ */
 export function createGrepTool(cwd: string, options?: GrepToolOptions): GrepTool {
   const ops = options?.operations ?? defaultOperations;
   return {

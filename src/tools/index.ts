@@ -78,7 +78,19 @@ export function createTool(toolName: ToolName, cwd: string, options?: ToolsOptio
   }
 }
 
-/** The default coding set: read, bash, edit, write. */
+/**
+ * The default coding set: read, bash, edit, write.
+ *
+ * @example
+ * ```ts
+ * import { createCodingTools, createReadOnlyTools } from "@pi-deno/coding-agent";
+ *
+ * const coding = createCodingTools(Deno.cwd(), { bash: { commandPrefix: "set -e" } });
+ * console.log(coding.map((tool) => tool.name)); // ["read", "bash", "edit", "write"]
+ * const readOnly = createReadOnlyTools(Deno.cwd());
+ * console.log(readOnly.map((tool) => tool.name));
+ * ```
+ */
 export function createCodingTools(cwd: string, options?: ToolsOptions): BuiltinTool[] {
   return (["read", "bash", "edit", "write"] as const).map((name) => createTool(name, cwd, options));
 }

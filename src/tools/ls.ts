@@ -65,7 +65,20 @@ const defaultOperations: LsOperations = {
   readdir: (p) => [...Deno.readDirSync(p)].map((e) => e.name),
 };
 
-/** Creates the `ls` tool bound to `cwd`. */
+/**
+ * Creates the `ls` tool bound to `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createLsTool } from "@pi-deno/coding-agent";
+ *
+ * const ls = createLsTool(Deno.cwd());
+ * const result = await ls.execute("call-1", { path: "." });
+ * for (const block of result.content) {
+ *   if (block.type === "text") console.log(block.text);
+ * }
+ * ```
+ */
 export function createLsTool(cwd: string, options?: LsToolOptions): LsTool {
   const ops = options?.operations ?? defaultOperations;
   return {

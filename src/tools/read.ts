@@ -161,7 +161,20 @@ function structuredOf(content: (TextContent | ImageContent)[]): ReadStructuredCo
   return image ? { type: "image", data: image.data, mimeType: image.mimeType, note: text } : text;
 }
 
-/** Creates the `read` tool for files under `cwd`. */
+/**
+ * Creates the `read` tool for files under `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createReadTool } from "@pi-deno/coding-agent";
+ *
+ * const read = createReadTool(Deno.cwd());
+ * const result = await read.execute("call-1", { path: "README.md", offset: 1, limit: 20 });
+ * for (const block of result.content) {
+ *   if (block.type === "text") console.log(block.text);
+ * }
+ * ```
+ */
 export function createReadTool(
   cwd: string,
   options?: ReadToolOptions,

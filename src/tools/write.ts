@@ -52,7 +52,19 @@ const defaultOperations: WriteOperations = {
   mkdir: (dir) => makeDir(dir),
 };
 
-/** Creates the `write` tool for files under `cwd`. */
+/**
+ * Creates the `write` tool for files under `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { createWriteTool } from "@pi-deno/coding-agent";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const write = createWriteTool(dir);
+ * await write.execute("call-1", { path: "notes/todo.md", content: "- write docs\n" });
+ * console.log(await Deno.readTextFile(`${dir}/notes/todo.md`));
+ * ```
+ */
 export function createWriteTool(
   cwd: string,
   options?: WriteToolOptions,

@@ -77,7 +77,27 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** A typed client of RPC mode. */
+/**
+ * A typed client of RPC mode.
+ *
+ * @example
+ * ```ts
+ * import { RpcClient } from "@pi-deno/coding-agent";
+ *
+ * // Runs an installed `pi --mode rpc`; without `command` the client runs `main.ts` of a checkout.
+ * const client = new RpcClient({ command: ["pi"], cwd: Deno.cwd(), args: ["--no-session"] });
+ * await client.start();
+ * try {
+ *   client.onEvent((event) => {
+ *     if (event.type === "tool_execution_start") console.log("tool:", event.toolName);
+ *   });
+ *   await client.promptAndWait("Which files are in this folder?");
+ *   console.log(await client.getLastAssistantText());
+ * } finally {
+ *   await client.stop();
+ * }
+ * ```
+ */
 export class RpcClient {
   readonly #options: RpcClientOptions;
   #child?: Deno.ChildProcess;
