@@ -197,3 +197,26 @@ export function extnameFrom(path: string, first: number, isSeparator: (code: num
   }
   return path.slice(startDot, end);
 }
+
+/**
+ * How far `from` (from `fromStart`) and `to` (from `toStart`) agree within `length` characters,
+ * and the offset of the last `separator` in that common part (-1 when none): the start of
+ * Node's `relative` in both flavours.
+ */
+export function commonPrefix(
+  from: string,
+  fromStart: number,
+  to: string,
+  toStart: number,
+  length: number,
+  separator: number,
+): [number, number] {
+  let lastCommonSep = -1;
+  let i = 0;
+  for (; i < length; i++) {
+    const fromCode = from.charCodeAt(fromStart + i);
+    if (fromCode !== to.charCodeAt(toStart + i)) break;
+    else if (fromCode === separator) lastCommonSep = i;
+  }
+  return [i, lastCommonSep];
+}

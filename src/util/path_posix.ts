@@ -5,6 +5,7 @@
  */
 import {
   basenameFrom,
+  commonPrefix,
   extnameFrom,
   isPosixSeparator,
   normalizeString,
@@ -50,13 +51,7 @@ function posixRelative(from: string, to: string): string {
   const toStart = 1;
   const toLen = to.length - toStart;
   const length = fromLen < toLen ? fromLen : toLen;
-  let lastCommonSep = -1;
-  let i = 0;
-  for (; i < length; i++) {
-    const fromCode = from.charCodeAt(fromStart + i);
-    if (fromCode !== to.charCodeAt(toStart + i)) break;
-    else if (fromCode === SLASH) lastCommonSep = i;
-  }
+  let [i, lastCommonSep] = commonPrefix(from, fromStart, to, toStart, length, SLASH);
   if (i === length) {
     if (toLen > length) {
       // `from` is a prefix of `to`: "/a/b" → "/a/b/c/d" or "/" → "/a".

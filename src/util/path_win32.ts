@@ -8,6 +8,7 @@ import {
   BACKSLASH,
   basenameFrom,
   COLON,
+  commonPrefix,
   extnameFrom,
   isDriveLetter,
   isPosixSeparator,
@@ -212,13 +213,7 @@ function win32Relative(fromPath: string, toPath: string): string {
   let [toStart, toEnd] = withoutOuterBackslashes(to);
   const toLen = toEnd - toStart;
   const length = fromLen < toLen ? fromLen : toLen;
-  let lastCommonSep = -1;
-  let i = 0;
-  for (; i < length; i++) {
-    const fromCode = from.charCodeAt(fromStart + i);
-    if (fromCode !== to.charCodeAt(toStart + i)) break;
-    else if (fromCode === BACKSLASH) lastCommonSep = i;
-  }
+  let [i, lastCommonSep] = commonPrefix(from, fromStart, to, toStart, length, BACKSLASH);
   if (i !== length) {
     // Different drives or shares: no relative path exists.
     if (lastCommonSep === -1) return toOrig;
