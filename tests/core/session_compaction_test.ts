@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { waitFor } from "../support/wait_for.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import { createAgentEnv, FAKE_MODEL_ID, readSessionLines } from "../support/agent_env.ts";
 import { createAgentSession } from "../../src/core/sdk.ts";
@@ -149,6 +150,65 @@ Deno.test("LOOP-10 LOOP-12 a context-overflow error is compacted and retried onc
       "compaction",
       "assistant:stop",
     ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("LOOP-14 abort cancels a running manual compaction: compaction_end{aborted:true}, 'Compaction cancelled', nothing written", async () => {
+  const t = await setup(
+    [text("first answer " + "x".repeat(400)), text("second answer"), {
+      content: [{ type: "text", text: "A SUMMARY THAT NEVER ARRIVES ".repeat(20) }],
+      chunkDelayMs: 100,
+      deltaSize: 4,
+    }],
+    { compaction: { keepRecentTokens: 5 } },
+  );
+  try {
+    await t.session.prompt("first question " + "y".repeat(400));
+    await t.session.prompt("second question");
+    const compacting = t.session.compact();
+    await waitFor(() => t.server.requests.length === 3, 10_000, "the summary request");
+    await t.session.abort();
+    await assertRejects(() => compacting, "Compaction cancelled");
+    const end = t.compactionEvents().at(-1) as Extract<AgentSessionEvent, { type: "compaction_end" }>;
+    assertEquals([end.type, end.reason, end.aborted, end.result], [
+      "compaction_end",
+      "manual",
+      true,
+      undefined,
+    ]);
+    const lines = await readSessionLines((await t.env.sessionFiles())[0]);
+    assertEquals(lines.some((l) => l.type === "compaction"), false);
+    assertEquals(t.session.isCompacting, false);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("LOOP-14 a manual compact during a reply aborts the reply first, then compacts", async () => {
+  const t = await setup(
+    [text("first answer " + "x".repeat(400)), {
+      content: [{ type: "text", text: "a slow reply ".repeat(40) }],
+      chunkDelayMs: 50,
+      deltaSize: 2,
+    }, text("THE SUMMARY")],
+    { compaction: { keepRecentTokens: 5 } },
+  );
+  try {
+    await t.session.prompt("first question " + "y".repeat(400));
+    const before = t.events.length;
+    const reply = t.session.prompt("second question");
+    const streaming = () => t.events.slice(before).some((e) => e.type === "message_update");
+    await waitFor(streaming, 10_000, "the reply streaming");
+    const result = await t.session.compact();
+    await reply;
+    assertStringIncludes(result.summary, "THE SUMMARY");
+    const types = t.events.map((e) => e.type);
+    // The reply ended (aborted, settled) before the compaction started.
+    assert(types.lastIndexOf("agent_settled") < types.indexOf("compaction_start"), types.join(","));
+    const settled = t.events.filter((e) => e.type === "agent_settled") as { aborted: boolean }[];
+    assertEquals(settled.map((e) => e.aborted), [false, true]);
   } finally {
     await t.close();
   }

@@ -7,14 +7,14 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { createAgentEnv } from "../support/agent_env.ts";
-import { spawnPi } from "../support/spawn_pi.ts";
+import { spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
 import type { AssistantMessage, AssistantMessageEvent } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
 import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
 import { serializeJsonEvent } from "../../src/modes/json_event.ts";
 import { OutputBatch } from "../../src/modes/stdout_batch.ts";
 import { startBulkSseServer } from "./json_deltas_server.ts";
-import { FINAL_TEXT, runScenario } from "./scenario.ts";
+import { comparableJsonLine, FINAL_TEXT, runScenario } from "./scenario.ts";
 
 type Json = Record<string, unknown>;
 
@@ -128,4 +128,24 @@ Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON w
   const ms = performance.now() - started;
   assert(ms < 1000, `${deltas} deltas took ${ms.toFixed(0)} ms`);
   assert(bytes > deltas * 100 && bytes < deltas * 300, `${bytes} bytes`);
+});
+
+Deno.test("MODE-02 e2e --mode json exits 0 when the reply fails: the error is in the records (as pi 1.6.0)", async () => {
+  const turns = [{ fault: { kind: "http" as const, status: 400, message: "bad request" } }];
+  const settings = { retry: { enabled: false } };
+  const ours = await runScenario("anthropic-messages", ["--mode", "json"], { turns, settings });
+  assertEquals([ours.result.code, ours.result.stderr], [0, ""]);
+  const lines = ours.jsonLines as Json[];
+  const end = lines.findLast((l) => l.type === "message_end") as { message: Json };
+  assertEquals([end.message.role, end.message.stopReason], ["assistant", "error"]);
+  assertEquals(lines.at(-1), { type: "agent_settled", aborted: false });
+  if (!useReferenceFixtures()) {
+    const ref = await runScenario("anthropic-messages", ["--mode", "json"], {
+      turns,
+      settings,
+      reference: true,
+    });
+    assertEquals(ref.result.code, ours.result.code, ref.result.stderr);
+    assertEquals(ref.jsonLines.map(comparableJsonLine), ours.jsonLines.map(comparableJsonLine));
+  }
 });
