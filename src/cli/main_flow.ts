@@ -268,6 +268,7 @@ function runtimeFactory(run: RunContext, startupSettings: SettingsManager): Runt
     });
     first ??= services;
     const diagnostics: CliDiagnostic[] = [
+      ...services.diagnostics, // broken auth.json / models.json, named with file and line
       ...settingsDiagnostics(services.settingsManager, "runtime creation"),
     ];
     // No extension registers flags in this build, so every unknown --flag is an error.
