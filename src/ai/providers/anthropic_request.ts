@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { readEnv } from "../../util/env.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type {
@@ -69,17 +70,9 @@ export function anthropicCompat(model: Model): ResolvedAnthropicCompat {
   };
 }
 
-function envVar(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined; // no env permission: behave as unset
-  }
-}
-
 /** The marker for a retention preference; default "short", PI_CACHE_RETENTION=long for old setups. */
 export function cacheControlFor(model: Model, retention?: CacheRetention): CacheControl | undefined {
-  const resolved = retention ?? (envVar("PI_CACHE_RETENTION") === "long" ? "long" : "short");
+  const resolved = retention ?? (readEnv("PI_CACHE_RETENTION") === "long" ? "long" : "short");
   if (resolved === "none") return undefined;
   const long = resolved === "long" && anthropicCompat(model).supportsLongCacheRetention;
   return long ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
