@@ -8,6 +8,7 @@
  * @module
  */
 import type { ModelThinkingLevel } from "../ai/types.ts";
+import { THINKING_LEVELS } from "../ai/thinking.ts";
 
 /** Output modes selectable with `--mode`. */
 export type CliMode = "text" | "json" | "rpc";
@@ -114,16 +115,8 @@ export interface CliArgs {
   diagnostics: CliDiagnostic[];
 }
 
-/** Thinking levels accepted by `--thinking`, in the order the warning lists them. */
-export const VALID_THINKING_LEVELS: readonly ModelThinkingLevel[] = [
-  "off",
-  "minimal",
-  "low",
-  "medium",
-  "high",
-  "xhigh",
-  "max",
-];
+/** Thinking levels accepted by `--thinking`, in the order the warning lists them: all of them. */
+export const VALID_THINKING_LEVELS: readonly ModelThinkingLevel[] = THINKING_LEVELS;
 
 /** Whether `level` is accepted by `--thinking`. */
 export function isValidThinkingLevel(level: string): level is ModelThinkingLevel {
