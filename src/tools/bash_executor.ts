@@ -6,6 +6,7 @@
  * @module
  */
 import { randomHex } from "../util/bytes.ts";
+import { writeAllSync } from "../util/fs.ts";
 import { tmpDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 import { type BashOperations, sanitizeBinaryOutput } from "./shell.ts";
@@ -39,12 +40,11 @@ export async function executeBashWithOperations(
   let totalBytes = 0;
   let tempPath: string | undefined;
   let tempFile: Deno.FsFile | undefined;
-  const encoder = new TextEncoder();
   const ensureTemp = () => {
     if (tempPath) return;
     tempPath = join(tmpDir(), `pi-bash-${randomHex(8)}.log`);
     tempFile = Deno.openSync(tempPath, { write: true, createNew: true, mode: 0o600 });
-    for (const chunk of chunks) tempFile.writeSync(encoder.encode(chunk));
+    for (const chunk of chunks) writeAllSync(tempFile, chunk);
   };
   const decoder = new TextDecoder();
   // An escape sequence cut by a chunk boundary waits for the rest, so no "[31" fragment remains.
@@ -54,7 +54,7 @@ export async function executeBashWithOperations(
     const text = sanitizeBinaryOutput(stripAnsi(raw)).replace(/\r/g, "");
     if (!text) return;
     if (totalBytes > DEFAULT_MAX_BYTES) ensureTemp();
-    tempFile?.writeSync(encoder.encode(text));
+    if (tempFile) writeAllSync(tempFile, text);
     chunks.push(text);
     keptBytes += text.length;
     while (keptBytes > maxKeptBytes && chunks.length > 1) {

@@ -12,6 +12,7 @@ import {
   utf8ByteLength,
 } from "./truncate.ts";
 import { randomHex } from "../util/bytes.ts";
+import { writeAllSync } from "../util/fs.ts";
 import { tmpDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 
@@ -156,8 +157,7 @@ export class OutputAccumulator {
   }
 
   #writeRaw(data: Uint8Array): void {
-    let offset = 0;
-    while (offset < data.length) offset += this.#tempFile!.writeSync(data.subarray(offset));
+    writeAllSync(this.#tempFile!, data);
   }
 
   #appendDecoded(text: string): void {
