@@ -346,3 +346,23 @@ Deno.test("CLI-25 e2e on a terminal, plain `pi` says interactive mode is not ava
     );
   });
 });
+
+Deno.test("CLI-05 e2e -- ends the options: a prompt starting with a dash is sent as is; --no-mcp and -ne are accepted", async () => {
+  await withEnv([answer("summarised")], async (env, requests) => {
+    assertEquals(
+      await run(env, [...MODEL, "--no-mcp", "-ne", "--no-session", "-p", "--", "- Summarize these points"]),
+      {
+        code: 0,
+        stdout: "summarised\n",
+        stderr: "",
+      },
+    );
+    const user = (requests()[0].messages as { role: string; content: unknown }[]).find((m) =>
+      m.role === "user"
+    )!;
+    const text = typeof user.content === "string"
+      ? user.content
+      : (user.content as { text?: string }[]).map((c) => c.text ?? "").join("");
+    assertEquals(text, "- Summarize these points");
+  });
+});
