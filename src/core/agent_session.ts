@@ -132,7 +132,18 @@ export class AgentSession {
     this.#bash = new SessionBash(this.#host);
     this.#queues = new SessionQueues(this.#host);
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
-    const tools = buildToolSet({ ...config, settingsManager: config.settingsManager });
+    const tools = buildToolSet({
+      ...config,
+      settingsManager: config.settingsManager,
+      // Read as each command starts, so a model or thinking switch reaches the next one.
+      sessionEnvironment: () => ({
+        sessionId: this.sessionId,
+        sessionFile: this.sessionFile,
+        provider: this.model?.provider,
+        model: this.model?.id,
+        reasoningLevel: this.thinkingLevel,
+      }),
+    });
     this.#toolRegistry = tools.registry;
     this.setActiveToolsByName(tools.active);
   }

@@ -10,6 +10,7 @@ import { getDocumentationPaths } from "../resources/documentation.ts";
 import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { buildSystemPromptSections } from "../resources/system_prompt.ts";
 import { getSystemMessageText } from "../session/system_message.ts";
+import type { BashSessionEnvironment } from "../tools/bash.ts";
 import { createAllTools } from "../tools/index.ts";
 
 /** A tool with the metadata the system prompt uses. */
@@ -23,6 +24,8 @@ export interface ToolSetOptions {
   initialActiveToolNames?: string[];
   allowedToolNames?: string[];
   baseToolsOverride?: Record<string, SessionTool>;
+  /** What the bash tool tells commands through `PI_SESSION_*`, `PI_PROVIDER`, `PI_MODEL`, `PI_REASONING_LEVEL`. */
+  sessionEnvironment?: () => BashSessionEnvironment | undefined;
 }
 
 const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
@@ -36,7 +39,11 @@ export function buildToolSet(
   const settings = options.settingsManager;
   const base: Record<string, SessionTool> = options.baseToolsOverride ?? createAllTools(options.cwd, {
     read: { autoResizeImages: settings.getImageAutoResize() },
-    bash: { commandPrefix: settings.getShellCommandPrefix(), shellPath: settings.getShellPath() },
+    bash: {
+      commandPrefix: settings.getShellCommandPrefix(),
+      shellPath: settings.getShellPath(),
+      sessionEnvironment: options.sessionEnvironment,
+    },
   });
   const registry = new Map<string, SessionTool>();
   for (const [name, tool] of Object.entries(base)) if (isAllowed(name)) registry.set(name, tool);

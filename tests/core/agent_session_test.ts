@@ -372,3 +372,21 @@ Deno.test("LOOP-06 abort ends the run with agent_settled{aborted:true} and resol
     await t.close();
   }
 });
+
+Deno.test("TOOL bash commands learn the session through PI_SESSION_ID/FILE, PI_PROVIDER, PI_MODEL, PI_REASONING_LEVEL", async () => {
+  const command =
+    'printf "%s|%s|%s|%s|%s" "$PI_SESSION_ID" "$PI_SESSION_FILE" "$PI_PROVIDER" "$PI_MODEL" "$PI_REASONING_LEVEL"';
+  const t = await setup("anthropic-messages", [
+    { content: [{ type: "toolCall", id: "b1", name: "bash", arguments: { command } }] },
+    { content: [{ type: "text", text: "ok" }] },
+  ]);
+  try {
+    await t.session.prompt("show me");
+    const result = t.session.messages.find((m) => m.role === "toolResult") as { content: { text: string }[] };
+    const [id, file, provider, model, level] = result.content[0].text.split("|");
+    assertEquals([id, file], [t.session.sessionId, t.session.sessionFile]);
+    assertEquals([provider, model, level], [FAKE_PROVIDERS["anthropic-messages"], FAKE_MODEL_ID, "off"]);
+  } finally {
+    await t.close();
+  }
+});
