@@ -1,10 +1,15 @@
 /**
- * pi for Deno: the SDK. The names match the reference packages (`@mariozechner/pi-ai`,
- * `@mariozechner/pi-agent-core`, `@mariozechner/pi-coding-agent`) so code ports over.
+ * pi for Deno: the SDK. The names follow pi 1.6.0's packages (`@earendil-works/pi-ai`,
+ * `@earendil-works/pi-agent-core`, `@earendil-works/pi-coding-agent`) so code ports over.
+ *
+ * This entry point has everything. The layers are also entry points of their own, for scripts
+ * that need less: `@pi-deno/coding-agent/ai` (models and streaming), `/agent` (the agent loop),
+ * `/tools` (the built-in tools) and `/session` (session files).
  *
  * @example
  * ```ts
- * import { createAgentSession } from "./mod.ts";
+ * import { createAgentSession } from "@pi-deno/coding-agent";
+ *
  * const { session } = await createAgentSession({ cwd: Deno.cwd() });
  * await session.prompt("List the files here");
  * console.log(session.getLastAssistantText());
@@ -14,130 +19,140 @@
  */
 
 // ── LLM layer (pi-ai) ─────────────────────────────────────────────────────
-export * from "./src/ai/types.ts";
-export * from "./src/ai/event_stream.ts";
-export {
-  clearApiProviders,
-  getApiProvider,
-  getApiProviders,
-  registerApiProvider,
-  unregisterApiProviders,
-} from "./src/ai/api_registry.ts";
-export type { ApiProvider, ApiStreamFunction, ApiStreamSimpleFunction } from "./src/ai/api_provider.ts";
-export { complete, completeSimple, stream, streamSimple } from "./src/ai/stream.ts";
-export { findEnvKeys, getApiKeyEnvVars, getEnvApiKey } from "./src/ai/env_api_keys.ts";
-export { calculateCost, getModel, getModels, getProviders, modelsAreEqual } from "./src/ai/models.ts";
-export {
-  clampThinkingLevel,
-  getSupportedThinkingLevels,
-  supportsXhigh,
-  THINKING_LEVELS,
-} from "./src/ai/thinking.ts";
-export { getOverflowPatterns, isContextOverflow } from "./src/ai/overflow.ts";
-export { isRetryableError } from "./src/ai/retryable.ts";
-export { parseStreamingJson } from "./src/ai/json_parse.ts";
-export { transformMessages } from "./src/ai/transform_messages.ts";
-export { validateToolArguments, validateToolCall } from "./src/ai/validation.ts";
-export { streamAnthropic, streamSimpleAnthropic } from "./src/ai/providers/anthropic.ts";
-export type { AnthropicOptions } from "./src/ai/providers/anthropic.ts";
-export {
-  streamOpenAICompletions,
-  streamSimpleOpenAICompletions,
-} from "./src/ai/providers/openai_completions.ts";
-export type { OpenAICompletionsOptions } from "./src/ai/providers/openai_completions.ts";
-export { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./src/ai/providers/openai_responses.ts";
-export type { OpenAIResponsesOptions } from "./src/ai/providers/openai_responses.ts";
-export { streamGoogle, streamSimpleGoogle } from "./src/ai/providers/google.ts";
-export type { GoogleOptions } from "./src/ai/providers/google.ts";
+export * from "./src/ai/mod.ts";
 
 // ── Agent loop (pi-agent-core) ────────────────────────────────────────────
-export { Agent } from "./src/agent/agent.ts";
-export type { AgentListener, AgentOptions } from "./src/agent/agent.ts";
-export { agentLoop, agentLoopContinue, runAgentLoop, runAgentLoopContinue } from "./src/agent/agent_loop.ts";
-export type * from "./src/agent/types.ts";
+export * from "./src/agent/mod.ts";
 
 // ── Tools ─────────────────────────────────────────────────────────────────
-export {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_LINES,
-  formatSize,
-  GREP_MAX_LINE_LENGTH,
-  truncateHead,
-  truncateLine,
-  truncateTail,
-} from "./src/tools/truncate.ts";
-export type { TruncationOptions, TruncationResult } from "./src/tools/truncate.ts";
-export { withFileMutationQueue } from "./src/tools/file_mutation_queue.ts";
-export { createReadTool } from "./src/tools/read.ts";
-export { createWriteTool } from "./src/tools/write.ts";
-export { createEditTool } from "./src/tools/edit.ts";
-export { createBashTool, OutputAccumulator } from "./src/tools/bash.ts";
-export type { BashToolDetails, BashToolInput, BashToolOptions } from "./src/tools/bash.ts";
-export {
-  createLocalBashOperations,
-  getShellConfig,
-  getShellEnv,
-  killProcessTree,
-  sanitizeBinaryOutput,
-} from "./src/tools/shell.ts";
-export type { BashOperations } from "./src/tools/shell.ts";
-export { createGrepTool } from "./src/tools/grep.ts";
-export { createFindTool } from "./src/tools/find.ts";
-export { createLsTool } from "./src/tools/ls.ts";
-export {
-  allToolNames,
-  createAllTools,
-  createCodingTools,
-  createReadOnlyTools,
-  createTool,
-} from "./src/tools/index.ts";
+export * from "./src/tools/mod.ts";
 
-// ── Sessions, configuration, resources ───────────────────────────────────
+// ── Sessions ──────────────────────────────────────────────────────────────
+export * from "./src/session/mod.ts";
+
+// ── Configuration, resources ─────────────────────────────────────────────
 // The SDK's resource functions are synchronous, so their parsers load with the SDK.
 import "./src/resources/resource_deps_eager.ts";
-export { SessionManager } from "./src/session/session_manager.ts";
-export type * from "./src/session/entries.ts";
-export { buildSessionContext, getLatestCompactionEntry } from "./src/session/context.ts";
-export {
-  InvalidSessionFileError,
-  loadEntriesFromFile,
-  parseSessionEntries,
-} from "./src/session/session_file.ts";
-export { getDefaultSessionDir } from "./src/session/paths.ts";
-export { convertToLlm } from "./src/session/messages.ts";
-export type {
-  BashExecutionMessage,
-  BranchSummaryMessage,
-  CompactionSummaryMessage,
-  CustomMessage,
-} from "./src/session/messages.ts";
 export { SettingsManager } from "./src/config/settings_manager.ts";
-export type { Settings } from "./src/config/settings_types.ts";
+export type {
+  SettingsManagerOptions,
+  SettingsManagerOptions as SettingsManagerCreateOptions,
+} from "./src/config/settings_manager.ts";
+export type {
+  BranchSummarySettings,
+  CacheWarmingMode,
+  CompactionSettings,
+  ImageSettings,
+  MarkdownSettings,
+  PackageSource,
+  ProviderRetrySettings,
+  RetrySettings,
+  Settings,
+  SettingsError,
+  SettingsScope,
+  SettingsStorage,
+  SettingsThinkingLevel,
+  TerminalSettings,
+  ThinkingBudgetsSettings,
+  TransportSetting,
+  WarningSettings,
+} from "./src/config/settings_types.ts";
+export type { SettingsManagerExtras } from "./src/config/settings_manager_extras.ts";
+export type { CompactionTokenField, ModelKey } from "./src/config/settings_manager_extras.ts";
+export type { SettingsManagerCore } from "./src/config/settings_manager_core.ts";
+export type { TreeFilterMode } from "./src/config/settings_manager.ts";
 export { AuthStorage } from "./src/config/auth_storage.ts";
-export type { AuthCredential } from "./src/config/auth_storage.ts";
+export type {
+  ApiKeyCredential,
+  ApiKeyFallbackResolver,
+  AuthCredential,
+  AuthStatus,
+  AuthStorageData,
+  OAuthCredential,
+} from "./src/config/auth_storage.ts";
+export type {
+  OAuthAuthInfo,
+  OAuthCredentials,
+  OAuthLoginCallbacks,
+  OAuthPrompt,
+  OAuthProviderInterface,
+  OAuthSelectOption,
+} from "./src/config/oauth_registry.ts";
 export { ModelRegistry } from "./src/config/model_registry.ts";
-export { getAgentDir, getAuthPath, getModelsPath, getSettingsPath } from "./src/config/paths.ts";
+export type {
+  ProviderConfigInput,
+  ProviderConfigInput as ProviderConfig,
+  ResolvedRequestAuth,
+} from "./src/config/model_registry.ts";
+export {
+  CONFIG_DIR_NAME,
+  getAgentDir,
+  getAuthPath,
+  getModelsPath,
+  getSettingsPath,
+} from "./src/config/paths.ts";
 export { resolveConfigValue } from "./src/config/resolve_value.ts";
+export type { ConfigValueEnv } from "./src/config/resolve_value.ts";
 export {
   findInitialModel,
   parseModelPattern,
   resolveCliModel,
   resolveModelScope,
+  resolveModelScopeWithDiagnostics,
   restoreModelFromSession,
 } from "./src/config/model_resolver.ts";
+export type {
+  CliModelResolution,
+  CliModelResolution as ResolveCliModelResult,
+  InitialModelOptions,
+  InitialModelResult,
+  ModelScopeDiagnostic,
+  ParsedModelPattern,
+  ScopedModel,
+} from "./src/config/model_resolver.ts";
+export { hasTrustRequiringProjectResources, ProjectTrustStore } from "./src/config/project_trust.ts";
+export type {
+  DefaultProjectTrust,
+  TrustDecision,
+  TrustDecision as ProjectTrustDecision,
+} from "./src/config/project_trust.ts";
 export { DefaultResourceLoader } from "./src/resources/resource_loader.ts";
+export type { ResourceLoaderOptions, ResourceSettingsSource } from "./src/resources/resource_loader.ts";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir } from "./src/resources/skills.ts";
-export type { Skill } from "./src/resources/skills.ts";
+export type {
+  LoadSkillsOptions,
+  LoadSkillsResult,
+  ResourceDiagnostic,
+  Skill,
+  SkillFileReadTool,
+  SkillSource,
+} from "./src/resources/skills.ts";
+export { createSyntheticSourceInfo } from "./src/resources/source_info.ts";
+export type { ResourceScope, SourceInfo } from "./src/resources/source_info.ts";
+export type {
+  ResolvedResource,
+  ResourceMetadata,
+  ResourceSettings,
+} from "./src/resources/resource_discovery.ts";
 export {
   expandPromptTemplate,
   loadPromptTemplates,
   parseCommandArgs,
   substituteArgs,
 } from "./src/resources/prompt_templates.ts";
-export type { PromptTemplate } from "./src/resources/prompt_templates.ts";
+export type {
+  LoadPromptTemplatesOptions,
+  LoadPromptTemplatesResult,
+  PromptTemplate,
+  PromptTemplateDiagnostic,
+} from "./src/resources/prompt_templates.ts";
 export { loadProjectContextFiles } from "./src/resources/context_files.ts";
+export type { ContextFile } from "./src/resources/context_files.ts";
 export { buildSystemPrompt } from "./src/resources/system_prompt.ts";
+export type { BuildSystemPromptOptions, DocumentationPaths } from "./src/resources/system_prompt.ts";
 export { parseFrontmatter, stripFrontmatter } from "./src/resources/frontmatter.ts";
+export type { ParsedFrontmatter } from "./src/resources/frontmatter.ts";
+export { getPackageDir } from "./src/resources/documentation.ts";
 
 // ── AgentSession ──────────────────────────────────────────────────────────
 export { AgentSession } from "./src/core/agent_session.ts";
@@ -153,9 +168,30 @@ export {
   createAgentSessionServices,
   SessionImportFileNotFoundError,
 } from "./src/core/session_runtime.ts";
-export type { AgentSessionServices, CreateAgentSessionRuntimeFactory } from "./src/core/session_runtime.ts";
-export { navigateTree } from "./src/core/session_tree.ts";
+export type {
+  AgentSessionRuntimeDiagnostic,
+  AgentSessionRuntimeHooks,
+  AgentSessionServices,
+  CreateAgentSessionFromServicesOptions,
+  CreateAgentSessionRuntimeFactory,
+  CreateAgentSessionRuntimeOptions,
+  CreateAgentSessionRuntimeResult,
+  CreateAgentSessionServicesOptions,
+  SessionStartEvent,
+  WithSession,
+} from "./src/core/session_runtime.ts";
+export type { SessionRuntimeHost } from "./src/core/runtime_host.ts";
+export type { SessionTool } from "./src/core/session_tools.ts";
+export type {
+  BeforeTreeResult,
+  NavigateTreeHooks,
+  NavigateTreeOptions,
+  NavigateTreeResult,
+  TreeNavigatedEvent,
+  TreePreparation,
+} from "./src/core/session_tree.ts";
 export { exportToJsonl } from "./src/core/session_export.ts";
+export type { ExportableSession } from "./src/core/session_export.ts";
 export {
   calculateContextTokens,
   collectEntriesForBranchSummary,
@@ -172,13 +208,41 @@ export {
   serializeConversation,
   shouldCompact,
 } from "./src/compaction/mod.ts";
+export type {
+  BranchPreparation,
+  BranchSummaryResult,
+  CollectEntriesResult,
+  GenerateBranchSummaryOptions,
+} from "./src/compaction/branch_summarization.ts";
+export type {
+  CompactionDetails,
+  CompactionPreparation,
+  CompactionResult,
+} from "./src/compaction/compaction.ts";
+export type { CutPointResult } from "./src/compaction/cut_point.ts";
+export type { FileOperations } from "./src/compaction/file_tracking.ts";
+export type {
+  /** Compaction settings with every default resolved, as the compaction functions take them. */
+  CompactionSettings as ResolvedCompactionSettings,
+} from "./src/compaction/token_estimate.ts";
 
 // ── Modes ─────────────────────────────────────────────────────────────────
 export { runPrintMode } from "./src/modes/print_mode.ts";
+export type { PrintModeOptions } from "./src/modes/print_mode.ts";
+export type { JsonAgentSessionEvent, JsonAssistantMessageEvent } from "./src/modes/json_event.ts";
 export { runRpcMode } from "./src/modes/rpc/rpc_mode.ts";
+export type { RpcModeOptions } from "./src/modes/rpc/rpc_mode.ts";
+export type { RpcDialogOptions, RpcExtensionUI } from "./src/modes/rpc/extension_ui.ts";
 export { RpcClient } from "./src/modes/rpc/rpc_client.ts";
-export type { RpcClientOptions, RpcEvent } from "./src/modes/rpc/rpc_client.ts";
+export type {
+  CommandBody,
+  RpcClientOptions,
+  RpcEvent,
+  RpcEventListener,
+} from "./src/modes/rpc/rpc_client.ts";
 export type * from "./src/modes/rpc/rpc_types.ts";
 export { runCli } from "./src/cli/run.ts";
+export { parseArgs } from "./src/cli/args.ts";
+export type { CliArgs, CliArgs as Args, CliDiagnostic, CliMode } from "./src/cli/args.ts";
 
 export { VERSION } from "./src/version.ts";

@@ -210,11 +210,18 @@ export interface ProjectTrustOptions {
  *
  * @example
  * ```ts
+ * import { getAgentDir, SettingsManager } from "@pi-deno/coding-agent";
+ * import { resolveProjectTrust } from "./project_trust.ts";
+ *
+ * const cwd = Deno.cwd();
+ * const agentDir = getAgentDir();
+ * // Only the global settings may say how to treat an unknown project.
+ * const globalOnly = SettingsManager.create(cwd, agentDir, { projectTrusted: false });
  * const trusted = await resolveProjectTrust({
- *   cwd: Deno.cwd(),
- *   agentDir: getAgentDir(),
- *   flag: args.approve, // true / false / undefined
- *   defaultProjectTrust: settings.getDefaultProjectTrust(),
+ *   cwd,
+ *   agentDir,
+ *   flag: undefined, // true for --approve, false for --no-approve
+ *   defaultProjectTrust: globalOnly.getDefaultProjectTrust(),
  *   interactive: false,
  * });
  * const settingsManager = SettingsManager.create(cwd, agentDir, { projectTrusted: trusted });

@@ -47,7 +47,9 @@ export interface ResolvedResources {
 
 /** The settings fields discovery reads. */
 export interface ResourceSettings {
+  /** Skill files or folders named in the settings. */
   skills?: string[];
+  /** Prompt template files or folders named in the settings. */
   prompts?: string[];
 }
 
