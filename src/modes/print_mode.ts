@@ -7,7 +7,7 @@
  */
 import type { AgentSession } from "../core/agent_session.ts";
 import type { AssistantMessage, ImageContent } from "../ai/types.ts";
-import { killTrackedDetachedChildren } from "../core/shutdown.ts";
+import { onTerminationSignal } from "../core/shutdown.ts";
 import { serializeJsonEvent } from "./json_event.ts";
 import { writeStderr, writeStdout } from "./output.ts";
 import { OutputBatch } from "./stdout_batch.ts";
@@ -34,16 +34,10 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
   const { mode, messages = [], initialMessage, initialImages } = options;
   // JSON records are written in batches (one system call per record made long replies slow).
   const out = new OutputBatch();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM", "SIGHUP"];
-  const handlers: [Deno.Signal, () => void][] = signals.map((signal) => {
-    const handler = () => {
-      out.flush();
-      killTrackedDetachedChildren();
-      session.dispose();
-      Deno.exit(signal === "SIGHUP" ? 129 : 143);
-    };
-    Deno.addSignalListener(signal, handler);
-    return [signal, handler];
+  const removeSignals = onTerminationSignal((exitCode) => {
+    out.flush();
+    session.dispose();
+    Deno.exit(exitCode);
   });
   // A failed compaction (e.g. overflow recovery that overflows again) leaves no assistant answer
   // to report, so its message is kept for the exit code and stderr.
@@ -84,7 +78,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     return 1;
   } finally {
     out.flush();
-    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+    removeSignals();
     unsubscribe?.();
     session.dispose();
   }

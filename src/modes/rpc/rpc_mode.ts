@@ -10,7 +10,7 @@
  * @module
  */
 import type { AgentSession } from "../../core/agent_session.ts";
-import { killTrackedDetachedChildren } from "../../core/shutdown.ts";
+import { onTerminationSignal } from "../../core/shutdown.ts";
 import { toJsonEvent } from "../json_event.ts";
 import { writeStdout } from "../output.ts";
 import { OutputBatch } from "../stdout_batch.ts";
@@ -181,30 +181,20 @@ function installSignalHandlers(
   shutdown: ShutdownState,
   flush: () => void,
 ): () => void {
-  if (Deno.build.os === "windows") return () => {};
   let signals = 0;
-  const handlers: [Deno.Signal, () => void][] = (["SIGTERM", "SIGHUP"] as const).map((signal) => {
-    const code = signal === "SIGHUP" ? 129 : 143;
-    const handler = () => {
-      signals++;
-      killTrackedDetachedChildren();
-      if (!shutdown.disposing) {
-        ui.cancelAll();
-        shutdown.disposing = Promise.resolve(host.dispose()).finally(() => {
-          flush();
-          Deno.exit(code);
-        });
-      } else if (signals > 1) {
+  return onTerminationSignal((code) => {
+    signals++;
+    if (!shutdown.disposing) {
+      ui.cancelAll();
+      shutdown.disposing = Promise.resolve(host.dispose()).finally(() => {
         flush();
         Deno.exit(code);
-      }
-    };
-    Deno.addSignalListener(signal, handler);
-    return [signal, handler];
+      });
+    } else if (signals > 1) {
+      flush();
+      Deno.exit(code);
+    }
   });
-  return () => {
-    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
-  };
 }
 
 /** Shared between the signal handlers and the end-of-input path. */
