@@ -86,6 +86,11 @@ function now(): string {
   return new Date().toISOString();
 }
 
+/** The first line of a new session file. */
+function sessionHeader(id: string, timestamp: string, cwd: string, parentSession?: string): SessionHeader {
+  return { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, parentSession };
+}
+
 /** A user or assistant message: the entries whose arrival creates the session file. */
 function isConversation(entry: SessionEntry): boolean {
   return entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant");
@@ -193,15 +198,7 @@ export class SessionManager {
     if (options?.id !== undefined) assertValidSessionId(options.id);
     this.sessionId = options?.id ?? createSessionId();
     const timestamp = now();
-    const header: SessionHeader = {
-      type: "session",
-      version: CURRENT_SESSION_VERSION,
-      id: this.sessionId,
-      timestamp,
-      cwd: this.cwd,
-      parentSession: options?.parentSession,
-    };
-    this.fileEntries = [header];
+    this.fileEntries = [sessionHeader(this.sessionId, timestamp, this.cwd, options?.parentSession)];
     this.byId.clear();
     this.labelsById.clear();
     this.labelTimestampsById.clear();
@@ -313,9 +310,22 @@ export class SessionManager {
     }
   }
 
+  /** Appends a new entry (see {@link appendEntry}) and returns its id. */
+  private add<E extends SessionEntry>(entry: E): string {
+    this.appendEntry(entry);
+    return entry.id;
+  }
+
   /** A new entry id, unique within the session. */
   private nextId(): string {
     return generateEntryId(this.byId);
+  }
+
+  /** The fields every new entry starts with (in the reference's key order): a child of the leaf. */
+  private stamp<T extends string>(
+    type: T,
+  ): { type: T; id: string; parentId: string | null; timestamp: string } {
+    return { type, id: this.nextId(), parentId: this.leafId, timestamp: now() };
   }
 
   /**
@@ -324,42 +334,27 @@ export class SessionManager {
    * messages here: use appendCompaction() / branchWithSummary().
    */
   appendMessage(message: Message | SystemMessage | CustomMessage | BashExecutionMessage): string {
-    const entry: SessionMessageEntry = {
-      type: "message",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+    return this.add<SessionMessageEntry>({
+      ...this.stamp("message"),
       message,
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /** Records a thinking level change; returns the entry id. */
   appendThinkingLevelChange(thinkingLevel: string): string {
-    const entry: ThinkingLevelChangeEntry = {
-      type: "thinking_level_change",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+    return this.add<ThinkingLevelChangeEntry>({
+      ...this.stamp("thinking_level_change"),
       thinkingLevel,
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /** Records a model change; returns the entry id. */
   appendModelChange(provider: string, modelId: string): string {
-    const entry: ModelChangeEntry = {
-      type: "model_change",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+    return this.add<ModelChangeEntry>({
+      ...this.stamp("model_change"),
       provider,
       modelId,
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /**
@@ -401,10 +396,7 @@ export class SessionManager {
    */
   appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
     const entry: UsageEntry = {
-      type: "usage",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+      ...this.stamp("usage"),
       kind,
       provider,
       model,
@@ -423,43 +415,31 @@ export class SessionManager {
    */
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): string {
     const normalized = checkContextEdit(this.byId.get(targetId), targetId, this.getBranch(), replacement);
-    const entry: ContextEditEntry = {
-      type: "context_edit",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+    return this.add<ContextEditEntry>({
+      ...this.stamp("context_edit"),
       targetId,
       replacement: normalized,
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /** Stores extension state (not part of the LLM context); returns the entry id. */
   appendCustomEntry(customType: string, data?: unknown): string {
-    const entry: CustomEntry = {
+    return this.add<CustomEntry>({
       type: "custom",
       customType,
       data,
       id: this.nextId(),
       parentId: this.leafId,
       timestamp: now(),
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /** Sets the session's display name (line breaks become spaces, trimmed; empty clears it); returns the entry id. */
   appendSessionInfo(name: string): string {
-    const entry: SessionInfoEntry = {
-      type: "session_info",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+    return this.add<SessionInfoEntry>({
+      ...this.stamp("session_info"),
       name: name.replace(/[\r\n]+/g, " ").trim(),
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /** The name from the latest session_info entry, if any and not cleared. */
@@ -523,10 +503,7 @@ export class SessionManager {
   appendLabelChange(targetId: string, label: string | undefined): string {
     if (!this.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
     const entry: LabelEntry = {
-      type: "label",
-      id: this.nextId(),
-      parentId: this.leafId,
-      timestamp: now(),
+      ...this.stamp("label"),
       targetId,
       label,
     };
@@ -611,7 +588,7 @@ export class SessionManager {
     // `fromId` is the leaf being left: the end of the path the summary describes.
     const fromId = this.leafId ?? "root";
     this.leafId = branchFromId;
-    const entry: BranchSummaryEntry = {
+    return this.add<BranchSummaryEntry>({
       type: "branch_summary",
       id: this.nextId(),
       parentId: branchFromId,
@@ -621,9 +598,7 @@ export class SessionManager {
       details,
       usage,
       fromHook,
-    };
-    this.appendEntry(entry);
-    return entry.id;
+    });
   }
 
   /**
@@ -637,14 +612,7 @@ export class SessionManager {
     const kept = withoutLabels(path);
     const newId = createSessionId();
     const timestamp = now();
-    const header: SessionHeader = {
-      type: "session",
-      version: CURRENT_SESSION_VERSION,
-      id: newId,
-      timestamp,
-      cwd: this.cwd,
-      parentSession: this.persist ? previousFile : undefined,
-    };
+    const header = sessionHeader(newId, timestamp, this.cwd, this.persist ? previousFile : undefined);
     const labels = recreateLabels(kept, this.labelsById, this.labelTimestampsById);
     this.fileEntries = [header, ...kept, ...labels];
     this.sessionId = newId;
@@ -715,14 +683,7 @@ export class SessionManager {
     const id = options?.id ?? createSessionId();
     const timestamp = now();
     const file = join(dir, sessionFileName(timestamp, id));
-    const header: SessionHeader = {
-      type: "session",
-      version: CURRENT_SESSION_VERSION,
-      id,
-      timestamp,
-      cwd: targetCwd,
-      parentSession: sourcePath,
-    };
+    const header = sessionHeader(id, timestamp, targetCwd, sourcePath);
     writeNewFile(file, toJsonl([header, ...source.entries.filter((e) => e.type !== "session")]));
     return new SessionManager(targetCwd, dir, file, true);
   }
