@@ -12,7 +12,7 @@ import { resolveCliModel } from "../config/model_resolver.ts";
 import { APP_NAME } from "../config/paths.ts";
 import { parseArgs } from "./args.ts";
 import type { SubcommandContext } from "./subcommand_context.ts";
-import { dim, red } from "./style.ts";
+import { dim, red } from "../util/style.ts";
 
 type AuthKind = "check" | "api_key" | "bearer_token";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { red } from "./style.ts";
+import { red } from "../util/style.ts";
 
 /** The hint for a Deno permission pi was started without. */
 export const DENO_PERMISSION_HINT =

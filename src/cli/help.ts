@@ -6,7 +6,7 @@
  * @module
  */
 import { APP_NAME, CONFIG_DIR_NAME, ENV_AGENT_DIR, ENV_SESSION_DIR } from "../config/paths.ts";
-import { colorEnabled } from "./style.ts";
+import { colorEnabled } from "../util/style.ts";
 
 /** A flag an extension registered, as listed by `--help`. */
 export interface HelpExtensionFlag {

@@ -8,7 +8,7 @@ import type { Model } from "../ai/types.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
 import { formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
 import { fuzzyFilter } from "./fuzzy.ts";
-import { yellow } from "./style.ts";
+import { yellow } from "../util/style.ts";
 
 /** Token counts the way the table shows them: `200K`, `1M`, `8.2K`, `500`. */
 export function formatTokenCount(count: number): string {
@@ -42,11 +42,20 @@ function row(m: Model): string[] {
   ];
 }
 
-/** Builds the `--list-models` output for the registry's available models. */
-export function formatModelList(registry: ModelRegistry, search?: string): ModelListing {
+/**
+ * Builds the `--list-models` output for the registry's available models. `reportLoadError: false`
+ * leaves out the models.json warning when start-up diagnostics already showed it.
+ */
+export function formatModelList(
+  registry: ModelRegistry,
+  search?: string,
+  options: { reportLoadError?: boolean } = {},
+): ModelListing {
   const warnings: string[] = [];
   const loadError = registry.getError();
-  if (loadError) warnings.push(yellow(`Warning: errors loading models.json:\n${loadError}`));
+  if (loadError && options.reportLoadError !== false) {
+    warnings.push(yellow(`Warning: errors loading models.json:\n${loadError}`));
+  }
   const models = registry.getAvailable();
   if (models.length === 0) return { warnings, out: `${formatNoModelsAvailableMessage()}\n` };
   const filtered = search ? fuzzyFilter(models, search, (m) => `${m.provider} ${m.id}`) : [...models];

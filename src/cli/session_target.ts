@@ -13,7 +13,7 @@ import type { SessionInfo } from "../session/entries.ts";
 import type { CliArgs } from "./args.ts";
 import { formatMissingSessionCwdError, getMissingSessionCwdIssue } from "../core/missing_cwd.ts";
 import { CliExit } from "./cli_error.ts";
-import { dim, yellow } from "./style.ts";
+import { dim, yellow } from "../util/style.ts";
 
 /** Where a `--session`/`--fork` argument points. */
 export type SessionArgResolution =

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { dim, yellow } from "../util/style.ts";
 import { modelsAreEqual } from "../ai/models.ts";
 import type { Model, ModelThinkingLevel } from "../ai/types.ts";
 import type { ModelRegistry } from "./model_registry.ts";
@@ -72,19 +73,6 @@ export interface ScopedModel {
   /** The thinking level its pattern asked for. */
   thinkingLevel?: ModelThinkingLevel;
 }
-
-function useColor(): boolean {
-  try {
-    if (Deno.env.get("NO_COLOR")) return false;
-    return Deno.stdout.isTerminal();
-  } catch {
-    return false;
-  }
-}
-const paint = (code: number, close: number) => (text: string) =>
-  useColor() ? `\x1b[${code}m${text}\x1b[${close}m` : text;
-const yellow = paint(33, 39);
-const dim = paint(2, 22);
 
 // ---------------------------------------------------------------------------------------------------------
 // Resolving one model reference (1.6.0's rules).
