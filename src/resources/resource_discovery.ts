@@ -226,39 +226,52 @@ function precedence(m: ResourceMetadata): number {
   return (m.scope === "project" ? 0 : 2) + (m.source === "local" ? 0 : 1);
 }
 
+/** What discovery looks at: the folders, both settings scopes, and whether the project is trusted. */
+export interface ResourceSources {
+  /** Working folder of the project. */
+  cwd: string;
+  /** Agent config folder. */
+  agentDir: string;
+  /** The user's settings. */
+  globalSettings: ResourceSettings;
+  /** The project's settings (empty when the project is not trusted). */
+  projectSettings: ResourceSettings;
+  /**
+   * False skips the project's own folders (`.pi/skills`, `.pi/prompts`, `.agents/skills` in the cwd and its
+   * ancestors), as pi 1.6.0 does for a project without trust. Default: true.
+   */
+  projectTrusted?: boolean;
+}
+
 /**
  * True when discovery could find anything at all: a settings entry, or one of the default
  * folders exists. When false, a run needs no resource parsers (see resource_deps.ts).
  */
-export function hasResourceSources(options: {
-  cwd: string;
-  agentDir: string;
-  globalSettings: ResourceSettings;
-  projectSettings: ResourceSettings;
-}): boolean {
+export function hasResourceSources(options: ResourceSources): boolean {
   const { cwd, agentDir, globalSettings, projectSettings } = options;
+  const projectTrusted = options.projectTrusted ?? true;
   for (const settings of [globalSettings, projectSettings]) {
     if ((settings.skills?.length ?? 0) > 0 || (settings.prompts?.length ?? 0) > 0) return true;
   }
   const roots = [
     join(agentDir, "skills"),
     join(agentDir, "prompts"),
-    join(cwd, CONFIG_DIR_NAME, "skills"),
-    join(cwd, CONFIG_DIR_NAME, "prompts"),
     join(homeDir(), ".agents", "skills"),
-    ...ancestorAgentsSkillDirs(cwd),
   ];
+  if (projectTrusted) {
+    roots.push(
+      join(cwd, CONFIG_DIR_NAME, "skills"),
+      join(cwd, CONFIG_DIR_NAME, "prompts"),
+      ...ancestorAgentsSkillDirs(cwd),
+    );
+  }
   return roots.some((dir) => existsSync(dir));
 }
 
 /** Resolves the skill and prompt files that settings and the default folders provide. */
-export function resolveLocalResources(options: {
-  cwd: string;
-  agentDir: string;
-  globalSettings: ResourceSettings;
-  projectSettings: ResourceSettings;
-}): ResolvedResources {
+export function resolveLocalResources(options: ResourceSources): ResolvedResources {
   const { cwd, agentDir, globalSettings, projectSettings } = options;
+  const projectTrusted = options.projectTrusted ?? true;
   const maps: Record<Kind, Map<string, { enabled: boolean; metadata: ResourceMetadata }>> = {
     skills: new Map(),
     prompts: new Map(),
@@ -314,9 +327,10 @@ export function resolveLocalResources(options: {
     baseDir: globalBase,
   };
   const userAgentsSkills = join(homeDir(), ".agents", "skills");
-  const projectAgentsDirs = ancestorAgentsSkillDirs(cwd).filter((d) =>
-    resolve(d) !== resolve(userAgentsSkills)
-  );
+  // An untrusted project contributes none of its own folders (its settings are already empty).
+  const projectAgentsDirs = projectTrusted
+    ? ancestorAgentsSkillDirs(cwd).filter((d) => resolve(d) !== resolve(userAgentsSkills))
+    : [];
   const addAuto = (
     kind: Kind,
     paths: string[],
@@ -328,7 +342,7 @@ export function resolveLocalResources(options: {
   };
   addAuto(
     "skills",
-    collectSkillFiles(join(projectBase, "skills"), "pi"),
+    projectTrusted ? collectSkillFiles(join(projectBase, "skills"), "pi") : [],
     projectMeta,
     projectSettings.skills ?? [],
     projectBase,
@@ -346,7 +360,7 @@ export function resolveLocalResources(options: {
   }
   addAuto(
     "prompts",
-    collectPromptFiles(join(projectBase, "prompts")),
+    projectTrusted ? collectPromptFiles(join(projectBase, "prompts")) : [],
     projectMeta,
     projectSettings.prompts ?? [],
     projectBase,

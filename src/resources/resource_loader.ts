@@ -29,6 +29,12 @@ export interface ResourceSettingsSource {
   getProjectSettings(): ResourceSettings;
   /** Re-reads the settings. */
   reload?(): void | Promise<void>;
+  /**
+   * Whether the project is trusted (config/project_trust.ts). When false, the folder's own resources are
+   * skipped: `.pi/skills`, `.pi/prompts`, `.pi/SYSTEM.md`, `.pi/APPEND_SYSTEM.md` and `.agents/skills` in the
+   * cwd and its ancestors. Context files (AGENTS.md, CLAUDE.md) still load, as in pi 1.6.0. Default: trusted.
+   */
+  isProjectTrusted?(): boolean;
 }
 
 /** Options of {@link DefaultResourceLoader}. */
@@ -109,11 +115,13 @@ export class DefaultResourceLoader {
     await this.#settings.reload?.();
     const o = this.#options;
     const warn = o.warn ?? ((m: string) => console.error(m));
+    const projectTrusted = this.#settings.isProjectTrusted?.() ?? true;
     const sources = {
       cwd: this.cwd,
       agentDir: this.agentDir,
       globalSettings: this.#settings.getGlobalSettings(),
       projectSettings: this.#settings.getProjectSettings(),
+      projectTrusted,
     };
     const explicit = [...(o.additionalSkillPaths ?? []), ...(o.additionalPromptTemplatePaths ?? [])];
     if (explicit.length > 0 || hasResourceSources(sources)) await loadResourceDeps();
@@ -197,21 +205,21 @@ export class DefaultResourceLoader {
       ? []
       : loadProjectContextFiles({ cwd: this.cwd, agentDir: this.agentDir, warn });
     this.#systemPrompt = readPromptInput(
-      o.systemPrompt ?? this.#discover("SYSTEM.md"),
+      o.systemPrompt ?? this.#discover("SYSTEM.md", projectTrusted),
       "system prompt",
       warn,
     );
     const appendSources = o.appendSystemPrompt ??
-      [this.#discover("APPEND_SYSTEM.md")].filter((s): s is string => !!s);
+      [this.#discover("APPEND_SYSTEM.md", projectTrusted)].filter((s): s is string => !!s);
     this.#appendSystemPrompt = appendSources
       .map((s) => readPromptInput(s, "append system prompt", warn))
       .filter((s): s is string => s !== undefined);
   }
 
-  /** The project's file, else the agent dir's. */
-  #discover(name: string): string | undefined {
+  /** The project's file (when the project is trusted), else the agent dir's. */
+  #discover(name: string, projectTrusted: boolean): string | undefined {
     const project = join(this.cwd, CONFIG_DIR_NAME, name);
-    if (existsSync(project)) return project;
+    if (projectTrusted && existsSync(project)) return project;
     const global = join(this.agentDir, name);
     return existsSync(global) ? global : undefined;
   }
