@@ -148,6 +148,8 @@ export type ProviderStreamOptions = StreamOptions & Record<string, unknown>;
 
 /** Options of `streamSimple`: one reasoning knob that each provider maps to its own parameters. */
 export interface SimpleStreamOptions extends StreamOptions {
+  /** Provider-neutral tool selection (pi-ai 1.x); unset leaves each API's default. */
+  toolChoice?: "auto" | "none";
   /** One reasoning level, mapped to each provider's own parameters; absent means no reasoning. */
   reasoning?: ThinkingLevel;
   /** Token budgets per level, for providers that take a budget. */

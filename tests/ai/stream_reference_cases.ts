@@ -23,6 +23,15 @@ const CONTEXT: Context = {
   tools: [READ_TOOL],
 };
 
+const NO_USAGE = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
 const FOREIGN_HISTORY: Message[] = [
   { role: "user", content: "q1", timestamp: 1 },
   {
@@ -35,14 +44,7 @@ const FOREIGN_HISTORY: Message[] = [
     api: "anthropic-messages",
     provider: "anthropic",
     model: "other-model",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: NO_USAGE,
     stopReason: "toolUse",
     timestamp: 2,
   },
@@ -56,6 +58,25 @@ const FOREIGN_HISTORY: Message[] = [
   },
   { role: "user", content: "q2", timestamp: 4 },
 ];
+
+/** A reply of the fake model (same API, provider and id) that calls `read`. */
+function callOf(api: string, id: string): Message {
+  const provider = api === "anthropic-messages"
+    ? "anthropic"
+    : api === "google-generative-ai"
+    ? "google"
+    : "openai";
+  return {
+    role: "assistant",
+    content: [{ type: "toolCall", id, name: "read", arguments: { path: "x" } }],
+    api,
+    provider,
+    model: "fake-model",
+    usage: NO_USAGE,
+    stopReason: "toolUse",
+    timestamp: 2,
+  };
+}
 
 function reasoningModelId(api: string): string {
   if (api === "google-generative-ai") return "gemini-2.5-flash";
@@ -81,8 +102,13 @@ export const STREAM_CASES: StreamCase[] = WIRE_APIS.flatMap((api): StreamCase[] 
     name: `${api} abort mid-text`,
     api,
     context: CONTEXT,
+    // The server holds back everything after the first text delta, so the abort always lands
+    // at the same point, however slow the machine.
     abortAfterEvents: 3,
-    turn: { content: [{ type: "text", text: "Hello there, friend, a long answer here" }], chunkDelayMs: 30 },
+    turn: {
+      content: [{ type: "text", text: "Hello there, friend, a long answer here" }],
+      fault: { kind: "stall", afterChunkContaining: "Hello th" },
+    },
   },
   {
     name: `${api} body cut short`,
@@ -158,6 +184,47 @@ export const STREAM_CASES: StreamCase[] = WIRE_APIS.flatMap((api): StreamCase[] 
         timestamp: 1,
       }],
     },
+    turn: { content: [{ type: "text", text: "Hi" }] },
+  },
+  {
+    name: `${api} empty tool results, image-only prompt, toolChoice none`,
+    api,
+    context: {
+      systemPrompt: "S",
+      tools: [READ_TOOL],
+      messages: [
+        { role: "user", content: [{ type: "image", data: "aGVsbG8=", mimeType: "image/png" }], timestamp: 1 },
+        callOf(api, "call_1"),
+        {
+          role: "toolResult",
+          toolCallId: "call_1",
+          toolName: "read",
+          content: [{ type: "text", text: " " }],
+          isError: false,
+          timestamp: 3,
+        },
+        callOf(api, "call_2"),
+        {
+          role: "toolResult",
+          toolCallId: "call_2",
+          toolName: "read",
+          content: [{ type: "image", data: "aGVsbG8=", mimeType: "image/png" }],
+          isError: false,
+          timestamp: 4,
+        },
+        callOf(api, "call_3"),
+        {
+          role: "toolResult",
+          toolCallId: "call_3",
+          toolName: "read",
+          content: [],
+          isError: true,
+          timestamp: 5,
+        },
+        { role: "user", content: "go", timestamp: 6 },
+      ],
+    },
+    options: { toolChoice: "none" },
     turn: { content: [{ type: "text", text: "Hi" }] },
   },
   {

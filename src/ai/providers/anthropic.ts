@@ -194,7 +194,10 @@ async function run(
     (providerEnvValue("PI_CACHE_RETENTION", options?.env) === "long" ? "long" : "short");
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
   const endpoint = anthropicEndpoint(model, context, apiKey, interleaved, options?.headers, sessionId);
-  let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, { ...options, cacheRetention });
+  let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, {
+    ...options,
+    cacheRetention,
+  });
   const replaced = await options?.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced;
 
@@ -341,7 +344,7 @@ export function streamSimpleAnthropic(
     );
     return stream;
   }
-  const base = buildBaseOptions(model, context, options, apiKey);
+  const base = { ...buildBaseOptions(model, context, options, apiKey), toolChoice: options?.toolChoice };
   if (!options?.reasoning) return streamAnthropic(model, context, { ...base, thinkingEnabled: false });
   if (supportsAdaptiveThinking(model)) {
     return streamAnthropic(model, context, {

@@ -282,7 +282,7 @@ export function streamSimpleGoogle(
     finishWithError(stream, output, new Error(`No API key for provider: ${model.provider}`));
     return stream;
   }
-  const base = buildBaseOptions(model, context, options, apiKey);
+  const base = { ...buildBaseOptions(model, context, options, apiKey), toolChoice: options?.toolChoice };
   if (!options?.reasoning) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
 
   const clamped = clampThinkingLevel(model, options.reasoning);

@@ -140,7 +140,8 @@ export function convertMessages(model: Model, context: Context): GoogleContent[]
         inlineData: { mimeType: img.mimeType, data: img.data },
       }));
       const nested = supportsMultimodalFunctionResponse(model.id);
-      const value = text.length > 0
+      // Whitespace-only text counts as none (pi-ai 1.x).
+      const value = text.trim().length > 0
         ? sanitizeSurrogates(text)
         : images.length > 0
         ? "(see attached image)"

@@ -54,7 +54,7 @@ export function streamOpenAICompletions(
 export function streamSimpleOpenAICompletions(
   model: Model,
   context: Context,
-  options?: SimpleStreamOptions & { toolChoice?: OpenAICompletionsOptions["toolChoice"] },
+  options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
   const base = buildBaseOptions(model, context, options, options?.apiKey);
   const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;

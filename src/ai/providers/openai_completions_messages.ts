@@ -120,7 +120,14 @@ export function convertCompletionsMessages(
         const text = result.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
         const toolMsg: ChatMessageParam = {
           role: "tool",
-          content: sanitizeSurrogates(text.length > 0 ? text : "(see attached image)"),
+          // pi-ai 1.x: "(see attached image)" only when an image follows, else "(no tool output)".
+          content: sanitizeSurrogates(
+            text.trim().length > 0
+              ? text
+              : result.content.some((c) => c.type === "image")
+              ? "(see attached image)"
+              : "(no tool output)",
+          ),
           tool_call_id: result.toolCallId,
         };
         if (compat.requiresToolResultName && result.toolName) toolMsg.name = result.toolName;

@@ -38,6 +38,8 @@ export interface OpenAIResponsesOptions extends StreamOptions {
   reasoningSummary?: "auto" | "detailed" | "concise" | null;
   /** Processing tier requested from OpenAI. */
   serviceTier?: "auto" | "default" | "flex" | "scale" | "priority" | null;
+  /** Whether the model may call tools. */
+  toolChoice?: "auto" | "none";
 }
 
 /** Providers whose `call|item` tool-call ids are Responses ids worth keeping. */
@@ -72,6 +74,7 @@ export function streamSimpleOpenAIResponses(
   const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
   return streamOpenAIResponses(model, context, {
     ...base,
+    toolChoice: options?.toolChoice,
     reasoningEffort: level === "off" ? undefined : level,
   });
 }
@@ -119,6 +122,8 @@ export function buildResponsesParams(
         (model.compat as { supportsStrictMode?: boolean } | undefined)?.supportsStrictMode ?? false,
     });
   }
+  if (options?.toolChoice !== undefined) params.tool_choice = options.toolChoice;
+
   if (model.reasoning) {
     if (options?.reasoningEffort || options?.reasoningSummary) {
       const effort = options.reasoningEffort

@@ -165,7 +165,10 @@ export function convertResponsesMessages(
         }
         output = parts;
       } else {
-        output = sanitizeSurrogates(text.length > 0 ? text : "(see attached image)");
+        // pi-ai 1.x: "(see attached image)" only when there is an image, else "(no tool output)".
+        output = sanitizeSurrogates(
+          text.trim().length > 0 ? text : hasImages ? "(see attached image)" : "(no tool output)",
+        );
       }
       items.push({ type: "function_call_output", call_id: callId, output });
     }

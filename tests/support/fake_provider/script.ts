@@ -46,8 +46,11 @@ export type ScriptedFault =
   | { kind: "drop"; afterChunks?: number }
   /** Send `afterChunks` chunks, then end the body cleanly without the terminal event. */
   | { kind: "close"; afterChunks?: number }
-  /** Send `afterChunks` chunks, then send nothing more until the client goes away. */
-  | { kind: "stall"; afterChunks?: number };
+  /**
+   * Send `afterChunks` chunks (or up to and including the first chunk that contains
+   * `afterChunkContaining`), then send nothing more until the client goes away.
+   */
+  | { kind: "stall"; afterChunks?: number; afterChunkContaining?: string };
 
 /** One scripted answer to one request. */
 export interface ScriptedTurn {

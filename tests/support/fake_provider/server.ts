@@ -111,11 +111,16 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
     let chunks = encoder.chunks(turn, request);
     let ending: "normal" | "drop" | "close" | "stall" = "normal";
     if (fault) {
-      const keep = Math.min(fault.afterChunks ?? Math.floor(chunks.length / 2), chunks.length);
+      const marker = fault.kind === "stall" ? fault.afterChunkContaining : undefined;
+      const markerAt = marker === undefined ? -1 : chunks.findIndex((c) => c.includes(marker));
+      const keep = markerAt >= 0
+        ? markerAt + 1
+        : Math.min(fault.afterChunks ?? Math.floor(chunks.length / 2), chunks.length);
       chunks = chunks.slice(0, keep);
       if (fault.kind === "error_event") chunks.push(encoder.errorChunk(fault.message));
-      else if (fault.kind === "garbage") chunks.push(`${fault.event ? `event: ${fault.event}\n` : ""}data: ${fault.data}\n\n`);
-      else ending = fault.kind;
+      else if (fault.kind === "garbage") {
+        chunks.push(`${fault.event ? `event: ${fault.event}\n` : ""}data: ${fault.data}\n\n`);
+      } else ending = fault.kind;
     }
 
     res.writeHead(200, {
