@@ -130,7 +130,7 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** Request timeout in milliseconds. */
   timeoutMs?: number;
-  /** Retries of the provider's own client for transient failures. */
+  /** Client-side retries of a failed request (none unless set). */
   maxRetries?: number;
   /** Longest server-requested retry delay to honour in-client (default 60000; 0 = no cap). */
   maxRetryDelayMs?: number;

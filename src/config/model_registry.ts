@@ -295,7 +295,7 @@ export class ModelRegistry {
       this.providerRequestConfigs.get(model.provider)?.apiKey !== undefined;
   }
 
-  /** Keeps a provider's base URL, key and headers for requests. */
+  /** Keeps a provider's API key, headers and auth-header switch for its requests. */
   private storeProviderRequestConfig(providerName: string, config: ProviderRequestConfig): void {
     if (!config.apiKey && !config.headers && !config.authHeader) return;
     this.providerRequestConfigs.set(providerName, {
@@ -409,7 +409,7 @@ export class ModelRegistry {
     this.refresh();
   }
 
-  /** Rejects a provider registration that cannot work (e.g. models without an API). */
+  /** Rejects a registration that cannot work: a stream function without `api`, models without `baseUrl` or a key. */
   private validateProviderConfig(providerName: string, config: ProviderConfigInput): void {
     if (config.streamSimple && !config.api) {
       throw new Error(`Provider ${providerName}: "api" is required when registering streamSimple.`);
