@@ -21,7 +21,7 @@ import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { expandSkillCommand } from "../resources/skills.ts";
 import type { CustomMessage } from "../session/messages.ts";
 import type { SessionManager } from "../session/session_manager.ts";
-import { systemMessageUpdate } from "../session/system_message.ts";
+import { getCurrentTools, type SystemMessage, systemMessageUpdate } from "../session/system_message.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
 import type { BashResult } from "../tools/bash_executor.ts";
@@ -146,6 +146,9 @@ export class AgentSession {
     });
     this.#toolRegistry = tools.registry;
     this.setActiveToolsByName(tools.active);
+    // A resumed session goes on with the tools its transcript last declared (1.6.0), unless the
+    // caller chose the tools.
+    if (!config.initialActiveToolNames) this.#restoreToolsFromTranscript();
   }
 
   // ── events ──────────────────────────────────────────────────────────────
@@ -355,6 +358,18 @@ export class AgentSession {
     this.#baseSystemPrompt = prompt.text;
     this.#promptSections = prompt.sections;
     this.agent.state.systemPrompt = this.#baseSystemPrompt;
+  }
+
+  /**
+   * Activates the tools the branch's `system` messages last declared; without any (a new session)
+   * the current tools stay. Declared tools that do not exist here are ignored.
+   */
+  #restoreToolsFromTranscript(): void {
+    const systemMessages = this.sessionManager.getBranch().flatMap((entry) =>
+      entry.type === "message" && entry.message.role === "system" ? [entry.message as SystemMessage] : []
+    );
+    if (systemMessages.length === 0) return;
+    this.setActiveToolsByName(getCurrentTools(systemMessages).map((tool) => tool.name));
   }
 
   /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */

@@ -390,3 +390,40 @@ Deno.test("TOOL bash commands learn the session through PI_SESSION_ID/FILE, PI_P
     await t.close();
   }
 });
+
+Deno.test("SES-05 a resumed session goes on with the tools its transcript last declared", async () => {
+  const t = await setup("anthropic-messages", [
+    { content: [{ type: "text", text: "one" }] },
+    { content: [{ type: "text", text: "two" }] },
+  ]);
+  try {
+    await t.session.prompt("first");
+    t.session.setActiveToolsByName(["read", "grep"]);
+    await t.session.prompt("second");
+    const file = t.session.sessionFile!;
+    const authStorage = AuthStorage.create(join(t.env.agentDir, "auth.json"));
+    const modelRegistry = ModelRegistry.create(authStorage, join(t.env.agentDir, "models.json"));
+    const resumed = await createAgentSession({
+      cwd: t.env.cwd,
+      agentDir: t.env.agentDir,
+      authStorage,
+      modelRegistry,
+      settingsManager: SettingsManager.create(t.env.cwd, t.env.agentDir),
+      sessionManager: SessionManager.open(file),
+      model: modelRegistry.find(FAKE_PROVIDERS["anthropic-messages"], FAKE_MODEL_ID),
+    });
+    try {
+      assertEquals(resumed.session.getActiveToolNames(), ["read", "grep"]);
+    } finally {
+      resumed.session.dispose();
+    }
+    assertEquals(
+      (await readSessionLines(file)).filter((l) => (l.message as { role?: string })?.role === "system")
+        .length,
+      2,
+      "the first prompt recorded the tools, the second the change",
+    );
+  } finally {
+    await t.close();
+  }
+});
