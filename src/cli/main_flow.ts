@@ -8,31 +8,25 @@
  * @module
  */
 import { readEnv } from "../util/env.ts";
-import { resolve } from "../util/path.ts";
-import { resolveModelScope } from "../config/model_resolver.ts";
 import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
-import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
-import { formatNoApiKeyFoundMessage, formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
+import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import {
   AgentSessionRuntime,
   type AgentSessionServices,
-  createAgentSessionFromServices,
   type CreateAgentSessionRuntimeFactory,
-  type CreateAgentSessionRuntimeOptions,
   type CreateAgentSessionRuntimeResult,
-  createAgentSessionServices,
 } from "../core/session_runtime.ts";
 import type { AgentSession } from "../core/agent_session.ts";
 import { InvalidSessionFileError } from "../session/session_file.ts";
 import type { SessionManager } from "../session/session_manager.ts";
 import { VERSION } from "../version.ts";
 import { type CliArgs, type CliDiagnostic, parseArgs } from "./args.ts";
+import { type PreparedRuntime, runtimeFactory, settingsDiagnostics } from "./runtime_factory.ts";
 import { CliExit } from "./cli_error.ts";
 import type { CliIO } from "./cli_io.ts";
 import { processFileArguments } from "./file_processor.ts";
 import { buildInitialMessage, type InitialMessage } from "./initial_message.ts";
-import { buildSessionOptions } from "./session_options.ts";
 import {
   createSessionManager,
   missingSessionCwdMessage,
@@ -169,13 +163,6 @@ function validateFlags(parsed: CliArgs): void {
   validateSessionIdFlags(parsed);
 }
 
-function settingsDiagnostics(settings: SettingsManager, context: string): CliDiagnostic[] {
-  return settings.drainErrors().map(({ scope, error }) => ({
-    type: "warning" as const,
-    message: `(${context}, ${scope} settings) ${error.message}`,
-  }));
-}
-
 /**
  * Opens the session the flags select (an unreadable session file is a plain error, never a stack
  * trace), reports skipped lines, and refuses a session whose working directory is gone.
@@ -218,129 +205,6 @@ function nameSession(parsed: CliArgs, sessionManager: SessionManager): void {
   sessionManager.appendSessionInfo(name);
 }
 
-/** Non-package values of `--skill`, `--prompt-template`, … are resolved against the start cwd. */
-function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | undefined {
-  const remote = ["npm:", "git:", "github:", "http:", "https:", "ssh:"];
-  return paths?.map((value) => remote.some((p) => value.trim().startsWith(p)) ? value : resolve(cwd, value));
-}
-
-/**
- * The one place the CLI builds a runtime: services for a cwd, the model scope and session options
- * from the flags, then the session. The first session and every later one (RPC `new_session`,
- * `switch_session`, `fork`) come from here, as the reference's `createRuntime` does.
- */
-function runtimeFactory(run: RunContext, startupSettings: SettingsManager): RuntimeFactory {
-  const { io, parsed, cwd } = run;
-  const resourceLoaderOptions = {
-    additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
-    additionalPromptTemplatePaths: resolveCliPaths(cwd, parsed.promptTemplates),
-    noSkills: parsed.noSkills,
-    noPromptTemplates: parsed.noPromptTemplates,
-    noContextFiles: parsed.noContextFiles,
-    systemPrompt: parsed.systemPrompt,
-    appendSystemPrompt: parsed.appendSystemPrompt,
-    warn: (message: string) => io.stderr(`${message}\n`),
-  };
-  // One credential store for the whole process, so an --api-key given once applies to later sessions.
-  let first: AgentSessionServices | undefined;
-  const prepare = async (options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime> => {
-    // Project trust (-a/--approve, -na/--no-approve, trust.json, defaultProjectTrust) decides whether
-    // the folder's own .pi/settings.json applies. Nobody can be asked in these modes.
-    let projectTrusted: boolean;
-    try {
-      projectTrusted = await resolveProjectTrust({
-        cwd: options.cwd,
-        agentDir: options.agentDir,
-        flag: parsed.projectTrustOverride,
-        defaultProjectTrust: startupSettings.getDefaultProjectTrust(),
-        interactive: false,
-      });
-    } catch (error) {
-      // A broken trust.json: its message names the file and what is wrong.
-      throw new CliExit(`Error: ${(error as Error).message}`);
-    }
-    const services = await createAgentSessionServices({
-      cwd: options.cwd,
-      agentDir: options.agentDir,
-      authStorage: first?.authStorage,
-      settingsManager: SettingsManager.create(options.cwd, options.agentDir, { projectTrusted }),
-      resourceLoaderOptions,
-    });
-    first ??= services;
-    const diagnostics: CliDiagnostic[] = [
-      ...services.diagnostics, // broken auth.json / models.json, named with file and line
-      ...settingsDiagnostics(services.settingsManager, "runtime creation"),
-    ];
-    // No extension registers flags in this build, so every unknown --flag is an error.
-    const unknown = [...parsed.unknownFlags.keys()];
-    if (unknown.length > 0) {
-      diagnostics.push({
-        type: "error",
-        message: `Unknown option${unknown.length === 1 ? "" : "s"}: ${
-          unknown.map((n) => `--${n}`).join(", ")
-        }`,
-      });
-    }
-    const patterns = parsed.models ?? services.settingsManager.getEnabledModels();
-    const scopedModels = patterns && patterns.length > 0
-      ? await resolveModelScope(patterns, services.modelRegistry)
-      : [];
-    const hasExisting = options.sessionManager.buildSessionContext().messages.length > 0;
-    const built = buildSessionOptions(
-      parsed,
-      scopedModels,
-      hasExisting,
-      services.modelRegistry,
-      services.settingsManager,
-    );
-    diagnostics.push(...built.diagnostics);
-    if (parsed.apiKey) {
-      if (!built.options.model) {
-        diagnostics.push({
-          type: "error",
-          message: "--api-key requires a model to be specified via --model, --provider/--model, or --models",
-        });
-      } else {
-        services.authStorage.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
-      }
-    }
-    // Without any usable model the session would have none: say so (pi 1.6.0's start-up warning).
-    if (!built.options.model && services.modelRegistry.getAvailable().length === 0) {
-      diagnostics.push({ type: "warning", message: formatNoModelsAvailableMessage() });
-    }
-    return { services, diagnostics, built };
-  };
-  const create = async (
-    options: CreateAgentSessionRuntimeOptions,
-  ): Promise<CreateAgentSessionRuntimeResult> => {
-    const { services, diagnostics, built } = await prepare(options);
-    const created = await createAgentSessionFromServices({
-      services,
-      sessionManager: options.sessionManager,
-      ...built.options,
-    });
-    if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
-      // Re-applied so the level is clamped to the model and recorded in the session.
-      created.session.setThinkingLevel(created.session.thinkingLevel);
-    }
-    return { ...created, services, diagnostics };
-  };
-  return { prepare, create };
-}
-
-/** Services and resolved flags for a cwd, before a session exists (all `--help` and `--list-models` need). */
-interface PreparedRuntime {
-  services: AgentSessionServices;
-  diagnostics: CliDiagnostic[];
-  built: ReturnType<typeof buildSessionOptions>;
-}
-
-/** {@link runtimeFactory}'s two stages: `create` is the runtime factory RPC mode reuses. */
-interface RuntimeFactory {
-  prepare(options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime>;
-  create: CreateAgentSessionRuntimeFactory;
-}
-
 function stop(session: AgentSession, code: number): number {
   session.dispose();
   return code;
@@ -359,7 +223,10 @@ async function printModelList(run: RunContext, prepared: PreparedRuntime): Promi
   for (const d of prepared.diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
   const search = typeof run.parsed.listModels === "string" ? run.parsed.listModels : undefined;
   const { formatModelList } = await import("./list_models.ts");
-  const listing = formatModelList(prepared.services.modelRegistry, search);
+  // The start-up diagnostics already named a broken models.json (file, line, problem).
+  const listing = formatModelList(prepared.services.modelRegistry, search, {
+    reportLoadError: prepared.services.diagnostics.length === 0,
+  });
   for (const warning of listing.warnings) run.io.stderr(`${warning}\n`);
   run.io.stdout(listing.out);
   return 0;

@@ -4,7 +4,7 @@
  * code must equal the reference's. Our `--help` adds "(not available yet)" marks (help_additions.ts).
  */
 import { assertEquals } from "../support/assert.ts";
-import { loadCases, referenceRun, runCase } from "../cli/reference_cases.ts";
+import { type CliRun, loadCases, referenceRun, runCase } from "../cli/reference_cases.ts";
 import { withOurHelpAdditions } from "../cli/help_additions.ts";
 
 const ID: Record<string, string> = {
@@ -34,12 +34,27 @@ const ID: Record<string, string> = {
   session_other_project_declined: "CLI-20",
 };
 
+/**
+ * Where we deliberately print something else (docs/differences.md): a broken models.json is named
+ * (file and problem) among the start-up warnings, before "No models available", instead of only
+ * by `--list-models` after it.
+ */
+const IMPROVED: Record<string, (ref: CliRun) => CliRun> = {
+  list_models_broken_json: (ref) => {
+    const problem =
+      "Failed to parse models.json: Unexpected end of JSON input\n\nFile: <TMP>/home/agent/models.json\n";
+    const listingWarning = `Warning: errors loading models.json:\n${problem}`;
+    if (!ref.stderr.endsWith(listingWarning)) throw new Error("the reference's models.json warning changed");
+    return { ...ref, stderr: `Warning: ${problem}${ref.stderr.slice(0, -listingWarning.length)}` };
+  },
+};
+
 for (const c of loadCases()) {
   const id = ID[c.name] ??
     (c.name.startsWith("auth_") ? "CLI-26" : c.name.startsWith("session_id") ? "CLI-20" : "CLI-17");
   Deno.test(`${id} e2e ${c.name}: pi ${c.args.join(" ")} behaves like pi 1.6.0`, async () => {
     const ours = await runCase(c);
-    const ref = referenceRun(c.name);
+    const ref = IMPROVED[c.name]?.(referenceRun(c.name)) ?? referenceRun(c.name);
     const isHelp = c.args.includes("--help") || c.args.includes("-h");
     assertEquals(
       ours,

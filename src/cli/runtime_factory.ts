@@ -1,0 +1,160 @@
+/**
+ * The one place the CLI builds a runtime for a folder (CLI-09): project trust, settings,
+ * credentials, models and resources ({@link createAgentSessionServices}), the resource-loader
+ * options and the model scope from the flags, the session options, then the session. The first
+ * session and every later one (RPC `new_session`, `switch_session`, `fork`) come from here, as the
+ * reference's `createRuntime` does.
+ *
+ * @module
+ */
+import { resolve } from "../util/path.ts";
+import { resolveModelScope } from "../config/model_resolver.ts";
+import { resolveProjectTrust } from "../config/project_trust.ts";
+import { SettingsManager } from "../config/settings_manager.ts";
+import { formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
+import {
+  type AgentSessionServices,
+  createAgentSessionFromServices,
+  type CreateAgentSessionRuntimeFactory,
+  type CreateAgentSessionRuntimeOptions,
+  type CreateAgentSessionRuntimeResult,
+  createAgentSessionServices,
+} from "../core/session_runtime.ts";
+import type { CliArgs, CliDiagnostic } from "./args.ts";
+import { CliExit } from "./cli_error.ts";
+import type { CliIO } from "./cli_io.ts";
+import { buildSessionOptions } from "./session_options.ts";
+
+/** Settings problems as warnings that say where they were found. */
+export function settingsDiagnostics(settings: SettingsManager, context: string): CliDiagnostic[] {
+  return settings.drainErrors().map(({ scope, error }) => ({
+    type: "warning" as const,
+    message: `(${context}, ${scope} settings) ${error.message}`,
+  }));
+}
+
+/** Non-package values of `--skill`, `--prompt-template`, … are resolved against the start cwd. */
+function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | undefined {
+  const remote = ["npm:", "git:", "github:", "http:", "https:", "ssh:"];
+  return paths?.map((value) => remote.some((p) => value.trim().startsWith(p)) ? value : resolve(cwd, value));
+}
+
+/**
+ * The one place the CLI builds a runtime: services for a cwd, the model scope and session options
+ * from the flags, then the session. The first session and every later one (RPC `new_session`,
+ * `switch_session`, `fork`) come from here, as the reference's `createRuntime` does.
+ */
+export function runtimeFactory(
+  run: { io: CliIO; parsed: CliArgs; cwd: string },
+  startupSettings: SettingsManager,
+): RuntimeFactory {
+  const { io, parsed, cwd } = run;
+  const resourceLoaderOptions = {
+    additionalSkillPaths: resolveCliPaths(cwd, parsed.skills),
+    additionalPromptTemplatePaths: resolveCliPaths(cwd, parsed.promptTemplates),
+    noSkills: parsed.noSkills,
+    noPromptTemplates: parsed.noPromptTemplates,
+    noContextFiles: parsed.noContextFiles,
+    systemPrompt: parsed.systemPrompt,
+    appendSystemPrompt: parsed.appendSystemPrompt,
+    warn: (message: string) => io.stderr(`${message}\n`),
+  };
+  // One credential store for the whole process, so an --api-key given once applies to later sessions.
+  let first: AgentSessionServices | undefined;
+  const prepare = async (options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime> => {
+    // Project trust (-a/--approve, -na/--no-approve, trust.json, defaultProjectTrust) decides whether
+    // the folder's own .pi/settings.json applies. Nobody can be asked in these modes.
+    let projectTrusted: boolean;
+    try {
+      projectTrusted = await resolveProjectTrust({
+        cwd: options.cwd,
+        agentDir: options.agentDir,
+        flag: parsed.projectTrustOverride,
+        defaultProjectTrust: startupSettings.getDefaultProjectTrust(),
+        interactive: false,
+      });
+    } catch (error) {
+      // A broken trust.json: its message names the file and what is wrong.
+      throw new CliExit(`Error: ${(error as Error).message}`);
+    }
+    const services = await createAgentSessionServices({
+      cwd: options.cwd,
+      agentDir: options.agentDir,
+      authStorage: first?.authStorage,
+      settingsManager: SettingsManager.create(options.cwd, options.agentDir, { projectTrusted }),
+      resourceLoaderOptions,
+    });
+    first ??= services;
+    const diagnostics: CliDiagnostic[] = [
+      ...services.diagnostics, // broken auth.json / models.json, named with file and line
+      ...settingsDiagnostics(services.settingsManager, "runtime creation"),
+    ];
+    // No extension registers flags in this build, so every unknown --flag is an error.
+    const unknown = [...parsed.unknownFlags.keys()];
+    if (unknown.length > 0) {
+      diagnostics.push({
+        type: "error",
+        message: `Unknown option${unknown.length === 1 ? "" : "s"}: ${
+          unknown.map((n) => `--${n}`).join(", ")
+        }`,
+      });
+    }
+    const patterns = parsed.models ?? services.settingsManager.getEnabledModels();
+    const scopedModels = patterns && patterns.length > 0
+      ? await resolveModelScope(patterns, services.modelRegistry)
+      : [];
+    const hasExisting = options.sessionManager.buildSessionContext().messages.length > 0;
+    const built = buildSessionOptions(
+      parsed,
+      scopedModels,
+      hasExisting,
+      services.modelRegistry,
+      services.settingsManager,
+    );
+    diagnostics.push(...built.diagnostics);
+    if (parsed.apiKey) {
+      if (!built.options.model) {
+        diagnostics.push({
+          type: "error",
+          message: "--api-key requires a model to be specified via --model, --provider/--model, or --models",
+        });
+      } else {
+        services.authStorage.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
+      }
+    }
+    // Without any usable model the session would have none: say so (pi 1.6.0's start-up warning).
+    if (!built.options.model && services.modelRegistry.getAvailable().length === 0) {
+      diagnostics.push({ type: "warning", message: formatNoModelsAvailableMessage() });
+    }
+    return { services, diagnostics, built };
+  };
+  const create = async (
+    options: CreateAgentSessionRuntimeOptions,
+  ): Promise<CreateAgentSessionRuntimeResult> => {
+    const { services, diagnostics, built } = await prepare(options);
+    const created = await createAgentSessionFromServices({
+      services,
+      sessionManager: options.sessionManager,
+      ...built.options,
+    });
+    if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
+      // Re-applied so the level is clamped to the model and recorded in the session.
+      created.session.setThinkingLevel(created.session.thinkingLevel);
+    }
+    return { ...created, services, diagnostics };
+  };
+  return { prepare, create };
+}
+
+/** Services and resolved flags for a cwd, before a session exists (all `--help` and `--list-models` need). */
+export interface PreparedRuntime {
+  services: AgentSessionServices;
+  diagnostics: CliDiagnostic[];
+  built: ReturnType<typeof buildSessionOptions>;
+}
+
+/** {@link runtimeFactory}'s two stages: `create` is the runtime factory RPC mode reuses. */
+export interface RuntimeFactory {
+  prepare(options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime>;
+  create: CreateAgentSessionRuntimeFactory;
+}
