@@ -58,26 +58,44 @@ class LineAssembler {
   }
 }
 
-/** Feeds a chunk through the splitter; returns false if the callback asked to stop. */
-function splitChunk(
-  chunk: Uint8Array,
-  carry: LineAssembler,
-  state: { line: number },
-  onLine: LineCallback,
-): boolean {
-  let start = 0;
-  while (start < chunk.length) {
-    const nl = chunk.indexOf(NEWLINE, start);
-    if (nl === -1) {
-      carry.push(chunk.subarray(start));
-      return true;
-    }
-    const text = carry.take(chunk.subarray(start, nl));
-    state.line++;
-    if (onLine(text, state.line, true) === false) return false;
-    start = nl + 1;
+/** The state of one scan: lines split from chunks as they are read, sync or async alike. */
+class LineScanner {
+  #carry = new LineAssembler();
+  #line = 0;
+  #bytesRead = 0;
+  #lastByte = NEWLINE;
+  readonly #onLine: LineCallback;
+
+  constructor(onLine: LineCallback) {
+    this.#onLine = onLine;
   }
-  return true;
+
+  /** Splits a chunk into lines; false when the callback asked to stop. */
+  feed(chunk: Uint8Array): boolean {
+    this.#bytesRead += chunk.length;
+    this.#lastByte = chunk[chunk.length - 1];
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      if (nl === -1) {
+        this.#carry.push(chunk.subarray(start));
+        return true;
+      }
+      const text = this.#carry.take(chunk.subarray(start, nl));
+      this.#line++;
+      if (this.#onLine(text, this.#line, true) === false) return false;
+      start = nl + 1;
+    }
+    return true;
+  }
+
+  /** The summary after a stop (`stopped`) or at end of file, where a last unterminated line is delivered. */
+  finish(stopped: boolean): LineScan {
+    if (!stopped && !this.#carry.empty) {
+      this.#onLine(this.#carry.take(new Uint8Array(0)), this.#line + 1, false);
+    }
+    return { bytesRead: this.#bytesRead, endsWithNewline: this.#lastByte === NEWLINE, stoppedEarly: stopped };
+  }
 }
 
 /** Reads `path` synchronously line by line. Throws if the file cannot be opened. */
@@ -85,21 +103,12 @@ export function readLinesSync(path: string, onLine: LineCallback): LineScan {
   const file = Deno.openSync(path, { read: true });
   try {
     const buf = new Uint8Array(CHUNK_SIZE);
-    const carry = new LineAssembler();
-    const state = { line: 0 };
-    let bytesRead = 0;
-    let lastByte = NEWLINE;
+    const scanner = new LineScanner(onLine);
     for (;;) {
       const n = file.readSync(buf);
-      if (n === null || n === 0) break;
-      bytesRead += n;
-      lastByte = buf[n - 1];
-      if (!splitChunk(buf.subarray(0, n), carry, state, onLine)) {
-        return { bytesRead, endsWithNewline: lastByte === NEWLINE, stoppedEarly: true };
-      }
+      if (n === null || n === 0) return scanner.finish(false);
+      if (!scanner.feed(buf.subarray(0, n))) return scanner.finish(true);
     }
-    if (!carry.empty) onLine(carry.take(new Uint8Array(0)), state.line + 1, false);
-    return { bytesRead, endsWithNewline: lastByte === NEWLINE, stoppedEarly: false };
   } finally {
     file.close();
   }
@@ -110,21 +119,12 @@ export async function readLines(path: string, onLine: LineCallback): Promise<Lin
   const file = await Deno.open(path, { read: true });
   try {
     const buf = new Uint8Array(CHUNK_SIZE);
-    const carry = new LineAssembler();
-    const state = { line: 0 };
-    let bytesRead = 0;
-    let lastByte = NEWLINE;
+    const scanner = new LineScanner(onLine);
     for (;;) {
       const n = await file.read(buf);
-      if (n === null || n === 0) break;
-      bytesRead += n;
-      lastByte = buf[n - 1];
-      if (!splitChunk(buf.subarray(0, n), carry, state, onLine)) {
-        return { bytesRead, endsWithNewline: lastByte === NEWLINE, stoppedEarly: true };
-      }
+      if (n === null || n === 0) return scanner.finish(false);
+      if (!scanner.feed(buf.subarray(0, n))) return scanner.finish(true);
     }
-    if (!carry.empty) onLine(carry.take(new Uint8Array(0)), state.line + 1, false);
-    return { bytesRead, endsWithNewline: lastByte === NEWLINE, stoppedEarly: false };
   } finally {
     file.close();
   }
