@@ -71,6 +71,10 @@ type WireEvent =
       name?: string;
       input?: Record<string, unknown>;
       data?: string;
+      /** Content a text or thinking block may already carry when it starts. */
+      text?: string;
+      thinking?: string;
+      signature?: string;
     };
   }
   | {
@@ -234,11 +238,16 @@ async function run(
     } else if (event.type === "content_block_start") {
       const start = event.content_block;
       const contentIndex = blocks.length;
+      // A block may start with content already (pi-ai 1.x keeps it).
       if (start.type === "text") {
-        blocks.push({ type: "text", text: "" });
+        blocks.push({ type: "text", text: start.text ?? "" });
         stream.push({ type: "text_start", contentIndex, partial: output });
       } else if (start.type === "thinking") {
-        blocks.push({ type: "thinking", thinking: "", thinkingSignature: "" });
+        blocks.push({
+          type: "thinking",
+          thinking: start.thinking ?? "",
+          thinkingSignature: start.signature ?? "",
+        });
         stream.push({ type: "thinking_start", contentIndex, partial: output });
       } else if (start.type === "redacted_thinking") {
         blocks.push({

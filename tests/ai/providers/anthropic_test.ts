@@ -447,3 +447,53 @@ Deno.test("LOOP-06 ANTH-23 abort while waiting to retry ends promptly as aborted
     assertEquals(server.requests.length, 1);
   });
 });
+
+Deno.test("ANTH-01 text and thinking already in content_block_start are kept (pi-ai 1.x)", async () => {
+  const events = [
+    ["message_start", { type: "message_start", message: { id: "m1", usage: { input_tokens: 3 } } }],
+    ["content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "thinking", thinking: "Let me ", signature: "" },
+    }],
+    ["content_block_delta", {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "thinking_delta", thinking: "see" },
+    }],
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ["content_block_start", {
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "text", text: "Hi " },
+    }],
+    ["content_block_delta", {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "text_delta", text: "there" },
+    }],
+    ["content_block_stop", { type: "content_block_stop", index: 1 }],
+    ["message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: "end_turn" },
+      usage: { output_tokens: 2 },
+    }],
+    ["message_stop", { type: "message_stop" }],
+  ] as const;
+  const raw = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join(""));
+  });
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    const { final } = await collect(streamAnthropic(model(url), hello, { apiKey: "k", maxRetries: 0 }));
+    assertEquals(final.content, [
+      { type: "thinking", thinking: "Let me see", thinkingSignature: "" },
+      { type: "text", text: "Hi there" },
+    ]);
+    assertEquals([final.stopReason, final.rawStopReason], ["stop", "end_turn"]);
+  } finally {
+    await new Promise<void>((resolve) => raw.close(() => resolve()));
+  }
+});
