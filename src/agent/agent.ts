@@ -19,8 +19,6 @@ import { emptyUsage } from "../ai/types.ts";
 import { runAgentLoop, runAgentLoopContinue } from "./agent_loop.ts";
 import { PendingMessageQueue } from "./pending_queue.ts";
 import type {
-  AfterToolCallContext,
-  AfterToolCallResult,
   AgentContext,
   AgentEvent,
   AgentLoopConfig,
@@ -30,8 +28,6 @@ import type {
   AgentThinkingLevel,
   AgentTool,
   AgentTurnContext,
-  BeforeToolCallContext,
-  BeforeToolCallResult,
   QueueMode,
   StreamFn,
   ToolExecutionMode,
@@ -53,16 +49,10 @@ export interface AgentOptions {
   onPayload?: SimpleStreamOptions["onPayload"];
   /** Called with each HTTP response's status and headers. */
   onResponse?: SimpleStreamOptions["onResponse"];
-  /** Called before a tool runs; may block the call with a reason. */
-  beforeToolCall?: (
-    context: BeforeToolCallContext,
-    signal?: AbortSignal,
-  ) => Promise<BeforeToolCallResult | undefined>;
+  /** Called before a tool runs; may block the call with a reason (see {@link AgentLoopConfig.beforeToolCall}). */
+  beforeToolCall?: AgentLoopConfig["beforeToolCall"];
   /** Called after a tool ran; may replace its content, details or error flag, or end the run. */
-  afterToolCall?: (
-    context: AfterToolCallContext,
-    signal?: AbortSignal,
-  ) => Promise<AfterToolCallResult | undefined>;
+  afterToolCall?: AgentLoopConfig["afterToolCall"];
   /** See {@link AgentLoopConfig.finishTurn}. */
   finishTurn?: AgentLoopConfig["finishTurn"];
   /** See {@link AgentLoopConfig.prepareNextTurn}; also gets the run's abort signal. */
