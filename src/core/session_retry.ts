@@ -80,32 +80,10 @@ export class SessionRetrier {
     }
     if (!this.#promise) this.#promise = new Promise((r) => (this.#resolve = r));
     this.#attempt++;
-    if (this.#attempt > settings.maxRetries) {
-      session.emit({
-        type: "auto_retry_end",
-        success: false,
-        attempt: this.#attempt - 1,
-        finalError: message.errorMessage,
-      });
-      this.#attempt = 0;
-      this.settle();
-      return false;
-    }
+    if (this.#attempt > settings.maxRetries) return this.#giveUp(message, true);
     // A server asking for a longer wait than the agent may take is not retried: the reply's own
     // error ("Server requested 600s retry delay …") is the run's outcome.
-    if (waitsTooLong(message, settings.maxAgentDelayMs)) {
-      if (this.#attempt > 1) {
-        session.emit({
-          type: "auto_retry_end",
-          success: false,
-          attempt: this.#attempt - 1,
-          finalError: message.errorMessage,
-        });
-      }
-      this.#attempt = 0;
-      this.settle();
-      return false;
-    }
+    if (waitsTooLong(message, settings.maxAgentDelayMs)) return this.#giveUp(message, this.#attempt > 1);
     const delayMs = retryDelay(settings, this.#attempt, requestedRetryDelayMs(message));
     session.emit({
       type: "auto_retry_start",
@@ -134,6 +112,21 @@ export class SessionRetrier {
     // After the current run has unwound (this runs inside its agent_end handling).
     setTimeout(() => void session.agent.continue().catch(() => {}), 0);
     return true;
+  }
+
+  /** Ends the retries with the failed reply as the outcome (`auto_retry_end` only after a retry). */
+  #giveUp(message: AssistantMessage, announce: boolean): false {
+    if (announce) {
+      this.#session.emit({
+        type: "auto_retry_end",
+        success: false,
+        attempt: this.#attempt - 1,
+        finalError: message.errorMessage,
+      });
+    }
+    this.#attempt = 0;
+    this.settle();
+    return false;
   }
 
   /** Ends the retry sequence for waiters. */
