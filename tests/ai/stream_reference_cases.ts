@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Context, Message } from "../../src/ai/types.ts";
+import { type Context, emptyUsage, type Message } from "../../src/ai/types.ts";
 import { normalise, requestView, runReference, type StreamCase, WIRE_APIS } from "./stream_reference.ts";
 
 const READ_TOOL = {
@@ -23,14 +23,7 @@ const CONTEXT: Context = {
   tools: [READ_TOOL],
 };
 
-const NO_USAGE = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const NO_USAGE = emptyUsage();
 
 const FOREIGN_HISTORY: Message[] = [
   { role: "user", content: "q1", timestamp: 1 },
