@@ -47,7 +47,7 @@ Deno.test("THINK clampThinkingLevel moves up to the next supported level, else d
   assertEquals(clampThinkingLevel(model({ reasoning: false }), "high"), "off");
 });
 
-Deno.test("THINK clampReasoning maps xhigh to high only", () => {
+Deno.test("THINK clampReasoning maps xhigh (and max) to high only", () => {
   assertEquals(clampReasoning("xhigh"), "high");
   assertEquals(clampReasoning("low"), "low");
   assertEquals(clampReasoning(undefined), undefined);
@@ -86,4 +86,22 @@ Deno.test("THINK buildBaseOptions defaults to the model's output limit fitted in
   assertEquals(buildBaseOptions(model({ maxTokens: 64000 }), big).maxTokens, 15904);
   assertEquals(clampMaxTokensToContext(model({ contextWindow: 1000 }), big, 64000), 1);
   assertEquals(clampMaxTokensToContext(model({ contextWindow: 0 }), big, 64000), 64000);
+});
+
+Deno.test("THINK max (1.6.0) is offered only when the map names it, and clamps down to the strongest level", () => {
+  const plain = model({});
+  assertEquals(getSupportedThinkingLevels(plain), ["off", "minimal", "low", "medium", "high"]);
+  assertEquals(clampThinkingLevel(plain, "max"), "high");
+  const withMax = model({ thinkingLevelMap: { max: "max" } });
+  assertEquals(getSupportedThinkingLevels(withMax), ["off", "minimal", "low", "medium", "high", "max"]);
+  assertEquals(clampThinkingLevel(withMax, "max"), "max");
+  // xhigh is not offered here: it moves up to max.
+  assertEquals(clampThinkingLevel(withMax, "xhigh"), "max");
+  const kimi = model({
+    thinkingLevelMap: { off: null, minimal: null, low: "low", medium: null, high: "high", max: "max" },
+  });
+  assertEquals(getSupportedThinkingLevels(kimi), ["low", "high", "max"]);
+  assertEquals(clampThinkingLevel(kimi, "off"), "low");
+  assertEquals(clampThinkingLevel(kimi, "medium"), "high");
+  assertEquals(clampReasoning("max"), "high");
 });
