@@ -10,15 +10,17 @@
 import type { AssistantMessage, AssistantMessageEvent, Usage } from "../ai/types.ts";
 import type { AgentSessionEvent } from "../core/agent_session_types.ts";
 
-/** A provider stream event without its cumulative `partial`. */
-export type JsonAssistantMessageEvent =
-  | Exclude<AssistantMessageEvent, { partial: unknown }>
-  | (Omit<Extract<AssistantMessageEvent, { partial: unknown }>, "partial"> & {
-    /** Only on `toolcall_start`. */
-    id?: string;
-    /** Only on `toolcall_start`. */
-    toolName?: string;
-  });
+/** `T` without its cumulative `partial` (distributes over a union). */
+type WithoutPartial<T> = T extends { partial: unknown } ? Omit<T, "partial"> : T;
+
+/**
+ * A provider stream event without its cumulative `partial`; a `toolcall_start` names the call
+ * (`id`, `toolName`).
+ */
+export type JsonAssistantMessageEvent = WithoutPartial<AssistantMessageEvent> & {
+  id?: string;
+  toolName?: string;
+};
 
 /** A session event as JSON and RPC mode write it. */
 export type JsonAgentSessionEvent =

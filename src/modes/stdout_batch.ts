@@ -16,7 +16,7 @@ const FLUSH_AT = 64 * 1024;
 export class OutputBatch {
   #parts: string[] = [];
   #size = 0;
-  #timer?: number;
+  #timer?: ReturnType<typeof setTimeout>;
   readonly #sink: (text: string) => void;
 
   /** `sink` receives the joined text (default: a complete synchronous stdout write). */

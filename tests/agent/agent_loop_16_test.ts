@@ -5,8 +5,8 @@
  * cut off by the output limit. IDs: LOOP-02, LOOP-04, LOOP-06, EVT-05.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { Agent } from "../../src/agent/agent.ts";
-import type { AgentEvent, AgentOptions, AgentTool } from "../../src/agent/types.ts";
+import { Agent, type AgentOptions } from "../../src/agent/agent.ts";
+import type { AgentEvent, AgentTool } from "../../src/agent/types.ts";
 import type { AssistantMessage, ToolResultMessage } from "../../src/ai/types.ts";
 import { FAUX_MODEL, type FauxReply, fauxStream } from "../support/faux_stream.ts";
 
@@ -90,7 +90,7 @@ Deno.test("LOOP-04 afterToolCall replacing content drops the old structuredConte
     { afterToolCall: () => Promise.resolve({ content: [{ type: "text", text: "rewritten" }] }) },
   );
   await agent.prompt("go");
-  const end = events.find((e) => e.type === "tool_execution_end") as { result: Json };
+  const end = events.find((e) => e.type === "tool_execution_end") as unknown as { result: Json };
   assertEquals(end.result.content, [{ type: "text", text: "rewritten" }]);
   assertEquals("structuredContent" in end.result, false);
 });
@@ -165,11 +165,13 @@ Deno.test("LOOP-02 assistant messages record the thinking level they were reques
   const { agent, events } = makeAgent([{ text: "hi" }], []);
   agent.state.thinkingLevel = "high";
   await agent.prompt("go");
-  const end = events.filter((e) => e.type === "message_end").at(-1) as { message: AssistantMessage & Json };
+  const end = events.filter((e) => e.type === "message_end").at(-1) as unknown as {
+    message: AssistantMessage & Json;
+  };
   assertEquals(end.message.thinkingLevel, "high");
   assertEquals(Object.keys(end.message).at(-1), "thinkingLevel");
   const { agent: off, events: offEvents } = makeAgent([{ text: "hi" }], []);
   await off.prompt("go");
-  const offEnd = offEvents.filter((e) => e.type === "message_end").at(-1) as { message: Json };
+  const offEnd = offEvents.filter((e) => e.type === "message_end").at(-1) as unknown as { message: Json };
   assertEquals(offEnd.message.thinkingLevel, "off");
 });
