@@ -141,6 +141,37 @@ for (const [name, c] of Object.entries(CASES)) {
   });
 }
 
+Deno.test("TRUST-05 e2e: a broken trust.json stops pi with the file, line and column, and is left as it was", async () => {
+  const server = await startFakeProvider([{ content: [{ type: "text", text: "ok" }] }]);
+  const env = await createAgentEnv(server.url);
+  try {
+    env.env.PI_OFFLINE = "1";
+    await Deno.mkdir(join(env.cwd, ".pi/skills"), { recursive: true });
+    const trustPath = join(env.agentDir, "trust.json");
+    await Deno.writeTextFile(trustPath, '{\n  "/somewhere": true,\n  nope\n}\n');
+    const r = await spawnPi(["--model", "fake-openai/test-model", "-p", "hi"], {
+      env: env.env,
+      cwd: env.cwd,
+    });
+    assertEquals([r.code, r.stdout, r.stderr.split(env.root).join("<ROOT>")], [
+      1,
+      "",
+      "Error: Cannot read the trust store <ROOT>/agent/trust.json: line 3, column 3: Expected double-quoted property name\n",
+    ]);
+    assertEquals(server.requests.length, 0, "nothing is sent");
+    assertEquals(await Deno.readTextFile(trustPath), '{\n  "/somewhere": true,\n  nope\n}\n');
+    // A flag decides without reading the store (as in 1.6.0), so the run can still go ahead.
+    const approved = await spawnPi(["--model", "fake-openai/test-model", "-a", "-p", "hi"], {
+      env: env.env,
+      cwd: env.cwd,
+    });
+    assertEquals([approved.code, approved.stdout, approved.stderr], [0, "ok\n", ""]);
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+});
+
 if (import.meta.main) {
   const out: Record<string, Observed> = {};
   for (const [name, c] of Object.entries(CASES)) out[name] = await observe(c, true);
