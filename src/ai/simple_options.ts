@@ -70,6 +70,7 @@ export function buildBaseOptions(
     headers: options?.headers,
     onPayload: options?.onPayload,
     onResponse: options?.onResponse,
+    onProviderStreamEvent: options?.onProviderStreamEvent,
     timeoutMs: options?.timeoutMs,
     maxRetries: options?.maxRetries,
     maxRetryDelayMs: options?.maxRetryDelayMs,

@@ -126,6 +126,11 @@ export interface StreamOptions {
   onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
   /** Called once the HTTP response headers arrived, before the body is read. */
   onResponse?: (response: ProviderResponse, model: Model) => void | Promise<void>;
+  /**
+   * Sees each parsed provider stream event (an SSE payload) before it is turned into pi's
+   * events (pi-ai 1.x). The data belongs to the provider code: read it, do not change it.
+   */
+  onProviderStreamEvent?: (data: unknown, model: Model) => void | Promise<void>;
   /** Extra HTTP headers, merged over the provider's defaults. */
   headers?: Record<string, string>;
   /** Request timeout in milliseconds. */

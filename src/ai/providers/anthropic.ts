@@ -229,6 +229,7 @@ async function run(
   };
 
   for await (const event of anthropicEvents(response.body, options?.signal)) {
+    await options?.onProviderStreamEvent?.(event, model);
     if (event.type === "message_start") {
       output.responseId = event.message.id;
       const responseModel = event.message.model;

@@ -173,6 +173,7 @@ async function run(
 
   let finished = false;
   for await (const chunk of chunksOf(response, options?.signal)) {
+    await options?.onProviderStreamEvent?.(chunk, model);
     output.responseId ||= chunk.responseId;
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {

@@ -123,6 +123,7 @@ async function run(
       output,
       stream,
       model,
+      options?.onProviderStreamEvent && ((chunk) => options.onProviderStreamEvent!(chunk, model)),
     );
   } finally {
     // Closes the connection when reading stopped early; a no-op after a complete body.

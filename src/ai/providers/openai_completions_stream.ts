@@ -42,6 +42,7 @@ export async function processCompletionsStream(
   output: AssistantMessage,
   stream: AssistantMessageEventStream,
   model: Model,
+  onEvent?: (chunk: Record<string, unknown>) => void | Promise<void>,
 ): Promise<CompletionsStreamEnd> {
   const blocks = output.content;
   let textBlock: TextContent | null = null;
@@ -79,6 +80,7 @@ export async function processCompletionsStream(
   let next = await chunks.next();
   for (; !next.done; next = await chunks.next()) {
     const chunk = next.value;
+    await onEvent?.(chunk);
     if (!output.responseId && typeof chunk.id === "string") output.responseId = chunk.id;
     if (typeof chunk.model === "string" && chunk.model.length > 0 && chunk.model !== model.id) {
       output.responseModel ||= chunk.model;

@@ -203,6 +203,7 @@ async function run(
       {
         serviceTier: options?.serviceTier ?? undefined,
         applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
+        onEvent: options?.onProviderStreamEvent && ((event) => options.onProviderStreamEvent!(event, model)),
       },
     );
   } finally {

@@ -31,6 +31,8 @@ export interface ProcessResponsesOptions {
     requestedTier: string | undefined,
   ) => string | undefined;
   applyServiceTierPricing?: (usage: Usage, serviceTier: string | undefined) => void;
+  /** Sees each parsed event first (`onProviderStreamEvent`). */
+  onEvent?: (event: Record<string, unknown>) => void | Promise<void>;
 }
 
 type Event = Record<string, unknown>;
@@ -62,6 +64,7 @@ export async function processResponsesStream(
   };
 
   for await (const event of events) {
+    await options?.onEvent?.(event);
     const type = event.type;
     if (type === "response.created") {
       output.responseId = (event.response as { id?: string }).id;
