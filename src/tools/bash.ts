@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.ts";
+import type { AgentToolUpdateCallback } from "../agent/types.ts";
 import type { TextContent } from "../ai/types.ts";
 import { type BashOperations, createLocalBashOperations, getShellEnv, ShellTimeoutError } from "./shell.ts";
-import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
+import { PREFER_STRICT_ARGUMENTS, type PromptedTool, type ToolDeclarations } from "./tool_metadata.ts";
 import { OutputAccumulator, type OutputSnapshot } from "./output_accumulator.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.ts";
 
@@ -135,10 +135,7 @@ function sessionEnv(options: BashToolOptions | undefined): Record<string, string
 }
 
 /** A built-in tool with the prompt metadata the system prompt builder reads. */
-export type BashTool = AgentTool<BashToolInput, BashToolDetails | undefined> & {
-  promptSnippet: string;
-  promptGuidelines?: string[];
-} & ToolDeclarations;
+export type BashTool = PromptedTool<BashToolInput, BashToolDetails | undefined> & ToolDeclarations;
 
 /** Shape of `structuredContent`. */
 const BASH_OUTPUT_SCHEMA = {

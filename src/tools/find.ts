@@ -4,8 +4,8 @@
  *
  * @module
  */
+import type { PromptedTool } from "./tool_metadata.ts";
 import { isAbsolute, relative, sep } from "../util/path.ts";
-import type { AgentTool } from "../agent/types.ts";
 import { isInsideGitWorkTree, resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
@@ -51,10 +51,7 @@ export interface FindToolOptions {
 }
 
 /** The find tool with its prompt metadata. */
-export type FindTool = AgentTool<FindToolInput, FindToolDetails | undefined> & {
-  promptSnippet: string;
-  promptGuidelines?: string[];
-};
+export type FindTool = PromptedTool<FindToolInput, FindToolDetails | undefined>;
 
 const DEFAULT_LIMIT = 1000;
 

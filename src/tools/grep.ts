@@ -5,8 +5,8 @@
  *
  * @module
  */
+import type { PromptedTool } from "./tool_metadata.ts";
 import { basename, relative, resolve } from "../util/path.ts";
-import type { AgentTool } from "../agent/types.ts";
 import { isInsideGitWorkTree, resolveToCwd } from "./path_utils.ts";
 import { resolveSearchBinary, type SearchBinaryOption } from "./search_binaries.ts";
 import {
@@ -72,10 +72,7 @@ export interface GrepToolOptions {
 }
 
 /** The grep tool with its prompt metadata. */
-export type GrepTool = AgentTool<GrepToolInput, GrepToolDetails | undefined> & {
-  promptSnippet: string;
-  promptGuidelines?: string[];
-};
+export type GrepTool = PromptedTool<GrepToolInput, GrepToolDetails | undefined>;
 
 const DEFAULT_LIMIT = 100;
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
+import type { PromptedTool } from "./tool_metadata.ts";
 import { join } from "../util/path.ts";
-import type { AgentTool } from "../agent/types.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
 
@@ -42,10 +42,7 @@ export interface LsToolOptions {
 }
 
 /** The ls tool with its prompt metadata. */
-export type LsTool = AgentTool<LsToolInput, LsToolDetails | undefined> & {
-  promptSnippet: string;
-  promptGuidelines?: string[];
-};
+export type LsTool = PromptedTool<LsToolInput, LsToolDetails | undefined>;
 
 const DEFAULT_LIMIT = 500;
 

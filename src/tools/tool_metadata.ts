@@ -7,6 +7,7 @@
  * @module
  */
 import type { JsonSchema } from "../ai/types.ts";
+import type { AgentTool } from "../agent/types.ts";
 
 /** Constrained sampling of tool arguments: `prefer` uses strict mode where the provider has it. */
 export interface ConstrainedSampling {
@@ -26,3 +27,9 @@ export interface ToolDeclarations {
 
 /** What read, bash, edit and write declare in 1.6.0. */
 export const PREFER_STRICT_ARGUMENTS: ConstrainedSampling = { type: "json_schema", strict: "prefer" };
+
+/** A built-in tool with the prompt metadata the system prompt builder reads (snippet, guidelines). */
+export type PromptedTool<Input, Details> = AgentTool<Input, Details> & {
+  promptSnippet: string;
+  promptGuidelines?: string[];
+};
