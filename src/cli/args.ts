@@ -191,7 +191,8 @@ const BOOLEAN_FLAGS: Record<string, BooleanKey> = {
   "-nc": "noContextFiles",
   "--verbose": "verbose",
   "--offline": "offline",
-  // Ours only (not in pi 0.73.1): the delta-only JSON stream of later pi releases.
+  // Ours only: accepted and ignored (JSON mode is delta-only as in pi 1.6.0), so scripts written
+  // for earlier versions of this port keep working.
   "--json-deltas": "jsonDeltas",
 };
 
