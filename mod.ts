@@ -229,7 +229,11 @@ export type {
 // ── Modes ─────────────────────────────────────────────────────────────────
 export { runPrintMode } from "./src/modes/print_mode.ts";
 export type { PrintModeOptions } from "./src/modes/print_mode.ts";
-export type { JsonAgentSessionEvent, JsonAssistantMessageEvent } from "./src/modes/json_event.ts";
+export type {
+  JsonAgentSessionEvent,
+  JsonAssistantMessageEvent,
+  WithoutPartial,
+} from "./src/modes/json_event.ts";
 export { runRpcMode } from "./src/modes/rpc/rpc_mode.ts";
 export type { RpcModeOptions } from "./src/modes/rpc/rpc_mode.ts";
 export type { RpcDialogOptions, RpcExtensionUI } from "./src/modes/rpc/extension_ui.ts";

@@ -11,7 +11,7 @@ import type { AssistantMessage, AssistantMessageEvent, Usage } from "../ai/types
 import type { AgentSessionEvent } from "../core/agent_session_types.ts";
 
 /** `T` without its cumulative `partial` (distributes over a union). */
-type WithoutPartial<T> = T extends { partial: unknown } ? Omit<T, "partial"> : T;
+export type WithoutPartial<T> = T extends { partial: unknown } ? Omit<T, "partial"> : T;
 
 /**
  * A provider stream event without its cumulative `partial`; a `toolcall_start` names the call

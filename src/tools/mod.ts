@@ -59,7 +59,7 @@ export { createLsTool } from "./ls.ts";
 export type { LsOperations, LsTool, LsToolDetails, LsToolInput, LsToolOptions } from "./ls.ts";
 export { allToolNames, createAllTools, createCodingTools, createReadOnlyTools, createTool } from "./index.ts";
 export type { BuiltinTool, ToolName, ToolsOptions } from "./index.ts";
-export type { ConstrainedSampling, ToolDeclarations } from "./tool_metadata.ts";
+export type { ConstrainedSampling, PromptedTool, ToolDeclarations } from "./tool_metadata.ts";
 export type { Edit } from "./edit_diff.ts";
 export type { SearchBinaryOption } from "./search_binaries.ts";
 export { formatDimensionNote, resizeImage } from "./image_resize.ts";
