@@ -49,7 +49,7 @@ export interface CliArgs {
   version?: boolean;
   /** `--mode`: text, json or rpc. */
   mode?: CliMode;
-  /** `--json-deltas`: with `--mode json`, write `message_update` records without the cumulative message. */
+  /** `--json-deltas`: accepted and ignored (JSON mode is always delta-only now). */
   jsonDeltas?: boolean;
   /** `--no-session`: keep the session in memory only. */
   noSession?: boolean;

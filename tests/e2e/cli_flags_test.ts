@@ -1,6 +1,7 @@
 /**
- * pi 1.6.0's new flags and commands through the real `pi` against the fake provider (CLI-16,
- * CLI-20, CLI-25, CLI-26): `--name`, `--session-id`, tool patterns and `+x/-x`, `--exclude-tools`,
+ * pi 1.6.0's new flags and commands through the real `pi` against the fake provider (CLI-09,
+ * CLI-16, CLI-20; CLI-1.6-AUTH and CLI-1.6-TRUST are pi-1.6-delta.md §2's `pi auth` and project
+ * trust, which reference-features.md does not number): `--name`, `--session-id`, tool patterns and `+x/-x`, `--exclude-tools`,
  * `pi auth`, and the flags and commands whose feature this build lacks, which are exit-1 errors
  * with exact texts. Also the found bugs: `-r` no longer exits 0 silently, a file in place of the
  * sessions folder and `--session <folder>` are one clear line, a closed stdout is a quiet exit,
@@ -44,7 +45,7 @@ function toolNames(body: Json): string[] {
   return ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 }
 
-Deno.test("CLI-25 e2e flags and commands this build lacks are 'not available yet' errors, exit 1", async () => {
+Deno.test("CLI-09 e2e flags and commands this build lacks are 'not available yet' errors, exit 1", async () => {
   await withEnv([], async (env, requests) => {
     const cases: [string[], string][] = [
       [
@@ -139,7 +140,7 @@ Deno.test("CLI-16 e2e --tools patterns and +x/-x, --exclude-tools: the tools the
   });
 });
 
-Deno.test("CLI-26 e2e pi auth login --api-key stores the key; check and print-api-key see it; logout removes it", async () => {
+Deno.test("CLI-1.6-AUTH e2e pi auth login --api-key stores the key; check and print-api-key see it; logout removes it", async () => {
   await withEnv([], async (env) => {
     const auth = join(env.agentDir, "auth.json");
     assertEquals(await run(env, ["auth", "check", "--provider", "openai", "--json"]), {
@@ -271,7 +272,7 @@ Deno.test("MODE-01 e2e -p when overflow compaction itself fails exits 1 with the
   }, { retry: { enabled: false } });
 });
 
-Deno.test("CLI-28 e2e -a/--approve trusts the folder's .pi/settings.json for the run; -na ignores it", async () => {
+Deno.test("CLI-1.6-TRUST e2e -a/--approve trusts the folder's .pi/settings.json for the run; -na ignores it", async () => {
   const turns = [answer("a"), answer("b"), answer("c")];
   await withEnv(turns, async (env) => {
     await Deno.mkdir(join(env.cwd, ".pi"));
@@ -327,7 +328,7 @@ Deno.test("CLI-24 e2e the no-model message names documentation that exists in th
   });
 });
 
-Deno.test("CLI-25 e2e on a terminal, plain `pi` says interactive mode is not available yet (exit 1)", async () => {
+Deno.test("CLI-09 e2e on a terminal, plain `pi` says interactive mode is not available yet (exit 1)", async () => {
   await withEnv([], async (env) => {
     // `script` gives pi a pseudo-terminal for stdin and stdout.
     const command = `"${Deno.execPath()}" run -A --no-prompt "${MAIN_TS}"; echo "exit=$?"`;

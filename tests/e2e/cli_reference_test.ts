@@ -51,7 +51,7 @@ const IMPROVED: Record<string, (ref: CliRun) => CliRun> = {
 
 for (const c of loadCases()) {
   const id = ID[c.name] ??
-    (c.name.startsWith("auth_") ? "CLI-26" : c.name.startsWith("session_id") ? "CLI-20" : "CLI-17");
+    (c.name.startsWith("auth_") ? "CLI-1.6-AUTH" : c.name.startsWith("session_id") ? "CLI-20" : "CLI-17");
   Deno.test(`${id} e2e ${c.name}: pi ${c.args.join(" ")} behaves like pi 1.6.0`, async () => {
     const ours = await runCase(c);
     const ref = IMPROVED[c.name]?.(referenceRun(c.name)) ?? referenceRun(c.name);
