@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { existsSync } from "../util/fs.ts";
 
 import { dirname, join } from "../util/path.ts";
 import { getAgentDir } from "./paths.ts";
@@ -21,15 +22,6 @@ export interface AuthStorageBackend {
   withLockAsync<T>(fn: (current: string | undefined) => Promise<LockResult<T>>): Promise<T>;
 }
 
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** auth.json on disk. */
 export class FileAuthStorageBackend implements AuthStorageBackend {
   private readonly authPath: string;
@@ -40,8 +32,8 @@ export class FileAuthStorageBackend implements AuthStorageBackend {
 
   private ensureFile(): void {
     const dir = dirname(this.authPath);
-    if (!exists(dir)) Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!exists(this.authPath)) {
+    if (!existsSync(dir)) Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!existsSync(this.authPath)) {
       Deno.writeTextFileSync(this.authPath, "{}");
       Deno.chmodSync(this.authPath, 0o600);
     }
@@ -58,7 +50,7 @@ export class FileAuthStorageBackend implements AuthStorageBackend {
     let release: SyncRelease | undefined;
     try {
       release = lockFileSync(this.authPath);
-      const current = exists(this.authPath) ? Deno.readTextFileSync(this.authPath) : undefined;
+      const current = existsSync(this.authPath) ? Deno.readTextFileSync(this.authPath) : undefined;
       const { result, next } = fn(current);
       if (next !== undefined) this.write(next);
       return result;
@@ -87,7 +79,7 @@ export class FileAuthStorageBackend implements AuthStorageBackend {
     });
     try {
       throwIfCompromised();
-      const current = exists(this.authPath) ? Deno.readTextFileSync(this.authPath) : undefined;
+      const current = existsSync(this.authPath) ? Deno.readTextFileSync(this.authPath) : undefined;
       const { result, next } = await fn(current);
       throwIfCompromised();
       if (next !== undefined) this.write(next);

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { existsSync } from "../util/fs.ts";
 
 import { readEnv } from "../util/env.ts";
 import { dirname, join, resolve } from "../util/path.ts";
@@ -43,15 +44,6 @@ export const TRUST_REQUIRING_PROJECT_RESOURCES: readonly string[] = [
   "APPEND_SYSTEM.md",
 ];
 
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The canonical form of a folder: absolute, symlinks resolved where the folder exists. */
 export function canonicalProjectPath(path: string): string {
   const absolute = resolve(path);
@@ -76,10 +68,10 @@ export function hasTrustRequiringProjectResources(cwd: string, home?: string): b
   const userSkills = homeValue ? join(canonicalProjectPath(homeValue), ".agents", "skills") : undefined;
   let current = canonicalProjectPath(cwd);
   const configDir = join(current, CONFIG_DIR_NAME);
-  if (TRUST_REQUIRING_PROJECT_RESOURCES.some((entry) => exists(join(configDir, entry)))) return true;
+  if (TRUST_REQUIRING_PROJECT_RESOURCES.some((entry) => existsSync(join(configDir, entry)))) return true;
   while (true) {
     const skills = join(current, ".agents", "skills");
-    if (skills !== userSkills && exists(skills)) return true;
+    if (skills !== userSkills && existsSync(skills)) return true;
     const parent = dirname(current);
     if (parent === current) return false;
     current = parent;

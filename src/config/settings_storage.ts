@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { existsSync } from "../util/fs.ts";
 
 import { dirname, join } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "./paths.ts";
@@ -16,15 +17,6 @@ type JsonObject = Record<string, unknown>;
 
 function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function fileExists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Settings backed by `<agentDir>/settings.json` and `<cwd>/.pi/settings.json`, locked per file. */
@@ -47,7 +39,7 @@ export class FileSettingsStorage implements SettingsStorage {
     const path = scope === "global" ? this.globalSettingsPath : this.projectSettingsPath;
     let release: SyncRelease | undefined;
     try {
-      const exists = fileExists(path);
+      const exists = existsSync(path);
       if (exists) release = lockFileSync(path);
       const current = exists ? Deno.readTextFileSync(path) : undefined;
       const next = fn(current);
