@@ -132,6 +132,18 @@ export class AgentSession {
     this.#bash = new SessionBash(this.#host);
     this.#queues = new SessionQueues(this.#host);
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
+    // Compaction between tool turns (1.6.0): the run goes on from the compacted context.
+    this.agent.prepareNextTurn = async (turn) => {
+      if (!(await this.#compactor.compactBetweenTurns(turn.message))) return undefined;
+      const state = this.agent.state;
+      return {
+        context: {
+          systemPrompt: state.systemPrompt,
+          messages: state.messages.slice(),
+          tools: state.tools.slice(),
+        },
+      };
+    };
     const tools = buildToolSet({
       ...config,
       settingsManager: config.settingsManager,

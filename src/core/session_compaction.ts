@@ -201,7 +201,24 @@ export class SessionCompactor {
     if (shouldCompact(contextTokens, contextWindow, settings)) await this.#auto("threshold", false);
   }
 
-  async #auto(reason: CompactionReason, willRetry: boolean): Promise<void> {
+  /**
+   * Between two turns of a run (after tool results, before the next request): compacts when the
+   * last reply's context crossed the threshold, so a long tool loop does not run into the
+   * window (1.6.0). True when it compacted; the caller then continues from the new context.
+   */
+  async compactBetweenTurns(message: AssistantMessage): Promise<boolean> {
+    const session = this.#session;
+    const settings = session.settingsManager.getCompactionSettings();
+    const model = session.model;
+    if (!settings.enabled || !model || this.isCompacting) return false;
+    if (message.stopReason === "error" || message.stopReason === "aborted") return false;
+    const tokens = calculateContextTokens(message.usage);
+    if (!shouldCompact(tokens, model.contextWindow ?? 0, settings)) return false;
+    return await this.#auto("threshold", false, true);
+  }
+
+  /** `inRun`: called inside a run, which goes on by itself (no continuation is scheduled). */
+  async #auto(reason: CompactionReason, willRetry: boolean, inRun = false): Promise<boolean> {
     const session = this.#session;
     const end = (extra: { aborted?: boolean; errorMessage?: string; result?: CompactionResult } = {}) =>
       session.emit({
@@ -217,15 +234,15 @@ export class SessionCompactor {
     const signal = this.#autoAbort.signal;
     try {
       const model = session.model;
-      if (!model) return end();
+      if (!model) return (end(), false);
       const auth = await session.modelRegistry.getApiKeyAndHeaders(model);
-      if (!auth.ok || !auth.apiKey) return end();
+      if (!auth.ok || !auth.apiKey) return (end(), false);
       const { compact, prepareCompaction } = await loadCompaction();
       const preparation = prepareCompaction(
         session.sessionManager.getBranch(),
         session.settingsManager.getCompactionSettings(),
       );
-      if (!preparation) return end();
+      if (!preparation) return (end(), false);
       const result = await compact(
         preparation,
         model,
@@ -235,9 +252,10 @@ export class SessionCompactor {
         signal,
         session.thinkingLevel,
       );
-      if (signal.aborted) return end({ aborted: true });
+      if (signal.aborted) return (end({ aborted: true }), false);
       this.#record(result);
       end({ result });
+      if (inRun) return true;
       if (willRetry) {
         const messages = session.agent.state.messages;
         const last = messages[messages.length - 1] as AssistantMessage | undefined;
@@ -249,6 +267,7 @@ export class SessionCompactor {
         // Queued messages would otherwise wait for the next prompt.
         this.#continueSoon();
       }
+      return true;
     } catch (error) {
       const text = error instanceof Error ? error.message : "compaction failed";
       end({
@@ -256,6 +275,7 @@ export class SessionCompactor {
           ? `Context overflow recovery failed: ${text}`
           : `Auto-compaction failed: ${text}`,
       });
+      return false;
     } finally {
       this.#autoAbort = undefined;
     }

@@ -213,3 +213,37 @@ Deno.test("LOOP-14 a manual compact during a reply aborts the reply first, then 
     await t.close();
   }
 });
+
+Deno.test("LOOP-11 compaction runs between tool turns when a reply crosses the threshold; the run goes on", async () => {
+  const t = await setup([
+    {
+      content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "echo tool-output" } }],
+      usage: { input: 190_000, output: 10 },
+    },
+    text("PREFIX SUMMARY"),
+    text("final answer"),
+  ], { compaction: { keepRecentTokens: 5 } });
+  try {
+    await t.session.prompt("work through it");
+    const types = t.events.map((e) => e.type).filter((type) => type !== "message_update");
+    const toolEnd = types.indexOf("tool_execution_end");
+    const start = types.indexOf("compaction_start");
+    const end = t.compactionEvents().at(-1) as Extract<AgentSessionEvent, { type: "compaction_end" }>;
+    assert(toolEnd < start && start < types.lastIndexOf("turn_start"), types.join(","));
+    assertEquals([end.reason, end.aborted, end.willRetry, end.result !== undefined], [
+      "threshold",
+      false,
+      false,
+      true,
+    ]);
+    assertEquals(types.filter((type) => type === "agent_settled").length, 1, "one run");
+    assertEquals(t.session.getLastAssistantText(), "final answer");
+    // The request after the compaction starts from the summary.
+    const last = JSON.stringify(t.server.requests.at(-1)!.body);
+    assertStringIncludes(last, "PREFIX SUMMARY");
+    // The turn's start was summarised; the tool call and its result are kept.
+    assertEquals([last.includes("work through it"), last.includes("tool-output")], [false, true]);
+  } finally {
+    await t.close();
+  }
+});
