@@ -210,18 +210,27 @@ Deno.test("CLI-20 e2e --session <a folder> is a clear error", async () => {
   });
 });
 
-Deno.test("MODE-01 e2e pi --mode json … | head -1: a closed stdout is a quiet exit", async () => {
-  // JSON mode: many small records; print mode: one 200 KB answer of many lines (more than a pipe holds).
-  const turns: Record<string, ScriptedTurn> = {
-    "--mode json": { content: [{ type: "text", text: "x".repeat(2000) }], deltaSize: 4, chunkDelayMs: 1 },
-    "-p": { content: [{ type: "text", text: "line\n".repeat(40000) }], deltaSize: 10000 },
+Deno.test("MODE-01 e2e pi --mode json|rpc / -p … | head -1: a closed stdout is a quiet exit", async () => {
+  // JSON and RPC mode: many small records; print mode: one 200 KB answer of many lines (more than a
+  // pipe holds). RPC mode gets its prompt on stdin and keeps stdin open, as a client would.
+  const many: ScriptedTurn = {
+    content: [{ type: "text", text: "x".repeat(2000) }],
+    deltaSize: 4,
+    chunkDelayMs: 1,
   };
-  for (const mode of ["--mode json", "-p"]) {
-    await withEnv([turns[mode]], async (env) => {
+  const runs: Record<string, { turn: ScriptedTurn; input: string }> = {
+    "--mode json hi": { turn: many, input: "true" },
+    "--mode rpc": { turn: many, input: `{ echo '{"type":"prompt","message":"hi"}'; sleep 5; }` },
+    "-p hi": {
+      turn: { content: [{ type: "text", text: "line\n".repeat(40000) }], deltaSize: 10000 },
+      input: "true",
+    },
+  };
+  for (const [mode, { turn, input }] of Object.entries(runs)) {
+    await withEnv([turn], async (env) => {
       // A real pipe into `head`, which exits after its first line; bash reports pi's exit code.
-      const script =
-        `"$DENO" run -A --no-prompt "$MAIN" ${mode} hi --model fake-openai/test-model 2>"$ERR" | head -1 >/dev/null; ` +
-        `echo "\${PIPESTATUS[0]}"`;
+      const script = `${input} | "$DENO" run -A --no-prompt "$MAIN" ${mode} --model fake-openai/test-model ` +
+        `2>"$ERR" | head -1 >/dev/null; echo "\${PIPESTATUS[1]}"`;
       const err = join(env.root, "stderr.txt");
       const out = await new Deno.Command("bash", {
         args: ["-c", script],
