@@ -240,3 +240,18 @@ Deno.test("MODE-02 e2e --mode json --no-session still writes the header and writ
   ]);
   assertEquals(modelArg("anthropic-messages"), "fake-anthropic/test-model");
 });
+
+Deno.test("MODE-01 LOOP-12 e2e pi -p waits for the run after an overflow compaction and prints its answer", async () => {
+  const run = await runScenario("anthropic-messages", ["-p", "one"], {
+    turns: [
+      { content: [{ type: "text", text: "earlier reply" }], usage: { input: 50, output: 10 } },
+      { fault: { kind: "http", status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
+      { content: [{ type: "text", text: "OVERFLOW SUMMARY" }], usage: { input: 50, output: 10 } },
+      { content: [{ type: "text", text: "answer after compaction" }], usage: { input: 50, output: 10 } },
+    ],
+    settings: { compaction: { keepRecentTokens: 5 }, retry: { enabled: true, provider: { maxRetries: 0 } } },
+  });
+  assertEquals([run.result.code, run.result.stdout, run.result.stderr], [0, "answer after compaction\n", ""]);
+  const kinds = (run.sessionLines as Json[]).map((l) => String(l.type));
+  assertEquals(kinds.slice(-3), ["context_edit", "compaction", "message"]);
+});
