@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AssistantMessageEventStream } from "./event_stream.ts";
+import { AssistantMessageEventStream } from "./event_stream.ts";
 import { noteRequestedRetryDelay } from "./retryable.ts";
 import { type AssistantMessage, type DoneReason, emptyUsage, type Model } from "./types.ts";
 
@@ -23,6 +23,41 @@ export function createOutputMessage(model: Model): AssistantMessage {
     stopReason: "pending",
     timestamp: Date.now(),
   };
+}
+
+/**
+ * Starts one request of a wire API: a new stream and output message for `model`, which `run`
+ * feeds. Whatever `run` throws ends the stream through {@link finishWithError}, after `report`
+ * has had the chance to reword it. `prepare` adjusts the output message before `run` starts.
+ */
+export function runProviderStream(
+  model: Model,
+  signal: AbortSignal | undefined,
+  run: (stream: AssistantMessageEventStream, output: AssistantMessage) => Promise<void>,
+  options: { report?: (error: unknown) => unknown; prepare?: (output: AssistantMessage) => void } = {},
+): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const output = createOutputMessage(model);
+  options.prepare?.(output);
+  void run(stream, output).catch((error) =>
+    finishWithError(stream, output, options.report ? options.report(error) : error, signal)
+  );
+  return stream;
+}
+
+/**
+ * A stream that has already failed with "No API key for provider: <provider>" (the unified
+ * entry of a built-in provider called without a key). `prepare` adjusts the output message.
+ */
+export function noApiKeyStream(
+  model: Model,
+  prepare?: (output: AssistantMessage) => void,
+): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const output = createOutputMessage(model);
+  prepare?.(output);
+  finishWithError(stream, output, new Error(`No API key for provider: ${model.provider}`));
+  return stream;
 }
 
 /**

@@ -8,9 +8,9 @@
 import type { ApiProvider } from "../api_provider.ts";
 import { calculateCost } from "../cost.ts";
 import { getEnvApiKey, providerEnvValue } from "../env_api_keys.ts";
-import { AssistantMessageEventStream } from "../event_stream.ts";
+import type { AssistantMessageEventStream } from "../event_stream.ts";
 import { parseJsonWithRepair, parseStreamingJson } from "../json_parse.ts";
-import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
+import { finishWithDone, noApiKeyStream, runProviderStream } from "../provider_utils.ts";
 import { adjustMaxTokensForThinking, buildBaseOptions, clampMaxTokensToContext } from "../simple_options.ts";
 import { readSseEvents, type SseEvent, truncateForError } from "../sse.ts";
 import type {
@@ -175,12 +175,11 @@ export function streamAnthropic(
   context: Context,
   options?: AnthropicOptions,
 ): AssistantMessageEventStream {
-  const stream = new AssistantMessageEventStream();
-  const output = createOutputMessage(model);
-  run(model, context, options, stream, output).catch((error) =>
-    finishWithError(stream, output, error, options?.signal)
+  return runProviderStream(
+    model,
+    options?.signal,
+    (stream, output) => run(model, context, options, stream, output),
   );
-  return stream;
 }
 
 async function run(
@@ -345,15 +344,7 @@ export function streamSimpleAnthropic(
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
   const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env);
-  if (!apiKey) {
-    const stream = new AssistantMessageEventStream();
-    finishWithError(
-      stream,
-      createOutputMessage(model),
-      new Error(`No API key for provider: ${model.provider}`),
-    );
-    return stream;
-  }
+  if (!apiKey) return noApiKeyStream(model);
   const base = { ...buildBaseOptions(model, context, options, apiKey), toolChoice: options?.toolChoice };
   if (!options?.reasoning) return streamAnthropic(model, context, { ...base, thinkingEnabled: false });
   if (supportsAdaptiveThinking(model)) {

@@ -10,8 +10,8 @@
 import type { ApiProvider } from "../api_provider.ts";
 import { calculateCost } from "../cost.ts";
 import { getEnvApiKey } from "../env_api_keys.ts";
-import { AssistantMessageEventStream } from "../event_stream.ts";
-import { createOutputMessage, finishWithDone, finishWithError, formatHttpError } from "../provider_utils.ts";
+import type { AssistantMessageEventStream } from "../event_stream.ts";
+import { finishWithDone, formatHttpError, noApiKeyStream, runProviderStream } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type {
@@ -54,25 +54,26 @@ let toolCallCounter = 0;
 /** A failure whose text is final, even when the signal has fired meanwhile. */
 class FixedMessageError extends Error {}
 
+/** Google's output messages name the wire API they came through, whatever the model says. */
+function setGoogleApi(output: AssistantMessage): void {
+  output.api = "google-generative-ai";
+}
+
 /** Streams one Gemini request. */
 export function streamGoogle(
   model: Model,
   context: Context,
   options?: GoogleOptions,
 ): AssistantMessageEventStream {
-  const stream = new AssistantMessageEventStream();
-  const output = createOutputMessage(model);
-  output.api = "google-generative-ai";
-  run(model, context, options, stream, output).catch((error) => {
-    const signal = options?.signal;
-    let reported = error;
-    if (signal?.aborted && !(error instanceof FixedMessageError)) {
-      // Whatever broke once the signal fired (fetch, body read), the SDK path reports this.
-      reported = new Error("This operation was aborted");
-    }
-    finishWithError(stream, output, reported, signal);
+  const signal = options?.signal;
+  return runProviderStream(model, signal, (stream, output) => run(model, context, options, stream, output), {
+    prepare: setGoogleApi,
+    // Whatever broke once the signal fired (fetch, body read), the SDK path reports this.
+    report: (error) =>
+      signal?.aborted && !(error instanceof FixedMessageError)
+        ? new Error("This operation was aborted")
+        : error,
   });
-  return stream;
 }
 
 function send(
@@ -276,13 +277,7 @@ export function streamSimpleGoogle(
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
   const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env);
-  if (!apiKey) {
-    const stream = new AssistantMessageEventStream();
-    const output = createOutputMessage(model);
-    output.api = "google-generative-ai";
-    finishWithError(stream, output, new Error(`No API key for provider: ${model.provider}`));
-    return stream;
-  }
+  if (!apiKey) return noApiKeyStream(model, setGoogleApi);
   const base = { ...buildBaseOptions(model, context, options, apiKey), toolChoice: options?.toolChoice };
   if (!options?.reasoning) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
 

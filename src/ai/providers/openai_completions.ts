@@ -7,8 +7,8 @@
  * @module
  */
 import type { ApiProvider } from "../api_provider.ts";
-import { AssistantMessageEventStream } from "../event_stream.ts";
-import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
+import type { AssistantMessageEventStream } from "../event_stream.ts";
+import { finishWithDone, runProviderStream } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
@@ -34,20 +34,18 @@ export function streamOpenAICompletions(
   context: Context,
   options?: OpenAICompletionsOptions,
 ): AssistantMessageEventStream {
-  const stream = new AssistantMessageEventStream();
-  const output = createOutputMessage(model);
-  void run(stream, output, model, context, options).catch((error) =>
-    finishWithError(
-      stream,
-      output,
+  return runProviderStream(
+    model,
+    options?.signal,
+    (stream, output) => run(stream, output, model, context, options),
+    {
       // The wording gains OpenRouter's raw metadata; the server's requested wait stays with it.
-      Object.assign(new Error(withRawMetadata(errorText(error), error)), {
-        retryAfterMs: (error as { retryAfterMs?: number } | null)?.retryAfterMs,
-      }),
-      options?.signal,
-    )
+      report: (error) =>
+        Object.assign(new Error(withRawMetadata(errorText(error), error)), {
+          retryAfterMs: (error as { retryAfterMs?: number } | null)?.retryAfterMs,
+        }),
+    },
   );
-  return stream;
 }
 
 /** Streams with the unified `reasoning` option mapped to `reasoning_effort` (clamped to the model). */

@@ -6,8 +6,8 @@
  * @module
  */
 import type { ApiProvider } from "../api_provider.ts";
-import { AssistantMessageEventStream } from "../event_stream.ts";
-import { createOutputMessage, finishWithDone, finishWithError } from "../provider_utils.ts";
+import type { AssistantMessageEventStream } from "../event_stream.ts";
+import { finishWithDone, runProviderStream } from "../provider_utils.ts";
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type {
@@ -51,17 +51,14 @@ export function streamOpenAIResponses(
   context: Context,
   options?: OpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-  const stream = new AssistantMessageEventStream();
-  const output = createOutputMessage(model);
-  void run(stream, output, model, context, options).catch((error) =>
-    finishWithError(
-      stream,
-      output,
-      error instanceof Error ? error : new Error(String(error)),
-      options?.signal,
-    )
+  return runProviderStream(
+    model,
+    options?.signal,
+    (stream, output) => run(stream, output, model, context, options),
+    {
+      report: (error) => error instanceof Error ? error : new Error(String(error)),
+    },
   );
-  return stream;
 }
 
 /** Streams with the unified `reasoning` option mapped to a reasoning effort (clamped to the model). */
