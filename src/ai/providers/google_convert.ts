@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { contentText } from "../content_text.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type { Context, Model, StopReason, Tool } from "../types.ts";
@@ -134,7 +135,7 @@ export function convertMessages(model: Model, context: Context): GoogleContent[]
       }
       if (parts.length > 0) contents.push({ parts, role: "model" });
     } else {
-      const text = msg.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+      const text = contentText(msg.content, "\n");
       const images = model.input.includes("image") ? msg.content.filter((c) => c.type === "image") : [];
       const imageParts: GooglePart[] = images.map((img) => ({
         inlineData: { mimeType: img.mimeType, data: img.data },

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { contentText } from "../content_text.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type { Context, Model, Tool } from "../types.ts";
@@ -117,7 +118,7 @@ export function convertCompletionsMessages(
       for (; j < messages.length; j++) {
         const result = messages[j];
         if (result.role !== "toolResult") break;
-        const text = result.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+        const text = contentText(result.content, "\n");
         const toolMsg: ChatMessageParam = {
           role: "tool",
           // pi-ai 1.x: "(see attached image)" only when an image follows, else "(no tool output)".

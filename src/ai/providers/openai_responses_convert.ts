@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { contentText } from "../content_text.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type { AssistantMessage, Context, Model, Tool } from "../types.ts";
@@ -147,7 +148,7 @@ export function convertResponsesMessages(
       if (out.length === 0) continue;
       items.push(...out);
     } else {
-      const text = msg.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+      const text = contentText(msg.content, "\n");
       const hasImages = msg.content.some((c) => c.type === "image");
       const [callId] = msg.toolCallId.split("|");
       let output: unknown;
