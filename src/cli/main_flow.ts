@@ -33,7 +33,7 @@ import {
   validateForkFlags,
   validateSessionIdFlags,
 } from "./session_target.ts";
-import { dim, red, yellow } from "./style.ts";
+import { dim, red, yellow } from "../util/style.ts";
 import { rejectUnavailableFeatures, runSubcommand } from "./subcommands.ts";
 
 /** How the run will interact: a mode of the reference's `resolveAppMode`. */
