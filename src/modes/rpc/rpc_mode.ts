@@ -56,11 +56,17 @@ export async function runRpcMode(
   options: RpcModeOptions = {},
 ): Promise<number> {
   const host = toRuntimeHost(target);
-  // Written in batches at the end of each task (one system call per record made long replies slow).
+  // Events are written in batches at the end of each task (one system call per record made long
+  // replies slow); a response or a dialog request goes out at once, with everything before it, since
+  // a client is waiting for it.
   const batch = options.write ? undefined : new OutputBatch(writeStdout);
   const write = options.write ?? ((line: string) => batch!.write(line));
   const flush = () => batch?.flush();
-  const output = (record: unknown) => write(serializeJsonLine(record));
+  const output = (record: unknown) => {
+    write(serializeJsonLine(record));
+    const type = (record as { type?: unknown }).type;
+    if (type === "response" || type === "extension_ui_request") flush();
+  };
   const ui = new RpcExtensionUI(output);
   options.onExtensionUI?.(ui);
 
