@@ -5,6 +5,7 @@
  * @module
  */
 import { estimateContextTokens } from "./context_estimate.ts";
+import { clampThinkingLevel } from "./thinking.ts";
 import type {
   Context,
   Model,
@@ -105,4 +106,21 @@ export function adjustMaxTokensForThinking(
   const maxTokens = Math.min(baseMaxTokens + thinkingBudget, modelMaxTokens);
   if (maxTokens <= thinkingBudget) thinkingBudget = Math.max(0, maxTokens - MIN_OUTPUT_TOKENS);
   return { maxTokens, thinkingBudget };
+}
+
+/**
+ * Simple-request options for the wire APIs that take a reasoning effort (the two OpenAI APIs):
+ * the base options, the tool choice, and `reasoning` clamped to the model ("off" sends none).
+ */
+export function buildEffortOptions(
+  model: Model,
+  context: Context,
+  options?: SimpleStreamOptions,
+): StreamOptions & { toolChoice?: "auto" | "none"; reasoningEffort?: ThinkingLevel } {
+  const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
+  return {
+    ...buildBaseOptions(model, context, options, options?.apiKey),
+    toolChoice: options?.toolChoice,
+    reasoningEffort: level === "off" ? undefined : level,
+  };
 }

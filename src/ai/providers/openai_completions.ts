@@ -9,8 +9,7 @@
 import type { ApiProvider } from "../api_provider.ts";
 import type { AssistantMessageEventStream } from "../event_stream.ts";
 import { finishWithDone, runProviderStream } from "../provider_utils.ts";
-import { buildBaseOptions } from "../simple_options.ts";
-import { clampThinkingLevel } from "../thinking.ts";
+import { buildEffortOptions } from "../simple_options.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
 import { getCompletionsCompat } from "./openai_completions_compat.ts";
 import { buildCompletionsParams, type OpenAICompletionsOptions } from "./openai_completions_params.ts";
@@ -54,13 +53,7 @@ export function streamSimpleOpenAICompletions(
   context: Context,
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-  const base = buildBaseOptions(model, context, options, options?.apiKey);
-  const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
-  return streamOpenAICompletions(model, context, {
-    ...base,
-    reasoningEffort: level === "off" ? undefined : level,
-    toolChoice: options?.toolChoice,
-  });
+  return streamOpenAICompletions(model, context, buildEffortOptions(model, context, options));
 }
 
 /** The built-in implementation registered for "openai-completions". */

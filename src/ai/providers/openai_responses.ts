@@ -8,8 +8,7 @@
 import type { ApiProvider } from "../api_provider.ts";
 import type { AssistantMessageEventStream } from "../event_stream.ts";
 import { finishWithDone, runProviderStream } from "../provider_utils.ts";
-import { buildBaseOptions } from "../simple_options.ts";
-import { clampThinkingLevel } from "../thinking.ts";
+import { buildEffortOptions } from "../simple_options.ts";
 import type {
   AssistantMessage,
   CacheRetention,
@@ -67,13 +66,7 @@ export function streamSimpleOpenAIResponses(
   context: Context,
   options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-  const base = buildBaseOptions(model, context, options, options?.apiKey);
-  const level = options?.reasoning ? clampThinkingLevel(model, options.reasoning) : undefined;
-  return streamOpenAIResponses(model, context, {
-    ...base,
-    toolChoice: options?.toolChoice,
-    reasoningEffort: level === "off" ? undefined : level,
-  });
+  return streamOpenAIResponses(model, context, buildEffortOptions(model, context, options));
 }
 
 /** The built-in implementation registered for "openai-responses". */
