@@ -61,15 +61,24 @@ export type { SettingsManagerExtras } from "./src/config/settings_manager_extras
 export type { CompactionTokenField, ModelKey } from "./src/config/settings_manager_extras.ts";
 export type { SettingsManagerCore } from "./src/config/settings_manager_core.ts";
 export type { TreeFilterMode } from "./src/config/settings_manager.ts";
-export { AuthStorage } from "./src/config/auth_storage.ts";
+// pi 1.6.0 exports no credential store: ModelRuntime owns credentials, readStoredCredential reads them.
 export type {
   ApiKeyCredential,
-  ApiKeyFallbackResolver,
   AuthCredential,
+  AuthCredential as Credential,
   AuthStatus,
-  AuthStorageData,
   OAuthCredential,
 } from "./src/config/auth_storage.ts";
+export { readStoredCredential } from "./src/config/stored_credential.ts";
+export { CredentialSynchronizationError, ModelRuntime } from "./src/config/model_runtime.ts";
+export type {
+  AuthResult,
+  CreateModelRuntimeOptions,
+  CredentialInfo,
+  CredentialSynchronizationOperation,
+  ModelAuth,
+  ModelRuntimeAuthOverrides,
+} from "./src/config/model_runtime.ts";
 export type {
   OAuthAuthInfo,
   OAuthCredentials,

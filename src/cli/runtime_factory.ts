@@ -80,7 +80,8 @@ export function runtimeFactory(
     const services = await createAgentSessionServices({
       cwd: options.cwd,
       agentDir: options.agentDir,
-      authStorage: first?.authStorage,
+      // One model runtime for the process, as in pi 1.6.0 (an --api-key stays across /new).
+      modelRuntime: first?.modelRuntime,
       settingsManager: SettingsManager.create(options.cwd, options.agentDir, { projectTrusted }),
       resourceLoaderOptions,
     });
@@ -119,7 +120,7 @@ export function runtimeFactory(
           message: "--api-key requires a model to be specified via --model, --provider/--model, or --models",
         });
       } else {
-        services.authStorage.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
+        await services.modelRuntime.setRuntimeApiKey(built.options.model.provider, parsed.apiKey);
       }
     }
     // Without any usable model the session would have none: say so (pi 1.6.0's start-up warning).

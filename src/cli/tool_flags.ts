@@ -7,7 +7,10 @@
  * @module
  */
 import { allToolNames } from "../tools/index.ts";
+import { toolNameMatcher } from "../tools/tool_name_matcher.ts";
 import { type CliArgs, isToolModifier } from "./args.ts";
+
+export { toolNameMatcher };
 
 /** The tools a session starts with when no flag says otherwise. */
 export const DEFAULT_TOOL_NAMES: readonly string[] = ["read", "bash", "edit", "write"];
@@ -17,14 +20,6 @@ export interface ToolSelection {
   /** Only these tools exist; undefined keeps the session's defaults. */
   tools?: string[];
   noTools?: "all" | "builtin";
-}
-
-/** A matcher for tool names and `*` patterns (`*` is any run of characters). */
-export function toolNameMatcher(patterns: readonly string[]): (name: string) => boolean {
-  const regexes = patterns.map((p) =>
-    new RegExp(`^${p.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`)
-  );
-  return (name) => regexes.some((r) => r.test(name));
 }
 
 /** Expands `*` patterns against the built-in names; other entries stay as given (extension tools). */

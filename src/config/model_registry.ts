@@ -107,7 +107,10 @@ export function ensureModelsStore(agentDir: string): void {
 
 /** Loads and manages the model list; resolves keys through AuthStorage. */
 export class ModelRegistry {
-  /** Credential store used for key lookups. */
+  /**
+   * Credential store used for key lookups.
+   * @internal The SDK reaches credentials through ModelRuntime (pi 1.6.0 exports no store).
+   */
   readonly authStorage: AuthStorage;
   private readonly modelsJsonPath: string | undefined;
   private models: Model[] = [];

@@ -14,6 +14,7 @@ import { clampThinkingLevel, getSupportedThinkingLevels, THINKING_LEVELS } from 
 import { modelsAreEqual } from "../ai/models.ts";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "../ai/types.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
+import type { ModelRuntime } from "../config/model_runtime.ts";
 import { DEFAULT_THINKING_LEVEL } from "../config/model_resolver.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
 import { expandPromptTemplate, type PromptTemplate } from "../resources/prompt_templates.ts";
@@ -68,14 +69,16 @@ export interface AgentSessionConfig {
   scopedModels?: ScopedModel[];
   /** Skills, prompt templates and context files. */
   resourceLoader: DefaultResourceLoader;
-  /** Models and their credentials. */
-  modelRegistry: ModelRegistry;
+  /** Models and their credentials (pi 1.6.0's ModelRuntime). */
+  modelRuntime: ModelRuntime;
   /** Extra tools (SDK callers); they may replace built-ins of the same name. */
   customTools?: SessionTool[];
   /** Tools active at start (default read, bash, edit, write). */
   initialActiveToolNames?: string[];
   /** When set, only these tools exist at all (`--tools`). */
   allowedToolNames?: string[];
+  /** Names or `*` patterns of tools that do not exist at all (`excludeTools`), applied after `allowedToolNames`. */
+  excludedToolNames?: string[];
   /** Replaces the built-in tool set. */
   baseToolsOverride?: Record<string, SessionTool>;
 }
@@ -88,7 +91,9 @@ export class AgentSession {
   readonly sessionManager: SessionManager;
   /** Settings of this session. */
   readonly settingsManager: SettingsManager;
-  /** Models and their credentials. */
+  /** Models and their credentials (pi 1.6.0's `session.modelRuntime`). */
+  readonly modelRuntime: ModelRuntime;
+  /** The runtime's synchronous registry view, as extensions see it (`modelRuntime.modelRegistry`). */
   readonly modelRegistry: ModelRegistry;
   /** Skills, prompt templates and context files. */
   readonly resourceLoader: DefaultResourceLoader;
@@ -122,7 +127,8 @@ export class AgentSession {
     this.agent = config.agent;
     this.sessionManager = config.sessionManager;
     this.settingsManager = config.settingsManager;
-    this.modelRegistry = config.modelRegistry;
+    this.modelRuntime = config.modelRuntime;
+    this.modelRegistry = config.modelRuntime.modelRegistry;
     this.resourceLoader = config.resourceLoader;
     this.cwd = config.cwd;
     this.#scopedModels = config.scopedModels ?? [];

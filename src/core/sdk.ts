@@ -10,8 +10,7 @@ import type { AgentMessage, AgentThinkingLevel, StreamFn } from "../agent/types.
 import { streamSimple } from "../ai/stream.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
 import type { ImageContent, Message, Model, TextContent } from "../ai/types.ts";
-import { AuthStorage } from "../config/auth_storage.ts";
-import { ModelRegistry } from "../config/model_registry.ts";
+import { ModelRuntime } from "../config/model_runtime.ts";
 import { DEFAULT_THINKING_LEVEL, findInitialModel } from "../config/model_resolver.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
@@ -29,10 +28,11 @@ export interface CreateAgentSessionOptions {
   cwd?: string;
   /** Agent config folder (default: `~/.pi/agent` or `PI_CODING_AGENT_DIR`). */
   agentDir?: string;
-  /** Credentials (default: read from the agent dir's auth.json). */
-  authStorage?: AuthStorage;
-  /** Models and their credentials (default: built from `authStorage`). */
-  modelRegistry?: ModelRegistry;
+  /**
+   * Models and their credentials (default: a runtime over the agent dir's auth.json and
+   * models.json). Replaces 0.80's `authStorage` and `modelRegistry` options, as in pi 1.6.0.
+   */
+  modelRuntime?: ModelRuntime;
   /** Settings (default: read from the agent dir and project). */
   settingsManager?: SettingsManager;
   /** Session storage (default: a new session in the default session folder for `cwd`). */
@@ -47,6 +47,11 @@ export interface CreateAgentSessionOptions {
   scopedModels?: ScopedModel[];
   /** Only these tools exist (`--tools`). */
   tools?: string[];
+  /**
+   * Tools (names or `*` patterns) that do not exist in the session, applied after `tools`
+   * (`--exclude-tools`): they are neither sent to the model nor can they be activated later.
+   */
+  excludeTools?: string[];
   /** "all": no tools at all; "builtin": no built-in tools active (`--no-builtin-tools`). */
   noTools?: "all" | "builtin";
   /** Tools added beside the built-in ones. */
@@ -93,10 +98,10 @@ export async function createAgentSession(
 ): Promise<CreateAgentSessionResult> {
   const cwd = options.cwd ?? options.sessionManager?.getCwd() ?? Deno.cwd();
   const agentDir = options.agentDir ?? getAgentDir();
-  const authStorage = options.authStorage ??
-    AuthStorage.create(options.agentDir ? join(agentDir, "auth.json") : undefined);
-  const modelRegistry = options.modelRegistry ??
-    ModelRegistry.create(authStorage, options.agentDir ? join(agentDir, "models.json") : undefined);
+  const modelRuntime = options.modelRuntime ?? await ModelRuntime.create({
+    authPath: options.agentDir ? join(agentDir, "auth.json") : undefined,
+    modelsPath: options.agentDir ? join(agentDir, "models.json") : undefined,
+  });
   const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
   const sessionManager = options.sessionManager ??
     SessionManager.create(cwd, getDefaultSessionDir(cwd, agentDir));
@@ -113,8 +118,8 @@ export async function createAgentSession(
   let model = options.model;
   let fallback: string | undefined;
   if (!model && hasExisting && existing.model) {
-    const restored = modelRegistry.find(existing.model.provider, existing.model.modelId);
-    if (restored && modelRegistry.hasConfiguredAuth(restored)) model = restored;
+    const restored = modelRuntime.getModel(existing.model.provider, existing.model.modelId);
+    if (restored && modelRuntime.hasConfiguredAuth(restored.provider)) model = restored;
     else fallback = `Could not restore model ${existing.model.provider}/${existing.model.modelId}`;
   }
   if (!model) {
@@ -124,7 +129,7 @@ export async function createAgentSession(
       defaultProvider: settingsManager.getDefaultProvider(),
       defaultModelId: settingsManager.getDefaultModel(),
       defaultThinkingLevel: settingsManager.getDefaultThinkingLevel(),
-      modelRegistry,
+      modelRegistry: modelRuntime.modelRegistry,
     });
     model = initial.model;
     if (!model) fallback = formatNoModelsAvailableMessage();
@@ -156,19 +161,14 @@ export async function createAgentSession(
     initialState: { systemPrompt: "", model, thinkingLevel, tools: [] },
     convertToLlm: blockImages,
     streamFn: async (m, context, streamOptions) => {
-      const auth = await modelRegistry.getApiKeyAndHeaders(m);
-      if (!auth.ok) throw new Error(auth.error);
       const retry = settingsManager.getProviderRetrySettings();
-      const headers = auth.headers || streamOptions?.headers
-        ? { ...auth.headers, ...streamOptions?.headers }
-        : undefined;
+      // Each request resolves its credential anew (rotated OAuth tokens, `!command` keys).
+      const withAuth = await modelRuntime.requestOptions(m, { ...streamOptions, apiKey: undefined });
       return baseStream(m, context, {
-        ...streamOptions,
-        apiKey: auth.apiKey,
+        ...withAuth,
         timeoutMs: streamOptions?.timeoutMs ?? retry.timeoutMs,
         maxRetries: streamOptions?.maxRetries ?? retry.maxRetries,
         maxRetryDelayMs: streamOptions?.maxRetryDelayMs ?? retry.maxRetryDelayMs,
-        headers,
       });
     },
     sessionId: sessionManager.getSessionId(),
@@ -194,10 +194,11 @@ export async function createAgentSession(
     cwd,
     scopedModels: options.scopedModels,
     resourceLoader,
-    modelRegistry,
+    modelRuntime,
     customTools: options.customTools,
     initialActiveToolNames: options.tools ? [...options.tools] : options.noTools ? [] : undefined,
     allowedToolNames: options.tools ?? (options.noTools === "all" ? [] : undefined),
+    excludedToolNames: options.excludeTools,
   });
   return { session, modelFallbackMessage: fallback };
 }

@@ -9,8 +9,8 @@
 import { copyFileSync, existsSync, isDirectorySync, makeDirSync } from "../util/fs.ts";
 import { basename, dirname, join, resolve } from "../util/path.ts";
 import { contentText } from "../ai/content_text.ts";
-import { AuthStorage } from "../config/auth_storage.ts";
-import { ensureModelsStore, ModelRegistry } from "../config/model_registry.ts";
+import { ensureModelsStore, type ModelRegistry } from "../config/model_registry.ts";
+import { ModelRuntime } from "../config/model_runtime.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { configLoadDiagnostics } from "../config/config_diagnostics.ts";
@@ -49,12 +49,12 @@ export interface AgentSessionServices {
   cwd: string;
   /** Agent config folder. */
   agentDir: string;
-  /** Credentials. */
-  authStorage: AuthStorage;
   /** Settings. */
   settingsManager: SettingsManager;
-  /** Models and their credentials. */
+  /** Models and their credentials (the runtime's registry). */
   modelRegistry: ModelRegistry;
+  /** Models and their credentials, as pi 1.6.0's services carry them. */
+  modelRuntime: ModelRuntime;
   /** Skills, prompt templates and context files. */
   resourceLoader: DefaultResourceLoader;
   /** Problems found while loading (e.g. a broken auth.json), for the user to see. */
@@ -67,12 +67,10 @@ export interface CreateAgentSessionServicesOptions {
   cwd: string;
   /** Agent config folder (default: `~/.pi/agent` or `PI_CODING_AGENT_DIR`). */
   agentDir?: string;
-  /** Credentials (default: read from the agent dir's auth.json). */
-  authStorage?: AuthStorage;
   /** Settings (default: read from the agent dir and project). */
   settingsManager?: SettingsManager;
-  /** Models and their credentials (default: built from `authStorage`). */
-  modelRegistry?: ModelRegistry;
+  /** Models and their credentials (default: a runtime over the agent dir's auth.json and models.json). */
+  modelRuntime?: ModelRuntime;
   /** Options passed on to the resource loader. */
   resourceLoaderOptions?: Omit<ResourceLoaderOptions, "cwd" | "agentDir" | "settings">;
 }
@@ -83,10 +81,12 @@ export async function createAgentSessionServices(
 ): Promise<AgentSessionServices> {
   const cwd = options.cwd;
   const agentDir = options.agentDir ?? getAgentDir();
-  const authStorage = options.authStorage ?? AuthStorage.create(join(agentDir, "auth.json"));
   const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
-  const modelRegistry = options.modelRegistry ??
-    ModelRegistry.create(authStorage, join(agentDir, "models.json"));
+  const modelRuntime = options.modelRuntime ?? await ModelRuntime.create({
+    authPath: join(agentDir, "auth.json"),
+    modelsPath: join(agentDir, "models.json"),
+  });
+  const modelRegistry = modelRuntime.modelRegistry;
   ensureModelsStore(agentDir);
   const resourceLoader = new DefaultResourceLoader({
     ...options.resourceLoaderOptions,
@@ -96,8 +96,8 @@ export async function createAgentSessionServices(
   });
   await resourceLoader.reload();
   // Broken auth.json / models.json are named at start-up, not only as "No API key found" later.
-  const diagnostics = configLoadDiagnostics(authStorage, modelRegistry);
-  return { cwd, agentDir, authStorage, settingsManager, modelRegistry, resourceLoader, diagnostics };
+  const diagnostics = configLoadDiagnostics(modelRegistry.authStorage, modelRegistry);
+  return { cwd, agentDir, settingsManager, modelRegistry, modelRuntime, resourceLoader, diagnostics };
 }
 
 /** Why a session started; extensions' `session_start` event carries it. */
@@ -114,7 +114,7 @@ export interface SessionStartEvent {
 export interface CreateAgentSessionFromServicesOptions extends
   Pick<
     CreateAgentSessionOptions,
-    "model" | "thinkingLevel" | "scopedModels" | "tools" | "noTools" | "customTools"
+    "model" | "thinkingLevel" | "scopedModels" | "tools" | "excludeTools" | "noTools" | "customTools"
   > {
   /** Services the session runs with. */
   services: AgentSessionServices;
@@ -132,15 +132,15 @@ export function createAgentSessionFromServices(
   return createAgentSession({
     cwd: services.cwd,
     agentDir: services.agentDir,
-    authStorage: services.authStorage,
+    modelRuntime: services.modelRuntime,
     settingsManager: services.settingsManager,
-    modelRegistry: services.modelRegistry,
     resourceLoader: services.resourceLoader,
     sessionManager: options.sessionManager,
     model: options.model,
     thinkingLevel: options.thinkingLevel,
     scopedModels: options.scopedModels,
     tools: options.tools,
+    excludeTools: options.excludeTools,
     noTools: options.noTools,
     customTools: options.customTools,
   });

@@ -12,6 +12,7 @@ import { buildSystemPromptSections } from "../resources/system_prompt.ts";
 import { getSystemMessageText } from "../session/system_message.ts";
 import type { BashSessionEnvironment } from "../tools/bash.ts";
 import { createAllTools } from "../tools/index.ts";
+import { toolNameMatcher } from "../tools/tool_name_matcher.ts";
 
 /** A tool with the metadata the system prompt uses. */
 export type SessionTool = AgentTool & { promptSnippet?: string; promptGuidelines?: string[] };
@@ -23,6 +24,8 @@ export interface ToolSetOptions {
   customTools?: SessionTool[];
   initialActiveToolNames?: string[];
   allowedToolNames?: string[];
+  /** Names or `*` patterns of tools that do not exist in the session (SDK `excludeTools`), after `allowedToolNames`. */
+  excludedToolNames?: string[];
   baseToolsOverride?: Record<string, SessionTool>;
   /** What the bash tool tells commands through `PI_SESSION_*`, `PI_PROVIDER`, `PI_MODEL`, `PI_REASONING_LEVEL`. */
   sessionEnvironment?: () => BashSessionEnvironment | undefined;
@@ -35,7 +38,8 @@ export function buildToolSet(
   options: ToolSetOptions,
 ): { registry: Map<string, SessionTool>; active: string[] } {
   const allowed = options.allowedToolNames ? new Set(options.allowedToolNames) : undefined;
-  const isAllowed = (name: string) => !allowed || allowed.has(name);
+  const excluded = options.excludedToolNames ? toolNameMatcher(options.excludedToolNames) : undefined;
+  const isAllowed = (name: string) => (!allowed || allowed.has(name)) && !excluded?.(name);
   const settings = options.settingsManager;
   const base: Record<string, SessionTool> = options.baseToolsOverride ?? createAllTools(options.cwd, {
     read: { autoResizeImages: settings.getImageAutoResize() },

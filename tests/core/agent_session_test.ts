@@ -17,8 +17,7 @@ import {
   readSessionLines,
 } from "../support/agent_env.ts";
 import { createAgentSession } from "../../src/core/sdk.ts";
-import { AuthStorage } from "../../src/config/auth_storage.ts";
-import { ModelRegistry } from "../../src/config/model_registry.ts";
+import { ModelRuntime } from "../../src/config/model_runtime.ts";
 import { SettingsManager } from "../../src/config/settings_manager.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
 import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
@@ -27,15 +26,16 @@ import type { AssistantMessage } from "../../src/ai/types.ts";
 async function setup(api: FakeApi, turns: ScriptedTurn[], settings?: Record<string, unknown>) {
   const server = await startFakeProvider(turns);
   const env = await createAgentEnv(server.url, { settings });
-  const authStorage = AuthStorage.create(join(env.agentDir, "auth.json"));
-  const modelRegistry = ModelRegistry.create(authStorage, join(env.agentDir, "models.json"));
-  const model = modelRegistry.find(FAKE_PROVIDERS[api], FAKE_MODEL_ID);
+  const modelRuntime = await ModelRuntime.create({
+    authPath: join(env.agentDir, "auth.json"),
+    modelsPath: join(env.agentDir, "models.json"),
+  });
+  const model = modelRuntime.getModel(FAKE_PROVIDERS[api], FAKE_MODEL_ID);
   assert(model, `model for ${api}`);
   const { session } = await createAgentSession({
     cwd: env.cwd,
     agentDir: env.agentDir,
-    authStorage,
-    modelRegistry,
+    modelRuntime,
     settingsManager: SettingsManager.create(env.cwd, env.agentDir),
     sessionManager: SessionManager.create(env.cwd, join(env.agentDir, "sessions")),
     model,
@@ -401,16 +401,17 @@ Deno.test("SES-05 a resumed session goes on with the tools its transcript last d
     t.session.setActiveToolsByName(["read", "grep"]);
     await t.session.prompt("second");
     const file = t.session.sessionFile!;
-    const authStorage = AuthStorage.create(join(t.env.agentDir, "auth.json"));
-    const modelRegistry = ModelRegistry.create(authStorage, join(t.env.agentDir, "models.json"));
+    const modelRuntime = await ModelRuntime.create({
+      authPath: join(t.env.agentDir, "auth.json"),
+      modelsPath: join(t.env.agentDir, "models.json"),
+    });
     const resumed = await createAgentSession({
       cwd: t.env.cwd,
       agentDir: t.env.agentDir,
-      authStorage,
-      modelRegistry,
+      modelRuntime,
       settingsManager: SettingsManager.create(t.env.cwd, t.env.agentDir),
       sessionManager: SessionManager.open(file),
-      model: modelRegistry.find(FAKE_PROVIDERS["anthropic-messages"], FAKE_MODEL_ID),
+      model: modelRuntime.getModel(FAKE_PROVIDERS["anthropic-messages"], FAKE_MODEL_ID),
     });
     try {
       assertEquals(resumed.session.getActiveToolNames(), ["read", "grep"]);

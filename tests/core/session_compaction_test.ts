@@ -10,8 +10,7 @@ import { waitFor } from "../support/wait_for.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import { createAgentEnv, FAKE_MODEL_ID, readSessionLines } from "../support/agent_env.ts";
 import { createAgentSession } from "../../src/core/sdk.ts";
-import { AuthStorage } from "../../src/config/auth_storage.ts";
-import { ModelRegistry } from "../../src/config/model_registry.ts";
+import { ModelRuntime } from "../../src/config/model_runtime.ts";
 import { SettingsManager } from "../../src/config/settings_manager.ts";
 import { SessionManager } from "../../src/session/session_manager.ts";
 import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
@@ -19,16 +18,17 @@ import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
 async function setup(turns: ScriptedTurn[], settings: Record<string, unknown>) {
   const server = await startFakeProvider(turns);
   const env = await createAgentEnv(server.url, { settings });
-  const authStorage = AuthStorage.create(join(env.agentDir, "auth.json"));
-  const modelRegistry = ModelRegistry.create(authStorage, join(env.agentDir, "models.json"));
+  const modelRuntime = await ModelRuntime.create({
+    authPath: join(env.agentDir, "auth.json"),
+    modelsPath: join(env.agentDir, "models.json"),
+  });
   const { session } = await createAgentSession({
     cwd: env.cwd,
     agentDir: env.agentDir,
-    authStorage,
-    modelRegistry,
+    modelRuntime,
     settingsManager: SettingsManager.create(env.cwd, env.agentDir),
     sessionManager: SessionManager.create(env.cwd, join(env.agentDir, "sessions")),
-    model: modelRegistry.find("fake-anthropic", FAKE_MODEL_ID),
+    model: modelRuntime.getModel("fake-anthropic", FAKE_MODEL_ID),
   });
   const events: AgentSessionEvent[] = [];
   session.subscribe((e) => void events.push(e));

@@ -39,23 +39,23 @@ Deno.test("SDK: a script in another project imports mod.ts by path and runs a tu
     await Deno.writeTextFile(
       join(project, "main.ts"),
       `import {
-  AuthStorage,
   createAgentSession,
-  ModelRegistry,
+  ModelRuntime,
   SessionManager,
   SettingsManager,
 } from ${JSON.stringify(`file://${ROOT}/mod.ts`)};
 
 const agentDir = Deno.env.get("PI_CODING_AGENT_DIR")!;
-const authStorage = AuthStorage.create(agentDir + "/auth.json");
-const modelRegistry = ModelRegistry.create(authStorage, agentDir + "/models.json");
-const model = modelRegistry.find("fake-anthropic", "test-model");
+const modelRuntime = await ModelRuntime.create({
+  authPath: agentDir + "/auth.json",
+  modelsPath: agentDir + "/models.json",
+});
+const model = modelRuntime.getModel("fake-anthropic", "test-model");
 if (!model) throw new Error("no model");
 const { session } = await createAgentSession({
   cwd: Deno.cwd(),
   agentDir,
-  authStorage,
-  modelRegistry,
+  modelRuntime,
   settingsManager: SettingsManager.create(Deno.cwd(), agentDir),
   sessionManager: SessionManager.inMemory(Deno.cwd()),
   model,
