@@ -29,7 +29,10 @@ const NAME: Record<AuthKind, string> = {
   bearer_token: "auth print-bearer-token",
 };
 
-/** `pi auth --help`. */
+/** Appended to the `login` line of `pi auth --help`: only API keys can be saved in this build. */
+export const AUTH_LOGIN_MARK = " (account sign-in not available yet; use --api-key)";
+
+/** `pi auth --help`: pi 1.6.0's text, with {@link AUTH_LOGIN_MARK} after the `login` line. */
 export const AUTH_HELP = `Usage:
   ${APP_NAME} auth login <provider> [--api-key] [--no-browser]
   ${APP_NAME} auth logout <provider>
@@ -41,7 +44,7 @@ Log in to and out of model providers, print their credentials for external clien
 Credentials are stored in ~/.pi/agent/auth.json.
 
 Commands:
-  login <provider>        Sign in with an account in the browser, or save an API key, then exit
+  login <provider>        Sign in with an account in the browser, or save an API key, then exit${AUTH_LOGIN_MARK}
   logout <provider>       Remove the stored credentials; environment variables and models.json stay
   print-api-key           Print the resolved API key
   print-bearer-token      Print a resolved OAuth bearer token (refreshes if expired)
