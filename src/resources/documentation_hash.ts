@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "c522df8cb81d";
+export const DOCUMENTATION_HASH = "17978f057773";
