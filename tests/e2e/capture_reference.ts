@@ -2,7 +2,8 @@
  * Captures the reference pi's end-to-end behaviour for the e2e tests: runs
  * the reference CLI under its Node (located by scripts/reference/locate.ts) on the shared
  * scenarios against the fake provider and writes the normalised results to tests/fixtures/e2e/.
- * The tests compare our runs with these files, so they need no reference at test time.
+ * The tests run the reference live when it is installed (and check these files against that run);
+ * without it they compare with these files.
  *
  * Usage: deno run -A tests/e2e/capture_reference.ts [scenarios|errors|interop]
  *
@@ -11,23 +12,20 @@
 import { requireReferenceCli } from "../support/spawn_pi.ts";
 import { ERROR_CASES, type ErrorOutcome, runErrorCase, runSigintCase } from "./error_cases.ts";
 import { runChain } from "./interop.ts";
-import { APIS, fixturePath, runScenario } from "./scenario.ts";
+import {
+  APIS,
+  fixturePath,
+  jsonOutcome,
+  printOutcome,
+  runScenario,
+  type ScenarioFixture,
+} from "./scenario.ts";
 
 async function captureScenarios(): Promise<void> {
   for (const api of APIS) {
     const print = await runScenario(api, ["-p"], { reference: true });
     const json = await runScenario(api, ["--mode", "json"], { reference: true });
-    const out = {
-      print: {
-        code: print.result.code,
-        stdout: print.result.stdout,
-        stderr: print.result.stderr,
-        requests: print.requests,
-        sessionLines: print.sessionLines,
-        notes: print.notes,
-      },
-      json: { code: json.result.code, stderr: json.result.stderr, jsonLines: json.jsonLines },
-    };
+    const out: ScenarioFixture = { print: printOutcome(print), json: jsonOutcome(json) };
     await Deno.writeTextFile(fixturePath(`scenario_${api}.json`), `${JSON.stringify(out, null, 1)}\n`);
     console.log(`captured scenario_${api}.json`);
   }

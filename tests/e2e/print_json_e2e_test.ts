@@ -1,41 +1,30 @@
 /**
  * The real `pi` in print and JSON mode for each of the four wire APIs (MODE-01, MODE-02, EVT-01…08):
  * a scripted model writes notes.txt, reads it, edits it and answers. Checked directly (stdout, files,
- * request contents, session lines, event order and payload shapes) and against the reference's
- * normalised capture of the same run (tests/fixtures/e2e/scenario_<api>.json, from
- * capture_reference.ts): request bodies, session lines and the JSON stream must be identical.
+ * request contents, session lines, event order and payload shapes) and against pi 1.6.0 run live on
+ * the same script, normalised: exit code, stdout, stderr, request bodies, session lines and the
+ * JSON stream must be identical. The stored capture (tests/fixtures/e2e/scenario_<api>.json, from
+ * capture_reference.ts) must equal the live run, and stands in for it only when the reference is
+ * not installed.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { FakeApi } from "../support/agent_env.ts";
 import {
   APIS,
-  comparableJsonLine,
+  comparableJson,
   FINAL_TEXT,
-  fixturePath,
+  jsonOutcome,
   modelArg,
   NOTES_AFTER,
+  printOutcome,
   PROMPT,
+  referenceJson,
+  referencePrint,
   runScenario,
   type ScenarioRun,
 } from "./scenario.ts";
 
 type Json = Record<string, unknown>;
-
-interface ScenarioFixture {
-  print: {
-    code: number;
-    stdout: string;
-    stderr: string;
-    requests: { path: string; body: unknown }[];
-    sessionLines: unknown[];
-    notes: string;
-  };
-  json: { code: number; stderr: string; jsonLines: unknown[] };
-}
-
-function loadFixture(api: FakeApi): ScenarioFixture {
-  return JSON.parse(Deno.readTextFileSync(fixturePath(`scenario_${api}.json`)));
-}
 
 /** The system prompt and tool names as each wire format carries them. */
 function systemAndTools(api: FakeApi, body: Json): { system: string; tools: string[] } {
@@ -183,7 +172,7 @@ function checkJsonStream(lines: unknown[]): void {
 
 for (const api of APIS) {
   Deno.test(`MODE-01 CLI-19 e2e ${api}: pi -p writes, reads, edits and prints only the final text`, async () => {
-    const run = await runScenario(api, ["-p"]);
+    const [run, ref] = await Promise.all([runScenario(api, ["-p"]), referencePrint(api)]);
     assertEquals(run.result.stderr, "");
     assertEquals(run.result.code, 0);
     assertEquals(run.result.stdout, `${FINAL_TEXT}\n`);
@@ -191,25 +180,27 @@ for (const api of APIS) {
     assertEquals(run.sessionFileCount, 1);
     checkRequests(api, run);
     checkSessionLines(run.sessionLines);
-    const ref = loadFixture(api).print;
-    assertEquals(run.result.stdout, ref.stdout);
-    assertEquals(run.notes, ref.notes);
-    assertEquals(run.requests, ref.requests, "request bodies equal the reference's");
-    assertEquals(run.sessionLines, ref.sessionLines, "session lines equal the reference's");
+    // Field by field, so a difference names what differs.
+    const ours = printOutcome(run);
+    for (const key of Object.keys(ref) as (keyof typeof ref)[]) {
+      assertEquals(ours[key], ref[key], `${key} equals pi 1.6.0's`);
+    }
   });
 
   Deno.test(`MODE-02 EVT-01..08 e2e ${api}: --mode json streams the header then every event`, async () => {
-    const run = await runScenario(api, ["--mode", "json"]);
+    const [run, ref] = await Promise.all([runScenario(api, ["--mode", "json"]), referenceJson(api)]);
     assertEquals(run.result.stderr, "");
     assertEquals(run.result.code, 0);
     assertEquals(run.notes, NOTES_AFTER);
     assertEquals((run.jsonLines[0] as Json).type, "session");
     checkJsonStream(run.jsonLines);
-    assertEquals(
-      run.jsonLines.map(comparableJsonLine),
-      loadFixture(api).json.jsonLines.map(comparableJsonLine),
-      "JSON stream equals the reference's (message_update compared by its delta)",
-    );
+    const ours = comparableJson(jsonOutcome(run));
+    assertEquals([ours.code, ours.stderr], [ref.code, ref.stderr], "exit code and stderr equal pi 1.6.0's");
+    assertEquals(ours.jsonLines.length, ref.jsonLines.length, "as many records as pi 1.6.0");
+    // Record by record (message_update compared by its delta), so a difference names the record.
+    for (const [i, line] of ours.jsonLines.entries()) {
+      assertEquals(line, ref.jsonLines[i], `record ${i} equals pi 1.6.0's`);
+    }
     // The session written alongside matches the -p run's.
     checkSessionLines(run.sessionLines);
   });

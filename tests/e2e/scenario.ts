@@ -10,7 +10,14 @@
 import { dirname } from "node:path";
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS, type FakeApi } from "../support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
-import { findReferenceCli, MAIN_TS, type PiResult, spawnPi } from "../support/spawn_pi.ts";
+import { assertEquals } from "../support/assert.ts";
+import {
+  findReferenceCli,
+  MAIN_TS,
+  type PiResult,
+  spawnPi,
+  useReferenceFixtures,
+} from "../support/spawn_pi.ts";
 
 /** The four wire APIs, in a fixed order. */
 export const APIS: FakeApi[] = Object.keys(FAKE_PROVIDERS) as FakeApi[];
@@ -182,4 +189,72 @@ export function comparableJsonLine(line: unknown): unknown {
 /** Where the reference's captured scenario results live. */
 export function fixturePath(name: string): string {
   return new URL(`../fixtures/e2e/${name}`, import.meta.url).pathname;
+}
+
+/** What a `-p` scenario run is compared by (and what the capture stores). */
+export interface PrintOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+  requests: { path: string; body: unknown }[];
+  sessionLines: unknown[];
+  notes: string | undefined;
+}
+
+/** What a `--mode json` scenario run is compared by (and what the capture stores). */
+export interface JsonOutcome {
+  code: number;
+  stderr: string;
+  jsonLines: unknown[];
+}
+
+/** The stored form of one API's scenario (tests/fixtures/e2e/scenario_<api>.json). */
+export interface ScenarioFixture {
+  print: PrintOutcome;
+  json: JsonOutcome;
+}
+
+/** The comparable part of a `-p` run. */
+export function printOutcome(run: ScenarioRun): PrintOutcome {
+  const { code, stdout, stderr } = run.result;
+  return { code, stdout, stderr, requests: run.requests, sessionLines: run.sessionLines, notes: run.notes };
+}
+
+/** The comparable part of a `--mode json` run. */
+export function jsonOutcome(run: ScenarioRun): JsonOutcome {
+  return { code: run.result.code, stderr: run.result.stderr, jsonLines: run.jsonLines };
+}
+
+/** A JSON outcome with each line in its comparable form (see comparableJsonLine). */
+export function comparableJson(outcome: JsonOutcome): JsonOutcome {
+  return { ...outcome, jsonLines: outcome.jsonLines.map(comparableJsonLine) };
+}
+
+function loadScenarioFixture(api: FakeApi): ScenarioFixture {
+  return JSON.parse(Deno.readTextFileSync(fixturePath(`scenario_${api}.json`)));
+}
+
+const STALE =
+  "is stale: the live reference now differs from it (re-run `deno run -A tests/e2e/capture_reference.ts scenarios`)";
+
+/**
+ * The reference's `-p` outcome for `api`: run live when the reference is installed (and the stored
+ * capture checked against it, so it cannot go stale unnoticed), else the stored capture (with one
+ * loud line, from useReferenceFixtures).
+ */
+export async function referencePrint(api: FakeApi): Promise<PrintOutcome> {
+  const stored = loadScenarioFixture(api).print;
+  if (useReferenceFixtures()) return stored;
+  const live = printOutcome(await runScenario(api, ["-p"], { reference: true }));
+  assertEquals(stored, live, `tests/fixtures/e2e/scenario_${api}.json (print) ${STALE}`);
+  return live;
+}
+
+/** The reference's `--mode json` outcome for `api`, live or stored as referencePrint; comparable form. */
+export async function referenceJson(api: FakeApi): Promise<JsonOutcome> {
+  const stored = comparableJson(loadScenarioFixture(api).json);
+  if (useReferenceFixtures()) return stored;
+  const live = comparableJson(jsonOutcome(await runScenario(api, ["--mode", "json"], { reference: true })));
+  assertEquals(stored, live, `tests/fixtures/e2e/scenario_${api}.json (json) ${STALE}`);
+  return live;
 }
