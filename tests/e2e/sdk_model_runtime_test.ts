@@ -4,12 +4,16 @@
  * runs as a subprocess against the fake provider with an isolated HOME and agent dir. What the user
  * sees is checked: the printed answer, the session file's lines and the request the provider got
  * (key, model, prompt, declared tools), `excludeTools` removing tools from the request for good,
- * and a runtime API key used instead of models.json's.
+ * and a runtime API key used instead of models.json's. The same script also runs under pi 1.6.0
+ * (the oracle) and both must observe the same; without the reference installed, ours is compared
+ * with the stored capture of 1.6.0's run (tests/fixtures/sdk/model_runtime_reference.json).
  */
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
-import { type AgentEnv, createAgentEnv, readSessionLines } from "../support/agent_env.ts";
+import { type AgentEnv, createAgentEnv, machineEnv, readSessionLines } from "../support/agent_env.ts";
 import { type FakeProvider, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { useReferenceFixtures } from "../support/spawn_pi.ts";
+import { requireReference } from "../../scripts/reference/locate.ts";
 
 const MOD = new URL("../../mod.ts", import.meta.url).href;
 const decoder = new TextDecoder();
@@ -221,4 +225,123 @@ session.dispose();
     await server.close();
     await env.cleanup();
   }
+});
+
+/** One script, valid JavaScript for Node and Deno, that both SDKs run: a default session, then excludeTools. */
+const ORACLE_SCRIPT = `
+const modelRuntime = await ModelRuntime.create();
+const { session, modelFallbackMessage } = await createAgentSession({ modelRuntime });
+if (modelFallbackMessage) console.error(modelFallbackMessage);
+let streamed = "";
+session.subscribe((event) => {
+  if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") {
+    streamed += event.assistantMessageEvent.delta;
+  }
+});
+await session.prompt("Say hello.");
+console.log(streamed);
+console.log(session.modelRuntime === modelRuntime, session.model.provider + "/" + session.model.id);
+const { session: limited } = await createAgentSession({
+  modelRuntime,
+  model: modelRuntime.getModel("fake-anthropic", "test-model"),
+  sessionManager: SessionManager.inMemory(),
+  excludeTools: ["bash", "e*"],
+});
+console.log(limited.getActiveToolNames().join(","));
+await limited.prompt("first");
+limited.setActiveToolsByName(["read", "bash", "edit", "grep"]);
+console.log(limited.getActiveToolNames().join(","));
+await limited.prompt("second");
+limited.dispose();
+session.dispose();
+`;
+
+/** What a user of either SDK observes from ORACLE_SCRIPT; no id, time or path in it. */
+interface OracleObservation {
+  code: number;
+  stdout: string;
+  stderr: string;
+  requests: ReturnType<typeof requestSummary>[];
+  sessionLines: Record<string, unknown>[];
+}
+
+async function observeOracleScript(reference: boolean): Promise<OracleObservation> {
+  const server = await startFakeProvider([
+    { content: [{ type: "text", text: "Hello from the runtime." }] },
+    { content: [{ type: "text", text: "one" }] },
+    { content: [{ type: "text", text: "two" }] },
+  ]);
+  const env = await createAgentEnv(server.url, {
+    settings: { defaultProvider: "fake-anthropic", defaultModel: "test-model" },
+  });
+  try {
+    let result: { code: number; stdout: string; stderr: string };
+    if (reference) {
+      const ref = requireReference();
+      const script = join(env.root, "script.mjs");
+      const index = new URL(`file://${ref.packageDir}/dist/index.js`).href;
+      await Deno.writeTextFile(
+        script,
+        `import { createAgentSession, ModelRuntime, SessionManager } from ${JSON.stringify(index)};\n` +
+          `${ORACLE_SCRIPT}\nprocess.exit(0);\n`,
+      );
+      const out = await new Deno.Command(ref.node, {
+        args: [script],
+        cwd: env.cwd,
+        env: { ...machineEnv(), ...env.env },
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      result = { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    } else {
+      result = await runScript(env, ORACLE_SCRIPT);
+    }
+    const files = await env.sessionFiles();
+    const sessionLines = files.length === 1 ? await readSessionLines(files[0]) : [];
+    return {
+      ...result,
+      requests: server.requests.map((_, i) => requestSummary(server, i)),
+      // Ids, times, the temp cwd and the system prompt text (compared by the system prompt tests) aside.
+      sessionLines: sessionLines.map((line) => {
+        const { id: _id, parentId: _parentId, timestamp: _timestamp, cwd: _cwd, ...rest } = line;
+        const message = rest.message as Record<string, unknown> | undefined;
+        if (!message) return rest;
+        const { timestamp: _t, usage: _u, durationMs: _d, responseId: _r, sections, content, ...fields } =
+          message;
+        return {
+          ...rest,
+          message: {
+            ...fields,
+            ...(sections ? { sections: Object.keys(sections as Record<string, unknown>) } : {}),
+            content: fields.role === "system" ? "(system prompt)" : content,
+          },
+        };
+      }),
+    };
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+}
+
+const ORACLE_FIXTURE = new URL("../fixtures/sdk/model_runtime_reference.json", import.meta.url);
+
+Deno.test("SDK-1.6 e2e the same SDK script under pi 1.6.0 and ours: same output, requests and session lines", async () => {
+  const ours = await observeOracleScript(false);
+  const stored = JSON.parse(await Deno.readTextFile(ORACLE_FIXTURE)) as OracleObservation;
+  if (useReferenceFixtures()) {
+    assertEquals(ours, stored);
+    return;
+  }
+  const reference = await observeOracleScript(true);
+  // `PI_SDK_RECAPTURE=1` stores this run as the capture (after a deliberate reference upgrade).
+  if (Deno.env.get("PI_SDK_RECAPTURE") === "1") {
+    await Deno.writeTextFile(ORACLE_FIXTURE, JSON.stringify(reference, null, 2) + "\n");
+    return;
+  }
+  assertEquals(ours, reference);
+  // The stored capture (used only when the reference cannot be installed) is 1.6.0's run.
+  assertEquals(stored, reference);
 });
