@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
- * Captures compaction and branch-summary fixtures from the reference pi 0.73.1
+ * Captures compaction and branch-summary fixtures from the reference pi 1.6.0
  * (tests/fixtures/compaction/).
  *
- *   node scripts/capture/compaction_reference.mjs
+ *   <reference node> scripts/capture/compaction_reference.mjs
+ *
+ * The reference is found at $PI_REFERENCE_DIR (the folder holding node_modules) or
+ * <repo>/.cache/reference.
  *
  * 1. Writes deterministic session files (sessions/*.jsonl): small, long (every entry kind),
  *    split (one huge final turn), compacted (earlier pi compaction), compacted_hook (earlier
@@ -20,12 +23,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const REF = process.env.PI_REF_DIR ?? "/work/ref/node_modules/@mariozechner/pi-coding-agent";
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const REF = join(
+  resolve(process.env.PI_REFERENCE_DIR ?? join(repo, ".cache/reference")),
+  "node_modules/@earendil-works/pi-coding-agent",
+);
 const C = await import(join(REF, "dist/core/compaction/index.js"));
 const { convertToLlm } = await import(join(REF, "dist/core/messages.js"));
 const { buildSessionContext } = await import(join(REF, "dist/core/session-manager.js"));
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const out = join(repo, "tests/fixtures/compaction");
 mkdirSync(join(out, "sessions"), { recursive: true });
 mkdirSync(join(out, "expected"), { recursive: true });
@@ -443,8 +449,6 @@ async function withFake(turns, fn) {
     );
     throw failure;
   }
-  // Parallel requests (split turns) arrive in any order; order them by output budget.
-  requests.sort((a, b) => (b.body?.max_tokens ?? 0) - (a.body?.max_tokens ?? 0));
   return { requests, result };
 }
 
@@ -470,7 +474,8 @@ const API_KEY = "sk-ant-api-test";
 
 const scenarios = {};
 scenarios.compact_small = await withFake([answer("## Goal\nNothing yet.")], (url) => {
-  const prep = C.prepareCompaction(linear.small, C.DEFAULT_COMPACTION_SETTINGS);
+  // With the default budget (20000) a small session has nothing to summarise (1.6.0: undefined).
+  const prep = C.prepareCompaction(linear.small, settings(10));
   return C.compact(prep, model(url), API_KEY);
 });
 scenarios.compact_long_custom = await withFake([

@@ -19,7 +19,7 @@ import {
   type FileOperations,
   formatFileOperations,
 } from "./file_tracking.ts";
-import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT } from "./prompts.ts";
+import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
 import { estimateTokens } from "./token_estimate.ts";
 
@@ -177,7 +177,7 @@ export async function generateBranchSummary(
   // for a one-off request (a fresh routing id, since a branch summary has no session id).
   const response = await completeSimple(
     model,
-    { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [request] },
+    { systemPrompt: SUMMARIZATION_SYSTEM_PROMPT, messages: [request] },
     { apiKey, headers, signal, cacheRetention: "none", sessionId: crypto.randomUUID() },
   );
   if (response.stopReason === "aborted") return { aborted: true };

@@ -5,15 +5,12 @@
  *
  * @module
  */
-import { contentText } from "../ai/content_text.ts";
-import { completeSimple } from "../ai/stream.ts";
-import type { Model, SimpleStreamOptions, UserMessage } from "../ai/types.ts";
-import type { AgentThinkingLevel } from "../agent/types.ts";
-import { buildSessionContext } from "../session/context.ts";
-import type { CompactionEntry, SessionEntry } from "../session/entries.ts";
+import type { Model, Usage } from "../ai/types.ts";
+import type { AgentThinkingLevel, StreamFn } from "../agent/types.ts";
+import { buildSessionProjection } from "../session/context.ts";
+import type { CompactionEntry, ProjectedEntry, SessionEntry } from "../session/entries.ts";
 import { type AgentMessage, convertToLlm } from "../session/messages.ts";
-import { findCutPoint } from "./cut_point.ts";
-import { compactionMessageOf } from "./entry_messages.ts";
+import { findProjectedCutPoint } from "./cut_point.ts";
 import {
   addFileOpsFromDetails,
   computeFileLists,
@@ -24,12 +21,19 @@ import {
 } from "./file_tracking.ts";
 import {
   SUMMARIZATION_PROMPT,
-  SUMMARIZATION_SYSTEM_PROMPT,
   TURN_PREFIX_SUMMARIZATION_PROMPT,
   UPDATE_SUMMARIZATION_PROMPT,
 } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
-import { type CompactionSettings, estimateContextTokens } from "./token_estimate.ts";
+import {
+  combineUsage,
+  requestSummary,
+  type SummaryRequestOptions,
+  type SummaryRetryCallbacks,
+  type SummaryRetryPolicy,
+  summaryText,
+} from "./summary_request.ts";
+import { type CompactionSettings, estimateProjectedContextTokens } from "./token_estimate.ts";
 
 /** What pi stores in `CompactionEntry.details`: files touched by the summarized history. */
 export interface CompactionDetails {
@@ -47,6 +51,10 @@ export interface CompactionResult<T = unknown> {
   firstKeptEntryId: string;
   /** Context tokens before compaction. */
   tokensBefore: number;
+  /** Estimated context tokens right after compaction (set by the session that stored it). */
+  estimatedTokensAfter?: number;
+  /** What the summary request(s) cost; recorded on the compaction entry. */
+  usage?: Usage;
   /** pi writes {@link CompactionDetails}; extensions may store their own data. */
   details?: T;
 }
@@ -71,14 +79,22 @@ export interface CompactionPreparation {
   settings: CompactionSettings;
 }
 
-/** Joins the history summary and the summary of a split turn's beginning. */
-export const SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n";
+/**
+ * The messages a projected entry puts into a summary: none for a compaction (its summary is
+ * passed as the previous summary) and no system messages (prompt state, not conversation; the
+ * compaction entry carries them on).
+ */
+function summarizedMessages(entry: ProjectedEntry): AgentMessage[] {
+  if (entry.sourceEntry.type === "compaction") return [];
+  return entry.messages.filter((m) => m.role !== "system");
+}
 
 /**
- * Works out what compacting `pathEntries` (root-to-leaf) would summarize and keep. Returns
- * undefined when the path already ends in a compaction or the first kept entry has no id
- * (including an empty path). Only entries after the previous compaction's kept boundary are
- * considered; a session smaller than `keepRecentTokens` keeps everything and summarizes nothing.
+ * Works out what compacting `pathEntries` (root-to-leaf) would summarize and keep, on the
+ * session projection (the context as the model sees it: compaction and context edits applied).
+ * Only entries after the previous compaction's kept boundary are considered. Returns undefined
+ * when the path already ends in a compaction, when the cut has no entry, or when there is
+ * nothing to summarize (a session smaller than `keepRecentTokens`, 1.6.0).
  */
 export function prepareCompaction(
   pathEntries: SessionEntry[],
@@ -86,37 +102,24 @@ export function prepareCompaction(
 ): CompactionPreparation | undefined {
   if (pathEntries.length > 0 && pathEntries[pathEntries.length - 1].type === "compaction") return undefined;
 
-  let prevIndex = -1;
-  for (let i = pathEntries.length - 1; i >= 0; i--) {
-    if (pathEntries[i].type === "compaction") {
-      prevIndex = i;
-      break;
-    }
-  }
-  let previous: CompactionEntry | undefined;
-  let boundaryStart = 0;
-  if (prevIndex >= 0) {
-    previous = pathEntries[prevIndex] as CompactionEntry;
-    const keptIndex = pathEntries.findIndex((e) => e.id === previous!.firstKeptEntryId);
-    boundaryStart = keptIndex >= 0 ? keptIndex : prevIndex + 1;
-  }
+  const projection = buildSessionProjection(pathEntries);
+  const entries = projection.entries;
+  // The newest compaction leads the projection; older ones inside its kept range contribute nothing.
+  const prevIndex = entries.findIndex((e) => e.sourceEntry.type === "compaction" && e.messages.length > 0);
+  const previous = prevIndex >= 0 ? entries[prevIndex].sourceEntry as CompactionEntry : undefined;
+  const boundaryStart = prevIndex >= 0 ? prevIndex + 1 : 0;
 
-  const tokensBefore = estimateContextTokens(buildSessionContext(pathEntries).messages).tokens;
-  const cut = findCutPoint(pathEntries, boundaryStart, pathEntries.length, settings.keepRecentTokens);
-  const firstKept = pathEntries[cut.firstKeptEntryIndex];
+  const tokensBefore = estimateProjectedContextTokens(projection, pathEntries).tokens;
+  const cut = findProjectedCutPoint(entries, boundaryStart, entries.length, settings.keepRecentTokens);
+  const firstKept = entries[cut.firstKeptEntryIndex]?.sourceEntry;
   if (!firstKept?.id) return undefined;
 
-  const collect = (from: number, to: number): AgentMessage[] => {
-    const out: AgentMessage[] = [];
-    for (let i = from; i < to; i++) {
-      const m = compactionMessageOf(pathEntries[i]);
-      if (m) out.push(m);
-    }
-    return out;
-  };
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-  const messagesToSummarize = collect(boundaryStart, historyEnd);
-  const turnPrefixMessages = cut.isSplitTurn ? collect(cut.turnStartIndex, cut.firstKeptEntryIndex) : [];
+  const messagesToSummarize = entries.slice(boundaryStart, historyEnd).flatMap(summarizedMessages);
+  const turnPrefixMessages = cut.isSplitTurn
+    ? entries.slice(cut.turnStartIndex, cut.firstKeptEntryIndex).flatMap(summarizedMessages)
+    : [];
+  if (messagesToSummarize.length === 0 && turnPrefixMessages.length === 0) return undefined;
 
   const fileOps = createFileOps();
   if (previous) addFileOpsFromDetails(previous, fileOps);
@@ -135,134 +138,123 @@ export function prepareCompaction(
   };
 }
 
-/** Request options of a summarization call; reasoning follows the session's level when the model can. */
-function requestOptions(
-  model: Model,
-  maxTokens: number,
-  apiKey: string,
-  headers: Record<string, string> | undefined,
-  signal: AbortSignal | undefined,
-  thinkingLevel: AgentThinkingLevel | undefined,
-): SimpleStreamOptions {
-  if (model.reasoning && thinkingLevel && thinkingLevel !== "off") {
-    return { maxTokens, signal, apiKey, headers, reasoning: thinkingLevel };
-  }
-  return { maxTokens, signal, apiKey, headers };
-}
+/** Joins the history summary and the summary of a split turn's beginning. */
+export const SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n";
 
-/** Sends one summarization request and returns its text; `failure` prefixes error messages. */
-async function summarize(
-  model: Model,
-  promptText: string,
-  options: SimpleStreamOptions,
-  failure: string,
-): Promise<string> {
-  const request: UserMessage = {
-    role: "user",
-    content: [{ type: "text", text: promptText }],
-    timestamp: Date.now(),
-  };
-  const response = await completeSimple(
-    model,
-    { systemPrompt: SUMMARIZATION_SYSTEM_PROMPT, messages: [request] },
-    options,
-  );
-  if (response.stopReason === "error") {
-    throw new Error(`${failure}: ${response.errorMessage || "Unknown error"}`);
-  }
-  return contentText(response.content, "\n");
+/** The prompt of a (first or updating) history summary. */
+function historyPrompt(
+  messages: AgentMessage[],
+  customInstructions?: string,
+  previousSummary?: string,
+): string {
+  let instructions = previousSummary ? UPDATE_SUMMARIZATION_PROMPT : SUMMARIZATION_PROMPT;
+  if (customInstructions) instructions = `${instructions}\n\nAdditional focus: ${customInstructions}`;
+  let prompt = `<conversation>\n${serializeConversation(convertToLlm(messages))}\n</conversation>\n\n`;
+  if (previousSummary) prompt += `<previous-summary>\n${previousSummary}\n</previous-summary>\n\n`;
+  return prompt + instructions;
 }
 
 /**
- * Summarizes `currentMessages` (max output `floor(0.8 * reserveTokens)`). With a previous
- * summary the model is asked to update it instead of starting over. Throws
- * `Summarization failed: …` when the request fails.
+ * Summarizes `currentMessages` and returns the text with the request's usage. With a previous
+ * summary the model is asked to update it instead of starting over. The request uses the
+ * model's output limit (`_reserveTokens` is unused since 1.4.0: it only decides when compaction
+ * starts). Throws `Summarization failed: …` when the request fails or is cut off.
  */
-export function generateSummary(
+export async function generateSummaryWithUsage(
   currentMessages: AgentMessage[],
   model: Model,
-  reserveTokens: number,
-  apiKey: string,
+  _reserveTokens: number | undefined,
+  apiKey: string | undefined,
   headers?: Record<string, string>,
   signal?: AbortSignal,
   customInstructions?: string,
   previousSummary?: string,
   thinkingLevel?: AgentThinkingLevel,
-): Promise<string> {
-  const maxTokens = Math.floor(0.8 * reserveTokens);
-  let instructions = previousSummary ? UPDATE_SUMMARIZATION_PROMPT : SUMMARIZATION_PROMPT;
-  if (customInstructions) instructions = `${instructions}\n\nAdditional focus: ${customInstructions}`;
-  const conversation = serializeConversation(convertToLlm(currentMessages));
-  let promptText = `<conversation>\n${conversation}\n</conversation>\n\n`;
-  if (previousSummary) promptText += `<previous-summary>\n${previousSummary}\n</previous-summary>\n\n`;
-  promptText += instructions;
-  const options = requestOptions(model, maxTokens, apiKey, headers, signal, thinkingLevel);
-  return summarize(model, promptText, options, "Summarization failed");
+  streamFn?: StreamFn,
+  env?: Record<string, string>,
+  retry?: SummaryRetryPolicy,
+  callbacks?: SummaryRetryCallbacks,
+  sessionId?: string,
+): Promise<{ text: string; usage: Usage }> {
+  const prompt = historyPrompt(currentMessages, customInstructions, previousSummary);
+  const options = {
+    model,
+    apiKey,
+    headers,
+    signal,
+    thinkingLevel,
+    streamFn,
+    env,
+    retry,
+    callbacks,
+    sessionId,
+  };
+  return summaryText(await requestSummary(prompt, options), "Summarization");
 }
 
-/** Summarizes the discarded beginning of a split turn, with half the reserve as output budget. */
-function generateTurnPrefixSummary(
-  messages: AgentMessage[],
-  model: Model,
-  reserveTokens: number,
-  apiKey: string,
-  headers?: Record<string, string>,
-  signal?: AbortSignal,
-  thinkingLevel?: AgentThinkingLevel,
+/** {@link generateSummaryWithUsage} without the usage. */
+export async function generateSummary(
+  ...args: Parameters<typeof generateSummaryWithUsage>
 ): Promise<string> {
-  const maxTokens = Math.floor(0.5 * reserveTokens);
-  const conversation = serializeConversation(convertToLlm(messages));
-  const promptText =
-    `<conversation>\n${conversation}\n</conversation>\n\n${TURN_PREFIX_SUMMARIZATION_PROMPT}`;
-  const options = requestOptions(model, maxTokens, apiKey, headers, signal, thinkingLevel);
-  return summarize(model, promptText, options, "Turn prefix summarization failed");
+  return (await generateSummaryWithUsage(...args)).text;
 }
 
 /**
- * Produces the compaction summary for a preparation. A split turn gets two requests in
- * parallel (history, or "No prior history." when there is none, plus the turn prefix) joined by
- * {@link SPLIT_TURN_SEPARATOR}. The touched-file lists are appended and stored in `details`.
+ * Produces the compaction summary for a preparation. A split turn gets two requests, one after
+ * the other (local servers often take one at a time): the history (or, with nothing new before
+ * the turn, the previous summary or "No prior history.") and the turn's beginning, joined by
+ * {@link SPLIT_TURN_SEPARATOR}; their usage is added up. The touched-file lists are appended
+ * and stored in `details`.
  */
 export async function compact(
   preparation: CompactionPreparation,
   model: Model,
-  apiKey: string,
+  apiKey: string | undefined,
   headers?: Record<string, string>,
   customInstructions?: string,
   signal?: AbortSignal,
   thinkingLevel?: AgentThinkingLevel,
+  streamFn?: StreamFn,
+  env?: Record<string, string>,
+  retry?: SummaryRetryPolicy,
+  callbacks?: SummaryRetryCallbacks,
+  sessionId?: string,
 ): Promise<CompactionResult<CompactionDetails>> {
-  const { firstKeptEntryId, messagesToSummarize, turnPrefixMessages, isSplitTurn, settings } = preparation;
-  const history = () =>
-    generateSummary(
-      messagesToSummarize,
-      model,
-      settings.reserveTokens,
-      apiKey,
-      headers,
-      signal,
-      customInstructions,
-      preparation.previousSummary,
-      thinkingLevel,
+  const { firstKeptEntryId, messagesToSummarize, turnPrefixMessages, isSplitTurn, previousSummary } =
+    preparation;
+  const options: SummaryRequestOptions = {
+    model,
+    apiKey,
+    headers,
+    signal,
+    thinkingLevel,
+    streamFn,
+    env,
+    retry,
+    callbacks,
+    sessionId,
+  };
+  const history = async () =>
+    summaryText(
+      await requestSummary(historyPrompt(messagesToSummarize, customInstructions, previousSummary), options),
+      "Summarization",
     );
 
   let summary: string;
+  let usage: Usage;
   if (isSplitTurn && turnPrefixMessages.length > 0) {
-    const [historySummary, prefixSummary] = await Promise.all([
-      messagesToSummarize.length > 0 ? history() : Promise.resolve("No prior history."),
-      generateTurnPrefixSummary(
-        turnPrefixMessages,
-        model,
-        settings.reserveTokens,
-        apiKey,
-        headers,
-        signal,
-        thinkingLevel,
-      ),
-    ]);
-    summary = historySummary + SPLIT_TURN_SEPARATOR + prefixSummary;
+    let historyText = previousSummary ?? "No prior history.";
+    let historyUsage: Usage | undefined;
+    if (messagesToSummarize.length > 0) ({ text: historyText, usage: historyUsage } = await history());
+    let prompt = `# Conversation\n${
+      serializeConversation(convertToLlm(turnPrefixMessages))
+    }\n\n# Instructions\n${TURN_PREFIX_SUMMARIZATION_PROMPT}`;
+    if (customInstructions) prompt = `${prompt}\n\nAdditional focus: ${customInstructions}`;
+    const prefix = summaryText(await requestSummary(prompt, options), "Turn prefix summarization");
+    summary = historyText + SPLIT_TURN_SEPARATOR + prefix.text;
+    usage = historyUsage ? combineUsage(historyUsage, prefix.usage) : prefix.usage;
   } else {
-    summary = await history();
+    ({ text: summary, usage } = await history());
   }
 
   const { readFiles, modifiedFiles } = computeFileLists(preparation.fileOps);
@@ -272,6 +264,7 @@ export async function compact(
     summary,
     firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
+    usage,
     details: { readFiles, modifiedFiles },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The message a session entry contributes to a summarization request. Compaction and branch
- * summarization differ in which entries count, so each picks its variant here.
+ * The message a session entry contributes to a branch summary request (compaction works on the
+ * session projection instead).
  *
  * @module
  */
@@ -32,17 +32,6 @@ function messageOf(entry: SessionEntry): AgentMessage | undefined {
     default:
       return undefined;
   }
-}
-
-/**
- * For compaction: an earlier compaction is not re-summarized as a message (its summary is
- * passed separately as the previous summary), nor is a `system` message: it is prompt state, not
- * conversation, and the compaction entry's checkpoint carries it on.
- */
-export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefined {
-  if (entry.type === "compaction") return undefined;
-  if (entry.type === "message" && entry.message.role === "system") return undefined;
-  return messageOf(entry);
 }
 
 /**

@@ -5,18 +5,11 @@
  * @module
  */
 
-/** System prompt of every summarization request: the model must summarize, not reply. */
-export const SUMMARIZATION_SYSTEM_PROMPT =
-  `You are a context summarization assistant. Your task is to read a conversation between a user and an AI coding assistant, then produce a structured summary following the exact format specified.
-
-Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.`;
-
 /**
- * The system prompt of pi 1.6.0's summarization requests ("an AI assistant"). Branch summaries
- * use it already; compaction keeps {@link SUMMARIZATION_SYSTEM_PROMPT} until its requests are
- * moved to 1.6.0 together (output limit, no cache writes, retries).
+ * System prompt of every summarization request (compaction and branch summaries): the model must
+ * summarize, not reply. pi 1.6.0 says "an AI assistant" (pi is not only used for coding).
  */
-export const SUMMARY_SYSTEM_PROMPT =
+export const SUMMARIZATION_SYSTEM_PROMPT =
   `You are a context summarization assistant. Your task is to read a conversation between a user and an AI assistant, then produce a structured summary following the exact format specified.
 
 Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.`;
@@ -97,22 +90,26 @@ Use this EXACT format:
 
 Keep each section concise. Preserve exact file paths, function names, and error messages.`;
 
-/** Instructions for summarizing the discarded start of a turn that compaction cut in two. */
+/**
+ * Instructions for summarizing the discarded start of a turn that compaction cut in two. Worded
+ * as a checkpoint of earlier context (1.6.0): asked to summarize a "prefix" with a retained
+ * "suffix", some models refused or tried to write the suffix.
+ */
 export const TURN_PREFIX_SUMMARIZATION_PROMPT =
-  `This is the PREFIX of a turn that was too large to keep. The SUFFIX (recent work) is retained.
+  `The messages above are earlier context from an ongoing conversation. Later messages are stored separately and do not need to be reconstructed.
 
-Summarize the prefix to provide context for the retained suffix:
+Create a concise checkpoint of the user's request and the progress shown above. This checkpoint will be placed before the later messages so the conversation can continue with the necessary context.
 
 ## Original Request
-[What did the user ask for in this turn?]
+[What did the user ask for?]
 
-## Early Progress
-- [Key decisions and work done in the prefix]
+## Progress So Far
+- [Key decisions and work completed in these messages]
 
-## Context for Suffix
-- [Information needed to understand the retained recent work]
+## Context Needed to Continue
+- [Information from these messages needed to understand the later work]
 
-Be concise. Focus on what's needed to understand the kept suffix.`;
+Only summarize information explicitly present above. Do not infer or recreate later messages.`;
 
 /** Put before a branch summary so the model knows the summarized work was abandoned. */
 export const BRANCH_SUMMARY_PREAMBLE =

@@ -6,8 +6,9 @@
  * @module
  */
 import type { AssistantMessage, Usage } from "../ai/types.ts";
-import type { SessionEntry } from "../session/entries.ts";
+import type { SessionEntry, SessionProjection } from "../session/entries.ts";
 import type { AgentMessage } from "../session/messages.ts";
+import { getCurrentSystemMessage } from "../session/system_message.ts";
 
 /** Compaction knobs with every default resolved (see `DEFAULT_COMPACTION_SETTINGS`). */
 export interface CompactionSettings {
@@ -48,12 +49,16 @@ export function calculateContextTokens(usage: Usage): number {
   return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-/** Usage of an assistant reply, unless it was aborted or failed (their usage is not trustworthy). */
+/**
+ * Usage of an assistant reply, unless it was aborted or failed or reports nothing (a truncated
+ * response can carry all-zero usage): such figures are not trustworthy.
+ */
 function usableUsage(message: AgentMessage): Usage | undefined {
   if (message.role !== "assistant") return undefined;
   const assistant = message as AssistantMessage;
   if (assistant.stopReason === "aborted" || assistant.stopReason === "error") return undefined;
-  return assistant.usage ?? undefined;
+  if (!assistant.usage || calculateContextTokens(assistant.usage) <= 0) return undefined;
+  return assistant.usage;
 }
 
 /** Usage of the newest assistant reply on `entries` that completed normally. */
@@ -92,6 +97,44 @@ export function estimateContextTokens(messages: AgentMessage[]): ContextUsageEst
   return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex: lastIndex };
 }
 
+/**
+ * Context size of a projection. Provider usage is trusted only when it was reported after the
+ * latest context edit or compaction on `branchEntries` (earlier figures describe a context that
+ * no longer exists); otherwise everything is estimated, the system prompt counted once.
+ */
+export function estimateProjectedContextTokens(
+  projection: SessionProjection,
+  branchEntries: SessionEntry[],
+): ContextUsageEstimate {
+  const estimate = estimateContextTokens(projection.messages);
+  if (estimate.lastUsageIndex !== null) {
+    let first = 0;
+    let usageEntryId: string | undefined;
+    for (const entry of projection.entries) {
+      const next = first + entry.messages.length;
+      if (estimate.lastUsageIndex < next) {
+        usageEntryId = entry.sourceEntry.id;
+        break;
+      }
+      first = next;
+    }
+    const usageIndex = usageEntryId ? branchEntries.findIndex((e) => e.id === usageEntryId) : -1;
+    let invalidatedAt = -1;
+    for (let i = branchEntries.length - 1; i >= 0; i--) {
+      const type = branchEntries[i].type;
+      if (type === "context_edit" || type === "compaction") {
+        invalidatedAt = i;
+        break;
+      }
+    }
+    if (usageIndex > invalidatedAt) return estimate;
+  }
+  const system = getCurrentSystemMessage(projection.messages);
+  let tokens = system ? estimateTokens(system as AgentMessage) : 0;
+  for (const message of projection.messages) if (message.role !== "system") tokens += estimateTokens(message);
+  return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
+}
+
 /** True when auto-compaction is on and the context has grown into the reserved reply space. */
 export function shouldCompact(
   contextTokens: number,
@@ -103,26 +146,37 @@ export function shouldCompact(
 }
 
 /** Text (and image) characters of a content field shared by user, custom and tool-result messages. */
-function contentChars(content: unknown, countImages: boolean): number {
+function contentChars(content: unknown): number {
   if (typeof content === "string") return content.length;
   if (!Array.isArray(content)) return 0;
   let chars = 0;
   for (const block of content as { type: string; text?: string }[]) {
     if (block.type === "text" && block.text) chars += block.text.length;
-    if (countImages && block.type === "image") chars += IMAGE_CHARS;
+    if (block.type === "image") chars += IMAGE_CHARS;
   }
   return chars;
 }
 
 /**
- * Rough token count of one message (chars/4, rounded up). Overestimates on purpose. User
- * messages ignore images; tool results and custom messages count each image as 4800 chars.
+ * Rough token count of one message (chars/4, rounded up). Overestimates on purpose. Images
+ * count 4800 chars each; a system message counts its content, sections and added tools.
  */
 export function estimateTokens(message: AgentMessage): number {
   let chars = 0;
   switch (message.role) {
+    case "system": {
+      const system = message as AgentMessage & {
+        content: unknown;
+        sections?: Record<string, string | null | undefined>;
+        toolsAdded?: unknown[];
+      };
+      chars = contentChars(system.content);
+      for (const section of Object.values(system.sections ?? {})) if (section) chars += section.length;
+      if (system.toolsAdded) chars += JSON.stringify(system.toolsAdded).length;
+      break;
+    }
     case "user":
-      chars = contentChars(message.content, false);
+      chars = contentChars(message.content);
       break;
     case "assistant":
       for (const block of message.content) {
@@ -135,7 +189,7 @@ export function estimateTokens(message: AgentMessage): number {
       break;
     case "custom":
     case "toolResult":
-      chars = contentChars(message.content, true);
+      chars = contentChars(message.content);
       break;
     case "bashExecution":
       chars = message.command.length + message.output.length;

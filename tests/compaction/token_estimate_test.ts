@@ -47,7 +47,7 @@ Deno.test("LOOP-11 calculateContextTokens prefers totalTokens, else sums the par
   assertEquals(calculateContextTokens(usage(10, 5, 0, 3, 2)), 20);
 });
 
-Deno.test("LOOP-13 estimateTokens: chars/4 rounded up; images 4800 chars in tool results only", () => {
+Deno.test("LOOP-13 estimateTokens: chars/4 rounded up; an image counts 4800 chars, in user messages too (1.6.0)", () => {
   assertEquals(estimateTokens({ role: "user", content: "abcde", timestamp: 0 }), 2);
   assertEquals(
     estimateTokens({
@@ -55,7 +55,7 @@ Deno.test("LOOP-13 estimateTokens: chars/4 rounded up; images 4800 chars in tool
       content: [{ type: "text", text: "abcd" }, { type: "image", data: "x", mimeType: "image/png" }],
       timestamp: 0,
     }),
-    1,
+    1201,
   );
   assertEquals(
     estimateTokens({
