@@ -7,10 +7,11 @@
  *
  * @module
  */
+import { assertEquals } from "../support/assert.ts";
 import { createAgentEnv, type FakeApi } from "../support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
-import { spawnPi, startPi, waitFor } from "../support/spawn_pi.ts";
-import { modelArg } from "./scenario.ts";
+import { spawnPi, startPi, useReferenceFixtures, waitFor } from "../support/spawn_pi.ts";
+import { fixturePath, modelArg } from "./scenario.ts";
 
 /** One error scenario. */
 export interface ErrorCase {
@@ -164,4 +165,29 @@ export async function runSigintCase(
     await server.close();
     await env.cleanup();
   }
+}
+
+const STALE =
+  "is stale: the live reference now differs from it (re-run `deno run -A tests/e2e/capture_reference.ts errors`)";
+
+/**
+ * pi 1.6.0's outcome of error case `c` on `api`: run live when the reference is installed (the
+ * stored capture in tests/fixtures/e2e/errors.json must equal that run, so it cannot go stale
+ * unnoticed), else the stored capture (with one loud line, from useReferenceFixtures).
+ */
+export async function referenceErrorOutcome(api: FakeApi, c: ErrorCase): Promise<ErrorOutcome> {
+  const stored: ErrorOutcome = JSON.parse(Deno.readTextFileSync(fixturePath("errors.json")))[api][c.name];
+  if (useReferenceFixtures()) return stored;
+  const live = await runErrorCase(api, c, { reference: true });
+  assertEquals(stored, live, `tests/fixtures/e2e/errors.json (${api} ${c.name}) ${STALE}`);
+  return live;
+}
+
+/** pi 1.6.0's outcome of the SIGINT case in `mode`, live or stored as referenceErrorOutcome. */
+export async function referenceSigintOutcome(mode: "text" | "json"): Promise<SigintOutcome> {
+  const stored: SigintOutcome = JSON.parse(Deno.readTextFileSync(fixturePath("sigint.json")))[mode];
+  if (useReferenceFixtures()) return stored;
+  const live = await runSigintCase(mode, { reference: true });
+  assertEquals(stored, live, `tests/fixtures/e2e/sigint.json (${mode}) ${STALE}`);
+  return live;
 }
