@@ -39,11 +39,18 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     session.dispose();
     Deno.exit(exitCode);
   });
-  // A failed compaction (e.g. overflow recovery that overflows again) leaves no assistant answer
-  // to report, so its message is kept for the exit code and stderr.
+  // Overflow recovery takes the failed reply out of the context; when it then fails (the summary
+  // overflows too) or finds nothing to compact, no assistant answer is left to report. The
+  // compaction's error, else the failed reply's, is kept for stderr and the exit code (pi 1.6.0
+  // exits 0 with no output there).
   let compactionError: string | undefined;
+  let lastReplyError: string | undefined;
   const unsubscribe = session.subscribe((event) => {
     if (event.type === "compaction_end") compactionError = event.errorMessage;
+    if (event.type === "message_end" && event.message.role === "assistant") {
+      const reply = event.message as AssistantMessage;
+      lastReplyError = reply.stopReason === "error" ? reply.errorMessage || "Request error" : undefined;
+    }
     if (mode === "json") out.write(serializeJsonEvent(event));
   });
   try {
@@ -67,8 +74,8 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
           writeStderr("Response was truncated: the model reached its output token limit.\n");
           return 1;
         }
-      } else if (compactionError) {
-        writeStderr(`${compactionError}\n`);
+      } else if (compactionError || lastReplyError) {
+        writeStderr(`${compactionError ?? lastReplyError}\n`);
         return 1;
       }
     }

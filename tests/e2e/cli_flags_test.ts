@@ -261,24 +261,32 @@ Deno.test("MODE-01 e2e -p on a length stop prints the text, warns on stderr and 
   });
 });
 
-Deno.test("MODE-01 e2e -p when overflow compaction itself fails exits 1 with the error on stderr", async () => {
-  const overflow: ScriptedTurn = {
+Deno.test("MODE-01 e2e -p when overflow recovery fails exits 1 with the error on stderr (1.6.0: exit 0, no output)", async () => {
+  const overflow = (): ScriptedTurn => ({
     fault: {
       kind: "http",
       status: 400,
       message: "This model's maximum context length is 128000 tokens (context_length_exceeded)",
     },
-  };
-  await withEnv(Array.from({ length: 8 }, () => structuredClone(overflow)), async (env) => {
-    const result = await run(env, ["-p", "hi", ...MODEL]);
-    assertEquals(result.code, 1);
-    assertEquals(result.stdout, "");
-    // The first answer overflows; the summary request for the recovery overflows too.
-    assertEquals(
-      result.stderr,
-      "Context overflow recovery failed: Summarization failed: 400 This model's maximum context length is 128000 tokens (context_length_exceeded)\n",
-    );
+  });
+  const overflowText = "400 This model's maximum context length is 128000 tokens (context_length_exceeded)";
+  // The first prompt overflows: there is nothing to compact, so the overflow itself is the error.
+  await withEnv([overflow(), overflow()], async (env) => {
+    assertEquals(await run(env, ["-p", "hi", ...MODEL]), {
+      code: 1,
+      stdout: "",
+      stderr: `${overflowText}\n`,
+    });
   }, { retry: { enabled: false } });
+  // A later prompt overflows and the summary request for the recovery overflows too (keeping
+  // almost nothing recent, so the first turn is there to summarise).
+  await withEnv([answer("first answer"), ...Array.from({ length: 6 }, overflow)], async (env) => {
+    assertEquals(await run(env, ["-p", "first", "second", ...MODEL]), {
+      code: 1,
+      stdout: "",
+      stderr: `Context overflow recovery failed: Summarization failed: ${overflowText}\n`,
+    });
+  }, { retry: { enabled: false }, compaction: { keepRecentTokens: 1 } });
 });
 
 Deno.test("CLI-1.6-TRUST e2e -a/--approve trusts the folder's .pi/settings.json for the run; -na ignores it", async () => {
