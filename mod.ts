@@ -211,6 +211,7 @@ export {
   findTurnStartIndex,
   generateBranchSummary,
   generateSummary,
+  generateSummaryWithUsage,
   getLastAssistantUsage,
   prepareBranchEntries,
   prepareCompaction,
@@ -229,6 +230,7 @@ export type {
   CompactionResult,
 } from "./src/compaction/compaction.ts";
 export type { CutPointResult } from "./src/compaction/cut_point.ts";
+export type { SummaryRetryCallbacks, SummaryRetryPolicy } from "./src/compaction/summary_request.ts";
 export type { FileOperations } from "./src/compaction/file_tracking.ts";
 export type {
   /** Compaction settings with every default resolved, as the compaction functions take them. */
