@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { contentText } from "../ai/content_text.ts";
-import { completeSimple } from "../ai/stream.ts";
-import type { Model, Usage, UserMessage } from "../ai/types.ts";
+import type { Model, Usage } from "../ai/types.ts";
+import type { AgentThinkingLevel, StreamFn } from "../agent/types.ts";
 import type { SessionEntry } from "../session/entries.ts";
 import { type AgentMessage, convertToLlm } from "../session/messages.ts";
 import type { ReadonlySessionManager } from "../session/session_manager.ts";
@@ -19,8 +18,15 @@ import {
   type FileOperations,
   formatFileOperations,
 } from "./file_tracking.ts";
-import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.ts";
+import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
+import {
+  getSummarizationFailure,
+  requestSummary,
+  type SummaryRetryCallbacks,
+  type SummaryRetryPolicy,
+} from "./summary_request.ts";
+import { contentText } from "../ai/content_text.ts";
 import { estimateTokens } from "./token_estimate.ts";
 
 /** Outcome of `generateBranchSummary`: a summary with file lists, or `aborted`, or `error`. */
@@ -67,18 +73,28 @@ export interface CollectEntriesResult {
 export interface GenerateBranchSummaryOptions {
   /** Model that writes the summary. */
   model: Model;
-  /** API key for the model. */
-  apiKey: string;
+  /** API key for the model, when its provider needs one. */
+  apiKey?: string;
   /** Extra HTTP headers for the request. */
   headers?: Record<string, string>;
+  /** Environment for credential resolution. */
+  env?: Record<string, string>;
   /** Aborts the summary. */
   signal: AbortSignal;
+  /** The session's thinking level; used when the model reasons (1.6.0). */
+  thinkingLevel?: AgentThinkingLevel;
   /** Extra instructions added to the summary prompt. */
   customInstructions?: string;
   /** Use `customInstructions` instead of the built-in prompt rather than in addition to it. */
   replaceInstructions?: boolean;
   /** Tokens of the context window kept back for prompt and reply (default 16384). */
   reserveTokens?: number;
+  /** Streams instead of `streamSimple`. */
+  streamFn?: StreamFn;
+  /** Retry settings for transient failures. */
+  retry?: SummaryRetryPolicy;
+  /** Retry notifications (`summarization_retry_*`). */
+  callbacks?: SummaryRetryCallbacks;
 }
 
 /**
@@ -148,16 +164,16 @@ export function prepareBranchEntries(entries: SessionEntry[], tokenBudget = 0): 
 
 /**
  * Summarizes abandoned branch entries (budget: context window, default 128000, minus
- * `reserveTokens`; output at most 2048 tokens). The summary starts with
- * {@link BRANCH_SUMMARY_PREAMBLE} and ends with the touched-file lists. Failures are returned,
- * not thrown.
+ * `reserveTokens`), asked as every summary is (see summary_request.ts: the model's output
+ * limit, no cache writes, retries). The summary starts with {@link BRANCH_SUMMARY_PREAMBLE} and
+ * ends with the touched-file lists. Failures (`Branch summarization failed: …`, a cut-off reply,
+ * a tool call) are returned, not thrown.
  */
 export async function generateBranchSummary(
   entries: SessionEntry[],
   options: GenerateBranchSummaryOptions,
 ): Promise<BranchSummaryResult> {
-  const { model, apiKey, headers, signal, customInstructions, replaceInstructions, reserveTokens = 16384 } =
-    options;
+  const { model, customInstructions, replaceInstructions, reserveTokens = 16384 } = options;
   const tokenBudget = (model.contextWindow || 128000) - reserveTokens;
   const { messages, fileOps } = prepareBranchEntries(entries, tokenBudget);
   if (messages.length === 0) return { summary: "No content to summarize" };
@@ -168,20 +184,16 @@ export async function generateBranchSummary(
   else if (customInstructions) {
     instructions = `${BRANCH_SUMMARY_PROMPT}\n\nAdditional focus: ${customInstructions}`;
   }
-  const request: UserMessage = {
-    role: "user",
-    content: [{ type: "text", text: `<conversation>\n${conversation}\n</conversation>\n\n${instructions}` }],
-    timestamp: Date.now(),
-  };
-  // As pi 1.6.0 asks: within the model's own output limit, and without writing a prompt cache
-  // for a one-off request (a fresh routing id, since a branch summary has no session id).
-  const response = await completeSimple(
-    model,
-    { systemPrompt: SUMMARIZATION_SYSTEM_PROMPT, messages: [request] },
-    { apiKey, headers, signal, cacheRetention: "none", sessionId: crypto.randomUUID() },
+  const response = await requestSummary(
+    `<conversation>\n${conversation}\n</conversation>\n\n${instructions}`,
+    options,
   );
   if (response.stopReason === "aborted") return { aborted: true };
-  if (response.stopReason === "error") return { error: response.errorMessage || "Summarization failed" };
+  const failure = getSummarizationFailure(response, "Branch summarization");
+  if (failure) return { error: failure };
+  if (response.content.some((b) => b.type === "toolCall")) {
+    return { error: "Branch summarization attempted to call a tool" };
+  }
 
   const text = contentText(response.content, "\n");
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);

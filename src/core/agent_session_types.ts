@@ -53,7 +53,23 @@ export type AgentSessionEvent =
   | { type: "session_info_changed"; name: string | undefined }
   | { type: "thinking_level_changed"; level: AgentThinkingLevel }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
-  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
+  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+  /** A failed summary request (compaction or branch summary) is retried after `delayMs` (1.6.0). */
+  | {
+    type: "summarization_retry_scheduled";
+    attempt: number;
+    maxAttempts: number;
+    delayMs: number;
+    errorMessage: string;
+  }
+  /** The retried summary request starts; `reason` only for compaction. */
+  | {
+    type: "summarization_retry_attempt_start";
+    source: "compaction" | "branchSummary";
+    reason?: CompactionReason;
+  }
+  /** The summary request's retries are over (whatever the outcome). */
+  | { type: "summarization_retry_finished" };
 
 /** A listener of session events. */
 export type AgentSessionEventListener = (event: AgentSessionEvent) => void;

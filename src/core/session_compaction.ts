@@ -16,8 +16,11 @@ import { omitFailedReply } from "./session_retry.ts";
 import {
   calculateContextTokens,
   estimateContextTokens,
+  estimateTokens,
   shouldCompact,
 } from "../compaction/token_estimate.ts";
+import type { SummaryRetryCallbacks, SummaryRetryPolicy } from "../compaction/summary_request.ts";
+import type { CompactionPreparation } from "../compaction/compaction.ts";
 
 /** The summarisation code loads when a compaction actually runs. */
 function loadCompaction(): Promise<typeof import("../compaction/compaction.ts")> {
@@ -26,6 +29,25 @@ function loadCompaction(): Promise<typeof import("../compaction/compaction.ts")>
 
 const OVERFLOW_GIVE_UP =
   "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
+
+/**
+ * The `retry` settings and the callbacks that report a summary request's retries as
+ * `summarization_retry_*` events, for compaction (with its reason) and branch summaries.
+ */
+export function summarizationRetry(
+  session: Pick<SessionHost, "emit" | "settingsManager">,
+  source: { source: "compaction"; reason: CompactionReason } | { source: "branchSummary" },
+): { retry: SummaryRetryPolicy; callbacks: SummaryRetryCallbacks } {
+  return {
+    retry: session.settingsManager.getRetrySettings(),
+    callbacks: {
+      onRetryScheduled: (attempt, maxAttempts, delayMs, errorMessage) =>
+        session.emit({ type: "summarization_retry_scheduled", attempt, maxAttempts, delayMs, errorMessage }),
+      onRetryAttemptStart: () => session.emit({ type: "summarization_retry_attempt_start", ...source }),
+      onRetryFinished: () => session.emit({ type: "summarization_retry_finished" }),
+    },
+  };
+}
 
 /** Runs compactions for one AgentSession. */
 export class SessionCompactor {
@@ -92,6 +114,59 @@ export class SessionCompactor {
     return { apiKey: auth.apiKey, headers: auth.headers };
   }
 
+  /**
+   * pi's own summary for `preparation`: credentials are resolved only now (1.6.0 asks for them
+   * after deciding there is something to compact), retries reported as events.
+   */
+  async #summarize(
+    preparation: CompactionPreparation,
+    customInstructions: string | undefined,
+    signal: AbortSignal,
+    reason: CompactionReason,
+  ): Promise<CompactionResult> {
+    const session = this.#session;
+    const { apiKey, headers } = await this.#auth();
+    const { compact } = await loadCompaction();
+    const { retry, callbacks } = summarizationRetry(session, { source: "compaction", reason });
+    return compact(
+      preparation,
+      session.model!,
+      apiKey,
+      headers,
+      customInstructions,
+      signal,
+      session.thinkingLevel,
+      undefined,
+      undefined,
+      retry,
+      callbacks,
+    );
+  }
+
+  /** Stores `result`, rebuilds the context, and returns the result with the context's new size. */
+  #record(result: CompactionResult): CompactionResult {
+    const session = this.#session;
+    session.sessionManager.appendCompaction(
+      result.summary,
+      result.firstKeptEntryId,
+      result.tokensBefore,
+      result.details,
+      false,
+      result.usage,
+    );
+    const messages = session.sessionManager.buildSessionContext().messages as AgentMessage[];
+    session.agent.state.messages = messages;
+    const estimatedTokensAfter = messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+    return {
+      summary: result.summary,
+      firstKeptEntryId: result.firstKeptEntryId,
+      tokensBefore: result.tokensBefore,
+      estimatedTokensAfter,
+      usage: result.usage,
+      details: result.details,
+    };
+  }
+
   /** Compacts now (aborting any run first); throws with the reference's texts when it cannot. */
   async compactNow(customInstructions?: string): Promise<CompactionResult> {
     const session = this.#session;
@@ -100,31 +175,23 @@ export class SessionCompactor {
     const signal = this.#manualAbort.signal;
     session.emit({ type: "compaction_start", reason: "manual" });
     try {
-      const { apiKey, headers } = await this.#auth();
-      const { compact, prepareCompaction } = await loadCompaction();
+      const model = session.model;
+      if (!model) throw new Error(formatNoModelSelectedMessage());
+      const { prepareCompaction } = await loadCompaction();
       const branch = session.sessionManager.getBranch();
-      const preparation = prepareCompaction(branch, session.settingsManager.getCompactionSettings());
+      const preparation = prepareCompaction(branch, session.settingsManager.getCompactionSettings(model));
       if (!preparation) {
         if (branch[branch.length - 1]?.type === "compaction") throw new Error("Already compacted");
         throw new Error("Nothing to compact (session too small)");
       }
-      const result = await compact(
-        preparation,
-        session.model!,
-        apiKey,
-        headers,
-        customInstructions,
-        signal,
-        session.thinkingLevel,
-      );
+      const summarized = await this.#summarize(preparation, customInstructions, signal, "manual");
       if (signal.aborted) throw new Error("Compaction cancelled");
-      this.#record(result);
+      const result = this.#record(summarized);
       session.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
       return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const aborted = message === "Compaction cancelled" ||
-        (error instanceof Error && error.name === "AbortError");
+      const aborted = signal.aborted;
       session.emit({
         type: "compaction_end",
         reason: "manual",
@@ -139,24 +206,13 @@ export class SessionCompactor {
     }
   }
 
-  #record(result: CompactionResult): void {
-    const session = this.#session;
-    session.sessionManager.appendCompaction(
-      result.summary,
-      result.firstKeptEntryId,
-      result.tokensBefore,
-      result.details,
-    );
-    session.agent.state.messages = session.sessionManager.buildSessionContext().messages as AgentMessage[];
-  }
-
   /**
    * Checks whether `message` calls for a compaction and runs it: after a run (aborted replies
    * skipped) and before a prompt (`skipAborted` false).
    */
   async check(message: AssistantMessage, skipAborted = true): Promise<void> {
     const session = this.#session;
-    const settings = session.settingsManager.getCompactionSettings();
+    const settings = session.settingsManager.getCompactionSettings(session.model);
     if (!settings.enabled) return;
     if (skipAborted && message.stopReason === "aborted") return;
     const model = session.model;
@@ -208,8 +264,8 @@ export class SessionCompactor {
    */
   async compactBetweenTurns(message: AssistantMessage): Promise<boolean> {
     const session = this.#session;
-    const settings = session.settingsManager.getCompactionSettings();
     const model = session.model;
+    const settings = session.settingsManager.getCompactionSettings(model);
     if (!settings.enabled || !model || this.isCompacting) return false;
     if (message.stopReason === "error" || message.stopReason === "aborted") return false;
     const tokens = calculateContextTokens(message.usage);
@@ -220,6 +276,14 @@ export class SessionCompactor {
   /** `inRun`: called inside a run, which goes on by itself (no continuation is scheduled). */
   async #auto(reason: CompactionReason, willRetry: boolean, inRun = false): Promise<boolean> {
     const session = this.#session;
+    const model = session.model;
+    if (!model) return false;
+    const { prepareCompaction } = await loadCompaction();
+    const settings = session.settingsManager.getCompactionSettings(model);
+    const preparation = prepareCompaction(session.sessionManager.getBranch(), settings);
+    // As 1.6.0: with nothing to summarise no compaction starts, and no events are sent.
+    if (!preparation) return false;
+
     const end = (extra: { aborted?: boolean; errorMessage?: string; result?: CompactionResult } = {}) =>
       session.emit({
         type: "compaction_end",
@@ -229,32 +293,13 @@ export class SessionCompactor {
         willRetry: extra.result ? willRetry : false,
         ...(extra.errorMessage ? { errorMessage: extra.errorMessage } : {}),
       });
-    session.emit({ type: "compaction_start", reason });
     this.#autoAbort = new AbortController();
     const signal = this.#autoAbort.signal;
+    session.emit({ type: "compaction_start", reason });
     try {
-      const model = session.model;
-      if (!model) return (end(), false);
-      const auth = await session.modelRegistry.getApiKeyAndHeaders(model);
-      if (!auth.ok || !auth.apiKey) return (end(), false);
-      const { compact, prepareCompaction } = await loadCompaction();
-      const preparation = prepareCompaction(
-        session.sessionManager.getBranch(),
-        session.settingsManager.getCompactionSettings(),
-      );
-      if (!preparation) return (end(), false);
-      const result = await compact(
-        preparation,
-        model,
-        auth.apiKey,
-        auth.headers,
-        undefined,
-        signal,
-        session.thinkingLevel,
-      );
+      const summarized = await this.#summarize(preparation, undefined, signal, reason);
       if (signal.aborted) return (end({ aborted: true }), false);
-      this.#record(result);
-      end({ result });
+      end({ result: this.#record(summarized) });
       if (inRun) return true;
       if (willRetry) {
         const messages = session.agent.state.messages;
@@ -269,6 +314,7 @@ export class SessionCompactor {
       }
       return true;
     } catch (error) {
+      if (signal.aborted) return (end({ aborted: true }), false);
       const text = error instanceof Error ? error.message : "compaction failed";
       end({
         errorMessage: reason === "overflow"

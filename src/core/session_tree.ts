@@ -13,6 +13,7 @@ import type { BranchSummaryEntry, SessionEntry } from "../session/entries.ts";
 import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
 import type { SessionHost } from "./session_host.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch_summarization.ts";
+import { summarizationRetry } from "./session_compaction.ts";
 
 /** What a `session_before_tree` handler sees: the planned navigation. */
 export interface TreePreparation {
@@ -168,6 +169,9 @@ export async function navigateTree(
         customInstructions,
         replaceInstructions,
         reserveTokens: session.settingsManager.getBranchSummarySettings().reserveTokens,
+        // 1.6.0: the session's thinking level, and retries reported as summarization_retry_* events.
+        thinkingLevel: session.thinkingLevel,
+        ...summarizationRetry(session, { source: "branchSummary" }),
       });
       if (result.aborted) return { cancelled: true, aborted: true };
       if (result.error) throw new Error(result.error);
