@@ -177,7 +177,8 @@ function isUiResponse(value: unknown): value is RpcExtensionUIResponse {
 }
 
 /**
- * SIGTERM/SIGHUP end the process with 143/129 once the runtime is disposed. A signal that arrives
+ * SIGTERM/SIGHUP end the process with 143/129 once the running reply is aborted (its end saved)
+ * and the runtime is disposed. A signal that arrives
  * while that shutdown (or the one after end of input) is still disposing does not cut it short:
  * process managers often close stdin and signal together. Only a repeated signal forces the exit.
  */
@@ -192,7 +193,9 @@ function installSignalHandlers(
     signals++;
     if (!shutdown.disposing) {
       ui.cancelAll();
-      shutdown.disposing = Promise.resolve(host.dispose()).finally(() => {
+      // As pi 1.6.0: the running reply is aborted and its end saved before the runtime goes.
+      const session = host.session;
+      shutdown.disposing = session.abort().catch(() => {}).then(() => host.dispose()).finally(() => {
         flush();
         Deno.exit(code);
       });
