@@ -6,4 +6,4 @@
  */
 
 /** The version printed by `pi --version` and written nowhere else implicitly. */
-export const VERSION = "0.73.1";
+export const VERSION = "1.6.0";

@@ -3,6 +3,7 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { VERSION } from "../../src/version.ts";
+import { REFERENCE_VERSION } from "../../scripts/reference/locate.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -29,4 +30,10 @@ Deno.test("CLI-03 -v is the short form of --version", async () => {
   const res = await runPi(["-v"]);
   assertEquals(res.code, 0);
   assertEquals(res.stdout, `${VERSION}\n`);
+});
+
+Deno.test("CLI-03 the version is the reference release whose behaviour we match (1.6.0), as deno.json says", () => {
+  assertEquals(VERSION, REFERENCE_VERSION);
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
+  assertEquals(config.version, VERSION);
 });
