@@ -28,14 +28,11 @@ const REF = join(
 );
 const outFile = join(repo, "tests/fixtures/rpc/transcript.json");
 
-/**
- * What the fake model answers, in request order. (No `compact` step: this port's compaction
- * requests and results are still 0.73.1's — see tests/compaction — so a 1.6.0 capture of them
- * would only record that gap.)
- */
+/** What the fake model answers, in request order (the third is the compaction summary). */
 const TURNS = [
   { content: [{ type: "text", text: "Hello! How can I help?" }], usage: { input: 100, output: 20 } },
   { content: [{ type: "text", text: "Second answer." }], usage: { input: 150, output: 30 } },
+  { content: [{ type: "text", text: "## Goal\nGreet the user." }], usage: { input: 400, output: 12 } },
 ];
 
 /** The commands; `$firstUserEntry` is replaced by the first get_fork_messages entry id. */
@@ -47,6 +44,7 @@ const SCRIPT = [
   { type: "bash", command: "printf 'one\\ntwo\\n'; exit 3" },
   { type: "prompt", message: "And again" },
   { type: "get_session_stats" },
+  { type: "compact", customInstructions: "Keep it short." },
   { type: "set_session_name", name: "  Transcript session  " },
   { type: "set_session_name", name: "   " },
   { type: "get_fork_messages" },
@@ -191,7 +189,17 @@ mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(
   outFile,
   JSON.stringify(
-    { root, url, packageDir: REF, settings: SETTINGS, turns: TURNS, script: SCRIPT, steps, exitCode, requests },
+    {
+      root,
+      url,
+      packageDir: REF,
+      settings: SETTINGS,
+      turns: TURNS,
+      script: SCRIPT,
+      steps,
+      exitCode,
+      requests,
+    },
     null,
     1,
   ) +
