@@ -6,14 +6,12 @@
  *
  * @module
  */
+import { applyToolModifiers, DEFAULT_TOOL_NAMES } from "../config/settings_manager_extras.ts";
 import { allToolNames } from "../tools/index.ts";
 import { toolNameMatcher } from "../tools/tool_name_matcher.ts";
 import { type CliArgs, isToolModifier } from "./args.ts";
 
 export { toolNameMatcher };
-
-/** The tools a session starts with when no flag says otherwise. */
-export const DEFAULT_TOOL_NAMES: readonly string[] = ["read", "bash", "edit", "write"];
 
 /** The tool options for `createAgentSession`. */
 export interface ToolSelection {
@@ -32,22 +30,13 @@ function expandPatterns(entries: readonly string[]): string[] {
   return out;
 }
 
-/** Applies `+name` / `-name` entries, in order, to `base`. */
-function applyToolModifiers(base: readonly string[], entries: readonly string[]): string[] {
-  const tools = [...base];
-  for (const entry of entries) {
-    const name = entry.slice(1);
-    const index = tools.indexOf(name);
-    if (entry.startsWith("+") && index === -1 && name) tools.push(name);
-    else if (entry.startsWith("-") && index !== -1) tools.splice(index, 1);
-  }
-  return tools;
-}
-
-/** Resolves the tool flags into the session's tool options. */
-export function selectTools(args: CliArgs): ToolSelection {
+/**
+ * Resolves the tool flags into the session's tool options; `defaultTools` is the setting's
+ * selection, which `+name`/`-name` entries and `--exclude-tools` change.
+ */
+export function selectTools(args: CliArgs, defaultTools?: readonly string[]): ToolSelection {
   const noTools = args.noTools ? "all" : args.noBuiltinTools ? "builtin" : undefined;
-  const defaults = noTools ? [] : DEFAULT_TOOL_NAMES;
+  const defaults = noTools ? [] : defaultTools ?? DEFAULT_TOOL_NAMES;
   let tools: string[] | undefined;
   if (args.tools && args.tools.length > 0 && args.tools.every(isToolModifier)) {
     tools = applyToolModifiers(defaults, args.tools);

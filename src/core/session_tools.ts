@@ -1,11 +1,13 @@
 /**
  * The tools of an AgentSession and the system prompt that describes them: built-in tools with
- * the settings that shape them, SDK tools on top, `--tools` as an allow-list.
+ * the settings that shape them, SDK tools on top, `--tools` as an allow-list, `defaultTools` as the
+ * selection when nothing else chooses.
  *
  * @module
  */
 import type { AgentTool } from "../agent/types.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
+import { DEFAULT_TOOL_NAMES } from "../config/settings_manager_extras.ts";
 import { getDocumentationPaths } from "../resources/documentation.ts";
 import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { buildSystemPromptSections } from "../resources/system_prompt.ts";
@@ -31,8 +33,6 @@ export interface ToolSetOptions {
   sessionEnvironment?: () => BashSessionEnvironment | undefined;
 }
 
-const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
-
 /** Every available tool by name, and the names active at start. */
 export function buildToolSet(
   options: ToolSetOptions,
@@ -52,7 +52,11 @@ export function buildToolSet(
   const registry = new Map<string, SessionTool>();
   for (const [name, tool] of Object.entries(base)) if (isAllowed(name)) registry.set(name, tool);
   for (const tool of options.customTools ?? []) if (isAllowed(tool.name)) registry.set(tool.name, tool);
-  const defaults = options.baseToolsOverride ? Object.keys(options.baseToolsOverride) : DEFAULT_ACTIVE_TOOLS;
+  // Without an explicit list the `defaultTools` setting chooses (names it cannot find are dropped
+  // when the session activates them).
+  const defaults = options.baseToolsOverride
+    ? Object.keys(options.baseToolsOverride)
+    : settings.getDefaultTools() ?? [...DEFAULT_TOOL_NAMES];
   const active = (options.initialActiveToolNames ?? defaults).filter(isAllowed);
   if (allowed) {
     for (const name of registry.keys()) if (allowed.has(name)) active.push(name);
