@@ -129,6 +129,7 @@ export async function createAgentSession(
       defaultProvider: settingsManager.getDefaultProvider(),
       defaultModelId: settingsManager.getDefaultModel(),
       defaultThinkingLevel: settingsManager.getDefaultThinkingLevel(),
+      modelThinkingLevels: settingsManager.getAllModelThinkingLevels(),
       modelRegistry: modelRuntime.modelRegistry,
     });
     model = initial.model;
@@ -141,6 +142,12 @@ export async function createAgentSession(
     thinkingLevel = hasThinkingEntry
       ? existing.thinkingLevel as AgentThinkingLevel
       : (settingsManager.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
+  }
+  // `modelThinkingLevels` names a level for the chosen model; it comes before the global default.
+  if (thinkingLevel === undefined && model) {
+    thinkingLevel = settingsManager.getModelThinkingLevel(model.provider, model.id) as
+      | AgentThinkingLevel
+      | undefined;
   }
   thinkingLevel ??=
     (settingsManager.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
