@@ -9,6 +9,7 @@ import { clampThinkingLevel } from "./thinking.ts";
 import type {
   Context,
   Model,
+  ModelThinkingLevel,
   SimpleStreamOptions,
   StreamOptions,
   ThinkingBudgets,
@@ -62,6 +63,7 @@ export function buildBaseOptions(
 ): StreamOptions {
   return {
     temperature: options?.temperature,
+    samplingParams: resolveSamplingParams(model, options?.reasoning ?? "off", options?.samplingParams),
     maxTokens: clampMaxTokensToContext(model, context, options?.maxTokens ?? model.maxTokens),
     signal: options?.signal,
     apiKey: apiKey || options?.apiKey,
@@ -78,6 +80,21 @@ export function buildBaseOptions(
     metadata: options?.metadata,
     env: options?.env,
   };
+}
+
+/**
+ * The sampling fields of a request at `level` (clamped to the model): the model's `samplingParams`, then its
+ * `samplingParamsByThinkingLevel` entry, then the request's own, each key overriding the one before; undefined
+ * when none of them exists.
+ */
+export function resolveSamplingParams(
+  model: Pick<Model, "reasoning" | "thinkingLevelMap" | "samplingParams" | "samplingParamsByThinkingLevel">,
+  level: ModelThinkingLevel,
+  requestParams?: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const byLevel = model.samplingParamsByThinkingLevel?.[clampThinkingLevel(model, level)];
+  if (!model.samplingParams && !byLevel && !requestParams) return undefined;
+  return { ...model.samplingParams, ...byLevel, ...requestParams };
 }
 
 /** A level token-budget APIs know: everything below "xhigh". */

@@ -110,6 +110,11 @@ export interface ProviderResponse {
 export interface StreamOptions {
   /** Sampling temperature, when the model accepts one. */
   temperature?: number;
+  /**
+   * Fields merged as they are into the request body after the named ones (`top_k`, `min_p`, …), over
+   * the model's `samplingParams`. Only the OpenAI-compatible APIs (Chat Completions, Responses) send them.
+   */
+  samplingParams?: Record<string, unknown>;
   /** Upper bound on output tokens; defaults to the model's limit fitted into its context window. */
   maxTokens?: number;
   /** Aborts the request; the stream then ends with stop reason "aborted". */
@@ -201,8 +206,8 @@ export interface ToolCall {
   id: string;
   /** Name of the tool to call. */
   name: string;
-  // deno-lint-ignore no-explicit-any
   /** Arguments parsed from the model's JSON. */
+  // deno-lint-ignore no-explicit-any
   arguments: Record<string, any>;
   /** Google's opaque thought signature, replayed on the same model. */
   thoughtSignature?: string;

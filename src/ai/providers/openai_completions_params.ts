@@ -7,6 +7,7 @@
  * @module
  */
 import type { CacheRetention, Context, Model, StreamOptions, ThinkingLevel } from "../types.ts";
+import { resolveSamplingParams } from "../simple_options.ts";
 import type { ResolvedCompletionsCompat } from "./openai_completions_compat.ts";
 import {
   type ChatMessageParam,
@@ -86,6 +87,11 @@ export function buildCompletionsParams(
       params.providerOptions = { gateway };
     }
   }
+  // Last, so the model's and the request's sampling fields win over the named ones (pi-ai 1.6.0).
+  Object.assign(
+    params,
+    resolveSamplingParams(model, options?.reasoningEffort ?? "off", options?.samplingParams),
+  );
   return params;
 }
 

@@ -8,7 +8,7 @@
 import type { ApiProvider } from "../api_provider.ts";
 import type { AssistantMessageEventStream } from "../event_stream.ts";
 import { finishWithDone, runProviderStream } from "../provider_utils.ts";
-import { buildEffortOptions } from "../simple_options.ts";
+import { buildEffortOptions, resolveSamplingParams } from "../simple_options.ts";
 import type {
   AssistantMessage,
   CacheRetention,
@@ -126,6 +126,11 @@ export function buildResponsesParams(
       params.reasoning = { effort: model.thinkingLevelMap?.off ?? "none" };
     }
   }
+  // Last, so the model's and the request's sampling fields win over the named ones (pi-ai 1.6.0).
+  Object.assign(
+    params,
+    resolveSamplingParams(model, options?.reasoningEffort ?? "off", options?.samplingParams),
+  );
   return params;
 }
 
