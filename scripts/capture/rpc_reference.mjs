@@ -2,7 +2,11 @@
 /**
  * Records an RPC transcript from the reference pi 1.6.0 (tests/fixtures/rpc/transcript.json).
  *
- *   <reference node> scripts/capture/rpc_reference.mjs
+ *   <reference node> scripts/capture/rpc_reference.mjs [transcript|compaction]
+ *
+ * `compaction` records the compaction variant instead (tests/fixtures/compaction/rpc.json): a
+ * summary request retried after a transient failure (summarization_retry_* events), a second
+ * compact refused, and a summary cut off by the output limit.
  *
  * The reference is found at $PI_REFERENCE_DIR (the folder holding node_modules) or
  * <repo>/.cache/reference, and runs under the Node that runs this script.
@@ -26,17 +30,18 @@ const REF = join(
   resolve(process.env.PI_REFERENCE_DIR ?? join(repo, ".cache/reference")),
   "node_modules/@earendil-works/pi-coding-agent",
 );
-const outFile = join(repo, "tests/fixtures/rpc/transcript.json");
+const VARIANT = process.argv[2] ?? "transcript";
+if (VARIANT !== "transcript" && VARIANT !== "compaction") throw new Error(`unknown variant ${VARIANT}`);
 
 /** What the fake model answers, in request order (the third is the compaction summary). */
-const TURNS = [
+const TRANSCRIPT_TURNS = [
   { content: [{ type: "text", text: "Hello! How can I help?" }], usage: { input: 100, output: 20 } },
   { content: [{ type: "text", text: "Second answer." }], usage: { input: 150, output: 30 } },
   { content: [{ type: "text", text: "## Goal\nGreet the user." }], usage: { input: 400, output: 12 } },
 ];
 
 /** The commands; `$firstUserEntry` is replaced by the first get_fork_messages entry id. */
-const SCRIPT = [
+const TRANSCRIPT_SCRIPT = [
   { type: "prompt", message: "Say hello" },
   { type: "get_state" },
   { type: "get_available_thinking_levels" },
@@ -59,7 +64,41 @@ const SCRIPT = [
   { type: "export_html" },
 ];
 
-const SETTINGS = { compaction: { keepRecentTokens: 5 } };
+/** The compaction variant: what the model answers, the commands and the settings. */
+const COMPACTION = {
+  turns: [
+    { content: [{ type: "text", text: "First answer." }], usage: { input: 100, output: 20 } },
+    { content: [{ type: "text", text: "Second answer." }], usage: { input: 150, output: 30 } },
+    // The summary request fails transiently once, then succeeds.
+    { fault: { kind: "http", status: 503, message: "Service temporarily overloaded" } },
+    { content: [{ type: "text", text: "## Goal\nTwo answers." }], usage: { input: 300, output: 10 } },
+    { content: [{ type: "text", text: "Third answer." }], usage: { input: 200, output: 30 } },
+    // A summary cut off by the output limit must not be stored.
+    {
+      content: [{ type: "text", text: "## Goal\nCut" }],
+      stopReason: "length",
+      usage: { input: 300, output: 9 },
+    },
+  ],
+  script: [
+    { type: "prompt", message: "First question" },
+    { type: "prompt", message: "Second question" },
+    { type: "compact" },
+    { type: "compact" },
+    { type: "prompt", message: "Third question" },
+    { type: "compact", customInstructions: "Only the goal." },
+    { type: "get_entries" },
+  ],
+  settings: { compaction: { keepRecentTokens: 5 }, retry: { enabled: true, maxRetries: 2, baseDelayMs: 10 } },
+};
+
+const SETTINGS = VARIANT === "compaction" ? COMPACTION.settings : { compaction: { keepRecentTokens: 5 } };
+const TURNS = VARIANT === "compaction" ? COMPACTION.turns : TRANSCRIPT_TURNS;
+const SCRIPT = VARIANT === "compaction" ? COMPACTION.script : TRANSCRIPT_SCRIPT;
+const outFile = join(
+  repo,
+  VARIANT === "compaction" ? "tests/fixtures/compaction/rpc.json" : "tests/fixtures/rpc/transcript.json",
+);
 
 const FAKE_SERVER = `
 import { startFakeProvider } from ${JSON.stringify(join(repo, "tests/support/fake_provider/mod.ts"))};

@@ -9,6 +9,11 @@ import type { Model } from "../../src/ai/types.ts";
 import type { SessionEntry } from "../../src/session/entries.ts";
 import type { FileOperations } from "../../src/compaction/file_tracking.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { estimateTokens } from "../../src/compaction/token_estimate.ts";
+import { assertEquals } from "../support/assert.ts";
+import { startRpc } from "../modes/rpc/support.ts";
+import { normalise, OUR_PACKAGE_DIR, replay, type Transcript } from "../modes/rpc/transcript.ts";
+import type { AgentMessage } from "../../src/session/messages.ts";
 
 const FIXTURES = new URL("../fixtures/compaction/", import.meta.url);
 
@@ -74,3 +79,63 @@ export function answer(text: string): ScriptedTurn {
 
 /** The API key the capture script used. */
 export const API_KEY = "sk-ant-api-test";
+
+/** RPC transcript steps: each command with the records it produced. */
+export type Steps = { command: unknown; output: unknown[] }[];
+
+/**
+ * `estimatedTokensAfter` of a compaction (result and `compact` response) without the system
+ * prompt's share: the prompt names the install and temp folders, whose lengths differ between
+ * the two runs; the rest (summary and kept messages) must match exactly.
+ */
+export function withoutSystemEstimate(steps: Steps): Steps {
+  const records = steps.flatMap((s) => s.output) as Record<string, unknown>[];
+  const system = records.find((r) =>
+    r.type === "message_end" && (r.message as { role: string }).role === "system"
+  )?.message as AgentMessage;
+  const share = estimateTokens(system);
+  const fix = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(fix);
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      out[k] = k === "estimatedTokensAfter" && typeof x === "number" ? x - share : fix(x);
+    }
+    return out;
+  };
+  return fix(steps) as Steps;
+}
+
+/**
+ * Replays a reference RPC capture against our CLI (same fake answers and settings) and asserts
+ * that every step's records and every request the model saw match once normalised. `after`
+ * runs with our raw steps while the run's files still exist.
+ */
+export async function assertReplayMatches(
+  fixture: Transcript,
+  after?: (steps: Steps) => Promise<void>,
+): Promise<void> {
+  const f = await startRpc(fixture.turns, { settings: fixture.settings });
+  try {
+    const steps = await replay(f.client, fixture.script);
+    const ours = normalise(withoutSystemEstimate(steps), f.env.root, f.server.url, OUR_PACKAGE_DIR) as Steps;
+    const theirs = normalise(
+      withoutSystemEstimate(fixture.steps as Steps),
+      fixture.root,
+      fixture.url,
+      fixture.packageDir,
+    ) as Steps;
+    for (const [i, step] of theirs.entries()) {
+      assertEquals(ours[i], step, `step ${i}: ${JSON.stringify(step.command)}`);
+    }
+    assertEquals(ours.length, theirs.length);
+    const ourRequests = f.server.requests.map((r) => ({ method: r.method, path: r.path, body: r.body }));
+    assertEquals(
+      normalise(ourRequests, f.env.root, f.server.url, OUR_PACKAGE_DIR),
+      normalise(fixture.requests, fixture.root, fixture.url, fixture.packageDir),
+    );
+    await after?.(steps);
+  } finally {
+    await f.close();
+  }
+}
