@@ -79,6 +79,18 @@ const COMPACTION = {
       stopReason: "length",
       usage: { input: 300, output: 9 },
     },
+    // A reply whose context crosses the threshold (200000 - 16384): compaction after the run.
+    { content: [{ type: "text", text: "Big answer." }], usage: { input: 190000, output: 10 } },
+    { content: [{ type: "text", text: "## Goal\nThreshold summary." }], usage: { input: 500, output: 10 } },
+    // The window overflows: compaction, then the request is retried once.
+    { fault: { kind: "http", status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
+    { content: [{ type: "text", text: "## Goal\nOverflow summary." }], usage: { input: 600, output: 10 } },
+    // The cut falls inside the overflowing turn: its beginning is summarised separately.
+    {
+      content: [{ type: "text", text: "## Original Request\nOverflow question." }],
+      usage: { input: 650, output: 10 },
+    },
+    { content: [{ type: "text", text: "Answer after recovery." }], usage: { input: 700, output: 10 } },
   ],
   script: [
     { type: "prompt", message: "First question" },
@@ -87,6 +99,8 @@ const COMPACTION = {
     { type: "compact" },
     { type: "prompt", message: "Third question" },
     { type: "compact", customInstructions: "Only the goal." },
+    { type: "prompt", message: "Big question" },
+    { type: "prompt", message: "Overflow question" },
     { type: "get_entries" },
   ],
   settings: { compaction: { keepRecentTokens: 5 }, retry: { enabled: true, maxRetries: 2, baseDelayMs: 10 } },

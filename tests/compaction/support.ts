@@ -84,9 +84,11 @@ export const API_KEY = "sk-ant-api-test";
 export type Steps = { command: unknown; output: unknown[] }[];
 
 /**
- * `estimatedTokensAfter` of a compaction (result and `compact` response) without the system
- * prompt's share: the prompt names the install and temp folders, whose lengths differ between
- * the two runs; the rest (summary and kept messages) must match exactly.
+ * Compaction estimates without the system prompt's share: the prompt names the install and temp
+ * folders, whose lengths differ between the two runs; the rest (summary and kept messages) must
+ * match exactly. That is `estimatedTokensAfter` (result and `compact` response) and, for overflow
+ * recovery, `tokensBefore` too: the failed reply's context edit makes earlier usage stale, so the
+ * whole context, prompt included, is estimated.
  */
 export function withoutSystemEstimate(steps: Steps): Steps {
   const records = steps.flatMap((s) => s.output) as Record<string, unknown>[];
@@ -94,12 +96,20 @@ export function withoutSystemEstimate(steps: Steps): Steps {
     r.type === "message_end" && (r.message as { role: string }).role === "system"
   )?.message as AgentMessage;
   const share = estimateTokens(system);
+  // Summaries of overflow recoveries: their compaction's tokensBefore (event, response, entry).
+  const estimated = new Set(
+    records.filter((r) => r.type === "compaction_end" && r.reason === "overflow" && r.result)
+      .map((r) => (r.result as { summary: string }).summary),
+  );
   const fix = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(fix);
     if (v === null || typeof v !== "object") return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       out[k] = k === "estimatedTokensAfter" && typeof x === "number" ? x - share : fix(x);
+    }
+    if (typeof out.tokensBefore === "number" && estimated.has(out.summary as string)) {
+      out.tokensBefore -= share;
     }
     return out;
   };
