@@ -9,6 +9,7 @@
  */
 import { readEnv } from "../util/env.ts";
 import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
+import { applyHttpProxySetting } from "../config/http_proxy.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import {
@@ -115,6 +116,8 @@ async function mainSteps(
   validateFlags(parsed);
   rejectUnavailableFeatures(parsed, appMode);
   const startupSettings = SettingsManager.create(cwd, agentDir);
+  // Before the first request: Deno's fetch reads the proxy variables when it first connects.
+  applyHttpProxySetting(startupSettings.getHttpProxy());
   const startupDiagnostics = settingsDiagnostics(startupSettings, "startup session lookup");
   for (const d of startupDiagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   const sessionManager = await openSession(run, startupSettings);

@@ -175,10 +175,10 @@ export class SettingsManagerExtras extends SettingsManagerCore {
   getWebSocketConnectTimeoutMs(): number | undefined {
     return timeoutSetting(this.settings.websocketConnectTimeoutMs, "websocketConnectTimeoutMs");
   }
-  /** Proxy URL for HTTP requests, when set. */
+  /** Proxy URL for HTTP requests, when set; read from your own settings only, never a project's (1.6.0). */
   getHttpProxy(): string | undefined {
-    const value = this.settings.httpProxy;
-    return typeof value === "string" && value.trim() !== "" ? value : undefined;
+    const value = this.globalSettings.httpProxy;
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
   }
   /** Command that updates pi itself, when set. */
   getSelfUpdateCommand(): string | undefined {

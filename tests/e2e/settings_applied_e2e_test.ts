@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/server.ts";
+import { startTestProxy } from "../support/http_proxy.ts";
 import { spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
 
 /** One run: settings.json, fields merged into the fake model of `provider`, extra CLI arguments. */
@@ -193,4 +194,43 @@ Deno.test("PROV-04 samplingParams: not sent by the Anthropic and Google APIs", a
       },
     },
   });
+});
+
+/** Where each request through the proxy went (`host:port`), whether tunnelled (CONNECT) or forwarded. */
+async function proxiedTargets(
+  reference: boolean,
+  extraEnv: Record<string, string>,
+): Promise<Observed & { via: string[] }> {
+  const server = await startFakeProvider([{ content: [{ type: "text", text: "ok" }] }]);
+  const proxy = startTestProxy();
+  const env = await createAgentEnv(server.url, {
+    settings: { httpProxy: ` ${proxy.url} `, defaultTools: [] },
+  });
+  try {
+    const result = await spawnPi(["-p", "--model", `${OPENAI}/${FAKE_MODEL_ID}`, "hi"], {
+      // No Deno update check: it would go through the proxy too.
+      env: { ...env.env, DENO_NO_UPDATE_CHECK: "1", ...extraEnv },
+      cwd: env.cwd,
+      reference,
+    });
+    const serverHost = new URL(server.url).host;
+    const via = proxy.requests
+      .map((r) => (r.method === "CONNECT" ? r.target : new URL(r.target).host))
+      .map((host) => (host === serverHost ? "<fake provider>" : host));
+    return { code: result.code, stderr: result.stderr, tools: [], fields: {}, via: [...new Set(via)] };
+  } finally {
+    await server.close();
+    await proxy.close();
+    await env.cleanup();
+  }
+}
+
+Deno.test("SET-04 httpProxy: provider requests go through the proxy; NO_PROXY still bypasses it", async () => {
+  for (const [extraEnv, via] of [[{}, ["<fake provider>"]], [{ NO_PROXY: "127.0.0.1" }, []]] as const) {
+    const want = { code: 0, stderr: "", tools: [], fields: {}, via: [...via] };
+    assertEquals(await proxiedTargets(false, extraEnv), want, `ours ${JSON.stringify(extraEnv)}`);
+    if (!useReferenceFixtures()) {
+      assertEquals(await proxiedTargets(true, extraEnv), want, `pi 1.6.0 ${JSON.stringify(extraEnv)}`);
+    }
+  }
 });
