@@ -23,7 +23,8 @@ repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(ci plain)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pi-fresh-XXXXXX")
-echo "fresh-machine check of $(git -C "$repo" rev-parse --short HEAD) in $work"
+commit=$(git -C "$repo" rev-parse HEAD)
+echo "fresh-machine check of ${commit:0:7} in $work"
 
 if ! command -v faketime >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -76,7 +77,8 @@ for mode in "${modes[@]}"; do
   esac
   dir="$work/$mode"
   mkdir -p "$dir/home" "$dir/tmp"
-  git clone -q --no-local "$repo" "$dir/repo"
+  # Both runs test the same commit, whatever lands meanwhile.
+  git clone -q --no-local "$repo" "$dir/repo" && git -C "$dir/repo" checkout -q "$commit"
   # The machine's environment (certificates, locale …) less what a fresh user would not have:
   # no caches, no reference, no CI flag unless asked for.
   unset_vars=()
