@@ -151,7 +151,7 @@ export async function runRpcMode(
     ? () => {}
     : installSignalHandlers(host, ui, shutdown, flush);
   try {
-    await readJsonlLines(options.input ?? Deno.stdin.readable, onLine);
+    await readJsonlLines(options.input ?? Deno.stdin, onLine);
     // Nobody is left to answer dialogs.
     ui.cancelAll();
     await queue;

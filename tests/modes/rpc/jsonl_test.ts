@@ -28,6 +28,22 @@ Deno.test("RPC-01 readJsonlLines decodes UTF-8 split across chunks and flushes t
   assertEquals(lines, ['{"t":"é\u2028€"}', "last"]);
 });
 
+Deno.test("RPC-01 readJsonlLines reads a byte reader (Deno.stdin's shape) into one reused buffer intact", async () => {
+  const bytes = new TextEncoder().encode('{"t":"é\u2028€"}\r\n{"n":2}\nlast');
+  let offset = 0;
+  // One byte per read, so every multi-byte character is split across reads of the same buffer.
+  const reader = {
+    read(buffer: Uint8Array): Promise<number | null> {
+      if (offset >= bytes.length) return Promise.resolve(null);
+      buffer[0] = bytes[offset++];
+      return Promise.resolve(1);
+    },
+  };
+  const lines: string[] = [];
+  await readJsonlLines(reader, (l) => lines.push(l));
+  assertEquals(lines, ['{"t":"é\u2028€"}', '{"n":2}', "last"]);
+});
+
 Deno.test("RPC-01 a 5 MB line arriving in small chunks is split once and intact", async () => {
   const big = "x".repeat(5_000_000);
   const bytes = new TextEncoder().encode(`${big}\nnext\n`);
