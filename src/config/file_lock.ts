@@ -81,6 +81,20 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** How long a lock that looks abandoned is watched for a fresh stamp before it is taken over. */
+const STALE_CONFIRM_MS = 100;
+
+/**
+ * Stamps a new lock with this process's clock, as proper-lockfile does: the stale check compares the
+ * lock's mtime with the process clock, which may differ from the file system's (a faked or skewed clock).
+ */
+function stampNow(lockPath: string): void {
+  const now = new Date();
+  try {
+    Deno.utimeSync(lockPath, now, now);
+  } catch { /* the check then falls back to the file system's time */ }
+}
+
 /** One attempt; returns true when the lock was taken, false when somebody else holds a fresh one. */
 function tryAcquire(lockPath: string, stale: number): boolean {
   for (let round = 0; round < 3; round++) {
@@ -88,6 +102,7 @@ function tryAcquire(lockPath: string, stale: number): boolean {
       Deno.mkdirSync(lockPath);
       heldLocks.add(lockPath);
       installExitHook();
+      stampNow(lockPath);
       return true;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
@@ -100,6 +115,17 @@ function tryAcquire(lockPath: string, stale: number): boolean {
       throw error;
     }
     if (mtime && mtime.getTime() >= Date.now() - stale) return false;
+    // It looks abandoned. A lock made a moment ago may still carry the file system's own time until its
+    // maker stamps it (stampNow): look again shortly before taking it over.
+    sleepSync(STALE_CONFIRM_MS);
+    let again: number | undefined;
+    try {
+      again = Deno.statSync(lockPath).mtime?.getTime();
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    if (again !== mtime?.getTime()) return false;
     try {
       Deno.removeSync(lockPath);
     } catch (error) {

@@ -35,6 +35,9 @@ Deno.test("AUTH-01 a lock directory held by another process blocks; a stale one 
   await withTempDir(async (dir) => {
     const file = join(dir, "settings.json");
     await Deno.mkdir(`${file}.lock`);
+    // A live holder keeps its lock stamped with its own clock (which may not be the file system's).
+    const now = new Date();
+    await Deno.utime(`${file}.lock`, now, now);
     assertThrows(() => lockFileSync(file, { maxWaitMs: 30 }), "Lock file is already being held");
     const old = new Date(Date.now() - 11_000);
     await Deno.utime(`${file}.lock`, old, old);
