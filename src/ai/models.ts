@@ -1,48 +1,29 @@
 /**
- * The built-in model catalog. Lookups are synchronous like the reference's; the catalog data
- * is parsed on the first lookup, and only code that needs models imports this module (the
- * `--version` path never does).
+ * The built-in model catalog with synchronous lookups, like the reference's. Importing this module
+ * loads every provider's data (about 1 MB); the CLI uses src/ai/model_catalog.ts instead, which
+ * loads only the providers a run needs.
  *
  * @module
  */
-import { builtinModels } from "./models_generated.ts";
+import { builtinProviders, loadBuiltinModels, loadedBuiltinModels } from "./model_catalog.ts";
 import type { Model } from "./types.ts";
 
 export { calculateCost } from "./cost.ts";
+export { modelsAreEqual } from "./model_equality.ts";
 
-let registry: Map<string, Map<string, Model>> | undefined;
-
-function catalog(): Map<string, Map<string, Model>> {
-  if (!registry) {
-    registry = new Map();
-    for (const [provider, models] of Object.entries(builtinModels())) {
-      registry.set(provider, new Map(Object.entries(models)));
-    }
-  }
-  return registry;
-}
+await loadBuiltinModels();
 
 /** The built-in model `id` of `provider`, or undefined. */
 export function getModel(provider: string, id: string): Model | undefined {
-  return catalog().get(provider)?.get(id);
+  return loadedBuiltinModels(provider)?.find((model) => model.id === id);
 }
 
 /** All built-in models of `provider` in catalog order (empty for unknown providers). */
 export function getModels(provider: string): Model[] {
-  const models = catalog().get(provider);
-  return models ? [...models.values()] : [];
+  return [...loadedBuiltinModels(provider) ?? []];
 }
 
 /** Providers with built-in models, in catalog order. */
 export function getProviders(): string[] {
-  return [...catalog().keys()];
-}
-
-/** Same model: equal id and provider; false when either is missing. */
-export function modelsAreEqual(
-  a: Pick<Model, "id" | "provider"> | null | undefined,
-  b: Pick<Model, "id" | "provider"> | null | undefined,
-): boolean {
-  if (!a || !b) return false;
-  return a.id === b.id && a.provider === b.provider;
+  return [...builtinProviders()];
 }

@@ -8,6 +8,7 @@
 import { join } from "../util/path.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
 import { ModelRegistry } from "../config/model_registry.ts";
+import { loadBuiltinModels } from "../ai/model_catalog.ts";
 import { resolveCliModel } from "../config/model_resolver.ts";
 import { APP_NAME } from "../config/paths.ts";
 import { parseArgs } from "./args.ts";
@@ -141,7 +142,7 @@ export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Pr
           : "Credential printing requires --provider <provider> or --model <model>",
       );
     }
-    const registry = openRegistry(ctx);
+    const registry = await openRegistry(ctx);
     if (kind === "check") {
       let target: string;
       try {
@@ -180,7 +181,9 @@ function fail(io: SubcommandContext["io"], message: string, code: number): numbe
   return code;
 }
 
-function openRegistry(ctx: SubcommandContext): ModelRegistry {
+async function openRegistry(ctx: SubcommandContext): Promise<ModelRegistry> {
+  // `pi auth` resolves models and lists providers: all of the catalog.
+  await loadBuiltinModels();
   const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
   return ModelRegistry.create(auth, join(ctx.agentDir, "models.json"));
 }
@@ -265,11 +268,11 @@ async function login(args: string[], ctx: SubcommandContext): Promise<number> {
 }
 
 /** `pi auth logout <provider>`: removes the stored credential. */
-function logout(args: string[], ctx: SubcommandContext): number {
+async function logout(args: string[], ctx: SubcommandContext): Promise<number> {
   const { io } = ctx;
   const provider = args.find((a) => !a.startsWith("-"));
   if (!provider) return fail(io, `Usage: ${APP_NAME} auth logout <provider>`, 1);
-  const registry = openRegistry(ctx);
+  const registry = await openRegistry(ctx);
   const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
   const name = registry.getProviderDisplayName(provider);
   if (!auth.has(provider)) {

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { resolve } from "../util/path.ts";
+import { join, resolve } from "../util/path.ts";
+import { ModelRuntime } from "../config/model_runtime.ts";
 import { resolveModelScope } from "../config/model_resolver.ts";
 import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
@@ -21,6 +22,7 @@ import {
   createAgentSessionServices,
 } from "../core/session_runtime.ts";
 import type { CliArgs, CliDiagnostic } from "./args.ts";
+import { catalogScope, scopeResolvesModel } from "./catalog_scope.ts";
 import { CliExit } from "./cli_error.ts";
 import type { CliIO } from "./cli_io.ts";
 import { buildSessionOptions } from "./session_options.ts";
@@ -77,11 +79,17 @@ export function runtimeFactory(
       // A broken trust.json: its message names the file and what is wrong.
       throw new CliExit(`Error: ${(error as Error).message}`);
     }
+    // The first runtime loads only the built-in providers the flags can resolve to (start-up time).
+    const scope = first ? undefined : catalogScope(parsed);
     const services = await createAgentSessionServices({
       cwd: options.cwd,
       agentDir: options.agentDir,
       // One model runtime for the process, as in pi 1.6.0 (an --api-key stays across /new).
-      modelRuntime: first?.modelRuntime,
+      modelRuntime: first?.modelRuntime ?? await ModelRuntime.create({
+        authPath: join(options.agentDir, "auth.json"),
+        modelsPath: join(options.agentDir, "models.json"),
+        builtinProviders: scope,
+      }),
       settingsManager: SettingsManager.create(options.cwd, options.agentDir, { projectTrusted }),
       resourceLoaderOptions,
     });
@@ -101,6 +109,10 @@ export function runtimeFactory(
       });
     }
     const patterns = parsed.models ?? services.settingsManager.getEnabledModels();
+    if ((patterns && patterns.length > 0) || !scopeResolvesModel(parsed, services.modelRegistry)) {
+      // Scopes search every model, and so does a --model the loaded providers cannot settle.
+      await services.modelRuntime.loadAllBuiltinModels();
+    }
     const scopedModels = patterns && patterns.length > 0
       ? await resolveModelScope(patterns, services.modelRegistry)
       : [];

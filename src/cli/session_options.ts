@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { modelsAreEqual } from "../ai/models.ts";
+import { modelsAreEqual } from "../ai/model_equality.ts";
 import type { Model, ModelThinkingLevel } from "../ai/types.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
 import { resolveCliModel, type ScopedModel } from "../config/model_resolver.ts";

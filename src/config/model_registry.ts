@@ -6,7 +6,7 @@
  */
 
 import { join } from "../util/path.ts";
-import { getModels, getProviders } from "../ai/models.ts";
+import { builtinProviders, loadedBuiltinModels } from "../ai/model_catalog.ts";
 import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
 import type { AssistantMessageEventStream } from "../ai/event_stream.ts";
 import type { Api, Context, Model, SimpleStreamOptions } from "../ai/types.ts";
@@ -118,6 +118,8 @@ export class ModelRegistry {
   private readonly modelRequestHeaders = new Map<string, Record<string, string>>();
   private readonly registeredProviders = new Map<string, ProviderConfigInput>();
   private loadError: string | undefined = undefined;
+  /** Built-in providers that models.json configures, whose data was not loaded at the last load. */
+  private unloadedNamedProviders: string[] = [];
 
   private constructor(authStorage: AuthStorage, modelsJsonPath: string | undefined) {
     this.authStorage = authStorage;
@@ -151,6 +153,15 @@ export class ModelRegistry {
     }
   }
 
+  /**
+   * Built-in providers that models.json configures but whose catalog data is not loaded yet (the CLI
+   * loads only what a run needs); load them with `loadBuiltinModels` and {@link refresh}.
+   * @internal
+   */
+  unloadedConfiguredProviders(): readonly string[] {
+    return this.unloadedNamedProviders;
+  }
+
   /** The models.json problem from the last load, if any (built-ins stay usable). */
   getError(): string | undefined {
     return this.loadError;
@@ -176,10 +187,11 @@ export class ModelRegistry {
     overrides: Map<string, ProviderOverride>,
     modelOverrides: Map<string, Map<string, ModelOverride>>,
   ): Model[] {
-    return getProviders().flatMap((provider) => {
+    // Only the providers whose data is loaded (see src/ai/model_catalog.ts).
+    return builtinProviders().flatMap((provider) => {
       const providerOverride = overrides.get(provider);
       const perModel = modelOverrides.get(provider);
-      return getModels(provider).map((builtIn) => {
+      return (loadedBuiltinModels(provider) ?? []).map((builtIn) => {
         let model = builtIn;
         if (providerOverride) {
           model = {
@@ -207,7 +219,11 @@ export class ModelRegistry {
 
   /** Reads models.json; problems are kept as the load error rather than thrown. */
   private loadCustomModels(path: string): CustomModelsResult {
-    const { config, error } = readModelsJson(path, new Set(getProviders()));
+    const builtIns = new Set(builtinProviders());
+    const { config, error } = readModelsJson(path, builtIns);
+    this.unloadedNamedProviders = config
+      ? Object.keys(config.providers).filter((p) => builtIns.has(p) && !loadedBuiltinModels(p))
+      : [];
     if (!config) return emptyCustomModels(error);
     const overrides = new Map<string, ProviderOverride>();
     const modelOverrides = new Map<string, Map<string, ModelOverride>>();
@@ -229,12 +245,12 @@ export class ModelRegistry {
   /** Turns models.json's providers into models. */
   private parseModels(config: ModelsConfig): Model[] {
     const models: Model[] = [];
-    const builtInProviders = new Set(getProviders());
+    const builtInProviders = new Set(builtinProviders());
     const defaultsCache = new Map<string, { api: Api; baseUrl: string }>();
     const builtInDefaults = (provider: string) => {
       if (!builtInProviders.has(provider)) return undefined;
       if (!defaultsCache.has(provider)) {
-        const first = getModels(provider)[0];
+        const first = loadedBuiltinModels(provider)?.[0];
         if (!first) return undefined;
         defaultsCache.set(provider, { api: first.api, baseUrl: first.baseUrl });
       }

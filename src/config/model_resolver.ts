@@ -6,7 +6,7 @@
  */
 
 import { dim, yellow } from "../util/style.ts";
-import { modelsAreEqual } from "../ai/models.ts";
+import { modelsAreEqual } from "../ai/model_equality.ts";
 import type { Model, ModelThinkingLevel } from "../ai/types.ts";
 import type { ModelRegistry } from "./model_registry.ts";
 

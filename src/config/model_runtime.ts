@@ -17,6 +17,7 @@ import {
 import type { AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptions } from "../ai/types.ts";
 import { type AuthStatus, AuthStorage } from "./auth_storage.ts";
 import { ModelRegistry, type ProviderConfigInput } from "./model_registry.ts";
+import { loadBuiltinModels } from "../ai/model_catalog.ts";
 import { getAgentDir } from "./paths.ts";
 
 /** Options of {@link ModelRuntime.create}. */
@@ -25,6 +26,13 @@ export interface CreateModelRuntimeOptions {
   authPath?: string;
   /** models.json to read (default: `<agentDir>/models.json`); `null` reads none (built-ins only). */
   modelsPath?: string | null;
+  /**
+   * Built-in providers whose models to load (default: all). The CLI names only the providers a run
+   * needs, so that it does not load the whole catalog; {@link ModelRuntime.loadAllBuiltinModels} adds
+   * the rest later. Providers that models.json configures are always loaded.
+   * @internal
+   */
+  builtinProviders?: readonly string[];
 }
 
 /** What one {@link ModelRuntime.getAuth} call may override. */
@@ -105,6 +113,8 @@ export class ModelRuntime {
   readonly modelRegistry: ModelRegistry;
   readonly #auth: AuthStorage;
   readonly #runtimeKeys = new Set<string>();
+  /** Created with only some built-in providers loaded (see {@link loadAllBuiltinModels}). */
+  #partialCatalog = false;
   /** Per provider, the credential change in progress: changes to one provider run in order. */
   readonly #pending = new Map<string, Promise<void>>();
 
@@ -130,7 +140,8 @@ export class ModelRuntime {
    * const { session } = await createAgentSession({ modelRuntime, sessionManager: SessionManager.inMemory() });
    * ```
    */
-  static create(options: CreateModelRuntimeOptions = {}): Promise<ModelRuntime> {
+  static async create(options: CreateModelRuntimeOptions = {}): Promise<ModelRuntime> {
+    await loadBuiltinModels(options.builtinProviders);
     const auth = AuthStorage.create(options.authPath ?? join(getAgentDir(), "auth.json"));
     const modelsPath = options.modelsPath === undefined
       ? join(getAgentDir(), "models.json")
@@ -138,7 +149,28 @@ export class ModelRuntime {
     const registry = modelsPath === null
       ? ModelRegistry.inMemory(auth)
       : ModelRegistry.create(auth, modelsPath);
-    return Promise.resolve(new ModelRuntime(registry));
+    const configured = registry.unloadedConfiguredProviders();
+    if (configured.length > 0) {
+      // models.json overrides or extends built-in providers that were not loaded: load, then read again.
+      await loadBuiltinModels(configured);
+      registry.refresh();
+    }
+    const runtime = new ModelRuntime(registry);
+    runtime.#partialCatalog = options.builtinProviders !== undefined;
+    return runtime;
+  }
+
+  /**
+   * Loads every built-in provider's models when the runtime was created with only some of them
+   * (`builtinProviders`), and rebuilds the model list. Needed before anything lists or searches all
+   * models.
+   * @internal
+   */
+  async loadAllBuiltinModels(): Promise<void> {
+    if (!this.#partialCatalog) return;
+    await loadBuiltinModels();
+    this.#partialCatalog = false;
+    this.modelRegistry.refresh();
   }
 
   /** A runtime over a registry already built (the CLI builds one per working folder). */

@@ -11,7 +11,7 @@
 import type { Agent } from "../agent/agent.ts";
 import type { AgentEvent, AgentMessage, AgentState, AgentThinkingLevel } from "../agent/types.ts";
 import { clampThinkingLevel, getSupportedThinkingLevels, THINKING_LEVELS } from "../ai/thinking.ts";
-import { modelsAreEqual } from "../ai/models.ts";
+import { modelsAreEqual } from "../ai/model_equality.ts";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "../ai/types.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
 import type { ModelRuntime } from "../config/model_runtime.ts";

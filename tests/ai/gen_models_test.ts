@@ -1,4 +1,11 @@
-import { normalizeCatalog, renderJson, renderModule } from "../../scripts/gen_models.ts";
+import {
+  joinProviderJson,
+  normalizeCatalog,
+  renderIndexJson,
+  renderJson,
+  renderModule,
+  renderProviderJson,
+} from "../../scripts/gen_models.ts";
 import { assertEquals, assertStringIncludes, assertThrows } from "../support/assert.ts";
 
 const RECORD = {
@@ -24,17 +31,38 @@ Deno.test("gen_models keeps records and their key order, and refuses unknown fie
   );
 });
 
-Deno.test("gen_models writes fmt-stable JSON and a typed wrapper module", () => {
-  const catalog = { p: { m: RECORD } };
-  assertEquals(JSON.parse(renderJson(catalog)), catalog);
-  assertEquals(renderJson(catalog).endsWith("}\n"), true);
-  const mod = renderModule(catalog, "/x/node_modules/@mariozechner/pi-ai/dist/models.generated.js");
-  assertStringIncludes(mod, "// 1 providers, 1 models;");
-  assertStringIncludes(mod, 'import catalog from "./models_generated.json" with { type: "json" };');
+Deno.test("gen_models writes one data file per provider, an index of slash ids and a loader module", () => {
+  const other = { ...RECORD, id: "Vendor/M", provider: "q" };
+  const catalog = { p: { m: RECORD }, q: { "Vendor/M": other } };
+  assertEquals(JSON.parse(renderProviderJson(catalog.p)), catalog.p);
+  assertEquals(renderProviderJson(catalog.p).endsWith("}\n"), true);
+  // Joined again, the per-provider files are the whole catalog, byte for byte.
+  assertEquals(
+    joinProviderJson(["p", "q"], [renderProviderJson(catalog.p), renderProviderJson(catalog.q)]),
+    renderJson(catalog),
+  );
+  assertEquals(JSON.parse(renderIndexJson(catalog)), {
+    providers: ["p", "q"],
+    slashIds: { "vendor/m": ["q"] },
+  });
+  const mod = renderModule(catalog, "/x/node_modules/@earendil-works/pi-ai/dist/models.generated.js");
+  assertStringIncludes(mod, "// 2 providers, 2 models;");
+  // Literal specifiers only, so deno compile and deno bundle include every file.
+  assertStringIncludes(
+    mod,
+    '    case "q":\n      return import("./models/q.json", { with: { type: "json" } }).then(data);',
+  );
 });
 
 Deno.test("gen_models committed catalog is in the generator's canonical layout", async () => {
-  const json = await Deno.readTextFile(new URL("../../src/ai/models_generated.json", import.meta.url));
-  const catalog = JSON.parse(json);
-  assertEquals(renderJson(normalizeCatalog(catalog)), json);
+  const dir = new URL("../../src/ai/models/", import.meta.url);
+  const index = JSON.parse(await Deno.readTextFile(new URL("_index.json", dir)));
+  for (const provider of index.providers) {
+    const json = await Deno.readTextFile(new URL(`${provider}.json`, dir));
+    assertEquals(
+      renderProviderJson(normalizeCatalog({ [provider]: JSON.parse(json) })[provider]),
+      json,
+      provider,
+    );
+  }
 });

@@ -1,5 +1,12 @@
 import { findReference } from "../../scripts/reference/locate.ts";
-import { CATALOG_IN_NODE_MODULES, normalizeCatalog, renderJson } from "../../scripts/gen_models.ts";
+import {
+  CATALOG_IN_NODE_MODULES,
+  joinProviderJson,
+  normalizeCatalog,
+  renderIndexJson,
+  renderJson,
+  renderModule,
+} from "../../scripts/gen_models.ts";
 import { useReferenceFixtures } from "../support/spawn_pi.ts";
 import { calculateCost, getModel, getModels, getProviders, modelsAreEqual } from "../../src/ai/models.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
@@ -59,6 +66,19 @@ Deno.test("PROV-01 all 43 built-in providers are present with the reference's mo
   assertEquals(Object.values(counts).reduce((a, b) => a + b, 0), 1698);
 });
 
+const MODELS_DIR = new URL("../../src/ai/models/", import.meta.url);
+
+/** The committed per-provider data files put together again, in the index's provider order. */
+async function committedCatalogJson(): Promise<string> {
+  const index = JSON.parse(await Deno.readTextFile(new URL("_index.json", MODELS_DIR))) as {
+    providers: string[];
+  };
+  const files = await Promise.all(
+    index.providers.map((p) => Deno.readTextFile(new URL(`${p}.json`, MODELS_DIR))),
+  );
+  return joinProviderJson(index.providers, files);
+}
+
 Deno.test("PROV-01 the committed catalog is the live reference's catalog, byte for byte", async () => {
   if (useReferenceFixtures()) return; // The stored catalog itself is the capture; the test above checks it.
   const ref = findReference()!;
@@ -69,12 +89,23 @@ Deno.test("PROV-01 the committed catalog is the live reference's catalog, byte f
     stderr: "inherit",
   }).output();
   assertEquals(out.code, 0);
-  const live = renderJson(normalizeCatalog(JSON.parse(new TextDecoder().decode(out.stdout))));
-  const committed = await Deno.readTextFile(new URL("../../src/ai/models_generated.json", import.meta.url));
-  assert(
-    live === committed,
-    "src/ai/models_generated.json differs from the reference: run scripts/gen_models.ts",
+  const catalog = normalizeCatalog(JSON.parse(new TextDecoder().decode(out.stdout)));
+  const stale = "src/ai/models/ differs from the reference: run scripts/gen_models.ts";
+  assert(renderJson(catalog) === await committedCatalogJson(), stale);
+  assert(renderIndexJson(catalog) === await Deno.readTextFile(new URL("_index.json", MODELS_DIR)), stale);
+  const module = await Deno.readTextFile(new URL("../../src/ai/models_generated.ts", import.meta.url));
+  assert(renderModule(catalog, `${ref.nodeModules}/${CATALOG_IN_NODE_MODULES}`) === module, stale);
+});
+
+Deno.test("PROV-01 src/ai/models/ holds one data file per provider and the index, nothing stale", async () => {
+  const names = [...Deno.readDirSync(MODELS_DIR)].map((e) => e.name).sort();
+  assertEquals(names, ["_index.json", ...getProviders().map((p) => `${p}.json`)].sort());
+  // The files put together are the catalog the lookups serve, in the generator's canonical layout.
+  const json = await committedCatalogJson();
+  const whole = Object.fromEntries(
+    getProviders().map((p) => [p, Object.fromEntries(getModels(p).map((m) => [m.id, m]))]),
   );
+  assertEquals(json, renderJson(normalizeCatalog(JSON.parse(JSON.stringify(whole)))));
 });
 
 Deno.test("PROV-01 1.6.0 wire APIs: xai on Responses, kimi-coding on Chat Completions at /coding/v1, azure renamed", () => {

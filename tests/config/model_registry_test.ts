@@ -1,3 +1,4 @@
+import "../../src/ai/models.ts"; // The whole built-in catalog, as mod.ts and ModelRuntime.create load it.
 import { assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { AuthStorage } from "../../src/config/auth_storage.ts";

@@ -1,0 +1,50 @@
+/**
+ * Which built-in providers' model data a CLI run loads (see src/ai/model_catalog.ts). A one-shot run
+ * (`-p`, `--mode json`) that names its model as `provider/id` or with `--provider` loads only the
+ * providers that could match; everything else — no `--model`, a bare id, `--models`, `--list-models`,
+ * a resumed or forked session, RPC — loads the whole catalog, as before.
+ *
+ * @module
+ */
+import { builtinProviders, providersWithSlashId } from "../ai/model_catalog.ts";
+import { findExactModelReferenceMatch } from "../config/model_resolver.ts";
+import type { ModelRegistry } from "../config/model_registry.ts";
+import type { CliArgs } from "./args.ts";
+
+/** The built-in providers to load first, or undefined for all of them. */
+export function catalogScope(args: CliArgs): string[] | undefined {
+  const oneShot = args.print === true || args.mode === "json";
+  if (!oneShot || !args.model || args.listModels !== undefined || args.models) return undefined;
+  // A session that is continued brings its own model, which may be of any provider.
+  if (args.continue || args.resume || args.session || args.sessionId || args.fork) return undefined;
+  const builtIns = new Set(builtinProviders());
+  if (args.provider) {
+    const named = args.provider.toLowerCase();
+    return [...builtIns].filter((p) => p === named);
+  }
+  const text = args.model.trim().toLowerCase();
+  const slash = text.indexOf("/");
+  if (slash === -1) return undefined; // A bare id can name a model of any provider.
+  const prefix = text.substring(0, slash).trim();
+  // Built-in provider names have no "/": only the text before the first one can name one. The full
+  // text can also be another provider's id (openrouter's "anthropic/claude-…").
+  const scope = new Set(providersWithSlashId(args.model.trim()));
+  if (builtIns.has(prefix)) scope.add(prefix);
+  return [...scope];
+}
+
+/**
+ * Whether the providers loaded for {@link catalogScope} resolve `--model` exactly as the whole catalog
+ * would: `--provider` names a provider that has models, or the text is an exact `provider/id` or id
+ * whose every candidate is loaded. Otherwise (fuzzy matches, a `:level` suffix, not found) the caller
+ * loads everything and resolves again.
+ */
+export function scopeResolvesModel(args: CliArgs, registry: ModelRegistry): boolean {
+  if (!args.model) return false;
+  const models = registry.getAll();
+  if (args.provider) {
+    const named = args.provider.toLowerCase();
+    return models.some((m) => m.provider.toLowerCase() === named);
+  }
+  return findExactModelReferenceMatch(args.model, models) !== undefined;
+}
