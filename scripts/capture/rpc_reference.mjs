@@ -15,9 +15,11 @@
  * isolated HOME/agent dir whose models.json points at it (the same providers as
  * tests/support/agent_env.ts), runs `cli.js --mode rpc`, and sends SCRIPT one command at a time,
  * waiting for each response (and, for prompts, for `agent_settled`). Every stdout line is stored
- * raw, with the temp root, server URL and package folder, so the test can normalise both sides
- * the same way (tests/modes/rpc/transcript.ts: also the live usage figures, which depend on
- * timing).
+ * as it came except for the machine-specific parts, replaced before writing: the temp root by
+ * `<ROOT>` (and its session-folder form by `<ROOT_ENC>`), the server URL by `<URL>`, the reference
+ * package folder by `<PKG>` and this checkout by `<REPO>`. tests/modes/rpc/transcript.ts maps our
+ * side to the same placeholders (and normalises ids, times and the live usage figures, which
+ * depend on timing).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -238,25 +240,31 @@ fake.stdin.end();
 await new Promise((r) => fake.on("exit", r));
 const requests = JSON.parse(fakeOut.split("\n")[1]);
 
+/** Replaces this machine's paths and the server's port by placeholders (see the header). */
+function placeholders(text) {
+  return text.replaceAll(root, "<ROOT>").replaceAll(root.slice(1).replaceAll("/", "-"), "<ROOT_ENC>")
+    .replaceAll(url, "<URL>").replaceAll(REF, "<PKG>").replaceAll(repo, "<REPO>");
+}
+
+// The reference's token estimate of its system message as it was, before the placeholders change
+// its length: the test subtracts it from compaction estimates (tests/compaction/support.ts).
+const { estimateTokens } = await import(join(REF, "dist/index.js"));
+const systemMessage = steps.flatMap((s) => s.output)
+  .find((r) => r.type === "message_end" && r.message.role === "system")?.message;
+const systemTokens = systemMessage ? estimateTokens(systemMessage) : 0;
+const capture = {
+  root,
+  url,
+  packageDir: REF,
+  systemTokens,
+  settings: SETTINGS,
+  turns: TURNS,
+  script: SCRIPT,
+  steps,
+  exitCode,
+  requests,
+};
 mkdirSync(dirname(outFile), { recursive: true });
-writeFileSync(
-  outFile,
-  JSON.stringify(
-    {
-      root,
-      url,
-      packageDir: REF,
-      settings: SETTINGS,
-      turns: TURNS,
-      script: SCRIPT,
-      steps,
-      exitCode,
-      requests,
-    },
-    null,
-    1,
-  ) +
-    "\n",
-);
+writeFileSync(outFile, placeholders(JSON.stringify(capture, null, 1)) + "\n");
 rmSync(root, { recursive: true, force: true });
 console.log(`wrote ${outFile}: ${steps.length} steps, ${requests.length} requests, exit ${exitCode}`);

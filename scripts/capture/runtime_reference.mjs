@@ -11,7 +11,8 @@
  * exportToJsonl against our fake provider server (tests/support/fake_provider, started with
  * `deno eval`), one model "fake-anthropic/test-model". Every step records its result and the raw
  * lines of the session files it touched; the temp root is replaced by `<ROOT>` and the process cwd
- * by `<PROCESS_CWD>`. Ids, timestamps
+ * by `<PROCESS_CWD>`, and in the stored requests the reference's package folder by `<PI_PACKAGE>`
+ * and this checkout by `<REPO>`. Ids, timestamps
  * and file names stay raw: tests/core/session_runtime_test.ts normalises both sides the same way.
  */
 import { spawn } from "node:child_process";
@@ -339,6 +340,9 @@ fixture.treeRequests = await withFake(
   },
 );
 
-writeFileSync(outFile, JSON.stringify(fixture, null, 1) + "\n");
+// The requests' system prompts name the cwd and the reference's docs: no machine path is stored.
+const stored = JSON.stringify(fixture, null, 1).replaceAll(REF, "<PI_PACKAGE>").replaceAll(root, "<ROOT>")
+  .replaceAll(repo, "<REPO>");
+writeFileSync(outFile, stored + "\n");
 rmSync(root, { recursive: true, force: true });
 console.log(`wrote ${outFile}`);

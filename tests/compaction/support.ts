@@ -88,14 +88,15 @@ export type Steps = { command: unknown; output: unknown[] }[];
  * folders, whose lengths differ between the two runs; the rest (summary and kept messages) must
  * match exactly. That is `estimatedTokensAfter` (result and `compact` response) and, for overflow
  * recovery, `tokensBefore` too: the failed reply's context edit makes earlier usage stale, so the
- * whole context, prompt included, is estimated.
+ * whole context, prompt included, is estimated. `systemTokens` is that share when the stored
+ * system message no longer has its original length (a capture with path placeholders).
  */
-export function withoutSystemEstimate(steps: Steps): Steps {
+export function withoutSystemEstimate(steps: Steps, systemTokens?: number): Steps {
   const records = steps.flatMap((s) => s.output) as Record<string, unknown>[];
   const system = records.find((r) =>
     r.type === "message_end" && (r.message as { role: string }).role === "system"
   )?.message as AgentMessage;
-  const share = estimateTokens(system);
+  const share = systemTokens ?? estimateTokens(system);
   // Summaries of overflow recoveries: their compaction's tokensBefore (event, response, entry).
   const estimated = new Set(
     records.filter((r) => r.type === "compaction_end" && r.reason === "overflow" && r.result)
@@ -130,7 +131,7 @@ export async function assertReplayMatches(
     const steps = await replay(f.client, fixture.script);
     const ours = normalise(withoutSystemEstimate(steps), f.env.root, f.server.url, OUR_PACKAGE_DIR) as Steps;
     const theirs = normalise(
-      withoutSystemEstimate(fixture.steps as Steps),
+      withoutSystemEstimate(fixture.steps as Steps, fixture.systemTokens),
       fixture.root,
       fixture.url,
       fixture.packageDir,

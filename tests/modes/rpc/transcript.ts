@@ -16,10 +16,14 @@ export interface TranscriptStep {
 
 /** The captured fixture. */
 export interface Transcript {
+  /** The temp root at capture time: `<ROOT>` in a capture that stored placeholders. */
   root: string;
+  /** The fake server's URL (`<URL>`). */
   url: string;
-  /** The reference package folder at capture time (docs paths in its system prompt). */
+  /** The reference package folder at capture time (docs paths in its system prompt; `<PKG>`). */
   packageDir: string;
+  /** The reference's token estimate of its system message before paths became placeholders. */
+  systemTokens?: number;
   settings: Record<string, unknown>;
   turns: ScriptedTurn[];
   script: Record<string, unknown>[];
@@ -93,14 +97,20 @@ const ENTRY_KEYS = new Set(["id", "entryId", "firstKeptEntryId", "parentId", "fr
 /** Our package root (docs paths in our system prompt). */
 export const OUR_PACKAGE_DIR = new URL("../../..", import.meta.url).pathname.replace(/\/$/, "");
 
-/** Normalises a transcript taken under `root` against `url`; `packageDir` is the install's root. */
+/**
+ * Normalises a transcript taken under `root` against `url`; `packageDir` is the install's root.
+ * A capture already carries the placeholders in their place (`root` is then `<ROOT>`), which
+ * this leaves as they are.
+ */
 export function normalise(value: unknown, root: string, url: string, packageDir?: string): unknown {
   const uuids = new Map<string, string>();
   const entries = new Map<string, string>();
-  const encodedRoot = root.slice(1).replaceAll("/", "-");
+  const paths: [string, string][] = [[root, "<ROOT>"], [url, "<URL>"], [packageDir ?? "<PKG>", "<PKG>"]];
+  if (root.startsWith("/")) paths.splice(1, 0, [root.slice(1).replaceAll("/", "-"), "<ROOT_ENC>"]);
+  const replacePaths = (s: string) =>
+    paths.reduce((out, [from, to]) => from === to ? out : out.replaceAll(from, to), s);
   const text = (s: string) =>
-    s.replaceAll(root, "<ROOT>").replaceAll(encodedRoot, "<ROOT_ENC>").replaceAll(url, "<URL>")
-      .replaceAll(packageDir ?? "\0", "<PKG>").replace(CURRENT_DATE, "Current date: <DATE>")
+    replacePaths(s).replace(CURRENT_DATE, "Current date: <DATE>")
       .replace(FILE_TIME, "<TIME>").replace(BASH_LOG, "pi-bash-<HEX>.log")
       .replace(UUID, (u) => {
         if (!uuids.has(u)) uuids.set(u, `<UUID${uuids.size + 1}>`);
