@@ -45,19 +45,23 @@ let pending: Promise<string> | undefined;
  * Writes the bundled documentation into the agent dir (once per content hash) and returns its
  * root. Resolves even when the folder cannot be written (the prompt then names missing files,
  * which the model reports; nothing else depends on them).
+ *
+ * The files are written synchronously once the texts are loaded: with an `await` per file, a
+ * short `-p` run could reach `Deno.exit` halfway and leave the folders named last (examples/)
+ * missing until the next run.
  */
 export function materializeDocumentation(agentDir: string = getAgentDir()): Promise<string> {
   pending ??= (async () => {
-    const { DOCUMENTATION_FILES } = await import("./documentation_bundle.ts");
     const root = join(agentDir, "pi-docs", DOCUMENTATION_HASH);
     if (existsSync(join(root, COMPLETE_MARKER))) return root;
+    const { DOCUMENTATION_FILES } = await import("./documentation_bundle.ts");
     try {
       for (const [path, text] of Object.entries(DOCUMENTATION_FILES)) {
         const file = join(root, path);
-        await Deno.mkdir(dirname(file), { recursive: true });
-        await Deno.writeTextFile(file, text);
+        Deno.mkdirSync(dirname(file), { recursive: true });
+        Deno.writeTextFileSync(file, text);
       }
-      await Deno.writeTextFile(join(root, COMPLETE_MARKER), "");
+      Deno.writeTextFileSync(join(root, COMPLETE_MARKER), "");
     } catch {
       // A read-only agent dir: leave the prompt's paths as they are.
     }

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "17978f057773";
+export const DOCUMENTATION_HASH = "73e5dc70d1a6";

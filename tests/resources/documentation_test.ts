@@ -9,7 +9,7 @@ import { getDocumentationPaths, materializeDocumentation } from "../../src/resou
 import { buildSystemPrompt, DOCUMENTATION_TOPICS } from "../../src/resources/system_prompt.ts";
 import { DOCUMENTATION_FILES } from "../../src/resources/documentation_bundle.ts";
 import { DOCUMENTATION_HASH } from "../../src/resources/documentation_hash.ts";
-import { contentHash } from "../../scripts/gen_docs.ts";
+import { collectDocumentationFiles, contentHash } from "../../scripts/gen_docs.ts";
 import { createAgentEnv } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
 
@@ -43,6 +43,17 @@ Deno.test("SYS-DOCS the bundled copy is consistent and holds every named file", 
   for (const topic of ["README.md", ...DOCUMENTATION_TOPICS]) {
     assertEquals(names.some((n) => n === topic || n.startsWith(`${topic}/`)), true, `not bundled: ${topic}`);
   }
+});
+
+Deno.test("SYS-DOCS the committed bundle equals one generated now from README.md, docs/ and examples/", async () => {
+  const fresh = collectDocumentationFiles();
+  const hint = "the docs bundle is stale: run deno run -A scripts/gen_docs.ts";
+  const names = (files: Record<string, string>) => Object.keys(files).sort();
+  assertEquals(names(DOCUMENTATION_FILES), names(fresh), hint);
+  for (const [path, text] of Object.entries(fresh)) {
+    assertEquals(DOCUMENTATION_FILES[path], text, `${hint} (${path})`);
+  }
+  assertEquals(DOCUMENTATION_HASH, await contentHash(fresh), hint);
 });
 
 Deno.test("SYS-DOCS without a source tree the docs are written once into the agent dir", async () => {
