@@ -174,3 +174,78 @@ Deno.test("SES-18 generateBranchSummary: nothing to summarize, provider error, a
     await server.close();
   }
 });
+
+Deno.test("LOOP-07 LOOP-14 a transient summary failure is retried under the retry settings, with callbacks (1.6.0)", async () => {
+  const turns = () => [
+    { fault: { kind: "http" as const, status: 503, message: "Service temporarily overloaded" } },
+    { content: [{ type: "text" as const, text: "## Goal\nRetried." }], usage: { input: 10, output: 2 } },
+  ];
+  const calls: unknown[][] = [];
+  const callbacks = {
+    onRetryScheduled: (...args: unknown[]) => void calls.push(["scheduled", ...args]),
+    onRetryAttemptStart: () => void calls.push(["attempt_start"]),
+    onRetryFinished: (...args: unknown[]) => void calls.push(["finished", ...args]),
+  };
+  const messages = [{ role: "user" as const, content: "hi", timestamp: 0 }];
+  const retry = { enabled: true, maxRetries: 2, baseDelayMs: 5 };
+  const summarizeWith = (url: string, policy: typeof retry, cb?: typeof callbacks) =>
+    generateSummary(
+      messages,
+      model(url),
+      16384,
+      API_KEY,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      policy,
+      cb,
+    );
+  let server = await startFakeProvider(turns());
+  try {
+    const text = await summarizeWith(server.url, retry, callbacks);
+    assertEquals(text, "## Goal\nRetried.");
+    assertEquals(server.requests.length, 2);
+    const scheduled = calls[0] as [string, number, number, number, string];
+    assertEquals(scheduled.slice(0, 4), ["scheduled", 1, 2, 5]);
+    assert(scheduled[4].includes("Service temporarily overloaded"));
+    assertEquals(calls.slice(1), [["attempt_start"], ["finished", true, 1]]);
+  } finally {
+    await server.close();
+  }
+  // Retrying off: the first failure is final.
+  server = await startFakeProvider(turns());
+  try {
+    const off = { ...retry, enabled: false };
+    await rejects(
+      summarizeWith(server.url, off),
+      (e: Error) => e.message.startsWith("Summarization failed: 503"),
+    );
+    assertEquals(server.requests.length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("LOOP-14 a summary that is cut off or calls a tool is refused (1.6.0)", async () => {
+  const messages = [{ role: "user" as const, content: "hi", timestamp: 0 }];
+  const server = await startFakeProvider([
+    { content: [{ type: "text", text: "## Goal\nCut" }], stopReason: "length" },
+    { content: [{ type: "toolCall", id: "t1", name: "read", arguments: { path: "a" } }] },
+  ]);
+  try {
+    await rejects(
+      generateSummary(messages, model(server.url), 16384, API_KEY),
+      { message: "Summarization failed: generation hit the token cap and the summary is incomplete" },
+    );
+    await rejects(
+      generateSummary(messages, model(server.url), 16384, API_KEY),
+      { message: "Summarization attempted to call a tool" },
+    );
+  } finally {
+    await server.close();
+  }
+});

@@ -238,6 +238,8 @@ Deno.test("MODE-01 LOOP-12 e2e pi -p waits for the run after an overflow compact
       { content: [{ type: "text", text: "earlier reply" }], usage: { input: 50, output: 10 } },
       { fault: { kind: "http", status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
       { content: [{ type: "text", text: "OVERFLOW SUMMARY" }], usage: { input: 50, output: 10 } },
+      // 1.6.0 cuts after the omitted failed reply, inside the turn: its beginning gets a summary too.
+      { content: [{ type: "text", text: "TURN PREFIX SUMMARY" }], usage: { input: 50, output: 10 } },
       { content: [{ type: "text", text: "answer after compaction" }], usage: { input: 50, output: 10 } },
     ],
     settings: { compaction: { keepRecentTokens: 5 }, retry: { enabled: true, provider: { maxRetries: 0 } } },
