@@ -75,6 +75,7 @@ export function buildBaseOptions(
     onResponse: options?.onResponse,
     onProviderStreamEvent: options?.onProviderStreamEvent,
     timeoutMs: options?.timeoutMs,
+    idleTimeoutMs: options?.idleTimeoutMs,
     maxRetries: options?.maxRetries,
     maxRetryDelayMs: options?.maxRetryDelayMs,
     metadata: options?.metadata,

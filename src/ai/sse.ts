@@ -13,14 +13,46 @@ export interface SseEvent {
   id?: string;
 }
 
+/** How long a response body may send nothing before it is given up (pi 1.6.0's `httpIdleTimeoutMs` default). */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
+
+/**
+ * The error of a body that sent nothing for `timeoutMs`. It starts with "terminated", the text
+ * of a connection lost mid-body, so automatic retry treats it the same way.
+ */
+export function streamIdleError(timeoutMs: number): Error {
+  const seconds = Number((timeoutMs / 1000).toFixed(3));
+  return new Error(`terminated: the provider sent nothing for ${seconds} s (httpIdleTimeoutMs)`);
+}
+
+/**
+ * One read that gives up after `timeoutMs` without data (0 or undefined: waits for ever); the
+ * reader is then cancelled so the connection closes.
+ */
+function readWithin<T>(reader: ReadableStreamDefaultReader<T>, timeoutMs: number | undefined) {
+  if (!timeoutMs) return reader.read();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Rejected first: cancelling settles the pending read as "done", which must not win the race.
+      reject(streamIdleError(timeoutMs));
+      reader.cancel().catch(() => {});
+    }, timeoutMs);
+  });
+  return Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Yields the events of an SSE body. Ends when the body ends (a final event without its
  * terminating blank line is still delivered, as servers sometimes cut the last one short),
- * rethrows body errors, and throws "Request was aborted" once `signal` fires.
+ * rethrows body errors, throws "Request was aborted" once `signal` fires, and throws
+ * {@link streamIdleError} when the body sends nothing for `idleTimeoutMs` (default
+ * {@link DEFAULT_STREAM_IDLE_TIMEOUT_MS}; 0 waits for ever).
  */
 export async function* readSseEvents(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  idleTimeoutMs: number = DEFAULT_STREAM_IDLE_TIMEOUT_MS,
 ): AsyncGenerator<SseEvent> {
   const pending: SseEvent[] = [];
   const parser = createParser({
@@ -41,7 +73,7 @@ export async function* readSseEvents(
   try {
     while (true) {
       if (signal?.aborted) throw new Error("Request was aborted");
-      const { value, done } = await reader.read();
+      const { value, done } = await readWithin(reader, idleTimeoutMs);
       if (signal?.aborted) throw new Error("Request was aborted");
       if (done) break;
       parser.feed(decoder.decode(value, { stream: true }));

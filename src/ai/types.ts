@@ -115,6 +115,11 @@ export interface StreamOptions {
    * the model's `samplingParams`. Only the OpenAI-compatible APIs (Chat Completions, Responses) send them.
    */
   samplingParams?: Record<string, unknown>;
+  /**
+   * Milliseconds the response body may send nothing before the request fails with a retryable
+   * "terminated: …" error (`httpIdleTimeoutMs`; default 300000, 0 waits for ever).
+   */
+  idleTimeoutMs?: number;
   /** Upper bound on output tokens; defaults to the model's limit fitted into its context window. */
   maxTokens?: number;
   /** Aborts the request; the stream then ends with stop reason "aborted". */

@@ -118,6 +118,12 @@ async function mainSteps(
   const startupSettings = SettingsManager.create(cwd, agentDir);
   // Before the first request: Deno's fetch reads the proxy variables when it first connects.
   applyHttpProxySetting(startupSettings.getHttpProxy());
+  try {
+    startupSettings.getHttpIdleTimeoutMs();
+  } catch (error) {
+    // Every request would fail on it; pi 1.6.0 stops here too (with a stack trace).
+    throw new CliExit(`Error: ${(error as Error).message} (settings.json: milliseconds, 0 or "disabled")`);
+  }
   const startupDiagnostics = settingsDiagnostics(startupSettings, "startup session lookup");
   for (const d of startupDiagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   const sessionManager = await openSession(run, startupSettings);

@@ -14,6 +14,7 @@ import { ModelRuntime } from "../config/model_runtime.ts";
 import { DEFAULT_THINKING_LEVEL, findInitialModel } from "../config/model_resolver.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
+import { DEFAULT_HTTP_IDLE_TIMEOUT_MS } from "../config/settings_manager_extras.ts";
 import { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { convertToLlm } from "../session/messages.ts";
 import { getDefaultSessionDir } from "../session/paths.ts";
@@ -169,11 +170,16 @@ export async function createAgentSession(
     convertToLlm: blockImages,
     streamFn: async (m, context, streamOptions) => {
       const retry = settingsManager.getProviderRetrySettings();
+      // `httpIdleTimeoutMs` bounds both the wait for the response and each silence in its body
+      // (pi 1.6.0: undici's header and body timeouts); 0 turns both off.
+      const idleTimeoutMs = httpIdleTimeoutMs(settingsManager);
       // Each request resolves its credential anew (rotated OAuth tokens, `!command` keys).
       const withAuth = await modelRuntime.requestOptions(m, { ...streamOptions, apiKey: undefined });
       return baseStream(m, context, {
         ...withAuth,
-        timeoutMs: streamOptions?.timeoutMs ?? retry.timeoutMs,
+        timeoutMs: streamOptions?.timeoutMs ?? retry.timeoutMs ??
+          (idleTimeoutMs === 0 ? MAX_TIMER_MS : idleTimeoutMs),
+        idleTimeoutMs: streamOptions?.idleTimeoutMs ?? idleTimeoutMs,
         maxRetries: streamOptions?.maxRetries ?? retry.maxRetries,
         maxRetryDelayMs: streamOptions?.maxRetryDelayMs ?? retry.maxRetryDelayMs,
       });
@@ -209,6 +215,18 @@ export async function createAgentSession(
   });
   return { session, modelFallbackMessage: fallback };
 }
+
+/** `httpIdleTimeoutMs`, or its default when the value is malformed (the CLI reports that at start-up). */
+function httpIdleTimeoutMs(settings: SettingsManager): number {
+  try {
+    return settings.getHttpIdleTimeoutMs();
+  } catch {
+    return DEFAULT_HTTP_IDLE_TIMEOUT_MS;
+  }
+}
+
+/** The longest delay a timer takes (2^31 − 1 ms): "no timeout" for a request. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const IMAGES_DISABLED = "Image reading is disabled.";
 

@@ -86,3 +86,46 @@ Deno.test("SSE stops with 'Request was aborted' when the signal fires mid-stream
   }, "Request was aborted");
   assertEquals(seen, ["first"]);
 });
+
+/** A body that sends `first`, then each of `later` after `gapMs`, then ends; `cancelled` says whether it was cancelled. */
+function slowBody(first: string, later: string[], gapMs: number) {
+  const state = { cancelled: false };
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(first));
+      later.forEach((text, i) => {
+        timers.push(setTimeout(() => {
+          if (state.cancelled) return;
+          controller.enqueue(new TextEncoder().encode(text));
+          if (i === later.length - 1) controller.close();
+        }, gapMs * (i + 1)));
+      });
+    },
+    cancel() {
+      state.cancelled = true;
+      for (const timer of timers) clearTimeout(timer);
+    },
+  });
+  return { body, state };
+}
+
+Deno.test("SET-04 httpIdleTimeoutMs: a body silent for longer fails with a 'terminated' error and is cancelled", async () => {
+  const { body, state } = slowBody("data: one\n\n", ["data: two\n\n"], 400);
+  const seen: string[] = [];
+  const error = await assertRejects(async () => {
+    for await (const event of readSseEvents(body, undefined, 100)) seen.push(event.data);
+  });
+  assertEquals(error.message, "terminated: the provider sent nothing for 0.1 s (httpIdleTimeoutMs)");
+  assertEquals(seen, ["one"]);
+  assertEquals(state.cancelled, true);
+});
+
+Deno.test("SET-04 httpIdleTimeoutMs: gaps shorter than the timeout, or a timeout of 0, read the whole body", async () => {
+  for (const timeout of [300, 0]) {
+    const { body } = slowBody("data: one\n\n", ["data: two\n\n", "data: three\n\n"], 120);
+    const seen: string[] = [];
+    for await (const event of readSseEvents(body, undefined, timeout)) seen.push(event.data);
+    assertEquals(seen, ["one", "two", "three"], `timeout ${timeout}`);
+  }
+});

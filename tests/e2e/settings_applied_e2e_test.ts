@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../support/agent_env.ts";
+import type { ScriptedTurn } from "../support/fake_provider/script.ts";
 import { startFakeProvider } from "../support/fake_provider/server.ts";
 import { startTestProxy } from "../support/http_proxy.ts";
 import { spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
@@ -232,5 +233,84 @@ Deno.test("SET-04 httpProxy: provider requests go through the proxy; NO_PROXY st
     if (!useReferenceFixtures()) {
       assertEquals(await proxiedTargets(true, extraEnv), want, `pi 1.6.0 ${JSON.stringify(extraEnv)}`);
     }
+  }
+});
+
+/** `-p` against a fake provider that answers `turns`; exit code, output and how many requests were made. */
+async function printRun(
+  reference: boolean,
+  settings: Record<string, unknown>,
+  turns: ScriptedTurn[],
+): Promise<{ code: number; stdout: string; stderr: string; requests: number }> {
+  const server = await startFakeProvider(turns);
+  const env = await createAgentEnv(server.url, { settings: { defaultTools: [], ...settings } });
+  try {
+    const args = ["-p", "--model", `${OPENAI}/${FAKE_MODEL_ID}`, "hi"];
+    const result = await spawnPi(args, { env: env.env, cwd: env.cwd, reference, timeoutMs: 30_000 });
+    return {
+      code: result.code,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      requests: server.requests.length,
+    };
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+}
+
+const STALLED: ScriptedTurn = {
+  content: [{ type: "text", text: "partial answer" }],
+  fault: { kind: "stall", afterChunks: 1 },
+};
+
+Deno.test("SET-04 httpIdleTimeoutMs: a response that goes silent fails with 'terminated' (retry off)", async () => {
+  const settings = { httpIdleTimeoutMs: 1500, retry: { enabled: false } };
+  assertEquals(await printRun(false, settings, [STALLED]), {
+    code: 1,
+    stdout: "",
+    stderr: "terminated: the provider sent nothing for 1.5 s (httpIdleTimeoutMs)\n",
+    requests: 1,
+  });
+  if (!useReferenceFixtures()) {
+    // pi 1.6.0 words it as undici does: "terminated: Body Timeout Error (UND_ERR_BODY_TIMEOUT)".
+    const live = await printRun(true, settings, [STALLED]);
+    assertEquals({ ...live, stderr: live.stderr.split(":")[0] }, {
+      code: 1,
+      stdout: "",
+      stderr: "terminated",
+      requests: 1,
+    });
+  }
+});
+
+Deno.test("SET-04 httpIdleTimeoutMs: the silent response is retried like a dropped connection", async () => {
+  const settings = { httpIdleTimeoutMs: 1500, retry: { baseDelayMs: 10 } };
+  const turns = (): ScriptedTurn[] => [STALLED, { content: [{ type: "text", text: "second try" }] }];
+  const want = { code: 0, stdout: "second try\n", stderr: "", requests: 2 };
+  assertEquals(await printRun(false, settings, turns()), want);
+  if (!useReferenceFixtures()) assertEquals(await printRun(true, settings, turns()), want);
+});
+
+Deno.test("SET-04 httpIdleTimeoutMs: a malformed value stops the run before any request", async () => {
+  const settings = { httpIdleTimeoutMs: "soon" };
+  const turns = (): ScriptedTurn[] => [{ content: [{ type: "text", text: "ok" }] }];
+  assertEquals(await printRun(false, settings, turns()), {
+    code: 1,
+    stdout: "",
+    stderr: 'Error: Invalid httpIdleTimeoutMs setting: soon (settings.json: milliseconds, 0 or "disabled")\n',
+    requests: 0,
+  });
+  if (!useReferenceFixtures()) {
+    // pi 1.6.0 stops with a stack trace around the same message.
+    const live = await printRun(true, settings, turns());
+    assertEquals(
+      {
+        code: live.code,
+        requests: live.requests,
+        named: live.stderr.includes("Invalid httpIdleTimeoutMs setting: soon"),
+      },
+      { code: 1, requests: 0, named: true },
+    );
   }
 });

@@ -107,10 +107,11 @@ export function mapStopReason(reason: string): StopReason {
 async function* anthropicEvents(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  idleTimeoutMs?: number,
 ): AsyncGenerator<WireEvent> {
   let started = false;
   let stopped = false;
-  const sseEvents = readSseEvents(body, signal);
+  const sseEvents = readSseEvents(body, signal, idleTimeoutMs);
   while (true) {
     let next: IteratorResult<SseEvent>;
     try {
@@ -227,7 +228,7 @@ async function run(
     return contentIndex === undefined ? undefined : { contentIndex, block: blocks[contentIndex] };
   };
 
-  for await (const event of anthropicEvents(response.body, options?.signal)) {
+  for await (const event of anthropicEvents(response.body, options?.signal, options?.idleTimeoutMs)) {
     await options?.onProviderStreamEvent?.(event, model);
     if (event.type === "message_start") {
       output.responseId = event.message.id;

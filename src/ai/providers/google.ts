@@ -119,9 +119,13 @@ function send(
   });
 }
 
-async function* chunksOf(response: Response, signal?: AbortSignal): AsyncGenerator<GoogleChunk> {
+async function* chunksOf(
+  response: Response,
+  signal?: AbortSignal,
+  idleTimeoutMs?: number,
+): AsyncGenerator<GoogleChunk> {
   if (!response.body) throw new Error("Response body is empty");
-  const chunks = readGoogleChunks(response.body, signal);
+  const chunks = readGoogleChunks(response.body, signal, idleTimeoutMs);
   while (true) {
     let next: IteratorResult<GoogleChunk>;
     try {
@@ -173,7 +177,7 @@ async function run(
   };
 
   let finished = false;
-  for await (const chunk of chunksOf(response, options?.signal)) {
+  for await (const chunk of chunksOf(response, options?.signal, options?.idleTimeoutMs)) {
     await options?.onProviderStreamEvent?.(chunk, model);
     output.responseId ||= chunk.responseId;
     const candidate = chunk.candidates?.[0];

@@ -55,6 +55,7 @@ function parseErrorObject(text: string): { error: Record<string, unknown> } | un
 export async function* readGoogleChunks(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  idleTimeoutMs?: number,
 ): AsyncGenerator<GoogleChunk> {
   // Lines that are not SSE syntax are collected on the side while the bytes pass through.
   let stray = "";
@@ -82,7 +83,7 @@ export async function* readGoogleChunks(
     if (json) throw new Error(streamErrorText(json));
   };
 
-  for await (const event of readSseEvents(watched, signal)) {
+  for await (const event of readSseEvents(watched, signal, idleTimeoutMs)) {
     const data = event.data.trim();
     if (data !== "") {
       let chunk: GoogleChunk;

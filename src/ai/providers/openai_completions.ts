@@ -110,7 +110,7 @@ async function run(
   let end: CompletionsStreamEnd;
   try {
     end = await processCompletionsStream(
-      readOpenAIStream(body, options?.signal, true, "OpenAI Chat Completions"),
+      readOpenAIStream(body, options?.signal, true, "OpenAI Chat Completions", options?.idleTimeoutMs),
       output,
       stream,
       model,

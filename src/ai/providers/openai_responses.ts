@@ -191,7 +191,7 @@ async function run(
   });
   try {
     await processResponsesStream(
-      readOpenAIStream(body, options?.signal, false, "OpenAI Responses"),
+      readOpenAIStream(body, options?.signal, false, "OpenAI Responses", options?.idleTimeoutMs),
       output,
       stream,
       model,

@@ -31,9 +31,11 @@ export async function* readOpenAIStream(
   signal?: AbortSignal,
   endOnAbort = false,
   streamName = "OpenAI",
+  idleTimeoutMs?: number,
 ): AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd> {
   let sawDone = false;
-  for await (const event of terminatedOnBodyError(readSseEvents(body, signal), signal, endOnAbort)) {
+  const events = readSseEvents(body, signal, idleTimeoutMs);
+  for await (const event of terminatedOnBodyError(events, signal, endOnAbort)) {
     if (sawDone) continue;
     if (event.data.startsWith("[DONE]")) {
       sawDone = true;
