@@ -269,7 +269,9 @@ Deno.test("MODE-01 e2e -p when overflow recovery fails exits 1 with the error on
       message: "This model's maximum context length is 128000 tokens (context_length_exceeded)",
     },
   });
-  const overflowText = "400 This model's maximum context length is 128000 tokens (context_length_exceeded)";
+  // pi-ai 1.6.0 quotes the body's error object after the status.
+  const overflowText = `400: {"message":"This model's maximum context length is 128000 tokens ` +
+    `(context_length_exceeded)","type":"invalid_request_error","param":null,"code":null}`;
   // The first prompt overflows: there is nothing to compact, so the overflow itself is the error.
   await withEnv([overflow(), overflow()], async (env) => {
     assertEquals(await run(env, ["-p", "hi", ...MODEL]), {

@@ -14,7 +14,7 @@ import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../t
 import { getCompletionsCompat } from "./openai_completions_compat.ts";
 import { buildCompletionsParams, type OpenAICompletionsOptions } from "./openai_completions_params.ts";
 import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
-import { openOpenAIStream } from "./openai_shared_request.ts";
+import { openAIErrorText, openOpenAIStream } from "./openai_shared_request.ts";
 import { readOpenAIStream, withRawMetadata } from "./openai_shared_stream.ts";
 import { type CompletionsStreamEnd, processCompletionsStream } from "./openai_completions_stream.ts";
 
@@ -40,7 +40,7 @@ export function streamOpenAICompletions(
     {
       // The wording gains OpenRouter's raw metadata; the server's requested wait stays with it.
       report: (error) =>
-        Object.assign(new Error(withRawMetadata(errorText(error), error)), {
+        Object.assign(new Error(withRawMetadata(openAIErrorText(error), error)), {
           retryAfterMs: (error as { retryAfterMs?: number } | null)?.retryAfterMs,
         }),
     },
@@ -62,10 +62,6 @@ export const provider: ApiProvider = {
   stream: streamOpenAICompletions,
   streamSimple: streamSimpleOpenAICompletions,
 };
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : JSON.stringify(error);
-}
 
 async function run(
   stream: AssistantMessageEventStream,

@@ -23,7 +23,7 @@ import type {
 import { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
 import { processResponsesStream, RESPONSES_TRUNCATED } from "./openai_responses_events.ts";
 import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
-import { openOpenAIStream } from "./openai_shared_request.ts";
+import { OpenAIApiError, openAIErrorText, openOpenAIStream } from "./openai_shared_request.ts";
 import { readOpenAIStream } from "./openai_shared_stream.ts";
 
 export { convertResponsesMessages, convertResponsesTools } from "./openai_responses_convert.ts";
@@ -55,9 +55,22 @@ export function streamOpenAIResponses(
     options?.signal,
     (stream, output) => run(stream, output, model, context, options),
     {
-      report: (error) => error instanceof Error ? error : new Error(String(error)),
+      // As pi-ai 1.6.0: an HTTP error names the provider ("OpenAI API error (429): {…}").
+      report: (error) =>
+        error instanceof OpenAIApiError && !error.inStream
+          ? Object.assign(new Error(openAIErrorText(error, responsesErrorPrefix(model))), {
+            retryAfterMs: error.retryAfterMs,
+          })
+          : error instanceof Error
+          ? error
+          : new Error(String(error)),
     },
   );
+}
+
+/** How pi-ai 1.6.0 names the provider in a Responses HTTP error. */
+function responsesErrorPrefix(model: Model): string {
+  return `${model.provider === "openai" ? "OpenAI" : model.provider} API error`;
 }
 
 /** Streams with the unified `reasoning` option mapped to a reasoning effort (clamped to the model). */

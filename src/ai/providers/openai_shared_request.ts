@@ -8,7 +8,7 @@
  * @module
  */
 import type { AssistantMessageEventStream } from "../event_stream.ts";
-import { formatHttpError } from "../provider_utils.ts";
+import { formatHttpError, redactSecrets } from "../provider_utils.ts";
 import type { AssistantMessage, Model, StreamOptions } from "../types.ts";
 import { joinUrl, resolveBaseUrl } from "./openai_shared_client.ts";
 import {
@@ -25,12 +25,22 @@ import {
 export class OpenAIApiError extends ProviderHttpError {
   /** The body's `error` object (or in-stream error payload), when it was JSON. */
   readonly error?: unknown;
+  /** That object as JSON text (secrets redacted, capped), when it was a non-empty object. */
+  readonly body?: string;
   readonly #inStream: boolean;
 
-  constructor(message: string, status?: number, error?: unknown, retryable = false, retryAfterMs?: number) {
+  constructor(
+    message: string,
+    status?: number,
+    error?: unknown,
+    retryable = false,
+    retryAfterMs?: number,
+    body?: string,
+  ) {
     super(message, status ?? 0, retryable, retryAfterMs);
     this.name = "OpenAIApiError";
     this.error = error;
+    this.body = body;
     this.#inStream = status === undefined;
   }
 
@@ -110,7 +120,41 @@ async function attempt(request: OpenAIRequest, headers: Headers, payload: string
     inner,
     shouldRetryResponse(response),
     serverRetryDelayMs(response.headers),
+    errorBody(inner, request.secrets ?? []),
   );
+}
+
+/** Longest error body quoted in an error text (pi-ai 1.6.0's cap). */
+const MAX_ERROR_BODY_CHARS = 4000;
+
+function errorBody(inner: unknown, secrets: string[]): string | undefined {
+  if (
+    typeof inner !== "object" || inner === null || Array.isArray(inner) || Object.keys(inner).length === 0
+  ) {
+    return undefined;
+  }
+  const text = redactSecrets(JSON.stringify(inner), secrets).trim();
+  if (text.length <= MAX_ERROR_BODY_CHARS) return text;
+  // Never cut a surrogate pair in two.
+  const end = /[\uD800-\uDBFF]/.test(text[MAX_ERROR_BODY_CHARS - 1])
+    ? MAX_ERROR_BODY_CHARS - 1
+    : MAX_ERROR_BODY_CHARS;
+  return `${text.slice(0, end)}... [truncated ${text.length - end} chars]`;
+}
+
+/**
+ * The text pi-ai 1.6.0 shows for a failed OpenAI-style request. An HTTP error whose body held an
+ * `error` object reads `<status>: <that object as JSON>`, or `<prefix> (<status>): …` with a
+ * prefix (the Responses API names the provider), because the SDK's own message keeps only
+ * `error.message` and the rest (type, code) is what tells users what went wrong. Any other HTTP
+ * error keeps its message (after the prefix); errors without a status keep theirs unchanged.
+ */
+export function openAIErrorText(error: unknown, prefix?: string): string {
+  const message = error instanceof Error ? error.message : JSON.stringify(error);
+  if (!(error instanceof OpenAIApiError) || error.inStream) return message;
+  const shown = error.body !== undefined && !message.includes(error.body) ? error.body : undefined;
+  if (prefix !== undefined) return `${prefix} (${error.status}): ${shown ?? message}`;
+  return shown !== undefined ? `${error.status}: ${shown}` : message;
 }
 
 class TimeoutError extends Error {}

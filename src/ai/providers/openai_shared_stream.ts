@@ -90,12 +90,12 @@ async function* terminatedOnBodyError<T>(
 }
 
 /**
- * OpenRouter puts the upstream provider's own error text in `error.metadata.raw`; in-stream
- * errors get it appended here (HTTP error texts already carry it).
+ * OpenRouter puts the upstream provider's own error text in `error.metadata.raw`; it is appended
+ * here unless the text already carries it (an HTTP error's quoted body does).
  */
 export function withRawMetadata(message: string, error: unknown): string {
-  if (!(error instanceof OpenAIApiError) || !error.inStream) return message;
+  if (!(error instanceof OpenAIApiError)) return message;
   const inner = error.error;
   const raw = (inner as { metadata?: { raw?: unknown } } | undefined)?.metadata?.raw;
-  return raw ? `${message}\n${raw}` : message;
+  return raw && !message.includes(String(raw)) ? `${message}\n${raw}` : message;
 }

@@ -384,7 +384,17 @@ Deno.test("PROV-02 openai-completions streamSimple clamps reasoning and fits max
   });
 });
 
-for (const [status, message] of [[400, "Invalid 'messages'"], [401, "Incorrect API key provided"]] as const) {
+// pi-ai 1.6.0 quotes the body's error object after the status, not the SDK's "<status> <message>".
+for (
+  const [status, message, error] of [
+    [400, "Invalid 'messages'", '"type":"invalid_request_error","param":null,"code":null'],
+    [
+      401,
+      "Incorrect API key provided",
+      '"type":"invalid_request_error","param":null,"code":"invalid_api_key"',
+    ],
+  ] as const
+) {
   Deno.test(`LOOP-09 openai-completions: HTTP ${status} is not retried and ends in an error event`, async () => {
     await withServer([{ fault: { kind: "http", status, message } }], async (server) => {
       const { events, message: out } = await collect(
@@ -392,7 +402,7 @@ for (const [status, message] of [[400, "Invalid 'messages'"], [401, "Incorrect A
       );
       assertEquals(events, ["error"]);
       assertEquals(out.stopReason, "error");
-      assertEquals(out.errorMessage, `${status} ${message}`);
+      assertEquals(out.errorMessage, `${status}: {"message":"${message}",${error}}`);
       assertEquals(server.requests.length, 1);
     });
   });
@@ -406,7 +416,10 @@ Deno.test("LOOP-09 openai-completions: no in-client retry by default; a 429's re
     const started = Date.now();
     const { message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
     assert(Date.now() - started < 2000);
-    assertEquals([message.stopReason, message.errorMessage], ["error", "429 Rate limit reached"]);
+    assertEquals([message.stopReason, message.errorMessage], [
+      "error",
+      '429: {"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}',
+    ]);
     assertEquals(requestedRetryDelayMs(message), 600000);
     assertEquals(server.requests.length, 1);
   });
@@ -434,7 +447,10 @@ Deno.test("LOOP-09 openai-completions gives up after maxRetries of 500/529 and r
     const { message } = await collect(
       provider.stream(makeModel(server), CONTEXT, { apiKey: "k", maxRetries: 2 }),
     );
-    assertEquals(message.errorMessage, "529 still overloaded");
+    assertEquals(
+      message.errorMessage,
+      '529: {"message":"still overloaded","type":"server_error","param":null,"code":"overloaded"}',
+    );
     assertEquals(server.requests.length, 3);
   });
 });

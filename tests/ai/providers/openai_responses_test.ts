@@ -245,12 +245,25 @@ Deno.test("PROV-02 openai-responses: flex service tier halves the cost", async (
   );
 });
 
-for (const [status, text] of [[400, "Invalid input"], [401, "Incorrect API key provided"]] as const) {
+// pi-ai 1.6.0 names the provider and quotes the body's error object after the status.
+for (
+  const [status, text, error] of [
+    [400, "Invalid input", '"type":"invalid_request_error","param":null,"code":null'],
+    [
+      401,
+      "Incorrect API key provided",
+      '"type":"invalid_request_error","param":null,"code":"invalid_api_key"',
+    ],
+  ] as const
+) {
   Deno.test(`LOOP-09 openai-responses: HTTP ${status} ends in an error event without retry`, async () => {
     await withServer([{ fault: { kind: "http", status, message: text } }], async (server) => {
       const { events, message } = await collect(provider.stream(makeModel(server), CONTEXT, { apiKey: "k" }));
       assertEquals(events, ["error"]);
-      assertEquals([message.stopReason, message.errorMessage], ["error", `${status} ${text}`]);
+      assertEquals([message.stopReason, message.errorMessage], [
+        "error",
+        `OpenAI API error (${status}): {"message":"${text}",${error}}`,
+      ]);
       assertEquals(server.requests.length, 1);
     });
   });
@@ -275,7 +288,10 @@ Deno.test("LOOP-09 openai-responses: 529 with maxRetries 0 fails at once", async
     const { message } = await collect(
       provider.stream(makeModel(server), CONTEXT, { apiKey: "k", maxRetries: 0 }),
     );
-    assertEquals(message.errorMessage, "529 overloaded");
+    assertEquals(
+      message.errorMessage,
+      'OpenAI API error (529): {"message":"overloaded","type":"server_error","param":null,"code":"overloaded"}',
+    );
     assertEquals(server.requests.length, 1);
   });
 });
