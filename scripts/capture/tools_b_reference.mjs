@@ -205,8 +205,14 @@ const BASH = [
   {
     id: "BASH-04 timeout after the shell exited",
     // The background loop keeps writing, so the tool waits for it until the timeout; how many
-    // "bg" lines arrive is timing, so tests compare the status line.
-    args: { command: "(while true; do echo bg; sleep 0.02; done) & echo fg; exit 4", timeout: 1 },
+    // "bg" lines arrive is timing, so tests compare the status line. Once the shell exited, a pause
+    // of 100 ms in the output ends the wait (EXIT_STDIO_GRACE_MS), so the loop pauses with the
+    // builtin `read -t` on a pipe that stays silent, not with a `sleep` process: forking one per
+    // line took over 100 ms on a loaded machine, and the case then became "exited with code 4".
+    args: {
+      command: "(exec 3< <(sleep 5); while :; do echo bg; read -t 0.01 -u 3; done) & echo fg; exit 4",
+      timeout: 1,
+    },
     statusOnly: true,
   },
   { id: "BASH-04 killed by a signal", args: { command: "kill -9 $$" } },
