@@ -9,7 +9,6 @@ import { readFileBytes } from "../util/fs.ts";
 import { resolve } from "../util/path.ts";
 import type { ImageContent } from "../ai/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "../tools/image_mime.ts";
-import { processImage } from "../tools/image_process.ts";
 import { resolveReadPath } from "../tools/path_utils.ts";
 import { CliExit } from "./cli_error.ts";
 
@@ -61,6 +60,8 @@ export async function processFileArguments(
       throw new CliExit(`Error: Could not read file ${absolutePath}: ${errorText(error)}`);
     }
     if (mimeType) {
+      // Image handling loads only for image arguments.
+      const { processImage } = await import("../tools/image_process.ts");
       const processed = await processImage(await readFileBytes(absolutePath), mimeType, {
         autoResizeImages: autoResize,
       });

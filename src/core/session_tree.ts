@@ -12,7 +12,6 @@ import type { Model, Usage } from "../ai/types.ts";
 import type { BranchSummaryEntry, SessionEntry } from "../session/entries.ts";
 import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
 import type { SessionHost } from "./session_host.ts";
-import { collectEntriesForBranchSummary, generateBranchSummary } from "../compaction/branch_summarization.ts";
 import { summarizationRetry } from "./session_compaction.ts";
 
 /** What a `session_before_tree` handler sees: the planned navigation. */
@@ -129,22 +128,27 @@ export async function navigateTree(
   const targetEntry = manager.getEntry(targetId);
   if (!targetEntry) throw new Error(`Entry ${targetId} not found`);
 
-  const { entries, commonAncestorId } = collectEntriesForBranchSummary(manager, oldLeafId, targetId);
-  let { customInstructions, replaceInstructions, label } = options;
-  const preparation: TreePreparation = {
-    targetId,
-    oldLeafId,
-    commonAncestorId,
-    entriesToSummarize: entries,
-    userWantsSummary: options.summarize ?? false,
-    customInstructions,
-    replaceInstructions,
-    label,
-  };
-
+  // Counts as compacting from here on, while the summariser loads too.
   const controller = new AbortController();
   running.set(session, controller);
   try {
+    // The branch summariser and its prompts load on the first navigation, not at start-up.
+    const { collectEntriesForBranchSummary, generateBranchSummary } = await import(
+      "../compaction/branch_summarization.ts"
+    );
+    const { entries, commonAncestorId } = collectEntriesForBranchSummary(manager, oldLeafId, targetId);
+    let { customInstructions, replaceInstructions, label } = options;
+    const preparation: TreePreparation = {
+      targetId,
+      oldLeafId,
+      commonAncestorId,
+      entriesToSummarize: entries,
+      userWantsSummary: options.summarize ?? false,
+      customInstructions,
+      replaceInstructions,
+      label,
+    };
+
     let hookSummary: { summary: string; details?: unknown } | undefined;
     const hookResult = await options.hooks?.onBeforeTree?.(preparation, controller.signal);
     if (hookResult) {

@@ -8,16 +8,7 @@
  */
 import { checkAccess, readFileBytes, writeTextFile } from "../util/fs.ts";
 import type { AgentTool } from "../agent/types.ts";
-import {
-  applyEditsToNormalizedContent,
-  describeAccessError,
-  type Edit,
-  generateEditDiff,
-  loadDiff,
-  normalizeToLF,
-  stripBom,
-} from "./edit_diff.ts";
-import { applyReplacementsToOriginal } from "./edit_replacements.ts";
+import type { Edit } from "./edit_diff.ts";
 import { withFileMutationQueue } from "./file_mutation_queue.ts";
 import { resolveToCwd } from "./path_utils.ts";
 import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
@@ -174,6 +165,18 @@ export function createEditTool(
       const absolutePath = resolveToCwd(path, cwd);
       return withFileMutationQueue(absolutePath, () =>
         abortable(signal, async () => {
+          // Matching, diffing and splicing load with the first edit, not at start-up.
+          const [
+            {
+              applyEditsToNormalizedContent,
+              describeAccessError,
+              generateEditDiff,
+              loadDiff,
+              normalizeToLF,
+              stripBom,
+            },
+            { applyReplacementsToOriginal },
+          ] = await Promise.all([import("./edit_diff.ts"), import("./edit_replacements.ts")]);
           try {
             await ops.access(absolutePath);
           } catch (error) {

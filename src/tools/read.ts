@@ -10,13 +10,7 @@ import type { AgentTool } from "../agent/types.ts";
 import { detectSupportedImageMimeTypeFromFile } from "./image_mime.ts";
 import { resolveReadPath } from "./path_utils.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.ts";
-import {
-  isStreamableRange,
-  readLocalFileChunks,
-  type SelectedLines,
-  selectLinesFromBuffer,
-  selectLinesFromStream,
-} from "./read_lines.ts";
+import type { SelectedLines } from "./read_lines.ts";
 import { PREFER_STRICT_ARGUMENTS, type ToolDeclarations } from "./tool_metadata.ts";
 import { abortable, abortError } from "./abortable.ts";
 
@@ -83,6 +77,12 @@ const READ_OUTPUT_SCHEMA = {
     },
   ],
 };
+
+/** The file's chunks; the line reader loads with the first read, not at start-up. */
+async function* readLocalFileChunks(path: string): AsyncGenerator<Uint8Array> {
+  const lines = await import("./read_lines.ts");
+  yield* lines.readLocalFileChunks(path);
+}
 
 const defaultOperations: ReadOperations = {
   readFile: (path) => readFileBytes(path),
@@ -208,9 +208,10 @@ export function createReadTool(
         }
         const startLine = offset ? Math.max(0, offset - 1) : 0;
         // Streamed when possible, so only the shown lines are kept in memory.
-        const selected = ops.createReadStream && isStreamableRange(offset, limit)
-          ? await selectLinesFromStream(ops.createReadStream(absolutePath), startLine, limit, signal)
-          : selectLinesFromBuffer(await ops.readFile(absolutePath), startLine, limit);
+        const lines = await import("./read_lines.ts");
+        const selected = ops.createReadStream && lines.isStreamableRange(offset, limit)
+          ? await lines.selectLinesFromStream(ops.createReadStream(absolutePath), startLine, limit, signal)
+          : lines.selectLinesFromBuffer(await ops.readFile(absolutePath), startLine, limit);
         const result = formatText(selected, path, offset, limit);
         const content: TextContent[] = [{ type: "text", text: result.text }];
         return { content, details: result.details, structuredContent: structuredOf(content) };

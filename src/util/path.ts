@@ -1,21 +1,23 @@
 /**
  * Path functions with Node's exact `node:path` semantics, without loading Deno's Node
  * compatibility layer (importing `node:path` alone costs ~5 MB of RSS and start-up time).
- * `posix` and `win32` are both available; the top-level functions follow the host OS like Node's.
+ * The top-level functions follow the host OS like Node's; `posix` is exported, and `win32` lives in
+ * `path_win32.ts`, loaded here only on Windows.
  *
  * @module
  */
 
 import type { PathApi } from "./path_common.ts";
 import { posix } from "./path_posix.ts";
-import { win32 } from "./path_win32.ts";
 
 export type { PathApi } from "./path_common.ts";
 export { posix } from "./path_posix.ts";
-export { win32 } from "./path_win32.ts";
+
+// Windows path rules load only on Windows (a literal import(), so deno compile includes them).
+const hostApi: PathApi = Deno.build.os === "windows" ? (await import("./path_win32.ts")).win32 : posix;
 
 function host(): PathApi {
-  return Deno.build.os === "windows" ? win32 : posix;
+  return hostApi;
 }
 
 /** The host's path separator, like Node's `path.sep`. */

@@ -4,7 +4,10 @@
  */
 import nodePath from "node:path";
 import { assertEquals } from "../support/assert.ts";
-import * as path from "../../src/util/path.ts";
+import * as hostPath from "../../src/util/path.ts";
+import { win32 } from "../../src/util/path_win32.ts";
+
+const path = { ...hostPath, win32 };
 
 const POSIX_CASES = [
   "",
