@@ -5,7 +5,7 @@
  */
 
 import { readEnv } from "../util/env.ts";
-import { homeDir } from "../util/os.ts";
+import { type EnvSource, homeDir } from "../util/os.ts";
 import { join } from "../util/path.ts";
 
 /** Name used for the binary, the config folder and the `<APP>_CODING_AGENT_*` variables. */
@@ -20,33 +20,42 @@ export const ENV_AGENT_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_DIR`;
 /** Environment variable that relocates session files without moving the rest of the agent dir. */
 export const ENV_SESSION_DIR = `${APP_NAME.toUpperCase()}_CODING_AGENT_SESSION_DIR`;
 
-/** Expands a leading `~` or `~/` the way a shell would; other paths pass through untouched. */
-export function expandTildePath(path: string): string {
-  if (path === "~") return homeDir();
-  if (path.startsWith("~/")) return homeDir() + path.slice(1);
+/** The process environment, read without throwing when `--allow-env` is missing. */
+const PROCESS_ENV: EnvSource = { get: readEnv };
+
+/**
+ * Expands a leading `~` or `~/` the way a shell would (the home folder of `env`, by default the
+ * process's); other paths pass through untouched.
+ */
+export function expandTildePath(path: string, env?: EnvSource): string {
+  if (path === "~") return homeDir(env);
+  if (path.startsWith("~/")) return homeDir(env) + path.slice(1);
   return path;
 }
 
-/** The agent config directory (`~/.pi/agent` unless `PI_CODING_AGENT_DIR` says otherwise). */
-export function getAgentDir(): string {
-  const envDir = readEnv(ENV_AGENT_DIR);
-  if (envDir) return expandTildePath(envDir);
-  return join(homeDir(), CONFIG_DIR_NAME, "agent");
+/**
+ * The agent config directory (`~/.pi/agent` unless `PI_CODING_AGENT_DIR` says otherwise), read
+ * from `env` (by default the process environment).
+ */
+export function getAgentDir(env?: EnvSource): string {
+  const envDir = (env ?? PROCESS_ENV).get(ENV_AGENT_DIR);
+  if (envDir) return expandTildePath(envDir, env);
+  return join(homeDir(env), CONFIG_DIR_NAME, "agent");
 }
 
 /** Path of the user's models.json. */
-export function getModelsPath(): string {
-  return join(getAgentDir(), "models.json");
+export function getModelsPath(env?: EnvSource): string {
+  return join(getAgentDir(env), "models.json");
 }
 
 /** Path of the credential store. */
-export function getAuthPath(): string {
-  return join(getAgentDir(), "auth.json");
+export function getAuthPath(env?: EnvSource): string {
+  return join(getAgentDir(env), "auth.json");
 }
 
 /** Path of the global settings file. */
-export function getSettingsPath(): string {
-  return join(getAgentDir(), "settings.json");
+export function getSettingsPath(env?: EnvSource): string {
+  return join(getAgentDir(env), "settings.json");
 }
 
 /** Folder for managed helper binaries (fd, rg). */
@@ -62,13 +71,16 @@ export function isTruthyEnvFlag(value: string | undefined): boolean {
 }
 
 /**
- * Picks the session directory: `--session-dir` beats `PI_CODING_AGENT_SESSION_DIR` (tilde-expanded),
- * which beats the `sessionDir` setting. `undefined` means "use the session manager's default".
+ * Picks the session directory: `--session-dir` beats `PI_CODING_AGENT_SESSION_DIR` (tilde-expanded;
+ * read from `env`, by default the process environment), which beats the `sessionDir` setting.
+ * `undefined` means "use the session manager's default".
  */
 export function resolveSessionDir(
   cliSessionDir: string | undefined,
   settingsSessionDir: string | undefined,
+  env?: EnvSource,
 ): string | undefined {
-  const envSessionDir = readEnv(ENV_SESSION_DIR);
-  return cliSessionDir ?? (envSessionDir ? expandTildePath(envSessionDir) : undefined) ?? settingsSessionDir;
+  const envSessionDir = (env ?? PROCESS_ENV).get(ENV_SESSION_DIR);
+  return cliSessionDir ?? (envSessionDir ? expandTildePath(envSessionDir, env) : undefined) ??
+    settingsSessionDir;
 }

@@ -54,7 +54,8 @@ export interface ResourceSettings {
 }
 
 type Kind = "skills" | "prompts";
-function homeDir(): string {
+/** The home folder `~` names: `HOME`, else the platform's (see {@link ResourceSources.homeDir}). */
+function defaultHomeDir(): string {
   return readEnv("HOME") || osHomeDir();
 }
 
@@ -136,25 +137,25 @@ function candidatesFor(filePath: string, baseDir: string): string[] {
 }
 
 /** `~` and `~/…` in a `!`, `+` or `-` pattern name the home folder (pi 1.6.0). */
-function expandTildePattern(pattern: string): string {
-  if (pattern === "~") return homeDir();
-  return pattern.startsWith("~/") ? join(homeDir(), pattern.slice(2)) : pattern;
+function expandTildePattern(pattern: string, home: string): string {
+  if (pattern === "~") return home;
+  return pattern.startsWith("~/") ? join(home, pattern.slice(2)) : pattern;
 }
 
-function matchesGlob(filePath: string, patterns: string[], baseDir: string): boolean {
+function matchesGlob(filePath: string, patterns: string[], baseDir: string, home: string): boolean {
   const candidates = candidatesFor(filePath, baseDir);
   if (patterns.length === 0) return false;
   const { minimatch } = resourceDeps();
-  return patterns.some((p) => candidates.some((c) => minimatch(c, toPosix(expandTildePattern(p)))));
+  return patterns.some((p) => candidates.some((c) => minimatch(c, toPosix(expandTildePattern(p, home)))));
 }
 
-function matchesExact(filePath: string, patterns: string[], baseDir: string): boolean {
+function matchesExact(filePath: string, patterns: string[], baseDir: string, home: string): boolean {
   const rel = toPosix(relative(baseDir, filePath));
   const abs = toPosix(filePath);
   const isSkill = basename(filePath) === "SKILL.md";
   return patterns.some((p) => {
     const normalized = toPosix(
-      expandTildePattern(p.startsWith("./") || p.startsWith(".\\") ? p.slice(2) : p),
+      expandTildePattern(p.startsWith("./") || p.startsWith(".\\") ? p.slice(2) : p, home),
     );
     if (normalized === rel || normalized === abs) return true;
     return isSkill &&
@@ -164,34 +165,34 @@ function matchesExact(filePath: string, patterns: string[], baseDir: string): bo
 }
 
 /** Applies `!`, `+` and `-` override patterns to an auto-discovered file. */
-function enabledByOverrides(filePath: string, entries: string[], baseDir: string): boolean {
+function enabledByOverrides(filePath: string, entries: string[], baseDir: string, home: string): boolean {
   const overrides = entries.filter((p) => /^[!+-]/.test(p));
   const pick = (c: string) => overrides.filter((p) => p.startsWith(c)).map((p) => p.slice(1));
   let enabled = true;
-  if (matchesGlob(filePath, pick("!"), baseDir)) enabled = false;
-  if (matchesExact(filePath, pick("+"), baseDir)) enabled = true;
-  if (matchesExact(filePath, pick("-"), baseDir)) enabled = false;
+  if (matchesGlob(filePath, pick("!"), baseDir, home)) enabled = false;
+  if (matchesExact(filePath, pick("+"), baseDir, home)) enabled = true;
+  if (matchesExact(filePath, pick("-"), baseDir, home)) enabled = false;
   return enabled;
 }
 
 /** Applies include globs and override patterns to files collected from plain settings entries. */
-function applyPatterns(all: string[], patterns: string[], baseDir: string): Set<string> {
+function applyPatterns(all: string[], patterns: string[], baseDir: string, home: string): Set<string> {
   const by = (c: string) => patterns.filter((p) => p.startsWith(c)).map((p) => p.slice(1));
   const includes = patterns.filter((p) => !/^[!+-]/.test(p));
-  let result = includes.length ? all.filter((f) => matchesGlob(f, includes, baseDir)) : [...all];
+  let result = includes.length ? all.filter((f) => matchesGlob(f, includes, baseDir, home)) : [...all];
   const excludes = by("!");
-  if (excludes.length) result = result.filter((f) => !matchesGlob(f, excludes, baseDir));
-  for (const f of all) if (!result.includes(f) && matchesExact(f, by("+"), baseDir)) result.push(f);
+  if (excludes.length) result = result.filter((f) => !matchesGlob(f, excludes, baseDir, home));
+  for (const f of all) if (!result.includes(f) && matchesExact(f, by("+"), baseDir, home)) result.push(f);
   const forceExcludes = by("-");
-  if (forceExcludes.length) result = result.filter((f) => !matchesExact(f, forceExcludes, baseDir));
+  if (forceExcludes.length) result = result.filter((f) => !matchesExact(f, forceExcludes, baseDir, home));
   return new Set(result);
 }
 
-function resolveFromBase(input: string, baseDir: string): string {
+function resolveFromBase(input: string, baseDir: string, home: string): string {
   const trimmed = input.trim();
-  if (trimmed === "~") return homeDir();
-  if (trimmed.startsWith("~/")) return join(homeDir(), trimmed.slice(2));
-  if (trimmed.startsWith("~")) return join(homeDir(), trimmed.slice(1));
+  if (trimmed === "~") return home;
+  if (trimmed.startsWith("~/")) return join(home, trimmed.slice(2));
+  if (trimmed.startsWith("~")) return join(home, trimmed.slice(1));
   return resolve(baseDir, trimmed);
 }
 
@@ -241,6 +242,8 @@ export interface ResourceSources {
    * ancestors), as pi 1.6.0 does for a project without trust. Default: true.
    */
   projectTrusted?: boolean;
+  /** The home folder `~` and `~/.agents/skills` name. Default: `HOME`, else the platform's. */
+  homeDir?: string;
 }
 
 /**
@@ -250,13 +253,14 @@ export interface ResourceSources {
 export function hasResourceSources(options: ResourceSources): boolean {
   const { cwd, agentDir, globalSettings, projectSettings } = options;
   const projectTrusted = options.projectTrusted ?? true;
+  const home = options.homeDir ?? defaultHomeDir();
   for (const settings of [globalSettings, projectSettings]) {
     if ((settings.skills?.length ?? 0) > 0 || (settings.prompts?.length ?? 0) > 0) return true;
   }
   const roots = [
     join(agentDir, "skills"),
     join(agentDir, "prompts"),
-    join(homeDir(), ".agents", "skills"),
+    join(home, ".agents", "skills"),
   ];
   if (projectTrusted) {
     roots.push(
@@ -272,6 +276,7 @@ export function hasResourceSources(options: ResourceSources): boolean {
 export function resolveLocalResources(options: ResourceSources): ResolvedResources {
   const { cwd, agentDir, globalSettings, projectSettings } = options;
   const projectTrusted = options.projectTrusted ?? true;
+  const home = options.homeDir ?? defaultHomeDir();
   const maps: Record<Kind, Map<string, { enabled: boolean; metadata: ResourceMetadata }>> = {
     skills: new Map(),
     prompts: new Map(),
@@ -284,7 +289,7 @@ export function resolveLocalResources(options: ResourceSources): ResolvedResourc
 
   const addLocal = (kind: Kind, entries: string[], metadata: ResourceMetadata, baseDir: string) => {
     if (entries.length === 0) return;
-    const plain = entries.filter((e) => !isPattern(e)).map((e) => resolveFromBase(e, baseDir));
+    const plain = entries.filter((e) => !isPattern(e)).map((e) => resolveFromBase(e, baseDir, home));
     const patterns = entries.filter(isPattern);
     const files: string[] = [];
     for (const p of plain) {
@@ -297,7 +302,7 @@ export function resolveLocalResources(options: ResourceSources): ResolvedResourc
         }
       } catch { /* skip */ }
     }
-    const enabled = applyPatterns(files, patterns, baseDir);
+    const enabled = applyPatterns(files, patterns, baseDir, home);
     for (const f of files) add(kind, f, metadata, enabled.has(f));
   };
   for (const kind of ["skills", "prompts"] as const) {
@@ -326,7 +331,7 @@ export function resolveLocalResources(options: ResourceSources): ResolvedResourc
     origin: "top-level",
     baseDir: globalBase,
   };
-  const userAgentsSkills = join(homeDir(), ".agents", "skills");
+  const userAgentsSkills = join(home, ".agents", "skills");
   // An untrusted project contributes none of its own folders (its settings are already empty).
   const projectAgentsDirs = projectTrusted
     ? ancestorAgentsSkillDirs(cwd).filter((d) => resolve(d) !== resolve(userAgentsSkills))
@@ -338,7 +343,7 @@ export function resolveLocalResources(options: ResourceSources): ResolvedResourc
     overrides: string[],
     baseDir: string,
   ) => {
-    for (const p of paths) add(kind, p, meta, enabledByOverrides(p, overrides, baseDir));
+    for (const p of paths) add(kind, p, meta, enabledByOverrides(p, overrides, baseDir, home));
   };
   addAuto(
     "skills",

@@ -61,6 +61,8 @@ export interface ResourceLoaderOptions {
   appendSystemPrompt?: string[];
   /** Where warnings go (default stderr). */
   warn?: (message: string) => void;
+  /** The home folder for `~` in settings and `~/.agents/skills`. Default: `HOME`, else the platform's. */
+  homeDir?: string;
 }
 
 const NO_SETTINGS: ResourceSettingsSource = { getGlobalSettings: () => ({}), getProjectSettings: () => ({}) };
@@ -122,6 +124,7 @@ export class DefaultResourceLoader {
       globalSettings: this.#settings.getGlobalSettings(),
       projectSettings: this.#settings.getProjectSettings(),
       projectTrusted,
+      homeDir: o.homeDir,
     };
     const explicit = [...(o.additionalSkillPaths ?? []), ...(o.additionalPromptTemplatePaths ?? [])];
     if (explicit.length > 0 || hasResourceSources(sources)) await loadResourceDeps();

@@ -1,5 +1,4 @@
 import { assertEquals } from "../support/assert.ts";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import {
   expandTildePath,
@@ -10,51 +9,41 @@ import {
   isTruthyEnvFlag,
   resolveSessionDir,
 } from "../../src/config/paths.ts";
-import { isolatedTest } from "./isolation.ts";
+import type { EnvSource } from "../../src/util/os.ts";
 
-/** Registered only inside the isolated subprocess (see isolation.ts). */
-const test = isolatedTest(import.meta.url);
+const test = Deno.test;
 
-function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
-  const saved: Record<string, string | undefined> = {};
-  for (const key of Object.keys(vars)) saved[key] = Deno.env.get(key);
-  const apply = (values: Record<string, string | undefined>) => {
-    for (const [key, value] of Object.entries(values)) {
-      if (value === undefined) Deno.env.delete(key);
-      else Deno.env.set(key, value);
-    }
-  };
-  apply(vars);
-  try {
-    fn();
-  } finally {
-    apply(saved);
-  }
+/** An environment holding exactly `vars` (the process environment is never changed). */
+function envOf(vars: Record<string, string>): EnvSource {
+  return { get: (name) => vars[name] };
 }
 
+const HOME = "/home/user";
+
 test("CLI-26 agent dir defaults to ~/.pi/agent and honours PI_CODING_AGENT_DIR with ~ expansion", () => {
-  withEnv({ PI_CODING_AGENT_DIR: undefined }, () => {
-    assertEquals(getAgentDir(), join(homedir(), ".pi", "agent"));
-  });
-  withEnv({ PI_CODING_AGENT_DIR: "~/custom-agent" }, () => {
-    assertEquals(getAgentDir(), join(homedir(), "custom-agent"));
-    assertEquals(getAuthPath(), join(homedir(), "custom-agent", "auth.json"));
-    assertEquals(getModelsPath(), join(homedir(), "custom-agent", "models.json"));
-    assertEquals(getSettingsPath(), join(homedir(), "custom-agent", "settings.json"));
-  });
-  assertEquals(expandTildePath("~"), homedir());
-  assertEquals(expandTildePath("/abs/~/x"), "/abs/~/x");
+  assertEquals(getAgentDir(envOf({ HOME })), join(HOME, ".pi", "agent"));
+  const env = envOf({ HOME, PI_CODING_AGENT_DIR: "~/custom-agent" });
+  assertEquals(getAgentDir(env), join(HOME, "custom-agent"));
+  assertEquals(getAuthPath(env), join(HOME, "custom-agent", "auth.json"));
+  assertEquals(getModelsPath(env), join(HOME, "custom-agent", "models.json"));
+  assertEquals(getSettingsPath(env), join(HOME, "custom-agent", "settings.json"));
+  assertEquals(getAgentDir(envOf({ HOME, PI_CODING_AGENT_DIR: "/abs/agent" })), "/abs/agent");
+  assertEquals(expandTildePath("~", env), HOME);
+  assertEquals(expandTildePath("/abs/~/x", env), "/abs/~/x");
+});
+
+test("CLI-26 without an explicit environment the process's HOME and PI_CODING_AGENT_DIR are read", () => {
+  const processEnv = envOf(Deno.env.toObject());
+  assertEquals(getAgentDir(), getAgentDir(processEnv));
+  assertEquals(expandTildePath("~/x"), expandTildePath("~/x", processEnv));
 });
 
 test("CLI-25 session dir precedence: --session-dir > PI_CODING_AGENT_SESSION_DIR > settings", () => {
-  withEnv({ PI_CODING_AGENT_SESSION_DIR: "~/env-sessions" }, () => {
-    assertEquals(resolveSessionDir("/cli", "/settings"), "/cli");
-    assertEquals(resolveSessionDir(undefined, "/settings"), join(homedir(), "env-sessions"));
-  });
-  withEnv({ PI_CODING_AGENT_SESSION_DIR: undefined }, () => {
-    assertEquals(resolveSessionDir(undefined, "/settings"), "/settings");
-    assertEquals(resolveSessionDir(undefined, undefined), undefined);
-  });
+  const env = envOf({ HOME, PI_CODING_AGENT_SESSION_DIR: "~/env-sessions" });
+  assertEquals(resolveSessionDir("/cli", "/settings", env), "/cli");
+  assertEquals(resolveSessionDir(undefined, "/settings", env), join(HOME, "env-sessions"));
+  assertEquals(resolveSessionDir(undefined, "/settings", envOf({ HOME })), "/settings");
+  assertEquals(resolveSessionDir(undefined, undefined, envOf({ HOME })), undefined);
 });
 
 test("CLI-26 PI_OFFLINE and other flags accept 1/true/yes in any case", () => {

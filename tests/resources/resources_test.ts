@@ -26,18 +26,15 @@ const expected: any = JSON.parse(Deno.readTextFileSync(join(FIXTURES, "expected.
 async function withTree(fn: (root: string) => Promise<void> | void): Promise<void> {
   await loadResourceDeps();
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-res-" }));
-  const oldHome = Deno.env.get("HOME");
   try {
     for (const [rel, content] of Object.entries(tree)) {
       await Deno.mkdir(dirname(join(root, rel)), { recursive: true });
       await Deno.writeTextFile(join(root, rel), content);
     }
+    // The user's home for the loaders (`homeDir`): never the process's HOME, which is left alone.
     await Deno.mkdir(join(root, "home"), { recursive: true });
-    Deno.env.set("HOME", join(root, "home"));
     await fn(root);
   } finally {
-    if (oldHome === undefined) Deno.env.delete("HOME");
-    else Deno.env.set("HOME", oldHome);
     await Deno.remove(root, { recursive: true });
   }
 }
@@ -218,6 +215,7 @@ Deno.test("RES-02 RES-03 RES-10 SYS-04 resource loader: .agents skills to the gi
     const loader = new DefaultResourceLoader({
       cwd,
       agentDir,
+      homeDir: join(root, "home"),
       settings: fileSettings(agentDir, cwd),
       additionalSkillPaths: [join(root, "extra/skills")],
       systemPrompt: join(root, "extra/SYSTEM.md"),
@@ -230,6 +228,7 @@ Deno.test("RES-02 RES-03 RES-10 SYS-04 resource loader: .agents skills to the gi
     const projectLoader = new DefaultResourceLoader({
       cwd: projectCwd,
       agentDir,
+      homeDir: join(root, "home"),
       settings: fileSettings(agentDir, projectCwd),
     });
     await projectLoader.reload();
@@ -238,6 +237,7 @@ Deno.test("RES-02 RES-03 RES-10 SYS-04 resource loader: .agents skills to the gi
     const bare = new DefaultResourceLoader({
       cwd: projectCwd,
       agentDir,
+      homeDir: join(root, "home"),
       settings: fileSettings(agentDir, projectCwd),
       noSkills: true,
       noPromptTemplates: true,
