@@ -52,6 +52,8 @@ const TRANSCRIPT_SCRIPT = [
   { type: "prompt", message: "And again" },
   { type: "get_session_stats" },
   { type: "compact", customInstructions: "Keep it short." },
+  // After a compaction the statistics still count the summarised history and the summary's usage.
+  { type: "get_session_stats" },
   { type: "set_session_name", name: "  Transcript session  " },
   { type: "set_session_name", name: "   " },
   { type: "get_fork_messages" },

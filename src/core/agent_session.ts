@@ -31,7 +31,8 @@ import { SessionBash } from "./session_bash.ts";
 import { SessionQueues } from "./session_queues.ts";
 import { SessionCompactor } from "./session_compaction.ts";
 import { lastAssistantOf, SessionRetrier } from "./session_retry.ts";
-import { computeStats, forkableUserMessages, lastAssistantText, userText } from "./session_stats.ts";
+import { forkableUserMessages, lastAssistantText, userText } from "./session_stats.ts";
+import { computeSessionStats } from "../session/session_stats.ts";
 import { buildSessionSystemPrompt, buildToolSet, type SessionTool } from "./session_tools.ts";
 import {
   abortBranchSummary,
@@ -750,12 +751,16 @@ export class AgentSession {
     return forkableUserMessages(this.sessionManager.getEntries());
   }
 
-  /** Token, cost and message counts over the transcript. */
+  /**
+   * Token, cost and message counts over every entry of the session file, as pi 1.6.0 counts them:
+   * history a compaction summarised away and other branches still count (they were billed), and so
+   * does the usage of summaries and `usage` entries.
+   */
   getSessionStats(): SessionStats {
     return {
       sessionFile: this.sessionFile,
       sessionId: this.sessionId,
-      ...computeStats(this.agent.state.messages),
+      ...computeSessionStats(this.sessionManager.getEntries()),
       contextUsage: this.getContextUsage(),
     };
   }
