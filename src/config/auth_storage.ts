@@ -20,7 +20,7 @@ import {
   type OAuthLoginCallbacks,
   type OAuthProviderInterface,
 } from "./oauth_registry.ts";
-import { resolveConfigValue } from "./resolve_value.ts";
+import { type ConfigValueEnv, resolveConfigValue } from "./resolve_value.ts";
 import { describeJsonError } from "./json_error.ts";
 
 /**
@@ -80,6 +80,12 @@ function credentialProblem(entry: unknown): string | undefined {
   return '"type" must be "api_key" or "oauth"';
 }
 
+/** Options of the {@link AuthStorage} factories. */
+export interface AuthStorageOptions {
+  /** Variables that win over the process environment (see {@link AuthStorage.env}). */
+  env?: ConfigValueEnv;
+}
+
 /** Credential store over auth.json (or memory). */
 export class AuthStorage {
   private readonly storage: AuthStorageBackend;
@@ -92,28 +98,36 @@ export class AuthStorage {
   private readonly path: string | undefined;
   private problems: string[] = [];
 
-  private constructor(storage: AuthStorageBackend, path?: string) {
+  /**
+   * Environment variables that win over the process environment wherever keys are read from the
+   * environment (`OPENAI_API_KEY`, `$NAME` in auth.json and models.json); an embedder or a test
+   * passes them instead of changing the process's.
+   */
+  readonly env: ConfigValueEnv | undefined;
+
+  private constructor(storage: AuthStorageBackend, path?: string, options?: AuthStorageOptions) {
     this.storage = storage;
     this.path = path;
+    this.env = options?.env;
     this.reload();
   }
 
   /** Store backed by auth.json (default `<agentDir>/auth.json`). */
-  static create(authPath?: string): AuthStorage {
+  static create(authPath?: string, options?: AuthStorageOptions): AuthStorage {
     const path = authPath ?? join(getAgentDir(), "auth.json");
-    return new AuthStorage(new FileAuthStorageBackend(path), path);
+    return new AuthStorage(new FileAuthStorageBackend(path), path, options);
   }
 
   /** Store over any backend. */
-  static fromStorage(storage: AuthStorageBackend): AuthStorage {
-    return new AuthStorage(storage);
+  static fromStorage(storage: AuthStorageBackend, options?: AuthStorageOptions): AuthStorage {
+    return new AuthStorage(storage, undefined, options);
   }
 
   /** Store with no file I/O, seeded with `data`. */
-  static inMemory(data: AuthStorageData = {}): AuthStorage {
+  static inMemory(data: AuthStorageData = {}, options?: AuthStorageOptions): AuthStorage {
     const storage = new InMemoryAuthStorageBackend();
     storage.withLock(() => ({ result: undefined, next: JSON.stringify(data, null, 2) }));
-    return AuthStorage.fromStorage(storage);
+    return AuthStorage.fromStorage(storage, options);
   }
 
   /** Sets a key that wins over everything else and is never written (`--api-key`). */
@@ -253,7 +267,7 @@ export class AuthStorage {
   hasAuth(provider: string): boolean {
     if (this.runtimeOverrides.has(provider)) return true;
     if (this.data[provider]) return true;
-    if (getEnvApiKey(provider)) return true;
+    if (getEnvApiKey(provider, this.env)) return true;
     if (this.fallbackResolver?.(provider)) return true;
     return false;
   }
@@ -264,7 +278,7 @@ export class AuthStorage {
     if (this.runtimeOverrides.has(provider)) {
       return { configured: false, source: "runtime", label: "--api-key" };
     }
-    const envKeys = findEnvKeys(provider);
+    const envKeys = findEnvKeys(provider, this.env);
     if (envKeys?.[0]) return { configured: false, source: "environment", label: envKeys[0] };
     if (this.fallbackResolver?.(provider)) {
       return { configured: false, source: "fallback", label: "custom provider config" };
@@ -340,7 +354,7 @@ export class AuthStorage {
     if (runtimeKey) return runtimeKey;
     const cred = this.data[providerId];
     if (cred?.type === "api_key") {
-      return cred.key === undefined ? undefined : resolveConfigValue(cred.key, cred.env);
+      return cred.key === undefined ? undefined : resolveConfigValue(cred.key, this.entryEnv(cred.env));
     }
     if (cred?.type === "oauth") {
       const provider = getOAuthProvider(providerId);
@@ -351,10 +365,17 @@ export class AuthStorage {
       // A refresh that found nothing to refresh falls through to the environment, like the reference.
       if (refreshed.settled) return refreshed.apiKey;
     }
-    const envKey = getEnvApiKey(providerId);
+    const envKey = getEnvApiKey(providerId, this.env);
     if (envKey) return envKey;
     if (options?.includeFallback !== false) return this.fallbackResolver?.(providerId) ?? undefined;
     return undefined;
+  }
+
+  /** An entry's own variables over the store's (an empty entry value counts as unset, as there). */
+  private entryEnv(entry: ConfigValueEnv | undefined): ConfigValueEnv | undefined {
+    if (!this.env) return entry;
+    const own = Object.entries(entry ?? {}).filter(([, value]) => value !== "");
+    return { ...this.env, ...Object.fromEntries(own) };
   }
 
   /** Refreshes an expired OAuth token, or learns that another process already did. */

@@ -343,14 +343,20 @@ export class ModelRegistry {
     try {
       const providerConfig = this.providerRequestConfigs.get(model.provider);
       const stored = await this.authStorage.getApiKey(model.provider, { includeFallback: false });
+      const env = this.authStorage.env;
       const apiKey = stored ??
         (providerConfig?.apiKey
-          ? resolveConfigValueOrThrow(providerConfig.apiKey, `API key for provider "${model.provider}"`)
+          ? resolveConfigValueOrThrow(providerConfig.apiKey, `API key for provider "${model.provider}"`, env)
           : undefined);
-      const providerHeaders = resolveHeadersOrThrow(providerConfig?.headers, `provider "${model.provider}"`);
+      const providerHeaders = resolveHeadersOrThrow(
+        providerConfig?.headers,
+        `provider "${model.provider}"`,
+        env,
+      );
       const modelHeaders = resolveHeadersOrThrow(
         this.modelRequestHeaders.get(`${model.provider}:${model.id}`),
         `model "${model.provider}/${model.id}"`,
+        env,
       );
       // 1.6.0's order: model and provider headers, the Authorization header, then per-model headers.
       let headers = model.headers || providerHeaders ? { ...model.headers, ...providerHeaders } : undefined;
@@ -375,7 +381,9 @@ export class ModelRegistry {
     // `$NAME` alone names the variable (1.6.0 shows it); a set variable configures the provider.
     const names = configValueEnvNames(providerApiKey);
     if (names.length > 0) {
-      if (missingConfigValueEnvNames(providerApiKey).length > 0) return { configured: false };
+      if (missingConfigValueEnvNames(providerApiKey, this.authStorage.env).length > 0) {
+        return { configured: false };
+      }
       const onlyVariable = names.length === 1 && providerApiKey.replace(/^\$\{?|\}$/g, "") === names[0];
       return onlyVariable
         ? { configured: true, source: "environment", label: names[0] }
@@ -397,7 +405,7 @@ export class ModelRegistry {
     const apiKey = await this.authStorage.getApiKey(provider, { includeFallback: false });
     if (apiKey !== undefined) return apiKey;
     const providerApiKey = this.providerRequestConfigs.get(provider)?.apiKey;
-    return providerApiKey ? resolveConfigValueUncached(providerApiKey) : undefined;
+    return providerApiKey ? resolveConfigValueUncached(providerApiKey, this.authStorage.env) : undefined;
   }
 
   /** Whether the model's provider is authenticated through a subscription (OAuth). */

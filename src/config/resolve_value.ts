@@ -190,15 +190,16 @@ export function resolveConfigValueOrThrow(config: string, description: string, e
   throw new Error(`Failed to resolve ${description}`);
 }
 
-/** Resolves every header value, throwing on the first that cannot be resolved. */
+/** Resolves every header value (`env` as for {@link resolveConfigValue}), throwing on the first that cannot be resolved. */
 export function resolveHeadersOrThrow(
   headers: Record<string, string> | undefined,
   description: string,
+  env?: ConfigValueEnv,
 ): Record<string, string> | undefined {
   if (!headers) return undefined;
   const resolved: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    resolved[key] = resolveConfigValueOrThrow(value, `${description} header "${key}"`);
+    resolved[key] = resolveConfigValueOrThrow(value, `${description} header "${key}"`, env);
   }
   return Object.keys(resolved).length > 0 ? resolved : undefined;
 }

@@ -29,17 +29,8 @@ async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** Runs `fn` with only the given API-key-like variables set, restoring the environment afterwards. */
-async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): Promise<void> {
-  const saved = Deno.env.toObject();
-  for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
-  try {
-    await fn();
-  } finally {
-    for (const key of Object.keys(Deno.env.toObject())) if (!(key in saved)) Deno.env.delete(key);
-    for (const [key, value] of Object.entries(saved)) Deno.env.set(key, value);
-  }
-}
+/** The environment the credential tests read (passed explicitly; the process's is never changed). */
+const ENV = { PI_CFG_A: "alpha", PI_CFG_B: "beta", PI_CFG_EMPTY: "" };
 
 test("AUTH-01 auth.json is created as {} with 0600 in a 0700 folder; writes merge per provider", async () => {
   await withTempDir(async (dir) => {
@@ -63,28 +54,39 @@ test("AUTH-01 auth.json is created as {} with 0600 in a 0700 folder; writes merg
 
 test("AUTH-03 credential values: literal text, $NAME/${NAME}, $$ and $! escapes, !command (1.6.0 table)", async () => {
   clearConfigValueCache();
-  await withEnv({ PI_CFG_A: "alpha", PI_CFG_B: "beta", PI_CFG_EMPTY: "" }, async () => {
-    const actual = reference.values.map((c: { config: string }) => ({
-      config: c.config,
-      value: resolveConfigValue(c.config) ?? null,
-      envNames: configValueEnvNames(c.config),
-    }));
-    assertEquals(actual, reference.values);
-    const entryEnv = reference.entryEnv.map((c: { config: string; env: Record<string, string> }) => ({
-      ...c,
-      value: resolveConfigValue(c.config, c.env) ?? null,
-    }));
-    assertEquals(entryEnv, reference.entryEnv);
-    // Through auth.json: the entry's env is used, and a bare variable name is a literal key.
-    const auth = AuthStorage.inMemory({
-      groq: { type: "api_key", key: "$ENTRY_ONLY", env: { ENTRY_ONLY: "from-entry" } },
-      openai: { type: "api_key", key: "PI_CFG_A" },
-      xai: { type: "api_key", key: "$PI_CFG_A-$PI_CFG_MISSING" },
-    });
-    assertEquals(await auth.getApiKey("groq"), "from-entry");
-    assertEquals(await auth.getApiKey("openai"), "PI_CFG_A");
-    assertEquals(await auth.getApiKey("xai", { includeFallback: false }), undefined);
+  const actual = reference.values.map((c: { config: string }) => ({
+    config: c.config,
+    value: resolveConfigValue(c.config, ENV) ?? null,
+    envNames: configValueEnvNames(c.config),
+  }));
+  assertEquals(actual, reference.values);
+  // An auth.json entry's own env wins over the environment; an empty value there counts as unset.
+  const entryEnv = [];
+  for (const c of reference.entryEnv as { config: string; env: Record<string, string> }[]) {
+    const auth = AuthStorage.inMemory({ groq: { type: "api_key", key: c.config, env: c.env } }, { env: ENV });
+    entryEnv.push({ ...c, value: (await auth.getApiKey("groq")) ?? null });
+  }
+  assertEquals(entryEnv, reference.entryEnv);
+  // Through auth.json: the entry's env is used, and a bare variable name is a literal key.
+  const auth = AuthStorage.inMemory({
+    groq: { type: "api_key", key: "$ENTRY_ONLY", env: { ENTRY_ONLY: "from-entry" } },
+    openai: { type: "api_key", key: "PI_CFG_A" },
+    xai: { type: "api_key", key: "$PI_CFG_A-$PI_CFG_MISSING" },
+    mistral: { type: "api_key", key: "$PI_CFG_A" },
+  }, { env: ENV });
+  assertEquals(await auth.getApiKey("groq"), "from-entry");
+  assertEquals(await auth.getApiKey("openai"), "PI_CFG_A");
+  assertEquals(await auth.getApiKey("xai", { includeFallback: false }), undefined);
+  assertEquals(await auth.getApiKey("mistral"), "alpha");
+  // Keys from the environment come from the one the store was given.
+  const fromEnv = AuthStorage.inMemory({}, { env: { OPENAI_API_KEY: "env-key" } });
+  assertEquals(await fromEnv.getApiKey("openai"), "env-key");
+  assertEquals(fromEnv.getAuthStatus("openai"), {
+    configured: false,
+    source: "environment",
+    label: "OPENAI_API_KEY",
   });
+  assertEquals(fromEnv.hasAuth("openai"), true);
 });
 
 test("AUTH-01 a broken auth.json names the file and the line, hides its contents, and is never overwritten", async () => {
@@ -137,67 +139,63 @@ test("AUTH-01 a broken auth.json names the file and the line, hides its contents
 
 test("AUTH-03 expired OAuth token is refreshed under the lock and written back; fresh token used as-is", async () => {
   await withTempDir(async (dir) => {
-    await withEnv({}, async () => {
-      let refreshes = 0;
-      registerOAuthProvider({
-        id: "test-oauth",
-        name: "Test OAuth",
-        login: () => Promise.reject(new Error("not used")),
-        refreshToken: (creds: OAuthCredentials) => {
-          refreshes++;
-          return Promise.resolve({ ...creds, access: `access-${refreshes}`, expires: Date.now() + 60_000 });
-        },
-        getApiKey: (creds: OAuthCredentials) => `key:${creds.access}`,
-      });
-      try {
-        const path = join(dir, "auth.json");
-        await Deno.writeTextFile(
-          path,
-          JSON.stringify({
-            "test-oauth": { type: "oauth", refresh: "r", access: "old", expires: 0, extra: 1 },
-          }),
-        );
-        const auth = AuthStorage.create(path);
-        assertEquals(await auth.getApiKey("test-oauth"), "key:access-1");
-        assertEquals(await auth.getApiKey("test-oauth"), "key:access-1");
-        assertEquals(refreshes, 1);
-        const stored = JSON.parse(await Deno.readTextFile(path));
-        assertEquals(stored["test-oauth"].access, "access-1");
-        assertEquals(stored["test-oauth"].extra, 1);
-        assert(stored["test-oauth"].expires > Date.now());
-        const lockLeft = await Deno.stat(path + ".lock").then(() => true, () => false);
-        assertEquals(lockLeft, false);
-        // OAuth credentials for a provider nobody registered give no key (and do not fall back to env).
-        Deno.env.set("OPENAI_API_KEY", "env-key");
-        auth.set("openai", { type: "oauth", refresh: "r", access: "a", expires: Date.now() + 60_000 });
-        assertEquals(await auth.getApiKey("openai"), undefined);
-      } finally {
-        resetOAuthProviders();
-      }
-    });
-  });
-});
-
-test("AUTH-03 failed refresh records an error and yields no key, keeping the credentials", async () => {
-  await withEnv({}, async () => {
+    let refreshes = 0;
     registerOAuthProvider({
-      id: "broken-oauth",
-      name: "Broken",
+      id: "test-oauth",
+      name: "Test OAuth",
       login: () => Promise.reject(new Error("not used")),
-      refreshToken: () => Promise.reject(new Error("network down")),
-      getApiKey: (creds: OAuthCredentials) => creds.access,
+      refreshToken: (creds: OAuthCredentials) => {
+        refreshes++;
+        return Promise.resolve({ ...creds, access: `access-${refreshes}`, expires: Date.now() + 60_000 });
+      },
+      getApiKey: (creds: OAuthCredentials) => `key:${creds.access}`,
     });
     try {
-      const auth = AuthStorage.inMemory({
-        "broken-oauth": { type: "oauth", refresh: "r", access: "a", expires: 0 },
-      });
-      assertEquals(await auth.getApiKey("broken-oauth"), undefined);
-      assertEquals(auth.drainErrors().map((e) => e.message), [
-        "Failed to refresh OAuth token for broken-oauth",
-      ]);
-      assertEquals(auth.has("broken-oauth"), true);
+      const path = join(dir, "auth.json");
+      await Deno.writeTextFile(
+        path,
+        JSON.stringify({
+          "test-oauth": { type: "oauth", refresh: "r", access: "old", expires: 0, extra: 1 },
+        }),
+      );
+      const auth = AuthStorage.create(path, { env: { OPENAI_API_KEY: "env-key" } });
+      assertEquals(await auth.getApiKey("test-oauth"), "key:access-1");
+      assertEquals(await auth.getApiKey("test-oauth"), "key:access-1");
+      assertEquals(refreshes, 1);
+      const stored = JSON.parse(await Deno.readTextFile(path));
+      assertEquals(stored["test-oauth"].access, "access-1");
+      assertEquals(stored["test-oauth"].extra, 1);
+      assert(stored["test-oauth"].expires > Date.now());
+      const lockLeft = await Deno.stat(path + ".lock").then(() => true, () => false);
+      assertEquals(lockLeft, false);
+      // OAuth credentials for a provider nobody registered give no key (and do not fall back to env).
+      assertEquals(await auth.getApiKey("openai"), "env-key");
+      auth.set("openai", { type: "oauth", refresh: "r", access: "a", expires: Date.now() + 60_000 });
+      assertEquals(await auth.getApiKey("openai"), undefined);
     } finally {
       resetOAuthProviders();
     }
   });
+});
+
+test("AUTH-03 failed refresh records an error and yields no key, keeping the credentials", async () => {
+  registerOAuthProvider({
+    id: "broken-oauth",
+    name: "Broken",
+    login: () => Promise.reject(new Error("not used")),
+    refreshToken: () => Promise.reject(new Error("network down")),
+    getApiKey: (creds: OAuthCredentials) => creds.access,
+  });
+  try {
+    const auth = AuthStorage.inMemory({
+      "broken-oauth": { type: "oauth", refresh: "r", access: "a", expires: 0 },
+    });
+    assertEquals(await auth.getApiKey("broken-oauth"), undefined);
+    assertEquals(auth.drainErrors().map((e) => e.message), [
+      "Failed to refresh OAuth token for broken-oauth",
+    ]);
+    assertEquals(auth.has("broken-oauth"), true);
+  } finally {
+    resetOAuthProviders();
+  }
 });

@@ -25,17 +25,6 @@ function plain<T>(value: T): T {
   return value === undefined ? null as T : JSON.parse(JSON.stringify(value));
 }
 
-async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): Promise<void> {
-  const saved = Deno.env.toObject();
-  for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
-  try {
-    await fn();
-  } finally {
-    for (const key of Object.keys(Deno.env.toObject())) if (!(key in saved)) Deno.env.delete(key);
-    for (const [key, value] of Object.entries(saved)) Deno.env.set(key, value);
-  }
-}
-
 /**
  * registerProvider (the extension API) as captured from 0.73.1; 1.6.0 moved it to ModelRuntime and the
  * extensions issue re-captures it.
@@ -106,80 +95,78 @@ test("PROV-06 models.json errors match 1.6.0: schema errors drop the file, a bad
 
 test("PROV-04 PROV-05 PROV-07 JSONC models.json with 1.6.0 fields: defaults, overrides, upserts", async () => {
   clearConfigValueCache();
-  await withEnv({ PI_CFG_LOCAL_KEY: "local-secret", PI_CFG_HEADER: "header-from-env" }, async () => {
-    const registry = ModelRegistry.create(
-      AuthStorage.inMemory({
-        groq: { type: "api_key", key: "gk" },
-        mistral: { type: "api_key", key: "$PI_CFG_MISTRAL", env: { PI_CFG_MISTRAL: "entry-env-key" } },
-      }),
-      join(MODELS_DIR, "valid.jsonc"),
-    );
-    const expected = reference.valid;
-    assertEquals(registry.getError() ?? null, expected.error);
-    for (const [key, model] of Object.entries(expected.models)) {
-      const [provider, ...rest] = key.split("/");
-      assertEquals(plain(registry.find(provider, rest.join("/"))), model, key);
-    }
-    const sonnet = registry.find("anthropic", "claude-sonnet-4-5")!;
+  // models.json's `$NAME` values read the environment the credentials store was given.
+  const env = { PI_CFG_LOCAL_KEY: "local-secret", PI_CFG_HEADER: "header-from-env" };
+  const registry = ModelRegistry.create(
+    AuthStorage.inMemory({
+      groq: { type: "api_key", key: "gk" },
+      mistral: { type: "api_key", key: "$PI_CFG_MISTRAL", env: { PI_CFG_MISTRAL: "entry-env-key" } },
+    }, { env }),
+    join(MODELS_DIR, "valid.jsonc"),
+  );
+  const expected = reference.valid;
+  assertEquals(registry.getError() ?? null, expected.error);
+  for (const [key, model] of Object.entries(expected.models)) {
+    const [provider, ...rest] = key.split("/");
+    assertEquals(plain(registry.find(provider, rest.join("/"))), model, key);
+  }
+  const sonnet = registry.find("anthropic", "claude-sonnet-4-5")!;
+  assertEquals(
+    plain({
+      name: sonnet.name,
+      baseUrl: sonnet.baseUrl,
+      cost: sonnet.cost,
+      thinkingLevelMap: sonnet.thinkingLevelMap ?? null,
+    }),
+    plain({ ...expected.overrides, cost: { ...expected.overrides.cost } }),
+  );
+  const providers = new Set(registry.getAvailable().map((m) => m.provider));
+  assertEquals(["groq", "local", "mistral", "openai"].filter((p) => providers.has(p)), expected.available);
+  for (const [id, auth] of Object.entries(expected.requestAuth)) {
+    const [provider, ...rest] = id.split("/");
+    const r = await registry.getApiKeyAndHeaders(registry.find(provider, rest.join("/"))!);
     assertEquals(
-      plain({
-        name: sonnet.name,
-        baseUrl: sonnet.baseUrl,
-        cost: sonnet.cost,
-        thinkingLevelMap: sonnet.thinkingLevelMap ?? null,
-      }),
-      plain({ ...expected.overrides, cost: { ...expected.overrides.cost } }),
+      {
+        ok: r.ok,
+        apiKey: r.ok ? r.apiKey ?? null : null,
+        headers: r.ok ? r.headers ?? null : null,
+        error: r.ok ? null : r.error,
+      },
+      auth,
+      id,
     );
-    const providers = new Set(registry.getAvailable().map((m) => m.provider));
-    assertEquals(["groq", "local", "mistral", "openai"].filter((p) => providers.has(p)), expected.available);
-    for (const [id, auth] of Object.entries(expected.requestAuth)) {
-      const [provider, ...rest] = id.split("/");
-      const r = await registry.getApiKeyAndHeaders(registry.find(provider, rest.join("/"))!);
-      assertEquals(
-        {
-          ok: r.ok,
-          apiKey: r.ok ? r.apiKey ?? null : null,
-          headers: r.ok ? r.headers ?? null : null,
-          error: r.ok ? null : r.error,
-        },
-        auth,
-        id,
-      );
-    }
-    for (const [provider, status] of Object.entries(expected.status)) {
-      assertEquals(registry.getProviderAuthStatus(provider), status, provider);
-    }
-  });
+  }
+  for (const [provider, status] of Object.entries(expected.status)) {
+    assertEquals(registry.getProviderAuthStatus(provider), status, provider);
+  }
 });
 
 test("PROV-08 a missing $VARIABLE in models.json names the variable, not the value", async () => {
-  await withEnv({}, async () => {
-    const dir = await Deno.makeTempDir({ prefix: "pi-models-" });
-    try {
-      const path = join(dir, "models.json");
-      await Deno.writeTextFile(
-        path,
-        JSON.stringify({
-          providers: {
-            x: {
-              baseUrl: "http://localhost:1/v1",
-              api: "openai-completions",
-              apiKey: "$PI_CFG_NOPE",
-              headers: { "X-A": "$PI_CFG_NOPE2" },
-              models: [{ id: "m" }],
-            },
+  const dir = await Deno.makeTempDir({ prefix: "pi-models-" });
+  try {
+    const path = join(dir, "models.json");
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        providers: {
+          x: {
+            baseUrl: "http://localhost:1/v1",
+            api: "openai-completions",
+            apiKey: "$PI_CFG_NOPE",
+            headers: { "X-A": "$PI_CFG_NOPE2" },
+            models: [{ id: "m" }],
           },
-        }),
-      );
-      const registry = ModelRegistry.create(AuthStorage.inMemory(), path);
-      assertEquals(
-        await registry.getApiKeyAndHeaders(registry.find("x", "m")!),
-        reference.missingEnv.requestAuth,
-      );
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  });
+        },
+      }),
+    );
+    const registry = ModelRegistry.create(AuthStorage.inMemory(), path);
+    assertEquals(
+      await registry.getApiKeyAndHeaders(registry.find("x", "m")!),
+      reference.missingEnv.requestAuth,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 test("PROV-08 failing header command is reported as a request auth error", async () => {
