@@ -8,7 +8,7 @@
 import type { BashExecutionMessage } from "../session/messages.ts";
 import { type BashOperations, createLocalBashOperations } from "../tools/shell.ts";
 import type { SessionHost } from "./session_host.ts";
-import { type BashResult, executeBashWithOperations } from "../tools/bash_executor.ts";
+import type { BashResult } from "../tools/bash_executor.ts";
 
 /** User bash for one AgentSession. */
 export class SessionBash {
@@ -40,6 +40,8 @@ export class SessionBash {
     const operations = options.operations ??
       createLocalBashOperations({ shellPath: settings.getShellPath() });
     try {
+      // The executor (output capture, ANSI stripping) loads with the first `!command`.
+      const { executeBashWithOperations } = await import("../tools/bash_executor.ts");
       const result = await executeBashWithOperations(
         prefix ? `${prefix}\n${command}` : command,
         this.#session.sessionManager.getCwd(),

@@ -9,7 +9,7 @@ import type { AgentToolUpdateCallback } from "../agent/types.ts";
 import type { TextContent } from "../ai/types.ts";
 import { type BashOperations, createLocalBashOperations, getShellEnv, ShellTimeoutError } from "./shell.ts";
 import { PREFER_STRICT_ARGUMENTS, type PromptedTool, type ToolDeclarations } from "./tool_metadata.ts";
-import { OutputAccumulator, type OutputSnapshot } from "./output_accumulator.ts";
+import type { OutputAccumulator, OutputSnapshot } from "./output_accumulator.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.ts";
 
 /** Arguments the model passes to `bash`. */
@@ -42,7 +42,8 @@ export interface BashSpawnContext {
 export type BashSpawnHook = (context: BashSpawnContext) => BashSpawnContext;
 
 export type { BashOperations, OutputSnapshot };
-export { createLocalBashOperations, OutputAccumulator };
+export { createLocalBashOperations };
+// The accumulator loads with the first command, not at start-up; the SDK exports it from its own module.
 
 /**
  * What a command may learn about the session through `PI_*` variables. Read when each command
@@ -200,6 +201,7 @@ export function createBashTool(cwd: string, options?: BashToolOptions): BashTool
       const resolved = commandPrefix ? `${commandPrefix}\n${command}` : command;
       const base: BashSpawnContext = { command: resolved, cwd, env: sessionEnv(options) };
       const spawnContext = spawnHook ? spawnHook(base) : base;
+      const { OutputAccumulator } = await import("./output_accumulator.ts");
       const output = new OutputAccumulator({ tempFilePrefix: "pi-bash" });
       const updates = new ThrottledUpdates(output, onUpdate);
       onUpdate?.({ content: [], details: undefined });

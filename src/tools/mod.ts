@@ -32,7 +32,8 @@ export { createEditTool } from "./edit.ts";
 export type { EditOperations, EditToolDetails, EditToolInput, EditToolOptions } from "./edit.ts";
 export { generateDiffString } from "./edit_render.ts";
 export type { EditDiffResult } from "./edit_render.ts";
-export { createBashTool, OutputAccumulator } from "./bash.ts";
+export { createBashTool } from "./bash.ts";
+export { OutputAccumulator } from "./output_accumulator.ts";
 export type {
   BashSessionEnvironment,
   BashSpawnContext,
