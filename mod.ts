@@ -206,6 +206,7 @@ export {
   collectEntriesForBranchSummary,
   compact,
   DEFAULT_COMPACTION_SETTINGS,
+  estimateProjectedContextTokens,
   estimateTokens,
   findCutPoint,
   findTurnStartIndex,
@@ -218,6 +219,7 @@ export {
   serializeConversation,
   shouldCompact,
 } from "./src/compaction/mod.ts";
+export type { ContextUsageEstimate } from "./src/compaction/token_estimate.ts";
 export type {
   BranchPreparation,
   BranchSummaryResult,
@@ -230,6 +232,7 @@ export type {
   CompactionResult,
 } from "./src/compaction/compaction.ts";
 export type { CutPointResult } from "./src/compaction/cut_point.ts";
+export { getSummarizationFailure } from "./src/compaction/summary_request.ts";
 export type { SummaryRetryCallbacks, SummaryRetryPolicy } from "./src/compaction/summary_request.ts";
 export type { FileOperations } from "./src/compaction/file_tracking.ts";
 export type {

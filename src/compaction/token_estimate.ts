@@ -29,6 +29,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
 
 /** How `estimateContextTokens` arrived at its total, for the context-usage display. */
 export interface ContextUsageEstimate {
+  /** Estimated context size: `usageTokens + trailingTokens`. */
   tokens: number;
   /** Part of `tokens` reported by the provider on the last usable assistant reply. */
   usageTokens: number;
