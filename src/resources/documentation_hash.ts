@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "b24210d51b96";
+export const DOCUMENTATION_HASH = "77cb6a821444";
