@@ -7,10 +7,11 @@
  * @module
  */
 import index from "./models/_index.json" with { type: "json" };
+import { MODEL_ID_HASH_WIDTH, modelIdHash } from "./model_id_hash.ts";
 import { loadProviderModels } from "./models_generated.ts";
 import type { Model } from "./types.ts";
 
-const catalogIndex = index as { providers: string[]; slashIds: Record<string, string[]> };
+const catalogIndex = index as { providers: string[]; slashIds: Record<string, string> };
 const loaded = new Map<string, Model[]>();
 
 /** Every built-in provider in catalog order, loaded or not. */
@@ -44,7 +45,16 @@ export function loadedBuiltinModels(provider: string): Model[] | undefined {
   return loaded.get(provider);
 }
 
-/** Built-in providers with a model whose id is `id` (case-insensitive); only ids containing `/`. */
+/**
+ * Built-in providers that may have a model whose id is `id` (case-insensitive; only ids containing
+ * `/` are indexed). The index holds hashes, so a rare collision names a provider too many, never too few.
+ */
 export function providersWithSlashId(id: string): readonly string[] {
-  return catalogIndex.slashIds[id.toLowerCase()] ?? [];
+  const wanted = modelIdHash(id);
+  return Object.entries(catalogIndex.slashIds).filter(([, hashes]) => {
+    for (let at = 0; at < hashes.length; at += MODEL_ID_HASH_WIDTH) {
+      if (hashes.startsWith(wanted, at)) return true;
+    }
+    return false;
+  }).map(([provider]) => provider);
 }

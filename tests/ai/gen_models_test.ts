@@ -6,6 +6,7 @@ import {
   renderModule,
   renderProviderJson,
 } from "../../scripts/gen_models.ts";
+import { modelIdHash } from "../../src/ai/model_id_hash.ts";
 import { assertEquals, assertStringIncludes, assertThrows } from "../support/assert.ts";
 
 const RECORD = {
@@ -43,8 +44,10 @@ Deno.test("gen_models writes one data file per provider, an index of slash ids a
   );
   assertEquals(JSON.parse(renderIndexJson(catalog)), {
     providers: ["p", "q"],
-    slashIds: { "vendor/m": ["q"] },
+    slashIds: { q: modelIdHash("vendor/m") },
   });
+  assertEquals(modelIdHash("Vendor/M"), modelIdHash("vendor/m"));
+  assertEquals(modelIdHash("Vendor/M").length, 7);
   const mod = renderModule(catalog, "/x/node_modules/@earendil-works/pi-ai/dist/models.generated.js");
   assertStringIncludes(mod, "// 2 providers, 2 models;");
   // Literal specifiers only, so deno compile and deno bundle include every file.
