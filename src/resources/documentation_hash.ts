@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "77cb6a821444";
+export const DOCUMENTATION_HASH = "faffed72dcc2";
