@@ -100,6 +100,7 @@ export {
   getModelsPath,
   getSettingsPath,
 } from "./src/config/paths.ts";
+export type { EnvSource } from "./src/util/os.ts";
 export { resolveConfigValue } from "./src/config/resolve_value.ts";
 export type { ConfigValueEnv } from "./src/config/resolve_value.ts";
 export {
