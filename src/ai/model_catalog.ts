@@ -8,7 +8,6 @@
  */
 import index from "./models/_index.json" with { type: "json" };
 import { MODEL_ID_HASH_WIDTH, modelIdHash } from "./model_id_hash.ts";
-import { loadProviderModels } from "./models_generated.ts";
 import type { Model } from "./types.ts";
 
 const catalogIndex = index as { providers: string[]; slashIds: Record<string, string> };
@@ -26,7 +25,11 @@ export function builtinProviders(): readonly string[] {
 export async function loadBuiltinModels(
   providers: readonly string[] = catalogIndex.providers,
 ): Promise<void> {
-  await Promise.all(providers.map(async (provider) => {
+  const missing = providers.filter((provider) => !loaded.has(provider));
+  if (missing.length === 0) return;
+  // The loader (one case per provider) loads only when some provider's data is needed.
+  const { loadProviderModels } = await import("./models_generated.ts");
+  await Promise.all(missing.map(async (provider) => {
     if (loaded.has(provider)) return;
     const pending = loadProviderModels(provider);
     if (!pending) return;

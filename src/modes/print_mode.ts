@@ -8,7 +8,6 @@
 import type { AgentSession } from "../core/agent_session.ts";
 import type { AssistantMessage, ImageContent } from "../ai/types.ts";
 import { onTerminationSignal } from "../core/shutdown.ts";
-import { serializeJsonEvent } from "./json_event.ts";
 import { writeStderr, writeStdout } from "./output.ts";
 import { OutputBatch } from "./stdout_batch.ts";
 
@@ -32,6 +31,10 @@ export interface PrintModeOptions {
 /** Runs print or JSON mode and resolves with the exit code. */
 export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
   const { mode, messages = [], initialMessage, initialImages } = options;
+  // The JSON record writer loads only in JSON mode.
+  const serializeJsonEvent = mode === "json"
+    ? (await import("./json_event.ts")).serializeJsonEvent
+    : undefined;
   // JSON records are written in batches (one system call per record made long replies slow).
   const out = new OutputBatch();
   const removeSignals = onTerminationSignal((exitCode) => {
@@ -51,7 +54,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
       const reply = event.message as AssistantMessage;
       lastReplyError = reply.stopReason === "error" ? reply.errorMessage || "Request error" : undefined;
     }
-    if (mode === "json") out.write(serializeJsonEvent(event));
+    if (serializeJsonEvent) out.write(serializeJsonEvent(event));
   });
   try {
     if (mode === "json") {
