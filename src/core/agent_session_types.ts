@@ -101,23 +101,26 @@ export interface ModelCycleResult {
   isScoped: boolean;
 }
 
-/** Counts and totals over the session's messages. */
+/**
+ * Counts and totals over every entry of the session file (pi 1.6.0): compacted history and other
+ * branches included, and the usage of summaries and `usage` entries.
+ */
 export interface SessionStats {
   /** Path of the session file; undefined in memory. */
   sessionFile: string | undefined;
   /** Id of the session. */
   sessionId: string;
-  /** User messages in the transcript. */
+  /** User messages in the file. */
   userMessages: number;
-  /** Assistant messages in the transcript. */
+  /** Assistant messages in the file. */
   assistantMessages: number;
   /** Tool calls made. */
   toolCalls: number;
   /** Tool results received. */
   toolResults: number;
-  /** All messages in the transcript. */
+  /** All message entries in the file, system messages included. */
   totalMessages: number;
-  /** Token totals over the session. */
+  /** Token totals of everything billed in the session. */
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
   /** Total cost in US dollars. */
   cost: number;
