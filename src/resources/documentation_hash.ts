@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "71fa2cfbb1ae";
+export const DOCUMENTATION_HASH = "899214a571a3";
