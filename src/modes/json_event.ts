@@ -64,9 +64,69 @@ export function serializeJsonEvent(event: AgentSessionEvent): string {
       JsonAgentSessionEvent,
       { type: "message_update" }
     >;
-    return `{"type":"message_update","usage":${JSON.stringify(usage)},"assistantMessageEvent":${
+    return `{"type":"message_update","usage":${usageJson(usage)},"assistantMessageEvent":${
       JSON.stringify(assistantMessageEvent)
     }}\n`;
   }
   return `${JSON.stringify(event)}\n`;
+}
+
+// Every delta of a reply repeats its usage, which changes a few times per reply at most, so its
+// JSON is kept with a flat copy of what it was made from: the same object holding the same
+// values in the same order (checked on each use, since providers update usage in place) gives
+// the same text.
+let lastUsage: unknown;
+let lastUsageJson = "";
+let lastUsageValues: unknown[] | undefined = [];
+
+function usageJson(usage: Usage): string {
+  if (
+    usage === lastUsage && lastUsageValues && sameValues(usage, lastUsageValues, 0) === lastUsageValues.length
+  ) {
+    return lastUsageJson;
+  }
+  lastUsage = usage;
+  lastUsageJson = JSON.stringify(usage);
+  lastUsageValues = flatValues(usage, []);
+  return lastUsageJson;
+}
+
+/** Keys and primitive values of a plain object tree in order, or undefined when not that simple. */
+function flatValues(object: object, into: unknown[]): unknown[] | undefined {
+  if (Object.getPrototypeOf(object) !== Object.prototype) return undefined;
+  for (const key in object) {
+    const value = (object as Record<string, unknown>)[key];
+    into.push(key);
+    if (value !== null && typeof value === "object") {
+      into.push(OPEN);
+      if (!flatValues(value, into)) return undefined;
+      into.push(CLOSE);
+    } else {
+      into.push(value);
+    }
+  }
+  return into;
+}
+
+const OPEN = Symbol("open");
+const CLOSE = Symbol("close");
+
+/**
+ * How far `object` matches `values` from `at` (the index after its last match), or -1 on a
+ * difference; a full match of the top-level object ends at `values.length`.
+ */
+function sameValues(object: object, values: unknown[], at: number): number {
+  if (Object.getPrototypeOf(object) !== Object.prototype) return -1;
+  for (const key in object) {
+    const value = (object as Record<string, unknown>)[key];
+    if (values[at++] !== key) return -1;
+    if (value !== null && typeof value === "object") {
+      if (values[at++] !== OPEN) return -1;
+      at = sameValues(value, values, at);
+      if (at < 0 || values[at++] !== CLOSE) return -1;
+    } else if (values[at++] !== value) {
+      return -1;
+    }
+  }
+  return at;
 }
