@@ -8,11 +8,11 @@
 import { writeAllSync } from "../util/fs.ts";
 
 /**
- * Writes all of `text` to stdout. When the reader has gone (`pi --mode json … | head -1`), pi
+ * Writes all of `text` (or bytes) to stdout. When the reader has gone (`pi --mode json … | head -1`), pi
  * stops at once and quietly with exit code 0, as command-line tools do on a closed pipe: the
  * session file is already written, and nothing more can be delivered.
  */
-export function writeStdout(text: string): void {
+export function writeStdout(text: string | Uint8Array): void {
   try {
     writeAllSync(Deno.stdout, text);
   } catch (error) {

@@ -9,23 +9,48 @@
  */
 import { writeStdout } from "./output.ts";
 
-/** Bytes (UTF-16 units, close enough) gathered before a write happens at once. */
+/** Bytes (UTF-16 units for a text sink, close enough) gathered before a write happens at once. */
 const FLUSH_AT = 64 * 1024;
+
+/** Room for the stdout buffer: a batch just under {@link FLUSH_AT} plus one more record. */
+const BUFFER_BYTES = 2 * FLUSH_AT;
+
+/** Bytes of UTF-8 one UTF-16 unit can take at most (a surrogate pair: 4 bytes for 2 units). */
+const MAX_BYTES_PER_UNIT = 3;
+
+const encoder = new TextEncoder();
 
 /** Gathers lines and writes them to a sink in batches. */
 export class OutputBatch {
   #parts: string[] = [];
   #size = 0;
+  // Writing to stdout, records are encoded straight into one reused buffer as they come: none
+  // of them outlives its own write() call, and no batch is joined and encoded again.
+  readonly #bytes?: Uint8Array;
+  #used = 0;
   #timer?: ReturnType<typeof setTimeout>;
   readonly #sink: (text: string) => void;
 
   /** `sink` receives the joined text (default: a complete synchronous stdout write). */
   constructor(sink: (text: string) => void = writeStdout) {
     this.#sink = sink;
+    if (sink === writeStdout) this.#bytes = new Uint8Array(BUFFER_BYTES);
   }
 
   /** Queues `text`; written within this task, or at once when enough is waiting. */
   write(text: string): void {
+    const bytes = this.#bytes;
+    if (bytes) {
+      if (this.#used + text.length * MAX_BYTES_PER_UNIT > bytes.length) {
+        this.flush();
+        // Too long for the buffer (a whole reply in a message_end): written as it is.
+        if (text.length * MAX_BYTES_PER_UNIT > bytes.length) return writeStdout(text);
+      }
+      this.#used += encoder.encodeInto(text, bytes.subarray(this.#used)).written;
+      if (this.#used >= FLUSH_AT) this.flush();
+      else this.#timer ??= setTimeout(() => this.flush(), 0);
+      return;
+    }
     this.#parts.push(text);
     this.#size += text.length;
     if (this.#size >= FLUSH_AT) this.flush();
@@ -37,6 +62,13 @@ export class OutputBatch {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
+    }
+    if (this.#bytes) {
+      if (this.#used === 0) return;
+      const used = this.#used;
+      this.#used = 0;
+      writeStdout(this.#bytes.subarray(0, used));
+      return;
     }
     if (this.#parts.length === 0) return;
     const text = this.#parts.length === 1 ? this.#parts[0] : this.#parts.join("");
