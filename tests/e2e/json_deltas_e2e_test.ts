@@ -3,11 +3,12 @@
  * `{type, usage, assistantMessageEvent}` without the cumulative message or `partial`, the deltas
  * rebuild the answer, and the output grows linearly — the same bytes per delta at 1,000 and at
  * 100,000 deltas — and a 2 MiB answer in 16-character deltas goes through the JSON writer in
- * well under a second.
+ * well under a second, and through the whole CLI within a bounded CPU time.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { createAgentEnv } from "../support/agent_env.ts";
-import { spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
+import { createAgentEnv, denoDir, machineEnv } from "../support/agent_env.ts";
+import { piRunFlags } from "../../scripts/bench/common.ts";
+import { MAIN_TS, spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
 import type { AssistantMessage, AssistantMessageEvent } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
 import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
@@ -147,5 +148,74 @@ Deno.test("MODE-02 e2e --mode json exits 0 when the reply fails: the error is in
     });
     assertEquals(ref.result.code, ours.result.code, ref.result.stderr);
     assertEquals(ref.jsonLines.map(comparableJsonLine), ours.jsonLines.map(comparableJsonLine));
+  }
+});
+
+/**
+ * CPU seconds (user + system) of the children of a `sh` that ran them and then `times`, from
+ * the second line `times` prints (`0m1.234000s 0m0.456000s`).
+ */
+function childCpuSeconds(timesOutput: string): number {
+  const line = timesOutput.trim().split("\n").at(-1) ?? "";
+  const m = line.match(/^(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s$/);
+  if (!m) throw new Error(`unexpected \`times\` output: ${JSON.stringify(timesOutput)}`);
+  return Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4]);
+}
+
+Deno.test("MODE-02 e2e a 2 MiB answer in 16-character deltas through pi --mode json stays within a CPU-time bound", async () => {
+  const bytes = 2 * 1024 * 1024;
+  const deltas = bytes / 16;
+  const server = startBulkSseServer("x".repeat(bytes), 16);
+  const env = await createAgentEnv(server.url);
+  try {
+    // pi as `deno task pi` runs it, under a shell that reports its children's CPU time when it
+    // ends; stdout is a pipe this test drains, as a consumer would.
+    const pi = [Deno.execPath(), "run", ...piRunFlags(), MAIN_TS, "--mode", "json", "--no-session"];
+    const child = new Deno.Command("sh", {
+      args: [
+        "-c",
+        '"$@"; code=$?; times >&2; exit $code',
+        "sh",
+        ...pi,
+        "--model",
+        "fake-openai/test-model",
+        "go",
+      ],
+      cwd: env.cwd,
+      env: { ...machineEnv(), DENO_DIR: denoDir(), ...env.env, PI_OFFLINE: "1" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    let lines = 0;
+    let size = 0;
+    let tail = new Uint8Array();
+    for await (const chunk of child.stdout) {
+      size += chunk.length;
+      for (const byte of chunk) if (byte === 10) lines++;
+      // The last bytes seen, across chunk boundaries.
+      const joined = new Uint8Array(tail.length + chunk.length);
+      joined.set(tail);
+      joined.set(chunk, tail.length);
+      tail = joined.slice(-64);
+    }
+    const status = await child.status;
+    const timesOutput = await stderr;
+    assertEquals(status.code, 0, timesOutput);
+    // One record per delta plus a fixed few; the last one says the run settled.
+    assert(lines > deltas && lines < deltas + 20, `${lines} lines`);
+    assert(size > deltas * 200, `${size} bytes`);
+    assert(new TextDecoder().decode(tail).endsWith('{"type":"agent_settled","aborted":false}\n'));
+    const cpu = childCpuSeconds(timesOutput);
+    // Measured 1.3–2.3 s of CPU on the project's 2-core machine shared with other jobs (0.25 s
+    // of it start-up; 1.8–2.2 s before the hot path was trimmed; pi 1.6.0 takes 9–19 s). The
+    // bound leaves room for a loaded machine while catching any per-delta cost that grows with
+    // the reply (re-serialising the partial would take minutes).
+    assert(cpu < 5, `pi used ${cpu.toFixed(2)} s of CPU for ${deltas} deltas`);
+  } finally {
+    await server.close();
+    await env.cleanup();
   }
 });
