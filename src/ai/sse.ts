@@ -42,6 +42,9 @@ function readWithin<T>(reader: ReadableStreamDefaultReader<T>, timeoutMs: number
   return Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
 }
 
+/** Bytes of a read handed to the SSE parser at once. */
+const PARSE_SLICE_BYTES = 4096;
+
 /**
  * Yields the events of an SSE body. Ends when the body ends (a final event without its
  * terminating blank line is still delivered, as servers sometimes cut the last one short),
@@ -76,8 +79,13 @@ export async function* readSseEvents(
       const { value, done } = await readWithin(reader, idleTimeoutMs);
       if (signal?.aborted) throw new Error("Request was aborted");
       if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-      while (pending.length > 0) yield pending.shift()!;
+      // A read can hold hundreds of events. Parsed all at once, they (and the decoded text)
+      // stayed alive until the last was consumed, long enough for the garbage collector to copy
+      // them twice and move them to the old generation; a slice at a time, they die young.
+      for (let offset = 0; offset < value.length; offset += PARSE_SLICE_BYTES) {
+        parser.feed(decoder.decode(value.subarray(offset, offset + PARSE_SLICE_BYTES), { stream: true }));
+        while (pending.length > 0) yield pending.shift()!;
+      }
     }
     // Flush the decoder, then terminate any half-finished line and event.
     parser.feed(decoder.decode() + "\n\n");
