@@ -59,6 +59,19 @@ function toJsonAssistantEvent(event: AssistantMessageEvent): JsonAssistantMessag
 /** One JSON line (with its LF) for an event. */
 export function serializeJsonEvent(event: AgentSessionEvent): string {
   if (event.type === "message_update") {
+    const delta = event.assistantMessageEvent;
+    if (
+      (delta.type === "text_delta" || delta.type === "thinking_delta" || delta.type === "toolcall_delta") &&
+      typeof delta.contentIndex === "number" && typeof delta.delta === "string" &&
+      event.message.role === "assistant"
+    ) {
+      // One record per delta of a reply: written out directly, the same bytes as below.
+      return `{"type":"message_update","usage":${
+        usageJson((event.message as AssistantMessage).usage)
+      },"assistantMessageEvent":{"type":"${delta.type}","contentIndex":${
+        JSON.stringify(delta.contentIndex)
+      },"delta":${JSON.stringify(delta.delta)}}}\n`;
+    }
     // Same bytes as stringifying toJsonEvent(event), without building the wrapper object.
     const { usage, assistantMessageEvent } = toJsonEvent(event) as Extract<
       JsonAgentSessionEvent,
@@ -80,6 +93,8 @@ let lastUsageJson = "";
 let lastUsageValues: unknown[] | undefined = [];
 
 function usageJson(usage: Usage): string {
+  // Not an object (a custom stream without usage): as JSON.stringify renders it, never kept.
+  if (usage === null || typeof usage !== "object") return `${JSON.stringify(usage)}`;
   if (
     usage === lastUsage && lastUsageValues && sameValues(usage, lastUsageValues, 0) === lastUsageValues.length
   ) {
