@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "899214a571a3";
+export const DOCUMENTATION_HASH = "941f34842a5f";
