@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "941f34842a5f";
+export const DOCUMENTATION_HASH = "173b6a3c7799";
