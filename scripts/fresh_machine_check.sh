@@ -9,9 +9,8 @@
 #   - the date a year from now (libfaketime's `faketime`, from Debian's package of that name;
 #     the test helpers pass its variables on to every child they spawn). libfaketime moves the
 #     clocks but not the times the kernel stamps on files (it cannot intercept statx), so a file
-#     made now looks a year old. A machine whose clock is really a year ahead has no such gap;
-#     here, code that compares a file's age with the clock sees it (the lock-staleness tests in
-#     tests/config/file_lock_test.ts and concurrency_test.ts take fresh locks for stale ones).
+#     made now looks a year old; code that compares a file's age with the clock must not trust the
+#     kernel's stamp (src/config/file_lock.ts stamps its locks with the process clock).
 #   - once with CI=true and once without (each in its own clone, HOME and caches).
 # Ends with the line "N passed, N failed" (both runs added up) and exits 0 only when both passed.
 #
