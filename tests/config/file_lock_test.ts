@@ -78,3 +78,55 @@ Deno.test("AUTH-01 async lock gives up with ELOCKED after its retries", async ()
     }
   });
 });
+
+/** Holds `<file>.lock` from another process (stamped, as a live holder keeps it) for `ms`, then releases it. */
+async function holdFromAnotherProcess(file: string, ms: number): Promise<Deno.ChildProcess> {
+  const lock = `${file}.lock`;
+  const code = `Deno.mkdirSync(${JSON.stringify(lock)}); const now = new Date(); ` +
+    `Deno.utimeSync(${JSON.stringify(lock)}, now, now); console.log("held"); ` +
+    // Like a live holder, it keeps the stamp fresh, so the lock never looks abandoned.
+    `setInterval(() => { const t = new Date(); Deno.utimeSync(${JSON.stringify(lock)}, t, t); }, 1000); ` +
+    `await new Promise((r) => setTimeout(r, ${ms})); Deno.removeSync(${JSON.stringify(lock)}); Deno.exit(0);`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    stdout: "piped",
+    stderr: "inherit",
+  })
+    .spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  assertEquals(new TextDecoder().decode(value).trim(), "held");
+  reader.releaseLock();
+  return child;
+}
+
+Deno.test("AUTH-01 a lock another process holds for 1.5 s is waited for (the reference gives up after ~200 ms)", async () => {
+  await withTempDir(async (dir) => {
+    const file = join(dir, "auth.json");
+    const holder = await holdFromAnotherProcess(file, 1500);
+    const started = Date.now();
+    const release = lockFileSync(file);
+    const waited = Date.now() - started;
+    release();
+    await holder.stdout.cancel();
+    await holder.status;
+    assert(waited >= 1000, `waited only ${waited} ms`);
+  });
+});
+
+Deno.test("AUTH-01 a lock that stays held gives up after about 10 s with a clear error", async () => {
+  await withTempDir(async (dir) => {
+    const file = join(dir, "settings.json");
+    const holder = await holdFromAnotherProcess(file, 30_000);
+    try {
+      const started = Date.now();
+      assertThrows(() => lockFileSync(file), "Lock file is already being held");
+      const waited = Date.now() - started;
+      assert(waited >= 9_500 && waited < 25_000, `gave up after ${waited} ms`);
+    } finally {
+      holder.kill("SIGKILL");
+      await holder.stdout.cancel().catch(() => {});
+      await holder.status;
+    }
+  });
+});
