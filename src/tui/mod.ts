@@ -1,0 +1,25 @@
+/**
+ * The terminal UI kit: pi-tui 1.6.0's API (`@earendil-works/pi-tui`) on Deno APIs.
+ *
+ * Each section below is owned by one area of the kit; keep exports grouped by the file they come from.
+ *
+ * @module
+ */
+
+// --- text utilities (text_*.ts) ---
+
+// --- keys, keybindings, stdin (keys*.ts, keybindings.ts, stdin_buffer.ts) ---
+
+// --- colours, capabilities, images (colors.ts, oklab.ts, terminal_*.ts) ---
+
+// --- core: components, TUI, terminal (tui*.ts, terminal.ts) ---
+
+// --- fullscreen: layout, stacks, scroll view (layout*.ts, stack.ts, scroll_view.ts, alt_screen*.ts) ---
+
+// --- editor, input, autocomplete (editor*.ts, input.ts, autocomplete.ts) ---
+
+// --- markdown, latex (markdown*.ts, latex*.ts) ---
+
+// --- simple components (text.ts, box.ts, select_list.ts, settings_list.ts, loader.ts, image.ts…) ---
+
+export {};
