@@ -13,6 +13,27 @@
 // --- colours, capabilities, images (colors.ts, oklab.ts, terminal_*.ts) ---
 
 // --- core: components, TUI, terminal (tui*.ts, terminal.ts) ---
+export {
+  type ChildLines,
+  type Component,
+  Container,
+  CURSOR_MARKER,
+  dispatchMouseEvent,
+  dispatchMouseToChildLines,
+  FAKE_CURSOR_END,
+  FAKE_CURSOR_START,
+  type Focusable,
+  isFocusable,
+  renderChildLines,
+  renderFakeCursor,
+  retargetMouseEvent,
+  type TuiMouseButton,
+  type TuiMouseDispatchResult,
+  type TuiMouseDispatchTarget,
+  type TuiMouseEvent,
+  type TuiMouseEventResult,
+  type TuiMouseEventType,
+} from "./tui.ts";
 
 // --- fullscreen: layout, stacks, scroll view (layout*.ts, stack.ts, scroll_view.ts, alt_screen*.ts) ---
 
