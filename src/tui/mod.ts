@@ -7,6 +7,15 @@
  */
 
 // --- text utilities (text_*.ts) ---
+export {
+  getOsc8LinkAtColumn,
+  replaceControlCharacters,
+  sliceByColumn,
+  stripTerminalSequences,
+  truncateToWidth,
+  visibleWidth,
+  wrapTextWithAnsi,
+} from "./utils.ts";
 
 // --- keys, keybindings, stdin (keys*.ts, keybindings.ts, stdin_buffer.ts) ---
 

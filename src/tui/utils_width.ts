@@ -1,0 +1,257 @@
+/**
+ * Terminal cell widths: of one grapheme cluster, and of a whole styled line ({@link visibleWidth}).
+ *
+ * Widths follow pi-tui 1.6.0 (itself string-width's rules plus terminal fixes): East Asian Wide and
+ * Fullwidth are 2, RGI emoji (ZWJ sequences, flags, keycaps, skin tones, VS16) are 2, a lone
+ * regional indicator is 2, marks and default-ignorables are 0 except the spacing marks terminals
+ * give a cell, a tab is 3, escape sequences are 0.
+ *
+ * The renderer measures every line of every frame, so the common cases skip Intl.Segmenter:
+ * printable ASCII with tabs and escape sequences is counted by a plain loop, and runs of
+ * characters that can never join a neighbour into one cluster are split per code unit.
+ *
+ * @module
+ */
+import { eastAsianWidth } from "npm:get-east-asian-width@1.6.0";
+import { ansiCodeLength, stripTerminalSequences, textRunEnd } from "./utils_ansi.ts";
+
+let graphemes: Intl.Segmenter | undefined;
+let words: Intl.Segmenter | undefined;
+
+/**
+ * Get the shared grapheme segmenter instance.
+ */
+export function getGraphemeSegmenter(): Intl.Segmenter {
+  // Made on first use: building a segmenter loads ICU break data, which loading the kit need not pay for.
+  return graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+}
+
+/**
+ * Get the shared word segmenter instance.
+ */
+export function getWordSegmenter(): Intl.Segmenter {
+  return words ??= new Intl.Segmenter(undefined, { granularity: "word" });
+}
+
+// Character classes as string-width uses them. V8 compiles a regex on its first run, so these
+// literals cost nothing until a non-trivial cluster is measured.
+const ZERO_WIDTH_CLUSTER = /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Mark}|\p{Surrogate})+$/v;
+const LEADING_NON_PRINTING =
+  /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Mark}\p{Surrogate}]+/v;
+const NON_PRINTING_CHAR =
+  /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Format}|\p{Mark}|\p{Surrogate})$/v;
+const MARK_CHAR = /^\p{Mark}$/v;
+// Marks that terminals give a cell of their own: Unicode spacing marks (less three that legacy
+// wcwidth tables treat as zero) plus non-spacing ones those tables count as one.
+// (Built from a string: deno lint does not know the `v` flag's set subtraction `--`.)
+const TERMINAL_SPACING_MARKS = new RegExp(
+  String
+    .raw`^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])+$`,
+  "v",
+);
+const RGI_EMOJI = /^\p{RGI_Emoji}$/v;
+
+/** Whether every code unit of `str` is printable ASCII (0x20–0x7e): one cell per unit. */
+export function isPrintableAscii(str: string): boolean {
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a cluster may be an RGI emoji, checked before the costly emoji regex. The blocks are
+ * broad on purpose so that emoji added in later Unicode versions still reach the regex.
+ */
+function mayBeEmoji(cluster: string): boolean {
+  const cp = cluster.codePointAt(0)!;
+  return (cp >= 0x1f000 && cp <= 0x1fbff) ||
+    (cp >= 0x2300 && cp <= 0x23ff) ||
+    (cp >= 0x2600 && cp <= 0x27bf) ||
+    (cp >= 0x2b50 && cp <= 0x2b55) ||
+    cluster.includes("\uFE0F") ||
+    cluster.length > 2;
+}
+
+/** Width of a cluster the fast paths could not settle. */
+function clusterWidth(cluster: string): number {
+  // Some marks take cells even without a base character.
+  if (TERMINAL_SPACING_MARKS.test(cluster)) return [...cluster].length;
+  if (ZERO_WIDTH_CLUSTER.test(cluster)) return 0;
+  if (mayBeEmoji(cluster) && RGI_EMOJI.test(cluster)) return 2;
+  const base = cluster.replace(LEADING_NON_PRINTING, "");
+  const cp = base.codePointAt(0);
+  if (cp === undefined) return 0;
+  // A lone regional indicator (half a flag, e.g. mid-stream) is drawn wide by most terminals;
+  // counting 2 keeps the cursor from drifting.
+  if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return 2;
+  let width = eastAsianWidth(cp);
+  // Intl.Segmenter can put several cell-taking code points into one cluster: count the spacing
+  // marks, a visible character after a mark (Indic conjuncts), halfwidth/fullwidth forms, and the
+  // Thai/Lao AM vowels.
+  let afterMark = false;
+  let first = true;
+  for (const char of base) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (TERMINAL_SPACING_MARKS.test(char)) {
+      width += 1;
+      afterMark = false;
+    } else if (MARK_CHAR.test(char)) {
+      afterMark = true;
+    } else if (!NON_PRINTING_CHAR.test(char)) {
+      const c = char.codePointAt(0)!;
+      if (afterMark || (c >= 0xff00 && c <= 0xffef)) width += eastAsianWidth(c);
+      else if (c === 0x0e33 || c === 0x0eb3) width += 1;
+      afterMark = false;
+    }
+  }
+  return width;
+}
+
+// Widths of single non-ASCII BMP code units, at most 64K entries.
+const unitWidths = new Map<number, number>();
+
+/** Terminal cells taken by one grapheme cluster; a tab counts 3. */
+export function graphemeWidth(cluster: string): number {
+  if (cluster.length !== 1) return clusterWidth(cluster);
+  const code = cluster.charCodeAt(0);
+  if (code >= 0x20 && code <= 0x7e) return 1;
+  if (code === 0x09) return 3;
+  let width = unitWidths.get(code);
+  if (width === undefined) {
+    width = clusterWidth(cluster);
+    unitWidths.set(code, width);
+  }
+  return width;
+}
+
+/**
+ * Whether a UTF-16 unit is always a cluster of its own: printable ASCII, Latin, general
+ * punctuation, arrows, box drawing, symbols, kana, CJK ideographs, fullwidth forms. These hold no
+ * combining marks, joiners, variation selectors, jamo or surrogates, so no Unicode rule joins two.
+ */
+function isStandaloneUnit(code: number): boolean {
+  if (code >= 0x20 && code <= 0x7e) return true;
+  if (code >= 0xa0 && code <= 0x2ff) return code !== 0xad;
+  if (code >= 0x2010 && code <= 0x2bff) {
+    // Leave out line/bidi controls, invisible operators and combining marks for symbols.
+    return !(code >= 0x2028 && code <= 0x202e) && !(code >= 0x2060 && code <= 0x206f) &&
+      !(code >= 0x20d0 && code <= 0x20ff);
+  }
+  return (code >= 0x3040 && code <= 0x3096) || (code >= 0x30a0 && code <= 0x30ff) ||
+    (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xff01 && code <= 0xff60);
+}
+
+function* segmentMixed(text: string): Generator<string> {
+  const standalone = (i: number) => i < 0 || i >= text.length || isStandaloneUnit(text.charCodeAt(i));
+  const segmenter = getGraphemeSegmenter();
+  let complexFrom = -1;
+  for (let i = 0; i < text.length; i++) {
+    // A standalone unit between standalone neighbours is its own cluster, and both its edges are
+    // boundaries, so only the stretches between such units need the segmenter.
+    if (standalone(i) && standalone(i - 1) && standalone(i + 1)) {
+      if (complexFrom >= 0) {
+        for (const { segment } of segmenter.segment(text.slice(complexFrom, i))) yield segment;
+        complexFrom = -1;
+      }
+      yield text[i];
+    } else if (complexFrom < 0) {
+      complexFrom = i;
+    }
+  }
+  if (complexFrom >= 0) {
+    for (const { segment } of segmenter.segment(text.slice(complexFrom))) yield segment;
+  }
+}
+
+/**
+ * The grapheme clusters of a run without escape sequences. Intl.Segmenter costs far more than the
+ * slicing it serves, so runs of standalone units are iterated per code unit.
+ */
+export function graphemesOf(text: string): Iterable<string> {
+  for (let i = 0; i < text.length; i++) {
+    if (!isStandaloneUnit(text.charCodeAt(i))) return segmentMixed(text);
+  }
+  return text;
+}
+
+/** The grapheme clusters of `text` by Intl.Segmenter alone. */
+export function* segmentGraphemes(text: string): Generator<string> {
+  for (const { segment } of getGraphemeSegmenter().segment(text)) yield segment;
+}
+
+/**
+ * Width of a string of printable ASCII, tabs and escape sequences, or -1 when it holds anything
+ * else. Styled lines are mostly this, and counting them allocates nothing.
+ */
+function simpleWidth(str: string): number {
+  let width = 0;
+  for (let i = 0; i < str.length;) {
+    const c = str.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) {
+      width++;
+      i++;
+    } else if (c === 0x09) {
+      width += 3;
+      i++;
+    } else if (c === 0x1b) {
+      const length = ansiCodeLength(str, i);
+      if (length === 0) return -1;
+      i += length;
+    } else {
+      return -1;
+    }
+  }
+  return width;
+}
+
+const CACHE_LIMIT = 512;
+const widthCache = new Map<string, number>();
+
+/**
+ * Calculate the visible width of a string in terminal columns.
+ */
+export function visibleWidth(str: string): number {
+  if (str.length === 0) return 0;
+  const simple = simpleWidth(str);
+  if (simple !== -1) return simple;
+  const cached = widthCache.get(str);
+  if (cached !== undefined) return cached;
+
+  let width = 0;
+  const segmenter = getGraphemeSegmenter();
+  for (const { segment } of segmenter.segment(stripTerminalSequences(str.replaceAll("\t", "   ")))) {
+    width += graphemeWidth(segment);
+  }
+  if (widthCache.size >= CACHE_LIMIT) widthCache.delete(widthCache.keys().next().value!);
+  widthCache.set(str, width);
+  return width;
+}
+
+/**
+ * Walks a styled line: `onCode` gets each escape sequence, `onCluster` each visible grapheme
+ * cluster (a tab is one, 3 wide) with its width. Either returns `false` to stop the walk.
+ */
+export function walkLine(
+  line: string,
+  onCode: (code: string) => boolean | void,
+  onCluster: (cluster: string, width: number) => boolean | void,
+): void {
+  for (let i = 0; i < line.length;) {
+    const codeLength = ansiCodeLength(line, i);
+    if (codeLength > 0) {
+      if (onCode(line.substring(i, i + codeLength)) === false) return;
+      i += codeLength;
+      continue;
+    }
+    const end = textRunEnd(line, i);
+    for (const cluster of graphemesOf(line.slice(i, end))) {
+      if (onCluster(cluster, graphemeWidth(cluster)) === false) return;
+    }
+    i = end;
+  }
+}
