@@ -18,31 +18,123 @@ export {
 } from "./utils.ts";
 
 // --- keys, keybindings, stdin (keys*.ts, keybindings.ts, stdin_buffer.ts) ---
+export {
+  decodeKittyPrintable,
+  decodePrintableKey,
+  isKeyRelease,
+  isKeyRepeat,
+  isKittyProtocolActive,
+  Key,
+  type KeyEventType,
+  type KeyId,
+  matchesKey,
+  parseKey,
+  setKittyProtocolActive,
+} from "./keys.ts";
 
 // --- colours, capabilities, images (colors.ts, oklab.ts, terminal_*.ts) ---
+export {
+  backgroundAnsi,
+  type Color,
+  type ColorMixSpace,
+  colorToHex,
+  colorToOkhsl,
+  colorToOklch,
+  colorToRgb,
+  foregroundAnsi,
+  type IndexedColor,
+  indexedColor,
+  mixColors,
+  type OkhslChannels,
+  okhslColor,
+  type OklchChannels,
+  oklchColor,
+  type OklchColorValue,
+  parseColor,
+  type RgbColorValue,
+  rgbColor,
+  styleText,
+  styleTextWithAnsi,
+  type TerminalColorMode,
+  type TextAttributes,
+  type TextStyle,
+} from "./colors.ts";
+export { oklabToOkhslLightness } from "./oklab.ts";
+export {
+  parseTerminalColorSchemeReport,
+  type RgbColor,
+  type TerminalColors,
+  type TerminalColorScheme,
+} from "./terminal_colors.ts";
+export {
+  allocateImageId,
+  calculateImageRows,
+  type CellDimensions,
+  deleteAllKittyImages,
+  deleteKittyImage,
+  detectCapabilities,
+  encodeITerm2,
+  encodeKitty,
+  getCapabilities,
+  getCellDimensions,
+  getGifDimensions,
+  getImageDimensions,
+  getJpegDimensions,
+  getPngDimensions,
+  getTerminalColorMode,
+  getWebpDimensions,
+  hyperlink,
+  type ImageDimensions,
+  imageFallback,
+  type ImageProtocol,
+  type ImageRenderOptions,
+  renderImage,
+  resetCapabilitiesCache,
+  setCapabilities,
+  setCapabilityOverrides,
+  setCellDimensions,
+  type TerminalCapabilities,
+} from "./terminal_image.ts";
+export { formatProgramStatus, type ProgramStatus } from "./program_status.ts";
+export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
+export { getNativeClipboard, type NativeClipboard } from "./native_platform.ts";
+export {
+  Image,
+  type ImageOptions,
+  type ImageTheme,
+  type ImageTranscoder,
+  setImageTranscoder,
+} from "./components/image.ts";
 
 // --- core: components, TUI, terminal (tui*.ts, terminal.ts) ---
 export {
-  type ChildLines,
   type Component,
+  compositeTuiLine,
   Container,
   CURSOR_MARKER,
-  dispatchMouseEvent,
-  dispatchMouseToChildLines,
-  FAKE_CURSOR_END,
-  FAKE_CURSOR_START,
   type Focusable,
   isFocusable,
-  renderChildLines,
+  isViewportTUI,
+  type OverlayAnchor,
+  type OverlayBounds,
+  type OverlayHandle,
+  type OverlayMargin,
+  type OverlayOptions,
+  type OverlayUnfocusOptions,
   renderFakeCursor,
-  retargetMouseEvent,
+  type SizeValue,
+  type TUI,
+  type TuiInputListener,
+  type TuiInputListenerResult,
+  type TuiMode,
   type TuiMouseButton,
-  type TuiMouseDispatchResult,
-  type TuiMouseDispatchTarget,
   type TuiMouseEvent,
   type TuiMouseEventResult,
   type TuiMouseEventType,
+  type TuiStopOptions,
+  type ViewportTUI,
 } from "./tui.ts";
+export { TuiMainScreen, type TuiMainScreenRenderState } from "./tui_main_screen.ts";
 
 // --- fullscreen: layout, stacks, scroll view (layout*.ts, stack.ts, scroll_view.ts, alt_screen*.ts) ---
 
