@@ -51,8 +51,8 @@ export {
   oklchColor,
   type OklchColorValue,
   parseColor,
-  type RgbColorValue,
   rgbColor,
+  type RgbColorValue,
   styleText,
   styleTextWithAnsi,
   type TerminalColorMode,
@@ -96,7 +96,7 @@ export {
   type TerminalCapabilities,
 } from "./terminal_image.ts";
 export { formatProgramStatus, type ProgramStatus } from "./program_status.ts";
-export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
+export { fuzzyFilter, type FuzzyMatch, fuzzyMatch } from "./fuzzy.ts";
 export { getNativeClipboard, type NativeClipboard } from "./native_platform.ts";
 export {
   Image,

@@ -27,3 +27,23 @@ export {
   type TuiMouseEventResult,
   type TuiMouseEventType,
 } from "./tui_component.ts";
+export {
+  isViewportTUI,
+  type OverlayAnchor,
+  type OverlayBounds,
+  type OverlayHandle,
+  type OverlayMargin,
+  type OverlayOptions,
+  type OverlayUnfocusOptions,
+  type SizeValue,
+  type TUI,
+  type TuiInputListener,
+  type TuiInputListenerResult,
+  type TuiMode,
+  type TuiStopOptions,
+  VIEWPORT_TUI,
+  type ViewportTUI,
+} from "./tui_types.ts";
+export { compositeTuiLine } from "./tui_overlay_layout.ts";
+export { TuiBase } from "./tui_base.ts";
+export { visibleWidth } from "./utils.ts";
