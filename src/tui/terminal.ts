@@ -1,0 +1,493 @@
+/**
+ * The terminal layer, mirroring pi-tui's `terminal.js`: the `Terminal` interface and
+ * `ProcessTerminal`, the real terminal of this process on Deno APIs — raw mode with
+ * `Deno.stdin.setRaw`, size from `Deno.consoleSize`, resizes from SIGWINCH, the Kitty keyboard
+ * protocol (with modifyOtherKeys as fallback), bracketed paste, and the modes put back on stop()
+ * or, when stop() never ran, at exit.
+ *
+ * @module
+ */
+import { readEnv } from "../util/env.ts";
+import { isDirectorySync, writeAllSync } from "../util/fs.ts";
+import { join } from "../util/path.ts";
+import { setKittyProtocolActive } from "./keys.ts";
+import { isNativeModifierPressed } from "./native_modifiers.ts";
+import { getNativePlatformHelper } from "./native_platform.ts";
+import {
+  formatProgramStatus,
+  isProgramStatusReply,
+  PROGRAM_STATUS_QUERY,
+  type ProgramStatus,
+} from "./program_status.ts";
+import { StdinBuffer } from "./stdin_buffer.ts";
+import {
+  isAppleTerminalSession,
+  isKeyboardProtocolNegotiationSequencePrefix,
+  isNativeShiftEnterCandidate,
+  type KeyboardProtocolNegotiationSequence,
+  normalizeNativeShiftEnterInput,
+  parseKeyboardProtocolNegotiationSequence,
+  resolveEscapeTimeoutMs,
+} from "./terminal_keyboard.ts";
+import type { Terminal } from "./terminal_interface.ts";
+import { StdinReader } from "./terminal_stdin.ts";
+import { replaceControlCharacters } from "./utils.ts";
+
+export type { Terminal } from "./terminal_interface.ts";
+export {
+  isAppleTerminalSession,
+  type KeyboardProtocolNegotiationSequence,
+  normalizeAppleTerminalInput,
+  normalizeNativeShiftEnterInput,
+  parseKeyboardProtocolNegotiationSequence,
+  resolveEscapeTimeoutMs,
+} from "./terminal_keyboard.ts";
+
+const PROGRESS_KEEPALIVE_MS = 1000;
+const PROGRESS_ACTIVE = "\x1b]9;4;3\x07";
+const PROGRESS_CLEAR = "\x1b]9;4;0\x07";
+/** 1 disambiguate escape codes + 2 report event types + 4 report alternate keys. */
+const KITTY_FLAGS = 7;
+const NEGOTIATION_FRAGMENT_TIMEOUT_MS = 150;
+const KITTY_QUERY = `\x1b[>${KITTY_FLAGS}u\x1b[?u`;
+const DEVICE_ATTRIBUTES_QUERY = "\x1b[c";
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+const KITTY_POP = "\x1b[<u";
+const MODIFY_OTHER_KEYS_ON = "\x1b[>4;2m";
+const MODIFY_OTHER_KEYS_OFF = "\x1b[>4;0m";
+
+/**
+ * Refresh terminal dimensions on POSIX platforms by sending SIGWINCH to this process.
+ * Best-effort: without the permission to signal, or where the platform refuses, nothing happens.
+ */
+export function refreshTerminalDimensions(): void {
+  if (Deno.build.os === "windows") return;
+  try {
+    // Never prompt for the permission from a UI refresh.
+    if (Deno.permissions.querySync({ name: "run" }).state !== "granted") return;
+    Deno.kill(Deno.pid, "SIGWINCH");
+  } catch {
+    // Signal delivery not permitted in this environment; ignore.
+  }
+}
+
+/** Whether the raw mode of stdin is on, as this module last set it (Deno cannot ask). */
+let stdinRaw = false;
+
+function setStdinRaw(raw: boolean): void {
+  try {
+    if (!Deno.stdin.isTerminal()) return;
+    Deno.stdin.setRaw(raw);
+    stdinRaw = raw;
+  } catch {
+    // Not a terminal after all, or it went away.
+  }
+}
+
+/** PI_TUI_WRITE_LOG: a file to copy output to, or a folder to put a timestamped file in. */
+function resolveWriteLogPath(): string {
+  const configured = readEnv("PI_TUI_WRITE_LOG") || "";
+  if (!configured || !isDirectorySync(configured)) return configured;
+  const now = new Date();
+  const two = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}_${
+    two(now.getHours())
+  }-${two(now.getMinutes())}-${two(now.getSeconds())}`;
+  return join(configured, `tui-${stamp}-${Deno.pid}.log`);
+}
+
+function stdoutWrite(data: string): void {
+  try {
+    writeAllSync(Deno.stdout, data);
+  } catch {
+    // The terminal is gone (closed pty, broken pipe): output has nowhere to go.
+  }
+}
+
+function listenSignal(signal: Deno.Signal, handler: () => void, add: boolean): void {
+  try {
+    if (add) Deno.addSignalListener(signal, handler);
+    else Deno.removeSignalListener(signal, handler);
+  } catch {
+    // The platform has no such signal (Windows).
+  }
+}
+
+/** Real terminal using the process's stdin and stdout. */
+export class ProcessTerminal implements Terminal {
+  private wasRaw = false;
+  private inputHandler?: (data: string) => void;
+  private resizeHandler?: () => void;
+  private _kittyProtocolActive = false;
+  private _modifyOtherKeysActive = false;
+  private keyboardProtocolPushed = false;
+  /** DA1 replies owed to keyboard protocol queries. Later DA1 replies answer other queries and are forwarded. */
+  private pendingKeyboardProtocolDeviceAttributes = 0;
+  private keyboardProtocolNegotiationBuffer = "";
+  private keyboardProtocolBufferFlushTimer?: ReturnType<typeof setTimeout>;
+  private stdinBuffer?: StdinBuffer;
+  private readonly stdin = new StdinReader();
+  private progressInterval?: ReturnType<typeof setInterval>;
+  /** Latest program status, kept across stop() so start() can report it again. */
+  private programStatus?: ProgramStatus;
+  /** Whether the terminal confirmed OSC 7501 support since the last start(), or `PI_PROGRAM_STATUS=1`. */
+  private programStatusSupported = false;
+  /** The support query was sent and its DA1 sentinel has not arrived yet. */
+  private programStatusQueryPending = false;
+  private writeLogPath = resolveWriteLogPath();
+  private size: { columns: number; rows: number } | undefined;
+  private readonly sigwinch = () => {
+    this.size = undefined;
+    this.resizeHandler?.();
+  };
+
+  /** Whether the terminal confirmed the Kitty keyboard protocol. */
+  get kittyProtocolActive(): boolean {
+    return this._kittyProtocolActive;
+  }
+
+  /** Whether the modifyOtherKeys fallback is on. */
+  get modifyOtherKeysActive(): boolean {
+    return this._modifyOtherKeysActive;
+  }
+
+  /** Raw mode, bracketed paste, resize notices, keyboard protocol negotiation, input. */
+  start(onInput: (data: string) => void, onResize: () => void): void {
+    this.inputHandler = onInput;
+    this.resizeHandler = onResize;
+    this.wasRaw = stdinRaw;
+    setStdinRaw(true);
+    // Bracketed paste: the terminal wraps pastes in \x1b[200~ … \x1b[201~.
+    this.write(BRACKETED_PASTE_ON);
+    listenSignal("SIGWINCH", this.sigwinch, true);
+    // The size may be stale after suspend/resume (SIGWINCH is lost while stopped).
+    this.size = undefined;
+    this.enableWindowsVTInput();
+    this.queryAndEnableKittyProtocol();
+  }
+
+  /** StdinBuffer splits batched input into single sequences and reassembles pastes. */
+  private setupStdinBuffer(): StdinBuffer {
+    const buffer = new StdinBuffer({ escapeTimeout: resolveEscapeTimeoutMs() });
+    buffer.on("data", (sequence: string) => {
+      if (isProgramStatusReply(sequence)) {
+        if (this.programStatusQueryPending) {
+          this.programStatusQueryPending = false;
+          this.programStatusSupported = true;
+          this.writeProgramStatus();
+        }
+        return;
+      }
+      const negotiation = this.readKeyboardProtocolNegotiationSequence(sequence);
+      if (negotiation === "pending") {
+        // Wait briefly for the rest of a split reply.
+        this.scheduleKeyboardProtocolNegotiationBufferFlush();
+        return;
+      }
+      if (negotiation && this.handleKeyboardProtocolNegotiationSequence(negotiation.parsed)) return;
+      this.forwardInputSequence(negotiation?.sequence ?? sequence);
+    });
+    // Pastes arrive as one event; wrap them again for the editor's bracketed-paste handling.
+    buffer.on("paste", (content: string) => this.inputHandler?.(`\x1b[200~${content}\x1b[201~`));
+    return buffer;
+  }
+
+  /**
+   * Ask for the Kitty keyboard protocol: push the wanted flags, query them, and send a DA1 request
+   * as sentinel. A terminal without Kitty support answers only DA1, which enables modifyOtherKeys
+   * without a start-up timeout. The OSC 7501 program status query shares the sentinel;
+   * `PI_PROGRAM_STATUS=1` or `0` skips it.
+   */
+  private queryAndEnableKittyProtocol(): void {
+    const buffer = this.setupStdinBuffer();
+    this.stdinBuffer = buffer;
+    this.stdin.resume((text) => buffer.process(text));
+    this.keyboardProtocolPushed = true;
+    this.pendingKeyboardProtocolDeviceAttributes += 1;
+    this.clearKeyboardProtocolNegotiationBuffer();
+    const override = readEnv("PI_PROGRAM_STATUS");
+    this.programStatusSupported = override === "1";
+    this.programStatusQueryPending = override !== "1" && override !== "0";
+    const statusQuery = this.programStatusQueryPending ? PROGRAM_STATUS_QUERY : "";
+    this.write(`${KITTY_QUERY}${statusQuery}${DEVICE_ATTRIBUTES_QUERY}`);
+    this.writeProgramStatus();
+  }
+
+  private handleKeyboardProtocolNegotiationSequence(reply: KeyboardProtocolNegotiationSequence): boolean {
+    this.clearKeyboardProtocolNegotiationBuffer();
+    if (reply.type === "device-attributes") {
+      if (this.pendingKeyboardProtocolDeviceAttributes === 0) return false;
+      this.pendingKeyboardProtocolDeviceAttributes -= 1;
+      // The last owed DA answers the latest query, which got no program status reply first.
+      if (this.pendingKeyboardProtocolDeviceAttributes === 0) this.programStatusQueryPending = false;
+      if (!this._kittyProtocolActive) this.enableModifyOtherKeys();
+      return true;
+    }
+    if (reply.flags !== 0) {
+      this.disableModifyOtherKeys();
+      if (!this._kittyProtocolActive) {
+        this._kittyProtocolActive = true;
+        setKittyProtocolActive(true);
+      }
+    } else {
+      this.enableModifyOtherKeys();
+    }
+    return true;
+  }
+
+  /** The parsed negotiation reply with its full (possibly reassembled) sequence. */
+  private readKeyboardProtocolNegotiationSequence(
+    sequence: string,
+  ): { parsed: KeyboardProtocolNegotiationSequence; sequence: string } | "pending" | undefined {
+    if (this.keyboardProtocolNegotiationBuffer) {
+      const joined = this.keyboardProtocolNegotiationBuffer + sequence;
+      const parsed = parseKeyboardProtocolNegotiationSequence(joined);
+      if (parsed) {
+        this.clearKeyboardProtocolNegotiationBuffer();
+        return { parsed, sequence: joined };
+      }
+      if (isKeyboardProtocolNegotiationSequencePrefix(joined)) {
+        this.setKeyboardProtocolNegotiationBuffer(joined);
+        return "pending";
+      }
+      this.flushKeyboardProtocolNegotiationBufferAsInput();
+    }
+    const parsed = parseKeyboardProtocolNegotiationSequence(sequence);
+    if (parsed) return { parsed, sequence };
+    if (isKeyboardProtocolNegotiationSequencePrefix(sequence)) {
+      this.setKeyboardProtocolNegotiationBuffer(sequence);
+      return "pending";
+    }
+    return undefined;
+  }
+
+  private setKeyboardProtocolNegotiationBuffer(sequence: string): void {
+    this.clearKeyboardProtocolNegotiationBufferFlushTimer();
+    this.keyboardProtocolNegotiationBuffer = sequence;
+  }
+
+  private clearKeyboardProtocolNegotiationBuffer(): void {
+    this.clearKeyboardProtocolNegotiationBufferFlushTimer();
+    this.keyboardProtocolNegotiationBuffer = "";
+  }
+
+  private flushKeyboardProtocolNegotiationBufferAsInput(): void {
+    if (!this.keyboardProtocolNegotiationBuffer) return;
+    const sequence = this.keyboardProtocolNegotiationBuffer;
+    this.clearKeyboardProtocolNegotiationBuffer();
+    this.forwardInputSequence(sequence);
+  }
+
+  private scheduleKeyboardProtocolNegotiationBufferFlush(): void {
+    if (!this.keyboardProtocolNegotiationBuffer || this.keyboardProtocolBufferFlushTimer) return;
+    this.keyboardProtocolBufferFlushTimer = setTimeout(() => {
+      this.keyboardProtocolBufferFlushTimer = undefined;
+      this.flushKeyboardProtocolNegotiationBufferAsInput();
+    }, NEGOTIATION_FRAGMENT_TIMEOUT_MS);
+  }
+
+  private clearKeyboardProtocolNegotiationBufferFlushTimer(): void {
+    if (!this.keyboardProtocolBufferFlushTimer) return;
+    clearTimeout(this.keyboardProtocolBufferFlushTimer);
+    this.keyboardProtocolBufferFlushTimer = undefined;
+  }
+
+  private forwardInputSequence(sequence: string): void {
+    if (!this.inputHandler) return;
+    const detect = isNativeShiftEnterCandidate(sequence) &&
+      (isAppleTerminalSession() || Deno.build.os === "windows");
+    this.inputHandler(
+      normalizeNativeShiftEnterInput(sequence, detect, detect && isNativeModifierPressed("shift")),
+    );
+  }
+
+  private enableModifyOtherKeys(): void {
+    if (this._kittyProtocolActive || this._modifyOtherKeysActive) return;
+    this.write(MODIFY_OTHER_KEYS_ON);
+    this._modifyOtherKeysActive = true;
+  }
+
+  private disableModifyOtherKeys(): void {
+    if (!this._modifyOtherKeysActive) return;
+    this.write(MODIFY_OTHER_KEYS_OFF);
+    this._modifyOtherKeysActive = false;
+  }
+
+  /** On Windows, ask the console for VT input so modified keys (Shift+Tab) arrive as sequences. */
+  private enableWindowsVTInput(): void {
+    if (Deno.build.os !== "windows") return;
+    try {
+      getNativePlatformHelper()?.enableVirtualTerminalInput?.();
+    } catch {
+      // No native helper: Shift+Tab is not told apart from Tab.
+    }
+  }
+
+  /** Turns the keyboard protocols off first, so late key releases arrive as nothing new. */
+  private popKeyboardProtocols(): void {
+    const pushed = this.keyboardProtocolPushed || this._kittyProtocolActive;
+    this.clearKeyboardProtocolNegotiationBuffer();
+    if (pushed) {
+      this.write(KITTY_POP);
+      this.keyboardProtocolPushed = false;
+      this._kittyProtocolActive = false;
+      setKittyProtocolActive(false);
+    }
+    this.disableModifyOtherKeys();
+  }
+
+  /**
+   * Drain stdin before exiting so Kitty key release events do not leak to the parent shell over
+   * slow links: waits until no input came for `idleMs`, at most `maxMs`.
+   */
+  async drainInput(maxMs = 1000, idleMs = 50): Promise<void> {
+    this.popKeyboardProtocols();
+    const previousHandler = this.inputHandler;
+    this.inputHandler = undefined;
+    const started = Date.now();
+    this.stdin.lastDataAt = started;
+    const endTime = started + maxMs;
+    try {
+      while (true) {
+        const now = Date.now();
+        const timeLeft = endTime - now;
+        if (timeLeft <= 0 || now - this.stdin.lastDataAt >= idleMs) break;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(idleMs, timeLeft)));
+      }
+    } finally {
+      this.inputHandler = previousHandler;
+    }
+  }
+
+  /** Puts every mode back (progress, program status, paste, keyboard protocols, raw mode) and stops input. */
+  stop(): void {
+    if (this.clearProgressInterval()) this.write(PROGRESS_CLEAR);
+    // Remove the status while stopped (after exit, while suspended); start() reports it again.
+    if (this.programStatusSupported && this.programStatus) {
+      this.write(formatProgramStatus({ state: "clear" }));
+    }
+    this.programStatusSupported = false;
+    this.programStatusQueryPending = false;
+    this.write(BRACKETED_PASTE_OFF);
+    this.popKeyboardProtocols();
+    this.stdinBuffer?.destroy();
+    this.stdinBuffer = undefined;
+    this.inputHandler = undefined;
+    listenSignal("SIGWINCH", this.sigwinch, false);
+    this.resizeHandler = undefined;
+    // Stop reading before raw mode goes, so buffered input (Ctrl+D) is not read as cooked input.
+    this.stdin.pause();
+    setStdinRaw(this.wasRaw);
+  }
+
+  /** The restore for an exit without stop(): one synchronous write, then cooked mode. */
+  restoreOnExit(before: string, after: string): void {
+    let sequence = before;
+    if (this.progressInterval) sequence += PROGRESS_CLEAR;
+    sequence += BRACKETED_PASTE_OFF;
+    if (this.keyboardProtocolPushed || this._kittyProtocolActive) sequence += KITTY_POP;
+    if (this._modifyOtherKeysActive) sequence += MODIFY_OTHER_KEYS_OFF;
+    sequence += after;
+    stdoutWrite(sequence);
+    // Unlike Node, Deno leaves the terminal in raw mode at exit: the shell would get a broken tty.
+    setStdinRaw(this.wasRaw);
+  }
+
+  /** Writes to stdout (and to the PI_TUI_WRITE_LOG file). */
+  write(data: string): void {
+    stdoutWrite(data);
+    if (!this.writeLogPath) return;
+    try {
+      Deno.writeTextFileSync(this.writeLogPath, data, { append: true });
+    } catch {
+      // Ignore logging errors
+    }
+  }
+
+  private consoleSize(): { columns: number; rows: number } {
+    if (this.size) return this.size;
+    let size: { columns: number; rows: number } | undefined;
+    try {
+      if (Deno.stdout.isTerminal()) size = Deno.consoleSize();
+    } catch {
+      // No console size to be had.
+    }
+    this.size = {
+      columns: size?.columns || Number(readEnv("COLUMNS")) || 80,
+      rows: size?.rows || Number(readEnv("LINES")) || 24,
+    };
+    return this.size;
+  }
+
+  /** Width in columns: the console's, else COLUMNS, else 80. */
+  get columns(): number {
+    return this.consoleSize().columns;
+  }
+
+  /** Height in rows: the console's, else LINES, else 24. */
+  get rows(): number {
+    return this.consoleSize().rows;
+  }
+
+  moveBy(lines: number): void {
+    if (lines > 0) this.write(`\x1b[${lines}B`);
+    else if (lines < 0) this.write(`\x1b[${-lines}A`);
+  }
+
+  hideCursor(): void {
+    this.write("\x1b[?25l");
+  }
+
+  showCursor(): void {
+    this.write("\x1b[?25h");
+  }
+
+  clearLine(): void {
+    this.write("\x1b[K");
+  }
+
+  clearFromCursor(): void {
+    this.write("\x1b[J");
+  }
+
+  clearScreen(): void {
+    this.write("\x1b[2J\x1b[H");
+  }
+
+  /** OSC 0 title; control characters (from session names) would end the sequence early, so they are replaced. */
+  setTitle(title: string): void {
+    this.write(`\x1b]0;${replaceControlCharacters(title)}\x07`);
+  }
+
+  setProgramStatus(status: ProgramStatus): void {
+    this.programStatus = status.state === "clear" ? undefined : status;
+    if (this.programStatusSupported) this.write(formatProgramStatus(status));
+  }
+
+  private writeProgramStatus(): void {
+    if (this.programStatusSupported && this.programStatus) {
+      this.write(formatProgramStatus(this.programStatus));
+    }
+  }
+
+  /** Indeterminate progress (OSC 9;4), repeated every second so terminals keep showing it. */
+  setProgress(active: boolean): void {
+    if (active) {
+      this.write(PROGRESS_ACTIVE);
+      if (!this.progressInterval) {
+        this.progressInterval = setInterval(() => this.write(PROGRESS_ACTIVE), PROGRESS_KEEPALIVE_MS);
+      }
+    } else {
+      this.clearProgressInterval();
+      this.write(PROGRESS_CLEAR);
+    }
+  }
+
+  private clearProgressInterval(): boolean {
+    if (!this.progressInterval) return false;
+    clearInterval(this.progressInterval);
+    this.progressInterval = undefined;
+    return true;
+  }
+}

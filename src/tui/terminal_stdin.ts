@@ -1,0 +1,61 @@
+/**
+ * Reading the process's standard input for a terminal UI on Deno APIs: a read loop decoding UTF-8
+ * that can be paused so it no longer keeps the process alive.
+ *
+ * A pending `Deno.stdin.read()` cannot be cancelled, and it keeps the event loop alive, so a
+ * program that stopped its TUI would never exit. Deno's own `node:process` stdin solves this with
+ * the stdin resource's REF/UNREF methods; they are internal symbols on `Deno.stdin`'s prototype,
+ * looked up by description here (loading `node:process`'s stdin costs ~35 ms of start-up). Where
+ * they are missing the read stays referenced and the program must exit explicitly.
+ *
+ * @module
+ */
+
+type RefMethod = (this: typeof Deno.stdin) => void;
+
+function stdinRefMethod(name: "REF" | "UNREF"): RefMethod | undefined {
+  const proto = Object.getPrototypeOf(Deno.stdin) as Record<symbol, unknown>;
+  const symbol = Object.getOwnPropertySymbols(proto).find((s) => s.description === name);
+  const method = symbol === undefined ? undefined : proto[symbol];
+  return typeof method === "function" ? method as RefMethod : undefined;
+}
+
+/** Delivers stdin as text while resumed; paused, it neither delivers nor keeps the process alive. */
+export class StdinReader {
+  private onData: ((text: string) => void) | undefined;
+  private looping = false;
+  private decoder = new TextDecoder();
+  /** When data last arrived (ms since the epoch), delivered or not. */
+  lastDataAt = 0;
+
+  /** Starts (or continues) delivering input to `onData`. */
+  resume(onData: (text: string) => void): void {
+    this.onData = onData;
+    stdinRefMethod("REF")?.call(Deno.stdin);
+    if (!this.looping) void this.loop();
+  }
+
+  /** Stops delivering; input that arrives meanwhile is dropped. */
+  pause(): void {
+    this.onData = undefined;
+    stdinRefMethod("UNREF")?.call(Deno.stdin);
+  }
+
+  private async loop(): Promise<void> {
+    this.looping = true;
+    const buffer = new Uint8Array(16 * 1024);
+    try {
+      while (true) {
+        const n = await Deno.stdin.read(buffer);
+        if (n === null) break;
+        this.lastDataAt = Date.now();
+        const text = this.decoder.decode(buffer.subarray(0, n), { stream: true });
+        if (text && this.onData) this.onData(text);
+      }
+    } catch {
+      // stdin closed or unreadable: no more input.
+    } finally {
+      this.looping = false;
+    }
+  }
+}
