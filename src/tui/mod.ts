@@ -137,6 +137,22 @@ export {
 export { TuiMainScreen, type TuiMainScreenRenderState } from "./tui_main_screen.ts";
 
 // --- fullscreen: layout, stacks, scroll view (layout*.ts, stack.ts, scroll_view.ts, alt_screen*.ts) ---
+export { HStack } from "./components/h_stack.ts";
+export { MouseRegion, type MouseRegionHandler } from "./components/mouse_region.ts";
+export {
+  ScrollView,
+  type ScrollViewOptions,
+  type ScrollViewScrollbar,
+  type ScrollViewScrollToOptions,
+} from "./components/scroll_view.ts";
+export {
+  type StackChild,
+  type StackEntry,
+  type StackEntryOptions,
+  type StackOptions,
+  VStack,
+} from "./components/v_stack.ts";
+export type { WheelScrollLines } from "./wheel_scroll.ts";
 
 // --- editor, input, autocomplete (editor*.ts, input.ts, autocomplete.ts) ---
 
