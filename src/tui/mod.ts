@@ -20,7 +20,6 @@ export {
 // --- keys, keybindings, stdin (keys*.ts, keybindings.ts, stdin_buffer.ts) ---
 export {
   decodeKittyPrintable,
-  decodePrintableKey,
   isKeyRelease,
   isKeyRepeat,
   isKittyProtocolActive,
@@ -159,5 +158,10 @@ export type { WheelScrollLines } from "./wheel_scroll.ts";
 // --- markdown, latex (markdown*.ts, latex*.ts) ---
 
 // --- simple components (text.ts, box.ts, select_list.ts, settings_list.ts, loader.ts, image.ts…) ---
+export { Box } from "./components/box.ts";
+export { Loader, type LoaderIndicatorOptions } from "./components/loader.ts";
+export { Spacer } from "./components/spacer.ts";
+export { Text } from "./components/text.ts";
+export { TruncatedText } from "./components/truncated_text.ts";
 
 export {};
