@@ -19,6 +19,19 @@ export {
 
 // --- keys, keybindings, stdin (keys*.ts, keybindings.ts, stdin_buffer.ts) ---
 export {
+  getKeybindings,
+  getSelectPageIndex,
+  type Keybinding,
+  type KeybindingConflict,
+  type KeybindingDefinition,
+  type KeybindingDefinitions,
+  type Keybindings,
+  type KeybindingsConfig,
+  KeybindingsManager,
+  setKeybindings,
+  TUI_KEYBINDINGS,
+} from "./keybindings.ts";
+export {
   decodeKittyPrintable,
   isKeyRelease,
   isKeyRepeat,
