@@ -172,7 +172,15 @@ export type { WheelScrollLines } from "./wheel_scroll.ts";
 
 // --- simple components (text.ts, box.ts, select_list.ts, settings_list.ts, loader.ts, image.ts…) ---
 export { Box } from "./components/box.ts";
+export { CancellableLoader } from "./components/cancellable_loader.ts";
 export { Loader, type LoaderIndicatorOptions } from "./components/loader.ts";
+export {
+  type SelectItem,
+  SelectList,
+  type SelectListLayoutOptions,
+  type SelectListTheme,
+  type SelectListTruncatePrimaryContext,
+} from "./components/select_list.ts";
 export { Spacer } from "./components/spacer.ts";
 export { Text } from "./components/text.ts";
 export { TruncatedText } from "./components/truncated_text.ts";
