@@ -43,6 +43,7 @@ export {
   parseKey,
   setKittyProtocolActive,
 } from "./keys.ts";
+export { StdinBuffer, type StdinBufferEventMap, type StdinBufferOptions } from "./stdin_buffer.ts";
 
 // --- colours, capabilities, images (colors.ts, oklab.ts, terminal_*.ts) ---
 export {
