@@ -50,6 +50,7 @@ const TERMINAL_SPACING_MARKS = new RegExp(
   "v",
 );
 const RGI_EMOJI = /^\p{RGI_Emoji}$/v;
+const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
 
 /** Whether every code unit of `str` is printable ASCII (0x20–0x7e): one cell per unit. */
 export function isPrintableAscii(str: string): boolean {
@@ -74,12 +75,23 @@ function mayBeEmoji(cluster: string): boolean {
     cluster.length > 2;
 }
 
-/** Width of a cluster the fast paths could not settle. */
-function clusterWidth(cluster: string): number {
+/**
+ * Whether a cluster is an RGI emoji. For one code point that is the same as Emoji_Presentation
+ * (regional indicators aside, which count 2 anyway; tests/tui/utils_width_test.ts checks every code
+ * point), and that class compiles in well under a millisecond where the RGI_Emoji set of strings
+ * takes V8 over 100 ms: the first frame with a ✓ or ⚠ need not pay for it.
+ */
+function isEmoji(cluster: string): boolean {
+  const single = cluster.length === 1 || (cluster.length === 2 && cluster.codePointAt(0)! > 0xffff);
+  return single ? EMOJI_PRESENTATION.test(cluster) : RGI_EMOJI.test(cluster);
+}
+
+/** Width of a cluster the fast paths could not settle (exported for the tests that check those paths). */
+export function clusterWidth(cluster: string): number {
   // Some marks take cells even without a base character.
   if (TERMINAL_SPACING_MARKS.test(cluster)) return [...cluster].length;
   if (ZERO_WIDTH_CLUSTER.test(cluster)) return 0;
-  if (mayBeEmoji(cluster) && RGI_EMOJI.test(cluster)) return 2;
+  if (mayBeEmoji(cluster) && isEmoji(cluster)) return 2;
   const base = cluster.replace(LEADING_NON_PRINTING, "");
   const cp = base.codePointAt(0);
   if (cp === undefined) return 0;
@@ -123,10 +135,23 @@ export function graphemeWidth(cluster: string): number {
   if (code === 0x09) return 3;
   let width = unitWidths.get(code);
   if (width === undefined) {
-    width = clusterWidth(cluster);
+    width = standaloneUnitWidth(code) ?? clusterWidth(cluster);
     unitWidths.set(code, width);
   }
   return width;
+}
+
+/**
+ * Width of a standalone unit (below) without the Unicode property regexes, whose first compile
+ * costs milliseconds the first frame (box drawing, ✓, …, CJK) should not pay: those ranges hold no
+ * marks, controls or default-ignorables, so only the emoji test and the East Asian width decide.
+ * tests/tui/utils_width_test.ts checks it against {@link clusterWidth} for every such unit.
+ * Undefined for other units.
+ */
+export function standaloneUnitWidth(code: number): number | undefined {
+  if (!isStandaloneUnit(code)) return undefined;
+  const char = String.fromCharCode(code);
+  return mayBeEmoji(char) && isEmoji(char) ? 2 : eastAsianWidth(code);
 }
 
 /**
@@ -179,11 +204,6 @@ export function graphemesOf(text: string): Iterable<string> {
   return text;
 }
 
-/** The grapheme clusters of `text` by Intl.Segmenter alone. */
-export function* segmentGraphemes(text: string): Generator<string> {
-  for (const { segment } of getGraphemeSegmenter().segment(text)) yield segment;
-}
-
 /**
  * Width of a string of printable ASCII, tabs and escape sequences, or -1 when it holds anything
  * else. Styled lines are mostly this, and counting them allocates nothing.
@@ -223,9 +243,8 @@ export function visibleWidth(str: string): number {
   if (cached !== undefined) return cached;
 
   let width = 0;
-  const segmenter = getGraphemeSegmenter();
-  for (const { segment } of segmenter.segment(stripTerminalSequences(str.replaceAll("\t", "   ")))) {
-    width += graphemeWidth(segment);
+  for (const cluster of graphemesOf(stripTerminalSequences(str.replaceAll("\t", "   ")))) {
+    width += graphemeWidth(cluster);
   }
   if (widthCache.size >= CACHE_LIMIT) widthCache.delete(widthCache.keys().next().value!);
   widthCache.set(str, width);

@@ -9,7 +9,7 @@
 import { ansiCodeLength, collectAnsiCodes, textRunEnd } from "./utils_ansi.ts";
 import { cjkBreakRegex } from "./utils_chars.ts";
 import { StyleState } from "./utils_style.ts";
-import { graphemeWidth, isPrintableAscii, segmentGraphemes, visibleWidth } from "./utils_width.ts";
+import { graphemesOf, graphemeWidth, isPrintableAscii, visibleWidth } from "./utils_width.ts";
 
 const UNICODE_SPACE = /\s/;
 
@@ -52,7 +52,7 @@ function tokenize(line: string): string[] {
     const end = textRunEnd(line, i + 1);
     const run = line.slice(i, end);
     const ascii = isPrintableAscii(run);
-    for (const cluster of ascii ? run : segmentGraphemes(run)) {
+    for (const cluster of ascii ? run : graphemesOf(run)) {
       const isSpace = cluster === " ";
       if (!ascii && !isSpace && cjkBreakRegex.test(cluster)) {
         if (current) tokens.push(current);
@@ -97,7 +97,7 @@ function breakWord(word: string, width: number, state: StyleState): string[] {
       continue;
     }
     const end = textRunEnd(word, i);
-    for (const cluster of segmentGraphemes(word.slice(i, end))) {
+    for (const cluster of graphemesOf(word.slice(i, end))) {
       const w = graphemeWidth(cluster);
       if (lineWidth + w > width) {
         lines.push(line + state.lineEndReset());
