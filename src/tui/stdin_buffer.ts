@@ -71,7 +71,11 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
   private readonly timeoutMs: number;
   private readonly escapeTimeoutMs: number;
   private pasteMode = false;
-  private pasteBuffer = "";
+  /** The paste so far, in the chunks it came in: joined once, at its end, so a long paste stays linear. */
+  private pasteParts: string[] = [];
+  private pasteLength = 0;
+  /** The paste's last few characters, where an end marker split across chunks begins. */
+  private pasteTail = "";
   /** A kitty key that types text was just emitted; some terminals send the raw character after it too. */
   private pendingKittyPrintableCodepoint: number | undefined;
 
@@ -97,10 +101,9 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
     this.buffer += text;
 
     if (this.pasteMode) {
-      const searchFrom = Math.max(0, this.pasteBuffer.length - PASTE_END.length + 1);
-      this.pasteBuffer += this.buffer;
+      const chunk = this.buffer;
       this.buffer = "";
-      this.finishPasteIfEnded(searchFrom);
+      this.addToPaste(chunk);
       return;
     }
 
@@ -113,10 +116,13 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
         }
       }
       this.pendingKittyPrintableCodepoint = undefined;
-      this.pasteBuffer = this.buffer.slice(start + PASTE_START.length);
+      const pasted = this.buffer.slice(start + PASTE_START.length);
       this.buffer = "";
       this.pasteMode = true;
-      this.finishPasteIfEnded(0);
+      this.pasteParts = [];
+      this.pasteLength = 0;
+      this.pasteTail = "";
+      this.addToPaste(pasted);
       return;
     }
 
@@ -131,15 +137,27 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
     this.timeout = setTimeout(() => this.flushOnTimeout(), wait);
   }
 
-  private finishPasteIfEnded(searchFrom: number): void {
-    const end = this.pasteBuffer.indexOf(PASTE_END, searchFrom);
-    if (end === -1) return;
-    const content = this.pasteBuffer.slice(0, end);
-    const rest = this.pasteBuffer.slice(end + PASTE_END.length);
+  /** Adds a chunk to the paste; at the end marker, emits the paste and processes what follows it. */
+  private addToPaste(chunk: string): void {
+    // The end marker may straddle chunks: look in the last few characters already held plus the chunk.
+    const overlap = this.pasteTail.length;
+    const window = this.pasteTail + chunk;
+    const at = window.indexOf(PASTE_END);
+    this.pasteParts.push(chunk);
+    this.pasteLength += chunk.length;
+    if (at === -1) {
+      this.pasteTail = window.slice(-(PASTE_END.length - 1));
+      return;
+    }
+    const all = this.pasteParts.join("");
+    const end = this.pasteLength - chunk.length - overlap + at;
     this.pasteMode = false;
-    this.pasteBuffer = "";
+    this.pasteParts = [];
+    this.pasteLength = 0;
+    this.pasteTail = "";
     this.pendingKittyPrintableCodepoint = undefined;
-    this.emit("paste", content);
+    this.emit("paste", all.slice(0, end));
+    const rest = all.slice(end + PASTE_END.length);
     if (rest.length > 0) this.process(rest);
   }
 
@@ -189,7 +207,9 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
     this.cancelTimeout();
     this.buffer = "";
     this.pasteMode = false;
-    this.pasteBuffer = "";
+    this.pasteParts = [];
+    this.pasteLength = 0;
+    this.pasteTail = "";
     this.pendingKittyPrintableCodepoint = undefined;
   }
 
