@@ -148,6 +148,7 @@ export {
   type ViewportTUI,
 } from "./tui.ts";
 export { TuiMainScreen, type TuiMainScreenRenderState } from "./tui_main_screen.ts";
+export { isAppleTerminalSession, ProcessTerminal, type Terminal } from "./terminal.ts";
 
 // --- fullscreen: layout, stacks, scroll view (layout*.ts, stack.ts, scroll_view.ts, alt_screen*.ts) ---
 export { HStack } from "./components/h_stack.ts";
@@ -165,6 +166,7 @@ export {
   type StackOptions,
   VStack,
 } from "./components/v_stack.ts";
+export { TuiAltScreen, type TuiAltScreenOptions } from "./tui_alt_screen.ts";
 export type { WheelScrollLines } from "./wheel_scroll.ts";
 
 // --- editor, input, autocomplete (editor*.ts, input.ts, autocomplete.ts) ---
@@ -182,6 +184,7 @@ export {
   type SelectListTheme,
   type SelectListTruncatePrimaryContext,
 } from "./components/select_list.ts";
+export { type SettingItem, SettingsList, type SettingsListTheme } from "./components/settings_list.ts";
 export { Spacer } from "./components/spacer.ts";
 export { Text } from "./components/text.ts";
 export { TruncatedText } from "./components/truncated_text.ts";
