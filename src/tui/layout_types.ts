@@ -1,0 +1,59 @@
+/**
+ * The data of a fullscreen layout frame: boxes with their screen rectangles and clips.
+ *
+ * @module
+ */
+import type { ScrollView } from "./components/scroll_view.ts";
+import type { Component } from "./tui.ts";
+
+/** A rectangle of terminal cells; `x`/`y` are zero-based screen coordinates. */
+export interface LayoutRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Where one component landed in a frame. */
+export interface LayoutBox {
+  component: Component;
+  /** The cells the component was given (may extend past the screen or its parent). */
+  rect: LayoutRect;
+  /** The part of `rect` that is visible through every ancestor. */
+  clip: LayoutRect;
+  children: LayoutBox[];
+  parent?: LayoutBox;
+  /** A leaf's rendered lines. */
+  lines?: readonly string[];
+  /** The first of `lines` shown (to keep a cursor line visible in a box shorter than its lines). */
+  lineOffset?: number;
+  /** Set on a scroll view's box. */
+  scrollView?: ScrollView;
+  /** A scroll view's whole content, as rendered this frame. */
+  scrollContentLines?: readonly string[];
+  layer: number;
+}
+
+/** Component output by width, as rendered for one layout frame. */
+export type LayoutRenderCache = Map<Component, Map<number, readonly string[]>>;
+
+/** One laid-out and painted screen. */
+export interface LayoutFrame {
+  root: LayoutBox;
+  width: number;
+  height: number;
+  lines: string[];
+  primaryScrollView?: ScrollView;
+  /** Output of every component this frame rendered; pass it to a later frame whose content did not change. */
+  renderCache: LayoutRenderCache;
+}
+
+/** Where a scroll view's scrollbar and its thumb are on screen. */
+export interface ScrollbarGeometry {
+  column: number;
+  trackTop: number;
+  trackHeight: number;
+  thumbTop: number;
+  thumbHeight: number;
+  maxScrollTop: number;
+}
