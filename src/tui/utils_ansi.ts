@@ -59,6 +59,28 @@ export function textRunEnd(str: string, from: number): number {
   return esc === -1 ? str.length : esc;
 }
 
+/**
+ * Walks a line piece by piece: `onCode` gets each escape sequence, `onRun` each stretch of visible
+ * text between them. Either returns `false` to stop the walk.
+ */
+export function walkRuns(
+  line: string,
+  onCode: (code: string) => boolean | void,
+  onRun: (run: string) => boolean | void,
+): void {
+  for (let i = 0; i < line.length;) {
+    const codeLength = ansiCodeLength(line, i);
+    if (codeLength > 0) {
+      if (onCode(line.substring(i, i + codeLength)) === false) return;
+      i += codeLength;
+    } else {
+      const end = textRunEnd(line, i + 1);
+      if (onRun(line.slice(i, end)) === false) return;
+      i = end;
+    }
+  }
+}
+
 /** Remove ANSI, OSC, and APC control sequences while preserving visible text. */
 export function stripTerminalSequences(str: string): string {
   let esc = str.indexOf("\x1b");

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ansiCodeLength, textRunEnd } from "./utils_ansi.ts";
+import { walkRuns } from "./utils_ansi.ts";
 import { graphemesOf, graphemeWidth, isPrintableAscii, walkLine } from "./utils_width.ts";
 
 interface GraphemeCellRange {
@@ -15,28 +15,24 @@ interface GraphemeCellRange {
 /** Return the terminal-cell range occupied by the grapheme at a visible column. */
 export function getGraphemeCellRange(line: string, column: number): GraphemeCellRange | undefined {
   let col = 0;
-  for (let i = 0; i < line.length;) {
-    const codeLength = ansiCodeLength(line, i);
-    if (codeLength > 0) {
-      i += codeLength;
-      continue;
-    }
-    const end = textRunEnd(line, i);
-    const run = line.slice(i, end);
-    i = end;
+  let found: GraphemeCellRange | undefined;
+  walkRuns(line, () => {}, (run) => {
     if (isPrintableAscii(run)) {
-      if (column >= col && column < col + run.length) return { start: column, end: column + 1 };
+      if (column >= col && column < col + run.length) found = { start: column, end: column + 1 };
       col += run.length;
-      continue;
+      return !found;
     }
     for (const cluster of graphemesOf(run)) {
       const w = graphemeWidth(cluster);
       // Zero-width clusters own no cell; the column belongs to a neighbour.
-      if (w > 0 && column >= col && column < col + w) return { start: col, end: col + w };
+      if (w > 0 && column >= col && column < col + w) {
+        found = { start: col, end: col + w };
+        return false;
+      }
       col += w;
     }
-  }
-  return undefined;
+  });
+  return found;
 }
 
 // deno-lint-ignore no-control-regex -- an escape sequence is made of control characters
@@ -70,20 +66,13 @@ const THAI_LAO_AM = /[\u0e33\u0eb3]/g;
  * line, while tabs inside escape sequences stay.
  */
 export function normalizeTerminalOutput(str: string): string {
-  let text = str.replace(THAI_LAO_AM, (am) => am === "\u0e33" ? "\u0e4d\u0e32" : "\u0ecd\u0eb2");
+  const text = str.replace(THAI_LAO_AM, (am) => am === "\u0e33" ? "\u0e4d\u0e32" : "\u0ecd\u0eb2");
   if (!text.includes("\t")) return text;
   let out = "";
-  for (let i = 0; i < text.length;) {
-    const codeLength = ansiCodeLength(text, i);
-    if (codeLength > 0) {
-      out += text.substring(i, i + codeLength);
-      i += codeLength;
-      continue;
-    }
-    const end = textRunEnd(text, i + 1);
-    out += text.slice(i, end).replaceAll("\t", "   ");
-    i = end;
-  }
-  text = out;
-  return text;
+  walkRuns(text, (code) => {
+    out += code;
+  }, (run) => {
+    out += run.replaceAll("\t", "   ");
+  });
+  return out;
 }

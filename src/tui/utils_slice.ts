@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ansiCodeLength, openOsc8CloseAt, textRunEnd } from "./utils_ansi.ts";
+import { openOsc8CloseAt, walkRuns } from "./utils_ansi.ts";
 import { StyleState } from "./utils_style.ts";
 import { graphemesOf, graphemeWidth, isPrintableAscii, visibleWidth, walkLine } from "./utils_width.ts";
 
@@ -131,23 +131,17 @@ export function sliceWithWidth(
   let col = 0;
   // Sequences met before the range, written in front of its first cluster (in their order).
   let pending = "";
-  for (let i = 0; i < line.length && col < endCol;) {
-    const codeLength = ansiCodeLength(line, i);
-    if (codeLength > 0) {
-      const code = line.substring(i, i + codeLength);
-      if (col >= startCol) {
-        out += pending + code;
-        pending = "";
-      } else if (!code.startsWith("\x1b_")) {
-        // APC sequences (the cursor marker) mark a position; they are no style to carry into the range.
-        pending += code;
-      }
-      i += codeLength;
-      continue;
+  // A range that ends before column 0 takes nothing, not even the sequences at the start.
+  if (endCol <= 0) return { text: "", width: 0 };
+  walkRuns(line, (code) => {
+    if (col >= startCol) {
+      out += pending + code;
+      pending = "";
+    } else if (!code.startsWith("\x1b_")) {
+      // APC sequences (the cursor marker) mark a position; they are no style to carry into the range.
+      pending += code;
     }
-    const end = textRunEnd(line, i);
-    const run = line.slice(i, end);
-    i = end;
+  }, (run) => {
     if (isPrintableAscii(run)) {
       const from = Math.max(0, startCol - col);
       const to = Math.min(run.length, endCol - col);
@@ -157,19 +151,20 @@ export function sliceWithWidth(
         width += to - from;
       }
       col += run.length;
-      continue;
-    }
-    for (const cluster of graphemesOf(run)) {
-      const w = graphemeWidth(cluster);
-      if (col >= startCol && (!strict || col + w <= endCol)) {
-        out += pending + cluster;
-        pending = "";
-        width += w;
+    } else {
+      for (const cluster of graphemesOf(run)) {
+        const w = graphemeWidth(cluster);
+        if (col >= startCol && (!strict || col + w <= endCol)) {
+          out += pending + cluster;
+          pending = "";
+          width += w;
+        }
+        col += w;
+        if (col >= endCol) break;
       }
-      col += w;
-      if (col >= endCol) break;
     }
-  }
+    return col < endCol;
+  });
   return { text: out, width };
 }
 

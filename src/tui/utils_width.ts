@@ -13,7 +13,7 @@
  * @module
  */
 import { eastAsianWidth } from "npm:get-east-asian-width@1.6.0";
-import { ansiCodeLength, stripTerminalSequences, textRunEnd } from "./utils_ansi.ts";
+import { ansiCodeLength, stripTerminalSequences, walkRuns } from "./utils_ansi.ts";
 
 let graphemes: Intl.Segmenter | undefined;
 let words: Intl.Segmenter | undefined;
@@ -260,17 +260,9 @@ export function walkLine(
   onCode: (code: string) => boolean | void,
   onCluster: (cluster: string, width: number) => boolean | void,
 ): void {
-  for (let i = 0; i < line.length;) {
-    const codeLength = ansiCodeLength(line, i);
-    if (codeLength > 0) {
-      if (onCode(line.substring(i, i + codeLength)) === false) return;
-      i += codeLength;
-      continue;
+  walkRuns(line, onCode, (run) => {
+    for (const cluster of graphemesOf(run)) {
+      if (onCluster(cluster, graphemeWidth(cluster)) === false) return false;
     }
-    const end = textRunEnd(line, i);
-    for (const cluster of graphemesOf(line.slice(i, end))) {
-      if (onCluster(cluster, graphemeWidth(cluster)) === false) return;
-    }
-    i = end;
-  }
+  });
 }
