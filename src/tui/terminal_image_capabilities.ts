@@ -47,12 +47,20 @@ export function setCellDimensions(dims: CellDimensions): void {
  */
 function tmuxForwardsHyperlinks(): boolean {
   try {
-    const out = new Deno.Command("tmux", {
-      args: ["display-message", "-p", "#{client_termfeatures}"],
+    // pi-tui gives tmux 250 ms. A synchronous Deno child has no timeout, so on POSIX a shell runs
+    // tmux and kills it when a sleeper fires first (the sleeper writes nowhere, so it cannot hold
+    // the output pipe open past tmux's exit).
+    const args = ["display-message", "-p", "#{client_termfeatures}"];
+    const script = "tmux display-message -p '#{client_termfeatures}' & p=$!; " +
+      "(sleep 0.25; kill $p) >/dev/null 2>&1 & w=$!; wait $p; s=$?; kill $w 2>/dev/null; exit $s";
+    const windows = Deno.build.os === "windows";
+    const command = new Deno.Command(windows ? "tmux" : "sh", {
+      args: windows ? args : ["-c", script],
       stdin: "null",
       stdout: "piped",
       stderr: "null",
-    }).outputSync();
+    });
+    const out = command.outputSync();
     if (!out.success) return false;
     return new TextDecoder().decode(out.stdout).split(",").map((feature) => feature.trim()).includes(
       "hyperlinks",
