@@ -7,7 +7,8 @@
 import { walkRuns } from "./utils_ansi.ts";
 import { graphemesOf, graphemeWidth, isPrintableAscii, walkLine } from "./utils_width.ts";
 
-interface GraphemeCellRange {
+/** The cells a grapheme takes: columns `start` (inclusive) to `end` (exclusive). */
+export interface GraphemeCellRange {
   start: number;
   end: number;
 }
