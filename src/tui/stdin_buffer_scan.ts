@@ -16,11 +16,13 @@ const SUB = "\x1a";
  * program-status reply, XTVERSION, kitty graphics). Until a header is complete, the bytes may as
  * well be batched Alt keystrokes (Alt+] then "1"), so only a full header marks a delimited string.
  */
-const REPLY_HEADER = /^(?:\](?:1[01];|4;\d{1,3};|7501;\?)|P>\||_G(?:[a-z]=\d+,)*[a-z]=\d+;)/;
+const REPLY_HEADER = /(?:\](?:1[01];|4;\d{1,3};|7501;\?)|P>\||_G(?:[a-z]=\d+,)*[a-z]=\d+;)/y;
 
-/** Whether `data` starts with a complete terminal-reply header (see REPLY_HEADER). */
-export function isTerminalReplyHeader(data: string): boolean {
-  return data.startsWith(ESC) && REPLY_HEADER.test(data.slice(1));
+/** Whether `data` has a complete terminal-reply header at `start` (see REPLY_HEADER). */
+export function isTerminalReplyHeader(data: string, start = 0): boolean {
+  if (data[start] !== ESC) return false;
+  REPLY_HEADER.lastIndex = start + 1;
+  return REPLY_HEADER.test(data);
 }
 
 /** OSC, DCS or APC: strings that run until a terminator rather than a final byte. */
@@ -29,7 +31,7 @@ export function isControlString(data: string): boolean {
 }
 
 /** An SGR mouse report's parameters and final byte, after `ESC [`. */
-const SGR_MOUSE = /^<\d+;\d+;\d+[Mm]/;
+const SGR_MOUSE = /<\d+;\d+;\d+[Mm]/y;
 
 /** Length of the code point at `i` (2 for a surrogate pair). */
 function charLength(s: string, i: number): number {
@@ -57,8 +59,8 @@ function scanCsi(s: string, start: number): EscapeScan {
   }
   if (s[start + 2] === "<") {
     // SGR mouse: the final M/m ends it only after three numeric parameters.
-    const m = SGR_MOUSE.exec(s.slice(start + 2));
-    return m ? { kind: "sequence", end: start + 2 + m[0].length } : INCOMPLETE;
+    SGR_MOUSE.lastIndex = start + 2;
+    return SGR_MOUSE.test(s) ? { kind: "sequence", end: SGR_MOUSE.lastIndex } : INCOMPLETE;
   }
   for (let i = start + 2; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -73,7 +75,7 @@ function scanCsi(s: string, start: number): EscapeScan {
  * other than ST, so a lost terminator cannot swallow later keystrokes.
  */
 function scanControlString(s: string, start: number): EscapeScan {
-  const reply = isTerminalReplyHeader(s.slice(start));
+  const reply = isTerminalReplyHeader(s, start);
   const osc = s[start + 1] === "]";
   for (let i = start + 2; i < s.length; i++) {
     const ch = s[i];
