@@ -117,6 +117,25 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     }
   };
 
+  /**
+   * Deno runs no unload handlers when an uncaught error or unhandled rejection ends the process,
+   * so those events restore too — unless an earlier listener prevented the default and the
+   * process goes on.
+   */
+  private readonly crashRestoreHandler = (event: Event) => {
+    if (!event.defaultPrevented) this.exitRestoreHandler();
+  };
+
+  private listenForExit(listen: boolean): void {
+    globalThis.removeEventListener("unload", this.exitRestoreHandler);
+    globalThis.removeEventListener("error", this.crashRestoreHandler);
+    globalThis.removeEventListener("unhandledrejection", this.crashRestoreHandler);
+    if (!listen) return;
+    globalThis.addEventListener("unload", this.exitRestoreHandler);
+    globalThis.addEventListener("error", this.crashRestoreHandler);
+    globalThis.addEventListener("unhandledrejection", this.crashRestoreHandler);
+  }
+
   /** How many frames were drawn in full (not differentially). */
   get fullRedraws(): number {
     return this.fullRedrawCount;
@@ -150,8 +169,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
   /** Takes the terminal: raw input, hidden cursor, and a first frame soon. */
   start(): void {
     this.stopped = false;
-    globalThis.removeEventListener("unload", this.exitRestoreHandler);
-    globalThis.addEventListener("unload", this.exitRestoreHandler);
+    this.listenForExit(true);
     this.ownsTerminal = true;
     this.updateSuspendSignalListener();
     this.beforeTerminalStart();
@@ -209,7 +227,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
   /** Gives the terminal back: shown cursor, cooked mode, protocols off. */
   stop(options: TuiStopOptions = {}): void {
     this.stopped = true;
-    globalThis.removeEventListener("unload", this.exitRestoreHandler);
+    this.listenForExit(false);
     this.cancelRenderTimer();
     if (this.terminalColorSchemeNotificationsEnabled) this.terminal.write("\x1b[?2031l");
     this.beforeTerminalStop(options);

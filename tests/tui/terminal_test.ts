@@ -1,0 +1,196 @@
+/**
+ * ProcessTerminal on a real pseudo-terminal: a small Deno program runs under `script` (util-linux),
+ * which gives it a pty and records every byte it writes. The test plays the terminal's part by
+ * typing replies and keys into the pty, and checks the keyboard protocol negotiation, input
+ * delivery, and that the terminal is given back — cooked mode, cursor shown, bracketed paste and
+ * keyboard protocols off — on stop(), on Deno.exit() without stop(), and on an uncaught error.
+ * Also the pure helpers of the terminal layer.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import {
+  normalizeAppleTerminalInput,
+  normalizeNativeShiftEnterInput,
+  parseKeyboardProtocolNegotiationSequence,
+  resolveEscapeTimeoutMs,
+} from "../../src/tui/terminal.ts";
+
+const CHILD = `
+import { ProcessTerminal } from ${JSON.stringify(new URL("../../src/tui/terminal.ts", import.meta.url).href)};
+import { TuiMainScreen } from ${
+  JSON.stringify(new URL("../../src/tui/tui_main_screen.ts", import.meta.url).href)
+};
+const [mode, dir] = Deno.args;
+const stty = async () => new TextDecoder().decode(
+  (await new Deno.Command("stty", { args: ["-a"], stdin: "inherit", stdout: "piped" }).output()).stdout);
+const terminal = new ProcessTerminal();
+const tui = new TuiMainScreen(terminal);
+const inputs = [];
+tui.addChild({ render: () => ["hello from the tui"], invalidate() {} });
+tui.addInputListener((data) => { inputs.push(data); return { consume: true }; });
+tui.start();
+Deno.writeTextFileSync(dir + "/ready", "");
+const deadline = Date.now() + 10000;
+while (!inputs.includes("q") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+const report = { inputs, kitty: terminal.kittyProtocolActive, modifyOtherKeys: terminal.modifyOtherKeysActive,
+  columns: terminal.columns, rows: terminal.rows, sttyRunning: await stty() };
+if (mode === "exit") { Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report)); Deno.exit(0); }
+if (mode === "crash") { Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report)); throw new Error("crash on purpose"); }
+tui.stop();
+report.sttyStopped = await stty();
+Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report));
+// Nothing is left to do: the paused stdin read must not keep the program alive.
+`;
+
+interface Report {
+  inputs: string[];
+  kitty: boolean;
+  modifyOtherKeys: boolean;
+  columns: number;
+  rows: number;
+  sttyRunning: string;
+  sttyStopped?: string;
+}
+
+async function waitFor(path: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      Deno.statSync(path);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  throw new Error(`${path} did not appear within ${ms} ms`);
+}
+
+/** Runs the child under script, typing `replies` once it started; returns the pty's output and the report. */
+async function runChild(mode: "stop" | "exit" | "crash", replies: string[]) {
+  const dir = Deno.makeTempDirSync({ prefix: "pi-tui-terminal-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/child.ts`, CHILD);
+    const command =
+      `stty cols 50 rows 10; ${Deno.execPath()} run -A --no-prompt ${dir}/child.ts ${mode} ${dir}; echo $? > ${dir}/rc`;
+    const child = new Deno.Command("script", {
+      args: ["-qfec", command, `${dir}/typescript`],
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+      env: { TERM: "xterm-256color" },
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await waitFor(`${dir}/ready`, 15_000);
+    for (const reply of replies) {
+      await writer.write(new TextEncoder().encode(reply));
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    await writer.write(new TextEncoder().encode("q"));
+    await waitFor(`${dir}/rc`, 15_000);
+    await writer.close().catch(() => {});
+    await child.status;
+    const raw = Deno.readTextFileSync(`${dir}/typescript`);
+    // script adds a header and a footer line around what the program wrote.
+    const body = raw.slice(raw.indexOf("\n") + 1, raw.lastIndexOf("\nScript done"));
+    // Deno may clear a progress line first (CSI 0G, 2K, J); the program's output starts at its first write.
+    const output = body.slice(Math.max(0, body.indexOf("\x1b[?2004h")));
+    const report = JSON.parse(Deno.readTextFileSync(`${dir}/report.json`)) as Report;
+    return { output, report, rc: Number(Deno.readTextFileSync(`${dir}/rc`).trim()) };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** Whether an `stty -a` listing shows canonical mode with echo (a cooked terminal). */
+function cooked(stty: string): boolean {
+  return /(^|\s)icanon(\s|$)/.test(stty) && /(^|\s)echo(\s|$)/.test(stty);
+}
+
+const linux = Deno.build.os === "linux";
+const START = "\x1b[?2004h\x1b[>7u\x1b[?u\x1b]7501;?\x1b\\\x1b[c";
+
+Deno.test({
+  name: "ProcessTerminal: Kitty reply enables the protocol; stop() gives the terminal back",
+  ignore: !linux,
+  async fn() {
+    const { output, report, rc } = await runChild("stop", [
+      "\x1b[?7u",
+      "\x1b[?62;22c",
+      "a",
+      "\x1b[200~pasted\x1b[201~",
+    ]);
+    assertEquals(rc, 0);
+    assert(output.startsWith(START), JSON.stringify(output.slice(0, 80)));
+    assertEquals(report.kitty, true);
+    assertEquals(report.modifyOtherKeys, false);
+    assertEquals(report.inputs, ["a", "\x1b[200~pasted\x1b[201~", "q"]);
+    assertEquals([report.columns, report.rows], [50, 10]);
+    assert(!cooked(report.sttyRunning), "raw while running");
+    assert(cooked(report.sttyStopped!), "cooked after stop");
+    // stop(): the cursor goes below the content, shown, then paste and the Kitty flags are popped.
+    assertStringIncludes(output, "hello from the tui");
+    assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u"), JSON.stringify(output.slice(-60)));
+  },
+});
+
+Deno.test({
+  name: "ProcessTerminal: a DA1 reply without Kitty flags turns on modifyOtherKeys, and stop() turns it off",
+  ignore: !linux,
+  async fn() {
+    const { output, report } = await runChild("stop", ["\x1b[?62;22c", "\x1b[27;5;106~"]);
+    assertEquals(report.kitty, false);
+    assertEquals(report.modifyOtherKeys, true);
+    assertEquals(report.inputs, ["\x1b[27;5;106~", "q"]);
+    assertStringIncludes(output, "\x1b[>4;2m");
+    assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u\x1b[>4;0m"), JSON.stringify(output.slice(-60)));
+    assert(cooked(report.sttyStopped!));
+  },
+});
+
+Deno.test({
+  name: "ProcessTerminal: Deno.exit() without stop() still restores the modes",
+  ignore: !linux,
+  async fn() {
+    const { output, rc } = await runChild("exit", ["\x1b[?7u"]);
+    assertEquals(rc, 0);
+    assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u"), JSON.stringify(output.slice(-60)));
+  },
+});
+
+Deno.test({
+  name: "ProcessTerminal: an uncaught error restores the modes before the error is printed",
+  ignore: !linux,
+  async fn() {
+    const { output, rc } = await runChild("crash", ["\x1b[?62c"]);
+    assertEquals(rc, 1);
+    assertStringIncludes(output, "\x1b[?25h\x1b[?2004l\x1b[<u\x1b[>4;0m");
+    assertStringIncludes(output, "crash on purpose");
+    assert(output.indexOf("\x1b[>4;0m") < output.indexOf("crash on purpose"));
+  },
+});
+
+Deno.test("keyboard protocol negotiation replies are parsed; other sequences are not", () => {
+  assertEquals(parseKeyboardProtocolNegotiationSequence("\x1b[?7u"), { type: "kitty-flags", flags: 7 });
+  assertEquals(parseKeyboardProtocolNegotiationSequence("\x1b[?0u"), { type: "kitty-flags", flags: 0 });
+  assertEquals(parseKeyboardProtocolNegotiationSequence("\x1b[?62;22c"), { type: "device-attributes" });
+  assertEquals(parseKeyboardProtocolNegotiationSequence("\x1b[?c"), { type: "device-attributes" });
+  assertEquals(parseKeyboardProtocolNegotiationSequence("\x1b[97u"), undefined);
+  assertEquals(parseKeyboardProtocolNegotiationSequence("\x1b[?7"), undefined);
+});
+
+Deno.test("escape timeout: PI_TUI_ESC_TIMEOUT, then 100 ms over SSH, else 10 ms", () => {
+  assertEquals(resolveEscapeTimeoutMs({}), 10);
+  assertEquals(resolveEscapeTimeoutMs({ SSH_TTY: "/dev/pts/1" }), 100);
+  assertEquals(resolveEscapeTimeoutMs({ SSH_CONNECTION: "1 2 3 4" }), 100);
+  assertEquals(resolveEscapeTimeoutMs({ PI_TUI_ESC_TIMEOUT: "250", SSH_TTY: "x" }), 250);
+  assertEquals(resolveEscapeTimeoutMs({ PI_TUI_ESC_TIMEOUT: "-1" }), 10);
+  assertEquals(resolveEscapeTimeoutMs({ PI_TUI_ESC_TIMEOUT: "soon" }), 10);
+});
+
+Deno.test("native Shift+Enter becomes the Kitty Shift+Enter sequence only when detected and Shift is held", () => {
+  assertEquals(normalizeNativeShiftEnterInput("\r", true, true), "\x1b[13;2u");
+  assertEquals(normalizeNativeShiftEnterInput("\x1b\r", true, true), "\x1b[13;2u");
+  assertEquals(normalizeNativeShiftEnterInput("\r", false, true), "\r");
+  assertEquals(normalizeNativeShiftEnterInput("\r", true, false), "\r");
+  assertEquals(normalizeNativeShiftEnterInput("a", true, true), "a");
+  assertEquals(normalizeAppleTerminalInput("\r", true, true), "\x1b[13;2u");
+});
