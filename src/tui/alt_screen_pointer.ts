@@ -15,7 +15,7 @@ import {
   decodeMouseButton,
 } from "./alt_screen_mouse.ts";
 import type { ScrollToEndIndicatorRect } from "./alt_screen_paint.ts";
-import { AltScreenTextSelection } from "./alt_screen_text_selection.ts";
+import { type AltScreenSelectionHost, AltScreenTextSelection } from "./alt_screen_text_selection.ts";
 import type { ScrollView } from "./components/scroll_view.ts";
 import {
   getLayoutBoxesAt,
@@ -26,7 +26,6 @@ import {
   type ScrollbarGeometry,
 } from "./layout.ts";
 import { getLayoutNode } from "./layout_node.ts";
-import type { Terminal } from "./terminal_interface.ts";
 import {
   type Component,
   Container,
@@ -41,26 +40,15 @@ import { readEnv } from "../util/env.ts";
 
 const DOUBLE_CLICK_INTERVAL_MS = 500;
 
-/** What the pointer needs of the TUI. */
-export interface AltScreenPointerHost {
-  terminal(): Terminal;
-  /** The last frame's layout. */
-  layout(): LayoutFrame | undefined;
-  /** The last frame's rows, as written. */
-  screen(): readonly string[];
-  requestRender(): void;
-  requestViewRender(): void;
-  hasOverlay(): boolean;
+/** What the pointer needs of the TUI: what the selection needs, and more. */
+export interface AltScreenPointerHost extends Omit<AltScreenSelectionHost, "dispatchClick"> {
   dispatchToOverlay(event: TuiMouseEvent): { hit: boolean; result?: TuiMouseDispatchResult };
   resolveFocusTarget(component: Component): Component;
   getFocusedComponent(): Component | null;
   setFocus(component: Component | null): void;
   scrollToBottom(): void;
-  copySelection(): void;
-  copyOnSelect(): boolean;
   /** The search box's buttons; true when the event pressed one. */
   searchMouse(event: AltScreenRawMouseEvent): boolean;
-  openUrl?: (url: string) => void;
   onRightClickPaste?: () => void;
 }
 
