@@ -159,12 +159,14 @@ export class KeybindingsManager {
   private keysById = new Map<string, KeyId[]>();
   private conflicts: KeybindingConflict[] = [];
 
+  /** A manager of `definitions` with the user's overrides applied. */
   constructor(definitions: KeybindingDefinitions, userBindings: KeybindingsConfig = {}) {
     this.definitions = definitions;
     this.userBindings = userBindings;
     this.rebuild();
   }
 
+  /** Resolves every definition's keys and collects the conflicts among the overrides. */
   private rebuild(): void {
     this.keysById.clear();
     // Only overrides can conflict: defaults overlap on purpose (Enter submits and confirms).

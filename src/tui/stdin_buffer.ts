@@ -79,6 +79,7 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
   /** A kitty key that types text was just emitted; some terminals send the raw character after it too. */
   private pendingKittyPrintableCodepoint: number | undefined;
 
+  /** A buffer with the given timeouts (50 ms for a split sequence, 10 ms for a lone ESC by default). */
   constructor(options: StdinBufferOptions = {}) {
     super();
     this.timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -161,6 +162,7 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
     if (rest.length > 0) this.process(rest);
   }
 
+  /** The wait is over: what is buffered will not complete, so it goes out as keys. */
   private flushOnTimeout(): void {
     this.timeout = null;
     for (const sequence of this.flush()) {
@@ -175,6 +177,7 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
     }
   }
 
+  /** Emits one sequence, unless it is the raw echo of the kitty key just emitted. */
   private emitDataSequence(sequence: string): void {
     const raw = singleCodepoint(sequence);
     if (raw !== undefined && raw === this.pendingKittyPrintableCodepoint) {
@@ -185,6 +188,7 @@ export class StdinBuffer extends TypedEventEmitter<StdinBufferEventMap> {
     this.emit("data", sequence);
   }
 
+  /** Stops the pending flush timer, if any. */
   private cancelTimeout(): void {
     if (this.timeout !== null) {
       clearTimeout(this.timeout);
