@@ -390,7 +390,7 @@ export class ProcessTerminal implements Terminal {
     if (this._modifyOtherKeysActive) sequence += MODIFY_OTHER_KEYS_OFF;
     sequence += after;
     stdoutWrite(sequence);
-    // Unlike Node, Deno leaves the terminal in raw mode at exit: the shell would get a broken tty.
+    // Deno resets the tty at exit too; this covers a restore that is not followed by an exit.
     setStdinRaw(this.wasRaw);
   }
 
