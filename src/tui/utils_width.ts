@@ -171,8 +171,16 @@ function isStandaloneUnit(code: number): boolean {
     (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xff01 && code <= 0xff60);
 }
 
+/**
+ * A unit no grapheme rule joins to a neighbour: a standalone unit or a tab (a control, and
+ * controls break on both sides), so styled lines with tabs stay off the segmenter too.
+ */
+function isLoneCluster(code: number): boolean {
+  return code === 0x09 || isStandaloneUnit(code);
+}
+
 function* segmentMixed(text: string): Generator<string> {
-  const standalone = (i: number) => i < 0 || i >= text.length || isStandaloneUnit(text.charCodeAt(i));
+  const standalone = (i: number) => i < 0 || i >= text.length || isLoneCluster(text.charCodeAt(i));
   const segmenter = getGraphemeSegmenter();
   let complexFrom = -1;
   for (let i = 0; i < text.length; i++) {
@@ -199,7 +207,7 @@ function* segmentMixed(text: string): Generator<string> {
  */
 export function graphemesOf(text: string): Iterable<string> {
   for (let i = 0; i < text.length; i++) {
-    if (!isStandaloneUnit(text.charCodeAt(i))) return segmentMixed(text);
+    if (!isLoneCluster(text.charCodeAt(i))) return segmentMixed(text);
   }
   return text;
 }

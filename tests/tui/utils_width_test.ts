@@ -3,7 +3,7 @@
  * code point they apply to (the full rules are what the conformance tests compare with pi-tui).
  */
 import { assertEquals } from "../support/assert.ts";
-import { clusterWidth, standaloneUnitWidth } from "../../src/tui/utils_width.ts";
+import { clusterWidth, graphemesOf, standaloneUnitWidth } from "../../src/tui/utils_width.ts";
 
 Deno.test("a standalone unit's width is the full rules' width, for every such unit", () => {
   const differing: string[] = [];
@@ -29,6 +29,55 @@ Deno.test("one-code-point emoji are told by Emoji_Presentation exactly as by RGI
     // Regional indicators are 2 wide whether they count as emoji or not.
     const full = rgi.test(char) || (cp >= 0x1f1e6 && cp <= 0x1f1ff);
     if (/^\p{Emoji_Presentation}$/u.test(char) !== full) differing.push(`U+${cp.toString(16)}`);
+  }
+  assertEquals(differing, []);
+});
+
+Deno.test("the split into clusters skips the segmenter only where it would cut the same way", () => {
+  const pieces = [
+    "ab",
+    " ",
+    "\t",
+    "\t\t",
+    "你好",
+    "カナ",
+    "─│",
+    "✓",
+    "❤️",
+    "☺\uFE0F",
+    "👍🏽",
+    "👨‍👩‍👧",
+    "🇯🇵",
+    "🇺",
+    "e\u0301",
+    "\u0301",
+    "\u200d",
+    "\u20dd",
+    "ᄀ\u1161",
+    "한",
+    "क्षि",
+    "กำ",
+    "\r\n",
+    "\n",
+    "\x1b",
+    "\u00ad",
+    "ｶﾞ",
+    "1\uFE0F\u20E3",
+    "\ud800",
+  ];
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let seed = 7;
+  const differing: string[] = [];
+  for (let n = 0; n < 4000; n++) {
+    let text = "";
+    for (let k = n % 7; k >= 0; k--) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      text += pieces[seed % pieces.length];
+    }
+    const expected = [...segmenter.segment(text)].map((s) => s.segment);
+    if (JSON.stringify([...graphemesOf(text)]) !== JSON.stringify(expected)) {
+      differing.push(JSON.stringify(text));
+    }
   }
   assertEquals(differing, []);
 });
