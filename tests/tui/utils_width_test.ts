@@ -81,3 +81,29 @@ Deno.test("the split into clusters skips the segmenter only where it would cut t
   }
   assertEquals(differing, []);
 });
+
+Deno.test("loading the utilities and measuring common text builds no Intl.Segmenter", async () => {
+  // In a fresh process, so no other test has built the shared segmenter yet.
+  const utils = new URL("../../src/tui/utils.ts", import.meta.url).href;
+  const script = `
+    let built = 0;
+    const Real = Intl.Segmenter;
+    Intl.Segmenter = class extends Real { constructor(...a) { super(...a); built++; } };
+    const U = await import(${JSON.stringify(utils)});
+    const counts = [built];
+    U.visibleWidth("\\x1b[1mplain\\x1b[0m\\ttext");
+    U.visibleWidth("─── ✓ done ⚠ 你好 • › … ｆｕｌｌ カナ é");
+    U.truncateToWidth("╭─ 你好世界 ✓ status\\tline", 10);
+    U.wrapTextWithAnsi("你好世界 ✓ status line with words", 12);
+    U.sliceByColumn("ab你好\\tcd", 1, 4);
+    counts.push(built);
+    U.visibleWidth("e\\u0301 👍🏽");
+    counts.push(built);
+    console.log(JSON.stringify(counts));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=js", script],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assertEquals(new TextDecoder().decode(out.stdout).trim(), "[0,0,1]");
+});
