@@ -14,23 +14,33 @@ import { paletteToRgb } from "./colors_palette.ts";
 
 /** A colour of the terminal's 256-colour palette; 0-15 follow the user's theme. */
 export interface IndexedColor {
+  /** Discriminant. */
   readonly kind: "indexed";
+  /** Palette index, 0-255. */
   readonly index: number;
 }
 
 /** An sRGB colour, channels 0-255 (not necessarily whole numbers: mixing keeps fractions). */
 export interface RgbColorValue {
+  /** Discriminant. */
   readonly kind: "rgb";
+  /** Red, 0-255. */
   readonly r: number;
+  /** Green, 0-255. */
   readonly g: number;
+  /** Blue, 0-255. */
   readonly b: number;
 }
 
 /** An OKLCH colour: lightness 0-1, chroma ≥ 0, hue in degrees [0, 360). Mapped into sRGB when drawn. */
 export interface OklchColorValue {
+  /** Discriminant. */
   readonly kind: "oklch";
+  /** Lightness, 0-1. */
   readonly l: number;
+  /** Chroma, 0 or more (about 0.4 at most inside sRGB). */
   readonly c: number;
+  /** Hue in degrees, [0, 360). */
   readonly h: number;
 }
 
@@ -45,8 +55,11 @@ export type ColorMixSpace = "oklch" | "srgb";
 
 /** OKLCH channels: lightness 0-1, chroma, hue in degrees. */
 export interface OklchChannels {
+  /** Lightness, 0-1. */
   l: number;
+  /** Chroma. */
   c: number;
+  /** Hue in degrees, [0, 360). */
   h: number;
 }
 
@@ -55,24 +68,35 @@ export interface OklchChannels {
  * sRGB gamut allows at that hue and lightness, so every value is in gamut.
  */
 export interface OkhslChannels {
+  /** Hue in degrees (0 for grays). */
   h: number;
+  /** Saturation, 0-1. */
   s: number;
+  /** Lightness, 0-1. */
   l: number;
 }
 
 /** SGR attributes `styleText` can switch on (each closed by its own reset, not `\x1b[0m`). */
 export interface TextAttributes {
+  /** SGR 1, reset by 22. */
   bold?: boolean;
+  /** SGR 2, reset by 22. */
   dim?: boolean;
+  /** SGR 3, reset by 23. */
   italic?: boolean;
+  /** SGR 4, reset by 24. */
   underline?: boolean;
+  /** SGR 7, reset by 27. */
   inverse?: boolean;
+  /** SGR 9, reset by 29. */
   strikethrough?: boolean;
 }
 
 /** Attributes plus optional foreground and background colours. */
 export interface TextStyle extends TextAttributes {
+  /** Foreground colour, reset by SGR 39. */
   fg?: Color;
+  /** Background colour, reset by SGR 49. */
   bg?: Color;
 }
 

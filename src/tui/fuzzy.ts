@@ -8,7 +8,9 @@
 
 /** Whether the query matched, and how well (lower is better). */
 export interface FuzzyMatch {
+  /** Whether every query character was found, in order. */
   matches: boolean;
+  /** Lower is better; 0 when there is no match. */
   score: number;
 }
 

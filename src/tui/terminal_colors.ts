@@ -7,8 +7,11 @@
 
 /** An sRGB colour with 0-255 channels. */
 export interface RgbColor {
+  /** Red, 0-255. */
   r: number;
+  /** Green, 0-255. */
   g: number;
+  /** Blue, 0-255. */
   b: number;
 }
 

@@ -14,14 +14,19 @@ export type ImageProtocol = "kitty" | "iterm2" | null;
 
 /** What the terminal can show. */
 export interface TerminalCapabilities {
+  /** The inline image protocol, or null when images are shown as text. */
   images: ImageProtocol;
+  /** Whether 24-bit colour escapes are drawn as such. */
   trueColor: boolean;
+  /** Whether OSC 8 hyperlinks are drawn as links (not swallowed, not shown raw). */
   hyperlinks: boolean;
 }
 
 /** The size of one terminal cell in pixels. */
 export interface CellDimensions {
+  /** Cell width in pixels. */
   widthPx: number;
+  /** Cell height in pixels. */
   heightPx: number;
 }
 

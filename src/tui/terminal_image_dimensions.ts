@@ -12,7 +12,9 @@ import { fromBase64 } from "../util/bytes.ts";
 
 /** An image's size in pixels. */
 export interface ImageDimensions {
+  /** Width in pixels. */
   widthPx: number;
+  /** Height in pixels. */
   heightPx: number;
 }
 

@@ -21,9 +21,13 @@ export function isImageLine(line: string): boolean {
  * absolute, with `endCol` exclusive and `Infinity` when the image width cannot be read.
  */
 export interface ImageLineExtent {
+  /** First row covered, relative to the line (negative for iTerm2's cursor-up). */
   firstRow: number;
+  /** Last row covered, relative to the line. */
   lastRow: number;
+  /** First column covered. */
   startCol: number;
+  /** Column after the last covered; Infinity when unknown. */
   endCol: number;
 }
 
@@ -147,25 +151,37 @@ export function deleteAllKittyPlacements(): string {
 
 /** An image's size in terminal cells. */
 export interface ImageCellSize {
+  /** Width in cells. */
   columns: number;
+  /** Height in cells. */
   rows: number;
 }
 
 /** What the renderer remembers of a kitty image it placed. */
 export interface KittyImageMetadata extends ImageCellSize {
+  /** The kitty image id (`i=`). */
   imageId: number;
+  /** The image's width in pixels. */
   widthPx: number;
+  /** The image's height in pixels. */
   heightPx: number;
 }
 
 /** A place-only command standing in for a line's transmit-and-place command. */
 export interface KittyImagePlacement {
+  /** The kitty image id. */
   imageId: number;
+  /** Which registration of the id's data this is (rises with every transmission). */
   transmissionGeneration: number;
+  /** Length of the transmit-and-place command(s) the placement replaces. */
   transmissionBytes: number;
+  /** The decoded image's memory in the terminal (width × height × 4). */
   estimatedDecodedBytes: number;
+  /** Rows the placement covers. */
   rows: number;
+  /** The place-only command (`a=p`). */
   sequence: string;
+  /** The line with its transmission swapped for `sequence`. */
   replacementLine: string;
 }
 

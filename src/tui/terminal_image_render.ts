@@ -14,8 +14,11 @@ import { encodeKitty, type ImageCellSize, registerKittyImageMetadata } from "./t
 
 /** How `renderImage` sizes and places an image. */
 export interface ImageRenderOptions {
+  /** The widest the image may be, in cells (default 80). */
   maxWidthCells?: number;
+  /** The tallest the image may be, in cells (default: as tall as the width allows). */
   maxHeightCells?: number;
+  /** iTerm2 only: `false` lets the terminal stretch the image to the cells (default true). */
   preserveAspectRatio?: boolean;
   /** Kitty image ID. If provided, reuses/replaces existing image with this ID. */
   imageId?: number;

@@ -54,13 +54,17 @@ function toPng(base64Data: string, mimeType: string): string | null {
 
 /** How the text stand-in is coloured. */
 export interface ImageTheme {
+  /** Styles the text stand-in. */
   fallbackColor: (str: string) => string;
 }
 
 /** Size limits, the file name shown in the stand-in, and a fixed kitty image id. */
 export interface ImageOptions {
+  /** The widest the image may be, in cells (default 60, and never wider than the width less 2). */
   maxWidthCells?: number;
+  /** The tallest the image may be, in cells (default: a square of the width). */
   maxHeightCells?: number;
+  /** Shown in the text stand-in (`~/…` under home, linked when the terminal has hyperlinks). */
   filename?: string;
   /** Kitty image ID. If provided, reuses this ID (for animations/updates). */
   imageId?: number;
@@ -116,6 +120,7 @@ export class Image implements Component {
     return lines;
   }
 
+  /** The lines for `width`, uncached. */
   private draw(width: number): string[] {
     const maxWidth = Math.max(1, Math.min(width - 2, this.options.maxWidthCells ?? 60));
     const cell = getCellDimensions();
@@ -152,6 +157,7 @@ export class Image implements Component {
     return [...blank, up + result.sequence];
   }
 
+  /** The coloured text stand-in, cut to `width`. */
   private fallback(width: number): string {
     const text = imageFallback(this.mimeType, this.dimensions, this.options.filename);
     return truncateToWidth(this.theme.fallbackColor(text), width);
