@@ -170,6 +170,16 @@ export { TuiAltScreen, type TuiAltScreenOptions } from "./tui_alt_screen.ts";
 export type { WheelScrollLines } from "./wheel_scroll.ts";
 
 // --- editor, input, autocomplete (editor*.ts, input.ts, autocomplete.ts) ---
+export {
+  type AutocompleteItem,
+  type AutocompleteProvider,
+  type AutocompleteSuggestions,
+  CombinedAutocompleteProvider,
+  type SlashCommand,
+} from "./autocomplete.ts";
+export { Editor, type EditorOptions, type EditorTheme } from "./components/editor.ts";
+export { Input } from "./components/input.ts";
+export type { EditorComponent } from "./editor_component.ts";
 
 // --- markdown, latex (markdown*.ts, latex*.ts) ---
 
