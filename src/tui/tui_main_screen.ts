@@ -18,8 +18,7 @@ import {
 import type { TUI, TuiStopOptions } from "./tui_types.ts";
 import { visibleWidth } from "./utils.ts";
 import { readEnv } from "../util/env.ts";
-import { dirname, join } from "../util/path.ts";
-import { tmpDir } from "../util/os.ts";
+import { dumpRender, logFullRender, overwideLineMessage, writeCrashLog } from "./tui_main_screen_debug.ts";
 
 /** OSC 133 prompt markers at the start of a rendered line. Fullscreen uses them for prompt navigation. */
 // deno-lint-ignore no-control-regex
@@ -43,11 +42,6 @@ function moveRows(delta: number): string {
   if (delta > 0) return `\x1b[${delta}B`;
   if (delta < 0) return `\x1b[${-delta}A`;
   return "";
-}
-
-function appendLog(path: string, text: string, append: boolean): void {
-  Deno.mkdirSync(dirname(path), { recursive: true });
-  Deno.writeTextFileSync(path, text, { append });
 }
 
 /** TUI implementation that renders into the terminal's main screen and scrollback. */
@@ -144,11 +138,7 @@ export class TuiMainScreen extends TuiBase implements TUI {
   }
 
   private logRedraw(reason: string, newLineCount: number, height: number): void {
-    if (readEnv("PI_TUI_DEBUG_REDRAW") !== "1" || this.logDirectory === undefined) return;
-    const message = `[${
-      new Date().toISOString()
-    }] fullRender: ${reason} (prev=${this.previousLines.length}, new=${newLineCount}, height=${height})\n`;
-    appendLog(join(this.logDirectory, "pi-tui-debug.log"), message, true);
+    logFullRender(this.logDirectory, reason, this.previousLines.length, newLineCount, height);
   }
 
   /** Builds the frame's lines: components, overlays, cursor position, line resets. */
@@ -416,31 +406,19 @@ export class TuiMainScreen extends TuiBase implements TUI {
       out.append(`\x1b[${extraLines}A`);
     }
     out.append(SYNC_END);
-    if (readEnv("PI_TUI_DEBUG") === "1") {
-      const dump = [
-        `firstChanged: ${firstChanged}`,
-        `viewportTop: ${viewportTop}`,
-        `cursorRow: ${this.cursorRow}`,
-        `height: ${height}`,
-        `hardwareCursorRow: ${hardwareCursorRow}`,
-        `renderEnd: ${renderEnd}`,
-        `finalCursorRow: ${finalCursorRow}`,
-        `cursorPos: ${JSON.stringify(cursor)}`,
-        `newLines.length: ${newLines.length}`,
-        `previousLines.length: ${previous.length}`,
-        "",
-        "=== newLines ===",
-        JSON.stringify(newLines, null, 2),
-        "",
-        "=== previousLines ===",
-        JSON.stringify(previous, null, 2),
-        "",
-        "=== buffer ===",
-        `[${out.length} chars written in bounded chunks]`,
-      ].join("\n");
-      const name = `render-${Date.now()}-${Math.random().toString(36).slice(2)}.log`;
-      appendLog(join(tmpDir(), "tui", name), dump, false);
-    }
+    dumpRender({
+      firstChanged,
+      viewportTop,
+      cursorRow: this.cursorRow,
+      height,
+      hardwareCursorRow,
+      renderEnd,
+      finalCursorRow,
+      cursor,
+      newLines,
+      previousLines: previous,
+      written: out.length,
+    });
     out.flush();
     this.cursorRow = Math.max(0, newLines.length - 1);
     this.hardwareCursorRow = finalCursorRow;
@@ -455,27 +433,9 @@ export class TuiMainScreen extends TuiBase implements TUI {
    * frame: dump the frame to a crash log, give the terminal back and throw.
    */
   private failOnOverwideLine(lines: readonly string[], index: number, width: number): never {
-    const lineWidth = visibleWidth(lines[index]);
-    const crashLogPath = join(this.logDirectory ?? tmpDir(), "pi-tui-crash.log");
-    const crashData = [
-      `Crash at ${new Date().toISOString()}`,
-      `Terminal width: ${width}`,
-      `Line ${index} visible width: ${lineWidth}`,
-      "",
-      "=== All rendered lines ===",
-      ...lines.map((l, i) => `[${i}] (w=${visibleWidth(l)}) ${l}`),
-      "",
-    ].join("\n");
-    appendLog(crashLogPath, crashData, false);
+    const crashLogPath = writeCrashLog(this.logDirectory, lines, index, width);
     this.stop();
-    throw new Error([
-      `Rendered line ${index} exceeds terminal width (${lineWidth} > ${width}).`,
-      "",
-      "This is likely caused by a custom TUI component not truncating its output.",
-      "Use visibleWidth() to measure and truncateToWidth() to truncate lines.",
-      "",
-      `Debug log written to: ${crashLogPath}`,
-    ].join("\n"));
+    throw new Error(overwideLineMessage(visibleWidth(lines[index]), index, width, crashLogPath));
   }
 
   /**
