@@ -184,7 +184,8 @@ function shortenHomePath(filename: string): string {
 function fileUrl(path: string): string {
   let resolved = resolve(path);
   const last = path[path.length - 1];
-  if ((last === "/" || (isWindows() && last === "\\")) && !/[\\/]$/.test(resolved)) resolved += "/";
+  const sep = isWindows() ? "\\" : "/";
+  if ((last === "/" || (isWindows() && last === "\\")) && !resolved.endsWith(sep)) resolved += "/";
   resolved = resolved.replace(/%/g, "%25");
   if (isWindows()) {
     resolved = "/" + resolved.replace(/\\/g, "/");

@@ -345,6 +345,9 @@ function fallbackCases(): TuiCase[] {
     "/tmp/ünï/ko\\de.png",
     "/tmp/dir/../x.png",
     "/tmp/trailing/",
+    "/tmp/back\\/",
+    "/tmp/tab\there\nnewline\r.png",
+    "/nonexistent-home/",
   ];
   const out: TuiCase[] = [];
   for (const hyperlinks of [false, true]) {
