@@ -17,39 +17,32 @@ const SRC = new URL("../../src/tui/", import.meta.url);
 const FIXTURES = new URL("../fixtures/tui/", import.meta.url);
 
 /**
- * Runs the cases in batches: the runner exits right after one write to stdout, and Node loses what
- * a pipe did not take at once (64 KiB), so each run's output is kept well below that.
+ * Runs the case runner on `moduleUrl` with `cmd` and returns its results. Its stdout goes to a file:
+ * the runner exits right after one write, and Node loses what a pipe did not take at once (64 KiB),
+ * while a write to a file completes before exit.
  */
-/** Cases per run: about 25 KB of output at the sizes these cases give. */
-const BATCH = 30;
-
-async function run(cmd: string, args: string[], cases: TuiCase[]): Promise<Record<string, TuiCaseResult>> {
-  const results: Record<string, TuiCaseResult> = {};
-  for (let i = 0; i < cases.length; i += BATCH) {
-    Object.assign(results, await runBatch(cmd, args, cases.slice(i, i + BATCH)));
-  }
-  return results;
-}
-
-async function runBatch(
+async function run(
   cmd: string,
-  args: string[],
+  runnerArgs: string[],
   cases: TuiCase[],
 ): Promise<Record<string, TuiCaseResult>> {
-  const child = new Deno.Command(cmd, {
-    args,
-    env: TUI_CASE_ENV,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(cases)));
-  await writer.close();
-  const out = await child.output();
-  if (!out.success) throw new Error(`${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
-  return JSON.parse(new TextDecoder().decode(out.stdout));
+  const input = await Deno.makeTempFile({ suffix: ".json" });
+  const output = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(input, JSON.stringify(cases));
+    const quoted = [cmd, ...runnerArgs].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+    const out = await new Deno.Command("/bin/sh", {
+      args: ["-c", `${quoted} < '${input}' > '${output}'`],
+      env: TUI_CASE_ENV,
+      clearEnv: true,
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(`${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
+    return JSON.parse(await Deno.readTextFile(output));
+  } finally {
+    await Deno.remove(input);
+    await Deno.remove(output);
+  }
 }
 
 /** Runs the cases on our module and on the reference's (or its capture) and compares them. */
@@ -73,8 +66,7 @@ async function compareModule(suite: string, ours: string, theirs: string, cases:
       throw new Error(`tests/fixtures/tui/${suite}.json is missing or stale: rerun with PI_TUI_CAPTURE=1`);
     }
   }
-  // Deno writes stdout synchronously, so our side runs in one go.
-  const ourResults = await runBatch(
+  const ourResults = await run(
     Deno.execPath(),
     ["run", "--allow-all", "--no-prompt", RUNNER, new URL(ours, SRC).href],
     cases,
@@ -163,6 +155,83 @@ function wordCases(): TuiCase[] {
     ];
   });
 }
+
+/** Pieces the generated lines are made of: every kind of content the utilities treat apart. */
+const PIECES = [
+  "word",
+  "a",
+  "x".repeat(30),
+  " ",
+  "   ",
+  "\t",
+  "你好",
+  "日本語。",
+  "한국",
+  "👍🏽",
+  "👨‍👩‍👧",
+  "🇯🇵",
+  "🇺",
+  "❤️",
+  "✓",
+  "e\u0301",
+  "\u0301",
+  "\u200b",
+  "ｶﾀｶﾅ",
+  "กำ",
+  "क्षि",
+  "\x1b[31m",
+  "\x1b[1;4m",
+  "\x1b[9m",
+  "\x1b[0m",
+  "\x1b[22m",
+  "\x1b[44m",
+  "\x1b[48;2;1;2;3m",
+  "\x1b[38;5m",
+  "\x1b]8;;https://a.b/c\x07",
+  "\x1b]8;;\x07",
+  "\x1b]8;id=1;https://z.q\x1b\\",
+  "\x1b]8;;\x1b\\",
+  "\x1b_pi:c\x07",
+  "\x1b",
+  "\x1b[2K",
+  "foo.bar/baz",
+  "，",
+  "\u3000",
+  "\n",
+];
+
+/** Lines of random pieces, the same on every run (a linear congruential generator). */
+function generatedCases(count: number): TuiCase[] {
+  let seed = 1234;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const out: TuiCase[] = [];
+  for (let n = 0; n < count; n++) {
+    let line = "";
+    for (let k = next(10) + 1; k > 0; k--) line += PIECES[next(PIECES.length)];
+    const t = js(line);
+    const w = [1, 2, 3, 5, 8, 13][next(6)];
+    const a = next(8);
+    const b = next(12);
+    out.push({
+      name: `generated/${n}`,
+      body: `const t = ${t}; return [T.visibleWidth(t), T.stripTerminalSequences(t), ` +
+        `T.truncateToWidth(t, ${w}), T.truncateToWidth(t, ${w + 4}, "…", true), ` +
+        `T.wrapTextWithAnsi(t, ${w}), T.sliceWithWidth(t, ${a}, ${b}, ${n % 2 === 0}), ` +
+        `T.extractSegments(t, ${a}, ${a + (b % 3)}, ${b}, ${n % 3 === 0}), ` +
+        `[${a}, ${
+          a + 3
+        }].map((c) => [T.getGraphemeCellRange(t, c) ?? null, T.getOsc8LinkAtColumn(t, c) ?? null])];`,
+    });
+  }
+  return out;
+}
+
+Deno.test("generated lines go through every helper as through pi-tui 1.6.0's utils.js", async () => {
+  await compareModule("utils_generated", "utils.ts", "utils.js", generatedCases(400));
+});
 
 Deno.test("internal text helpers behave as pi-tui 1.6.0's utils.js", async () => {
   await compareModule("utils_internal", "utils.ts", "utils.js", utilsCases());
