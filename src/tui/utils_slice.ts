@@ -124,15 +124,14 @@ export function sliceWithWidth(
   length: number,
   strict = false,
 ): { text: string; width: number } {
-  if (length <= 0) return { text: "", width: 0 };
   const endCol = startCol + length;
+  // An empty range, or one ending before column 0, takes nothing, not even the sequences at the start.
+  if (length <= 0 || endCol <= 0) return { text: "", width: 0 };
   let out = "";
   let width = 0;
   let col = 0;
   // Sequences met before the range, written in front of its first cluster (in their order).
   let pending = "";
-  // A range that ends before column 0 takes nothing, not even the sequences at the start.
-  if (endCol <= 0) return { text: "", width: 0 };
   walkRuns(line, (code) => {
     if (col >= startCol) {
       out += pending + code;
