@@ -123,14 +123,14 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     super(terminal, showHardwareCursor, logDirectory);
     const containerRender = (width: number) => super.render(width);
     const containerMouse = (event: TuiMouseEvent) => super.handleMouse(event);
-    const document: Component = {
+    const implicitDocument: Component = {
       render: containerRender,
       handleMouse: containerMouse,
       invalidate: () => {
         for (const child of this.children) child.invalidate();
       },
     };
-    this.implicitScrollView = new ScrollView(document, { follow: "end", primary: true });
+    this.implicitScrollView = new ScrollView(implicitDocument, { follow: "end", primary: true });
     this.flashes = new AltScreenFlashContainer(() => this.requestRender());
     this.wheelScroll = new WheelScrollAccelerator(options.wheelScrollLines ?? 1);
     this.mouseEnabled = options.mouse ?? true;
