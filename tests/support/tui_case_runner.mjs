@@ -18,5 +18,5 @@ for (const c of cases) {
     results[c.name] = { error: String(error instanceof Error ? error.message : error) };
   }
 }
-process.stdout.write(JSON.stringify(results));
-process.exit(0);
+// Exit only once the write is flushed: Node's process.exit() cuts a piped write over 64 KiB short.
+process.stdout.write(JSON.stringify(results), () => process.exit(0));
