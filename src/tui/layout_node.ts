@@ -27,7 +27,9 @@ export interface StackEntryOptions {
   grow?: number;
   /** Weight for giving up space when the children overflow (default 1). */
   shrink?: number;
+  /** The smallest size the child is given. */
   minSize?: number;
+  /** The largest size the child is given. */
   maxSize?: number;
   /** Hides the child for viewports where this returns false. */
   visible?: (viewport: LayoutViewport) => boolean;

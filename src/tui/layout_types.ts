@@ -8,9 +8,13 @@ import type { Component } from "./tui.ts";
 
 /** A rectangle of terminal cells; `x`/`y` are zero-based screen coordinates. */
 export interface LayoutRect {
+  /** First column. */
   x: number;
+  /** First row. */
   y: number;
+  /** Columns. */
   width: number;
+  /** Rows. */
   height: number;
 }
 
@@ -50,10 +54,16 @@ export interface LayoutFrame {
 
 /** Where a scroll view's scrollbar and its thumb are on screen. */
 export interface ScrollbarGeometry {
+  /** The screen column of the bar (the view's last). */
   column: number;
+  /** The first screen row of the track. */
   trackTop: number;
+  /** The track's rows (the view's height). */
   trackHeight: number;
+  /** The first screen row of the thumb. */
   thumbTop: number;
+  /** The thumb's rows (at least two, when the track has them). */
   thumbHeight: number;
+  /** The largest scroll position. */
   maxScrollTop: number;
 }

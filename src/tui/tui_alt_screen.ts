@@ -114,6 +114,10 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     ["tui.altScreen.bottom", () => this.scrollToBottom()],
   ];
 
+  /**
+   * A fullscreen TUI on `terminal`; `showHardwareCursor` shows the terminal cursor at CURSOR_MARKER,
+   * `logDirectory` is where debug logs go (undefined: none).
+   */
   constructor(
     terminal: Terminal,
     showHardwareCursor?: boolean,
@@ -228,14 +232,17 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     return this.layoutRoot?.render(width) ?? super.render(width);
   }
 
+  /** The layout root when set, else the children: what focus and invalidation reach. */
   protected override getMountedRoots(): readonly Component[] {
     return this.layoutRoot ? [this.layoutRoot] : this.children;
   }
 
+  /** The view the scroll keys move: the last frame's primary one, or the implicit document's. */
   private getPrimaryScrollView(): ScrollView {
     return this.currentLayout?.primaryScrollView ?? this.implicitScrollView;
   }
 
+  /** Enters the alternate screen (mouse tracking on, autowrap off) with a clean slate. */
   protected override beforeTerminalStart(): void {
     this.pointer.reset();
     this.flashes.dispose();
@@ -254,6 +261,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     this.terminal.write(`${ENTER_ALT_SCREEN}${DISABLE_AUTOWRAP}${mouse}\x1b[2J\x1b[H\x1b[?25l`);
   }
 
+  /** Closes the search, ends gestures, removes images and turns mouse tracking off. */
   protected override beforeTerminalStop(_options: TuiStopOptions): void {
     this.search.close();
     this.pointer.stopGestures();
@@ -292,21 +300,25 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     }
   }
 
+  /** On an exit without stop(): end a half-written frame, mouse tracking off, autowrap on. */
   protected override getExitRestorePrefix(): string {
     const prefix = super.getExitRestorePrefix();
     if (!this.altScreenActive) return prefix;
     return `${END_SYNCHRONIZED_OUTPUT}${this.mouseEnabled ? DISABLE_MOUSE : ""}${ENABLE_AUTOWRAP}${prefix}`;
   }
 
+  /** On an exit without stop(): back to the main screen with the cursor shown. */
   protected override getExitRestoreSuffix(): string {
     // Kitty keyboard flags are per screen, so the terminal pops them before the alternate screen is left.
     return `${super.getExitRestoreSuffix()}${this.altScreenActive ? `${EXIT_ALT_SCREEN}\x1b[?25h` : ""}`;
   }
 
+  /** Deletes every Kitty image (on Kitty terminals). */
   private deleteKittyImages(): string {
     return this.imageProtocol === "kitty" ? deleteAllKittyImages() : "";
   }
 
+  /** Forgets the last frame, so the next one redraws everything. */
   protected override resetRenderState(): void {
     this.previousScreen = [];
     this.previousScreenWidth = 0;
@@ -337,6 +349,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     return Math.max(1, this.getPrimaryScrollView().viewportHeight - PAGE_SCROLL_OVERLAP);
   }
 
+  /** Half the viewport. */
   private halfPageRows(): number {
     return Math.max(1, Math.floor(this.getPrimaryScrollView().viewportHeight / 2));
   }
@@ -366,6 +379,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     return this.isOverlayFocused() && !this.search.focused;
   }
 
+  /** The TUI's own input: focus reports, mouse reports and the viewport keys, before the focused component. */
   private handleViewportInput(data: string): TuiInputListenerResult {
     if (data === FOCUS_OUT) {
       this.search.clearHover();
@@ -394,6 +408,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     return this.handleViewportKey(data);
   }
 
+  /** Search keys, then (unless a focused component takes them) the scrolling keys; releases are swallowed. */
   private handleViewportKey(data: string): TuiInputListenerResult {
     const keybindings = getKeybindings();
     const release = isKeyRelease(data);
@@ -416,6 +431,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     return undefined;
   }
 
+  /** Copies `text` and flashes the outcome; resolves to whether it was copied. */
   private async copyTextToClipboard(text: string): Promise<boolean> {
     // An injected clipboard (native, or platform tools with a checked result) is preferred: a bare
     // OSC 52 write can look like success while the system clipboard stays untouched (macOS
@@ -434,6 +450,10 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     return true;
   }
 
+  /**
+   * Draws one frame: layout, search, highlights, the jump-to-end label, overlays, the selection and
+   * flashes, then writes the rows that changed.
+   */
   protected doRender(): void {
     if (this.stopped || !this.altScreenActive) return;
     const width = Math.max(1, this.terminal.columns);

@@ -45,6 +45,7 @@ export class WheelScrollAccelerator {
   /** The fraction of a line owed from earlier events, so slow-ish spins still add up. */
   private carry = 0;
 
+  /** `accelerate` defaults to whether the terminal does not accelerate wheel input itself. */
   constructor(lines: WheelScrollLines = "auto", accelerate: boolean = !terminalAcceleratesWheel()) {
     this.lines = lines;
     this.accelerate = accelerate;
@@ -79,6 +80,7 @@ export class WheelScrollAccelerator {
     return whole;
   }
 
+  /** Forgets the gesture. */
   private reset(): void {
     this.lastTime = Number.NEGATIVE_INFINITY;
     this.lastDirection = 0;

@@ -19,8 +19,10 @@ import {
  * column; the row count is the tallest child's, and `align` places shorter children vertically.
  */
 export class HStack extends Stack {
+  /** Lays children out side by side. */
   protected readonly layoutType = "hstack" as const;
 
+  /** `children` from left to right; `options` set the gap and the vertical alignment. */
   constructor(children: StackChild[] = [], options: StackOptions = {}) {
     super(children, options);
   }

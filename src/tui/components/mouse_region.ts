@@ -19,6 +19,7 @@ export class MouseRegion implements Component {
   private readonly child: Component;
   private readonly onMouse: MouseRegionHandler;
 
+  /** Wraps `child`; `onMouse` gets the events the child leaves unhandled. */
   constructor(child: Component, onMouse: MouseRegionHandler) {
     this.child = child;
     this.onMouse = onMouse;

@@ -24,8 +24,11 @@ export interface ScrollViewOptions {
   primary?: boolean;
   /** `"chain"` passes wheel movement left over at an edge on to the enclosing view; `"contain"` keeps it. */
   overscroll?: "chain" | "contain";
+  /** When the scrollbar shows (default `"hidden"`). */
   scrollbar?: ScrollViewScrollbar;
+  /** Styles the track glyph (default: bright black). */
   scrollbarTrackStyle?: (text: string) => string;
+  /** Styles the thumb glyph (default: white). */
   scrollbarThumbStyle?: (text: string) => string;
   /** How long an `"auto"` scrollbar stays after the last scroll (default 1000 ms). */
   scrollbarHideDelayMs?: number;
@@ -40,10 +43,15 @@ export interface ScrollViewScrollToOptions {
 /** A scrollable viewport over exactly one child. */
 export class ScrollView extends Container {
   private readonly child: Component;
+  /** Whether the view was made to follow the end of its content (`follow: "end"`). */
   readonly followEnd: boolean;
+  /** Whether the TUI's scroll keys move this view. */
   readonly primary: boolean;
+  /** What happens to wheel movement left over at an edge. */
   readonly overscroll: "chain" | "contain";
+  /** Styles the track glyph. */
   readonly scrollbarTrackStyle: (text: string) => string;
+  /** Styles the thumb glyph. */
   readonly scrollbarThumbStyle: (text: string) => string;
   private currentScrollbar: ScrollViewScrollbar;
   private readonly scrollbarHideDelayMs: number;
@@ -58,6 +66,7 @@ export class ScrollView extends Container {
   private scrollbarActive = false;
   private scrollbarHideTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** A view over `component`; throws for an axis other than vertical. */
   constructor(component: Component, options: ScrollViewOptions = {}) {
     super();
     if (options.axis !== undefined && options.axis !== "vertical") {
@@ -139,6 +148,7 @@ export class ScrollView extends Container {
     this.scrollbarHideTimer = timer;
   }
 
+  /** Hides an `"auto"` scrollbar now and drops its hide timer. */
   private hideTransientScrollbar(): void {
     this.transientScrollbarVisible = false;
     if (this.scrollbarHideTimer === undefined) return;
@@ -264,6 +274,7 @@ export class ScrollView extends Container {
     return { type: "scroll", component: this.child, state: this };
   }
 
+  /** The last scroll position that still fills the viewport. */
   private maxScrollTop(): number {
     return Math.max(0, this.contentHeight - this.currentViewportHeight);
   }

@@ -17,6 +17,7 @@ export type { StackEntryOptions } from "../layout_node.ts";
 
 /** A child together with its size options. */
 export interface StackEntry extends StackEntryOptions {
+  /** The child. */
   component: Component;
 }
 
@@ -27,6 +28,7 @@ export type StackChild = Component | StackEntry;
 export interface StackOptions {
   /** Empty cells (or lines) between neighbouring children. */
   gap?: number;
+  /** Where a child shorter than the stack sits across its axis (default: stretched). */
   align?: "stretch" | "start" | "center" | "end";
 }
 

@@ -20,8 +20,10 @@ export type { StackChild, StackEntry, StackEntryOptions, StackOptions } from "./
  * Inside a fullscreen layout the engine shares the screen height instead.
  */
 export class VStack extends Stack {
+  /** Lays children out one above the other. */
   protected readonly layoutType = "vstack" as const;
 
+  /** `children` from top to bottom; `options` set the gap (and alignment, for the layout engine). */
   constructor(children: StackChild[] = [], options: StackOptions = {}) {
     super(children, options);
   }
