@@ -10,33 +10,49 @@ import { truncateToWidth, visibleWidth } from "../utils.ts";
 
 /** One entry of a {@link SelectList}: `label` is shown (falling back to `value` when empty). */
 export interface SelectItem {
+  /** What the item stands for; filters match its start. */
   value: string;
+  /** The text shown; empty shows `value`. */
   label: string;
+  /** Shown in a second column on wide terminals (line breaks become spaces). */
   description?: string;
 }
 
 /** Styling functions of a {@link SelectList}; each wraps already laid-out text. */
 export interface SelectListTheme {
+  /** Part of the theme type; pi-tui 1.6.0 itself never calls it (the arrow is inside selectedText). */
   selectedPrefix: (text: string) => string;
+  /** The whole selected row. */
   selectedText: (text: string) => string;
+  /** The description column of an unselected row, with the gap before it. */
   description: (text: string) => string;
+  /** The `(n/total)` line. */
   scrollInfo: (text: string) => string;
+  /** The line shown when the filter matches nothing. */
   noMatch: (text: string) => string;
 }
 
 /** What a custom primary-column truncator is told about the cell it fills. */
 export interface SelectListTruncatePrimaryContext {
+  /** The label (or value) to shorten. */
   text: string;
+  /** The widest the result may be; a wider result is cut again. */
   maxWidth: number;
+  /** The width of the label column, gap included. */
   columnWidth: number;
+  /** The item the label belongs to. */
   item: SelectItem;
+  /** Whether the row is the selected one. */
   isSelected: boolean;
 }
 
 /** Bounds of the label column and an optional custom truncation of labels. */
 export interface SelectListLayoutOptions {
+  /** The label column is at least this wide (default 32, or the maximum when only that is given). */
   minPrimaryColumnWidth?: number;
+  /** The label column is at most this wide (default 32, or the minimum when only that is given). */
   maxPrimaryColumnWidth?: number;
+  /** Shortens labels that do not fit, instead of cutting their end. */
   truncatePrimary?: (context: SelectListTruncatePrimaryContext) => string;
 }
 

@@ -33,10 +33,15 @@ export interface SettingItem {
 
 /** Styling of a {@link SettingsList}; `cursor` is the prefix of the selected row. */
 export interface SettingsListTheme {
+  /** A label, padded to the label column. */
   label: (text: string, selected: boolean) => string;
+  /** A value, already truncated to fit. */
   value: (text: string, selected: boolean) => string;
+  /** Each wrapped line of the selected item's description. */
   description: (text: string) => string;
+  /** The prefix of the selected row (other rows get two spaces). */
   cursor: string;
+  /** The hint, empty-list and scroll lines. */
   hint: (text: string) => string;
 }
 
