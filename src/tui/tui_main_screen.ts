@@ -8,6 +8,7 @@
  */
 import { isImageLine } from "./terminal_image.ts";
 import { TuiBase } from "./tui_base.ts";
+import { resolveFakeCursorLine } from "./tui_overlay_host.ts";
 import {
   BoundedTerminalWriter,
   collectKittyImageIds,
@@ -60,6 +61,11 @@ export class TuiMainScreen extends TuiBase implements TUI {
   private maxLinesRendered = 0;
   /** Buffer row shown at the top of the screen. */
   private previousViewportTop = 0;
+  /** Last frame's component lines → the same with OSC 133 prefixes dropped and fake cursors resolved. */
+  private preparedLines = new Map<string, string>();
+  /** Last frame's composed lines → what was written for them (line resets applied). */
+  private finishedLines = new Map<string, string>();
+  private lineCacheHardwareCursor = false;
 
   /** A copy of what the renderer knows of the screen. */
   captureRenderState(): TuiMainScreenRenderState {
@@ -141,20 +147,52 @@ export class TuiMainScreen extends TuiBase implements TUI {
     logFullRender(this.logDirectory, reason, this.previousLines.length, newLineCount, height);
   }
 
-  /** Builds the frame's lines: components, overlays, cursor position, line resets. */
+  /**
+   * Builds the frame's lines: components, overlays, cursor position, line resets.
+   *
+   * Per line the work is a pure function of the component's line, so the results of the previous
+   * frame are looked up by line instead of computed again. Besides the regex passes this saves,
+   * unchanged lines come out as the very strings of the last frame, and the diff compares them by
+   * identity instead of character by character: a keystroke under a long transcript stays cheap.
+   */
   private composeFrame(
     width: number,
     height: number,
   ): { lines: string[]; cursor: { row: number; col: number } | null } {
-    // Fake cursors resolve before compositing so overlays and slicing see plain SGR codes. OSC 133
-    // markers go: the terminal reads 133;A as a new shell prompt, which ends program status (OSC 7501).
-    let lines = this.resolveFakeCursors(
-      this.render(width).map((line) => line.replace(OSC133_ZONE_PREFIX, "")),
-    );
+    const hardwareCursor = this.getShowHardwareCursor();
+    if (hardwareCursor !== this.lineCacheHardwareCursor) {
+      this.preparedLines = new Map();
+      this.finishedLines = new Map();
+      this.lineCacheHardwareCursor = hardwareCursor;
+    }
+    const raw = this.render(width);
+    const prepared = new Map<string, string>();
+    let lines: string[] = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      const line = raw[i];
+      let out = prepared.get(line) ?? this.preparedLines.get(line);
+      // OSC 133 markers go: the terminal reads 133;A as a new shell prompt, which ends program
+      // status (OSC 7501). Fake cursors resolve before compositing so overlays see plain SGR codes.
+      if (out === undefined) {
+        out = resolveFakeCursorLine(line.replace(OSC133_ZONE_PREFIX, ""), hardwareCursor);
+      }
+      prepared.set(line, out);
+      lines[i] = out;
+    }
+    this.preparedLines = prepared;
     if (this.hasOverlayEntries) lines = this.compositeOverlays(lines, width, height);
     // The cursor marker is found before line resets strip it.
     const cursor = this.extractCursorPosition(lines, height);
-    return { lines: this.applyLineResets(lines), cursor };
+    const finished = new Map<string, string>();
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      let out = finished.get(line) ?? this.finishedLines.get(line);
+      if (out === undefined) out = this.applyLineResets([line])[0];
+      finished.set(line, out);
+      lines[i] = out;
+    }
+    this.finishedLines = finished;
+    return { lines, cursor };
   }
 
   /** Draws a frame: in full when needed, else only the lines that changed. */

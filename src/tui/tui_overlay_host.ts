@@ -470,12 +470,18 @@ export abstract class TuiOverlayHost extends Container {
    * of components without focus have no CURSOR_MARKER and stay visible.
    */
   protected resolveFakeCursors(lines: readonly string[]): string[] {
-    return lines.map((line) => {
-      if (!line.includes(FAKE_CURSOR_START)) return line;
-      const resolved = this.showHardwareCursor ? line.replace(FOCUSED_FAKE_CURSOR, "$1$2") : line;
-      return resolved.replaceAll(FAKE_CURSOR_START, "\x1b[7m").replaceAll(FAKE_CURSOR_END, "\x1b[27m");
-    });
+    return lines.map((line) => resolveFakeCursorLine(line, this.showHardwareCursor));
   }
+}
+
+/**
+ * One line of {@link TuiOverlayHost.resolveFakeCursors}: fake cursor markers become reverse video;
+ * with the hardware cursor shown, the fake cursor right after CURSOR_MARKER is dropped.
+ */
+export function resolveFakeCursorLine(line: string, showHardwareCursor: boolean): string {
+  if (!line.includes(FAKE_CURSOR_START)) return line;
+  const resolved = showHardwareCursor ? line.replace(FOCUSED_FAKE_CURSOR, "$1$2") : line;
+  return resolved.replaceAll(FAKE_CURSOR_START, "\x1b[7m").replaceAll(FAKE_CURSOR_END, "\x1b[27m");
 }
 
 /** Whether `target` is `root` or inside it (through nested containers). */
