@@ -46,7 +46,7 @@ export function wordWrapLine(line: string, maxWidth: number, preSegmented?: Intl
 
   for (let i = 0; i < segs.length; i++) {
     const { segment: g, index } = segs[i];
-    const gWidth = visibleWidth(g);
+    const gWidth = isPrintableAscii(g) ? 1 : visibleWidth(g);
     const marker = isPasteMarker(g);
     const ws = !marker && isWhitespaceChar(g);
 
@@ -93,8 +93,8 @@ export function wordWrapLine(line: string, maxWidth: number, preSegmented?: Intl
       breakAt = next.index;
       breakWidth = width;
     } else if (!ws && !isWhitespaceChar(next.segment)) {
-      const cjkHere = !marker && cjkBreakRegex.test(g);
-      const cjkNext = !nextMarker && cjkBreakRegex.test(next.segment);
+      const cjkHere = !marker && isCjk(g);
+      const cjkNext = !nextMarker && isCjk(next.segment);
       if (cjkHere || cjkNext) {
         breakAt = next.index;
         breakWidth = width;
@@ -103,6 +103,18 @@ export function wordWrapLine(line: string, maxWidth: number, preSegmented?: Intl
   }
   cut(start, line.length);
   return chunks;
+}
+
+/** A printable ASCII character: one column wide and never CJK (the common case, measured cheaply). */
+function isPrintableAscii(g: string): boolean {
+  if (g.length !== 1) return false;
+  const code = g.charCodeAt(0);
+  return code >= 0x20 && code < 0x7f;
+}
+
+/** Whether a grapheme allows a line break beside it as CJK text does. */
+function isCjk(g: string): boolean {
+  return !isPrintableAscii(g) && cjkBreakRegex.test(g);
 }
 
 /** Whether a segment holds more than one grapheme (a merged paste marker). */
