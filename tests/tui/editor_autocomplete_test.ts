@@ -101,6 +101,71 @@ function autocompleteCases(): TuiCase[] {
   out.push(
     acCase("ac/max-visible/w60", 60, ["/", "<down><down><down><down>"], "{ autocompleteMaxVisible: 20 }"),
   );
+  out.push(...extraCases());
+  return out;
+}
+
+/** A mouse event literal for the popup rows (the popup starts two rows under the last text row). */
+function mouse(type: string, x: number, y: number, width: number, extra = ""): string {
+  return `{ type: '${type}', button: 'left', x: ${x}, y: ${y}, screenX: ${x}, screenY: ${y}, width: ${width}, ` +
+    `height: 12, shift: false, alt: false, ctrl: false${extra} }`;
+}
+
+/** Popup mouse, slow providers whose stale answers are dropped, provider swaps, viewport keys. */
+function extraCases(): TuiCase[] {
+  const out: TuiCase[] = [];
+  for (const [x, y] of [[2, 3], [4, 5], [0, 9], [1, 1]]) {
+    const setup = `${PROVIDER_SETUP}
+      ed.handleInput('/'); await new Promise((r) => setTimeout(r, 10)); ed.render(40);
+      log.push('capture:' + ed.capturesViewportInput);
+      log.push('press:' + JSON.stringify(ed.handleMouse(${mouse("press", x, y, 40)})));
+      log.push('text:' + ed.getText());
+      log.push('click:' + JSON.stringify(ed.handleMouse(${mouse("click", x, y, 40)})));
+      log.push('wheel:' + JSON.stringify(ed.handleMouse(${mouse("wheel", x, y, 40, ", wheelDelta: 1")})));
+      log.push('capture:' + ed.capturesViewportInput);`;
+    const c = editorCase(`popup-mouse/${x}-${y}/w40`, { width: 40, setup, steps: [keys("x")], wait: 10 });
+    out.push({ ...c, body: `try { ${c.body} } finally { globalThis.__cleanup?.(); }` });
+  }
+  const slow = `
+    const answers = [];
+    ed.setAutocompleteProvider({
+      async getSuggestions(lines, line, col, options) {
+        const before = lines[line].slice(0, col);
+        options.signal.addEventListener('abort', () => answers.push('aborted:' + before));
+        await new Promise((r) => setTimeout(r, 30));
+        answers.push('answered:' + before + ':' + options.signal.aborted);
+        const items = ['alpha', 'beta', 'gamma'].filter((v) => v.startsWith(before.slice(1)))
+          .map((v) => ({ value: v, label: v }));
+        return items.length ? { items, prefix: before } : null;
+      },
+      applyCompletion: (lines, line, col, item, prefix) => ({ lines: ['/' + item.value + ' '], cursorLine: 0, cursorCol: item.value.length + 2 }),
+    });
+    globalThis.__answers = answers;`;
+  const slowSteps: Record<string, string[][]> = {
+    "stale-dropped": [keys("/a"), keys("l"), keys("<bs><bs>")],
+    "escape-aborts": [keys("/"), keys("g<esc>"), keys("/")],
+    "tab-after-answer": [keys("/b"), keys("<tab>")],
+  };
+  for (const [label, steps] of Object.entries(slowSteps)) {
+    const c = editorCase(`slow/${label}/w30`, { width: 30, setup: slow, steps, wait: 80 });
+    out.push({
+      ...c,
+      body: c.body.replace("return { steps: out,", "return { answers: globalThis.__answers, steps: out,"),
+    });
+  }
+  const swap = `${PROVIDER_SETUP}
+    ed.handleInput('/'); await new Promise((r) => setTimeout(r, 10));
+    log.push('open:' + ed.isShowingAutocomplete());
+    ed.setAutocompleteProvider({ triggerCharacters: ['%'], getSuggestions: async () => ({ items: [{ value: '%x', label: 'x' }], prefix: '%' }),
+      applyCompletion: (lines, line, col, item, prefix) => ({ lines: [lines[0].slice(0, col - prefix.length) + item.value], cursorLine: 0, cursorCol: col - prefix.length + item.value.length }) });
+    log.push('open:' + ed.isShowingAutocomplete());`;
+  const c = editorCase("provider-swap/w30", {
+    width: 30,
+    setup: swap,
+    steps: [keys(" %"), keys("<tab>"), keys(" @")],
+    wait: 40,
+  });
+  out.push({ ...c, body: `try { ${c.body} } finally { globalThis.__cleanup?.(); }` });
   return out;
 }
 
