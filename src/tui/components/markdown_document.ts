@@ -1,0 +1,156 @@
+/**
+ * Incremental lexing of a markdown text that grows at its end, as a streamed reply does. Lexing the whole text
+ * on every delta costs time in proportion to the text, so a long stream would cost its length squared. Instead
+ * the lexer remembers a stable prefix: leading top-level blocks that nothing appended can change. Only the text
+ * after it is lexed again, and the result is the same token list a full lex gives.
+ *
+ * A block is stable when a later block already follows it and it is closed for good: an ATX or setext heading, or
+ * a blank line after a paragraph, fenced code, table, quote, rule or display formula. (A list or indented code
+ * may go on after a blank line, and HTML blocks may run past one, so they never end a stable prefix.) The lexer
+ * falls back to a full lex when the text no longer starts with the stable prefix, when the rest starts with a
+ * blank line (it would merge into the prefix's blank lines), and whenever link definitions appear (a definition
+ * anywhere changes how references everywhere render).
+ *
+ * @module
+ */
+import type { Token } from "npm:marked@18.0.11";
+import { lexMarkdown, removeCommentBlocks, trimPartialClosingFence } from "./markdown_lexer.ts";
+
+/** A lexed text: `stable` tokens (shared, never mutated later) then `rest`, both after clean-ups. */
+export interface LexedDocument {
+  /** The stable prefix's tokens; the first `stableCount` of them belong to this text. */
+  readonly stable: readonly Token[];
+  /** How many stable tokens this text uses (one less when a trailing comment took the prefix's last blank line). */
+  readonly stableCount: number;
+  /** The tokens after the stable prefix. */
+  readonly rest: readonly Token[];
+  /** Whether the text defines links; then no block may be reused across renders. */
+  readonly hasLinks: boolean;
+}
+
+function closesForGood(token: Token): boolean {
+  switch (token.type) {
+    case "paragraph":
+    case "table":
+    case "blockquote":
+    case "hr":
+    case "heading":
+      return true;
+    case "code":
+      return token.codeBlockStyle !== "indented";
+    case "latexBlock":
+      return !(token as { pending?: boolean }).pending;
+    default:
+      return false;
+  }
+}
+
+/** Markdown's own normalisation of a text: tabs as three spaces (the component's rule), CR/CRLF as LF (marked's). */
+function normalize(text: string): string {
+  return text.replace(/\t/g, "   ").replace(/\r\n|\r/g, "\n");
+}
+
+/** The length of the prefix of `original` whose normalised form is `normalizedLength` long, if one is. */
+function originalLength(original: string, normalizedLength: number): number | undefined {
+  let normalized = 0;
+  let index = 0;
+  while (normalized < normalizedLength && index < original.length) {
+    const code = original.charCodeAt(index);
+    if (code === 9) normalized += 3;
+    else if (code !== 13 || original.charCodeAt(index + 1) !== 10) normalized += 1;
+    index++;
+  }
+  return normalized === normalizedLength ? index : undefined;
+}
+
+/** The last index after which the tokens may be cut for good (a later token exists), or -1. */
+function lastBoundary(tokens: readonly Token[]): number {
+  for (let index = tokens.length - 2; index >= 0; index--) {
+    const token = tokens[index]!;
+    if (tokens[index + 1]!.type === "space") continue;
+    if (token.type === "heading") return index;
+    if (token.type === "space" && index > 0 && closesForGood(tokens[index - 1]!)) return index;
+  }
+  return -1;
+}
+
+/** Comment blocks removed from `tokens` as if `before` stood in front of them; says whether `before` went too. */
+function removeCommentsAfter(
+  before: Token | undefined,
+  tokens: Token[],
+): { tokens: Token[]; removedBefore: boolean } {
+  if (!before) {
+    removeCommentBlocks(tokens);
+    return { tokens, removedBefore: false };
+  }
+  const joined = [before, ...tokens];
+  removeCommentBlocks(joined);
+  if (joined[0] === before) return { tokens: joined.slice(1), removedBefore: false };
+  return { tokens: joined, removedBefore: true };
+}
+
+/** Lexes successive versions of one text, re-lexing only what follows its stable prefix. */
+export class IncrementalLexer {
+  /** The source text (before normalisation) of the stable prefix. */
+  private stableSource = "";
+  private stable: Token[] = [];
+  private lastText: string | undefined;
+  private lastResult: LexedDocument | undefined;
+
+  /** The tokens of `text`, equal to a full lex with the component's clean-ups. */
+  lex(text: string): LexedDocument {
+    if (text === this.lastText && this.lastResult) return this.lastResult;
+    if (this.stable.length > 0 && !text.startsWith(this.stableSource)) this.reset();
+    let result = this.lexRest(text);
+    if (!result) {
+      this.reset();
+      result = this.lexRest(text)!;
+    }
+    this.lastText = text;
+    this.lastResult = result;
+    return result;
+  }
+
+  /** Forgets the stable prefix. */
+  reset(): void {
+    this.stableSource = "";
+    this.stable = [];
+  }
+
+  /** Lexes what follows the stable prefix; undefined when that cannot give a full lex's result. */
+  private lexRest(text: string): LexedDocument | undefined {
+    const tail = text.slice(this.stableSource.length);
+    const normalizedTail = normalize(tail);
+    const tokens: Token[] = lexMarkdown(normalizedTail);
+    const hasLinks = Object.keys((tokens as { links?: object }).links ?? {}).length > 0;
+    if (this.stable.length > 0 && (hasLinks || tokens.length === 0 || tokens[0]!.type === "space")) {
+      return undefined;
+    }
+    const rest = tokens.slice(hasLinks ? 0 : this.advance(tail, normalizedTail, tokens));
+    trimPartialClosingFence(rest);
+    const cleaned = removeCommentsAfter(this.stable[this.stable.length - 1], rest);
+    return {
+      stable: this.stable,
+      stableCount: this.stable.length - (cleaned.removedBefore ? 1 : 0),
+      rest: cleaned.tokens,
+      hasLinks,
+    };
+  }
+
+  /** Moves the tokens up to the last boundary into the stable prefix; gives how many tokens moved. */
+  private advance(tail: string, normalizedTail: string, tokens: Token[]): number {
+    const boundary = lastBoundary(tokens);
+    if (boundary < 0) return 0;
+    const moved = tokens.slice(0, boundary + 1);
+    const raw = moved.map((token) => token.raw).join("");
+    // The raws must spell the normalised text exactly, or their length cannot be mapped back to the source.
+    if (!normalizedTail.startsWith(raw)) return 0;
+    const sourceLength = originalLength(tail, raw.length);
+    if (sourceLength === undefined) return 0;
+    for (const token of removeCommentsAfter(this.stable[this.stable.length - 1], moved).tokens) {
+      this.stable.push(token);
+    }
+    this.stableSource += tail.slice(0, sourceLength);
+    return boundary + 1;
+  }
+}
