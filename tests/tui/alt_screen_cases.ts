@@ -24,6 +24,8 @@ export interface AltScreenScenario {
   stop?: boolean | string;
   /** JS expression added to the result (state read at the end). */
   extra?: string;
+  /** Replace setInterval with a recorder; `tick()` runs the newest interval callback. */
+  fakeTimers?: boolean;
 }
 
 /**
@@ -66,15 +68,28 @@ export function altScreenCase(s: AltScreenScenario): TuiCase {
   const steps = s.steps.map((code) => `step(() => { ${code} });`).join("\n");
   const stopOptions = typeof s.stop === "string" ? s.stop : "";
   const stop = s.stop === false ? "" : `chunk = []; tui.stop(${stopOptions}); out.push(chunk.join(''));`;
-  return {
-    name: s.name,
-    body: `${prelude}
+  const body = `${prelude}
 ${s.setup ?? ""}
 chunk = []; tui.start(); tui.renderNow(); out.push(chunk.join(''));
 ${steps}
 const state = { screen: tui.getScreenLines(), top: tui.viewportTop, following: tui.isFollowingOutput,
   fullRedraws: tui.fullRedraws, events, copied, selection: tui.hasActiveSelection() };
 ${stop}
-return { out, state${s.extra ? `, extra: ${s.extra}` : ""} };`,
-  };
+return { out, state${s.extra ? `, extra: ${s.extra}` : ""} };`;
+  return { name: s.name, body: s.fakeTimers ? withFakeIntervals(body) : body };
+}
+
+/**
+ * `body` run with setInterval/clearInterval replaced by recorders: `tick()` calls the newest interval
+ * unless cleared. The handles are objects with `unref()`, as Node's are (pi-tui calls it).
+ */
+function withFakeIntervals(body: string): string {
+  return `
+    const realSet = globalThis.setInterval, realClear = globalThis.clearInterval;
+    const timers = []; const cleared = [];
+    globalThis.setInterval = (fn, ms) => { const t = { fn, ms, unref() {} }; timers.push(t); return t; };
+    globalThis.clearInterval = (t) => { cleared.push(t); };
+    const tick = () => { const t = timers[timers.length - 1]; if (t && !cleared.includes(t)) t.fn(); };
+    try { ${body} } finally { globalThis.setInterval = realSet; globalThis.clearInterval = realClear; }
+  `;
 }

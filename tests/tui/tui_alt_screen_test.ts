@@ -342,6 +342,53 @@ scenarios.push({
   ],
 });
 
+// Selection auto-scroll while dragging on a scroll view's edge row (interval timers faked).
+scenarios.push({
+  name: "timers/selection-auto-scroll",
+  cols: 20,
+  fakeTimers: true,
+  setup: `tui.addChild(numbered(30));`,
+  steps: [
+    `tui.scrollBy(-12);`,
+    `sgr(0, 2, 2); sgr(32, 4, 5);`,
+    `tick(); tick();`,
+    `tick();`,
+    `sgr(32, 3, 0);`,
+    `tick(); tick(); tick();`,
+    `sgr(32, 3, 3);`,
+    `tick(); sgr(0, 3, 3, true);`,
+  ],
+  extra: `{ timers: timers.length, cleared: cleared.length }`,
+});
+
+// Images: Kitty placements re-placed by id and cropped at the viewport's edges; iTerm2 falls back to text.
+const PNG =
+  `(() => { const b = [137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 40, 0, 0, 0, 60, 8, 6, 0, 0, 0, 1, 2, 3, 4];
+  return btoa(String.fromCharCode(...b)); })()`;
+for (const protocol of ["kitty", "iterm2"]) {
+  scenarios.push({
+    name: `image/${protocol}`,
+    cols: 30,
+    rows: 6,
+    setup: `T.setCapabilities({ images: ${js(protocol)}, trueColor: true, hyperlinks: true });
+      T.setCellDimensions({ widthPx: 10, heightPx: 20 });
+      tui.addChild(numbered(8));
+      tui.addChild(new T.Image(${PNG}, 'image/png', { fallbackColor: (t) => '<' + t + '>' }, { maxWidthCells: 4, maxHeightCells: 3, imageId: 4242 }));
+      tui.addChild(numbered(8, 'after'));`,
+    steps: [
+      `tui.scrollBy(-4);`,
+      `tui.scrollBy(-2);`,
+      `tui.scrollBy(-3);`,
+      `tui.scrollBy(-2);`,
+      `tui.scrollToTop();`,
+      `tui.scrollToBottom();`,
+      `resize(20, 5);`,
+    ],
+    extra:
+      `(() => { const images = T.getCapabilities().images; T.resetCapabilitiesCache(); return { images }; })()`,
+  });
+}
+
 Deno.test("TuiAltScreen writes the same bytes as pi-tui 1.6.0 (frames, scrolling, wheel, layout, mouse, selection, search, stop)", async () => {
   // One capture per group of scenarios (its first name segment), so that no case runner's output nears
   // a pipe's 64 KiB.
