@@ -271,6 +271,55 @@ scenarios.push({
   ],
 });
 
+// Kitty image lines (the sequence is written by hand: the case environment has no image support).
+const IMG = (id: number, rows: number) => `\x1b_Ga=T,f=100,i=${id},r=${rows},c=4,q=2;AAAA\x1b\\`;
+scenarios.push({
+  name: "images/kitty-block-edits",
+  rows: 8,
+  steps: [
+    `globalThis.a = new Lines(['above', ${js(IMG(7, 3))}, '', '', 'below']); tui.addChild(a);`,
+    `a.lines[0] = 'above changed';`,
+    `a.lines[4] = 'below changed';`,
+    `a.lines[2] = 'text inside the image rows';`,
+    `a.lines.splice(1, 1);`,
+    `a.lines.splice(1, 0, ${js(IMG(9, 2))}, '');`,
+  ],
+});
+scenarios.push({
+  name: "images/overlay-over-image",
+  rows: 8,
+  steps: [
+    `tui.addChild(new Lines(['top', ${js(IMG(3, 2))}, '', 'end']));`,
+    `globalThis.h = tui.showOverlay(new Lines(['OV']), { row: 1, col: 0, width: 6 });`,
+    `h.hide();`,
+  ],
+});
+scenarios.push({
+  name: "images/resize-clears-images",
+  rows: 8,
+  steps: [`tui.addChild(new Lines([${js(IMG(4, 2))}, '', 'x']));`, `term.columns = 30;`],
+});
+scenarios.push({
+  name: "render/force-and-state",
+  steps: [
+    `globalThis.a = new Lines(${js(lines(4))}); tui.addChild(a);`,
+    `chunk.push(JSON.stringify(tui.captureRenderState()));`,
+    `tui.renderNow(true);`,
+    `globalThis.saved = tui.captureRenderState(); a.lines[1] = 'x';`,
+    `tui.restoreRenderState({ ...saved, previousLines: saved.previousLines.slice(0, 2) }); a.lines[3] = 'y';`,
+    `chunk.push(String(tui.getClearOnShrink()), String(tui.fullRedraws));`,
+  ],
+});
+scenarios.push({
+  name: "render/stopped-does-nothing",
+  stop: false,
+  steps: [`tui.addChild(new Lines(['a']));`, `tui.stop();`, `tui.addChild(new Lines(['b']));`],
+});
+scenarios.push({
+  name: "render/tabs-and-thai",
+  steps: [`tui.addChild(new Lines(['a\tb\tc', 'กำ ຳ', '\x1b[7mrev\x1b[27m']));`],
+});
+
 const cases: TuiCase[] = scenarios.map(caseOf);
 
 // Input goes through the terminal's onInput: capture it with a terminal whose start() keeps the handler.
