@@ -33,6 +33,20 @@ const deadline = Date.now() + 10000;
 while (!inputs.includes("q") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 const report = { inputs, kitty: terminal.kittyProtocolActive, modifyOtherKeys: terminal.modifyOtherKeysActive,
   columns: terminal.columns, rows: terminal.rows, sttyRunning: await stty() };
+if (mode === "resize") {
+  const redrawsBefore = tui.fullRedraws;
+  await new Deno.Command("stty", { args: ["cols", "60", "rows", "12"], stdin: "inherit" }).output();
+  const until = Date.now() + 5000;
+  while (terminal.columns !== 60 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 100));
+  report.resized = { columns: terminal.columns, rows: terminal.rows, fullRedraws: tui.fullRedraws - redrawsBefore };
+}
+if (mode === "drain") {
+  terminal.setTitle("title\x07with\x1bcontrols");
+  terminal.setProgress(true);
+  await terminal.drainInput(400, 100);
+  report.afterDrain = { kitty: terminal.kittyProtocolActive };
+}
 if (mode === "exit") { Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report)); Deno.exit(0); }
 if (mode === "crash") { Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report)); throw new Error("crash on purpose"); }
 tui.stop();
@@ -49,6 +63,8 @@ interface Report {
   rows: number;
   sttyRunning: string;
   sttyStopped?: string;
+  resized?: { columns: number; rows: number; fullRedraws: number };
+  afterDrain?: { kitty: boolean };
 }
 
 async function waitFor(path: string, ms: number): Promise<void> {
@@ -65,7 +81,7 @@ async function waitFor(path: string, ms: number): Promise<void> {
 }
 
 /** Runs the child under script, typing `replies` once it started; returns the pty's output and the report. */
-async function runChild(mode: "stop" | "exit" | "crash", replies: string[]) {
+async function runChild(mode: "stop" | "exit" | "crash" | "resize" | "drain", replies: string[]) {
   const dir = Deno.makeTempDirSync({ prefix: "pi-tui-terminal-" });
   try {
     Deno.writeTextFileSync(`${dir}/child.ts`, CHILD);
@@ -143,6 +159,28 @@ Deno.test({
     assertStringIncludes(output, "\x1b[>4;2m");
     assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u\x1b[>4;0m"), JSON.stringify(output.slice(-60)));
     assert(cooked(report.sttyStopped!));
+  },
+});
+
+Deno.test({
+  name: "ProcessTerminal: a pty resize (SIGWINCH) updates columns and rows and redraws in full",
+  ignore: !linux,
+  async fn() {
+    const { report } = await runChild("resize", ["\x1b[?62c"]);
+    assertEquals(report.resized, { columns: 60, rows: 12, fullRedraws: 1 });
+    assert(cooked(report.sttyStopped!));
+  },
+});
+
+Deno.test({
+  name: "ProcessTerminal: drainInput() pops the Kitty flags first; title and progress are written safely",
+  ignore: !linux,
+  async fn() {
+    const { output, report } = await runChild("drain", ["\x1b[?7u", "\x1b[?62c"]);
+    assertEquals(report.afterDrain, { kitty: false });
+    assertStringIncludes(output, "\x1b]0;title with controls\x07\x1b]9;4;3\x07\x1b[<u");
+    // stop(): progress cleared, paste off; the Kitty flags were already popped by drainInput.
+    assert(output.endsWith("\x1b[?25h\x1b]9;4;0\x07\x1b[?2004l"), JSON.stringify(output.slice(-60)));
   },
 });
 
