@@ -81,13 +81,20 @@ try {
     const index = `${ref.nodeModules}/@earendil-works/pi-tui/dist/index.js`;
     Deno.writeTextFileSync(theirs, nodeChild(new URL(`file://${index}`).href));
   }
+  // An empty Deno program: what any Deno process costs on this machine right now.
+  const empty = `${dir}/empty.ts`;
+  Deno.writeTextFileSync(empty, `console.log(JSON.stringify({ frameMs: performance.now(), bytes: 0 }));\n`);
+  const emptyArgs = ["run", "-A", "--no-prompt", "--no-config", empty];
   // Warm-up: module caches on both sides.
   await run(Deno.execPath(), denoArgs);
+  await run(Deno.execPath(), emptyArgs);
   if (ref && theirs) await run(ref.node, [theirs]);
   const a: Sample[] = [];
   const b: Sample[] = [];
+  const e: Sample[] = [];
   for (let i = 0; i < rounds; i++) {
     a.push(await run(Deno.execPath(), denoArgs));
+    e.push(await run(Deno.execPath(), emptyArgs));
     if (ref && theirs) b.push(await run(ref.node, [theirs]));
   }
   const show = (name: string, samples: Sample[]) =>
@@ -100,6 +107,7 @@ try {
     );
   console.log(`first TUI frame, ${rounds} alternating rounds, medians:`);
   show("ours (Deno, src/tui)", a);
+  show("empty Deno program", e);
   if (b.length > 0) {
     show("pi-tui 1.6.0 (Node 22)", b);
     console.log(
