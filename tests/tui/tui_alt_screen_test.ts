@@ -389,6 +389,82 @@ for (const protocol of ["kitty", "iterm2"]) {
   });
 }
 
+// Overlays, focus, components that take viewport keys, wheel handled by a component, restarts.
+scenarios.push({
+  name: "misc/overlay-focus",
+  cols: 30,
+  rows: 8,
+  setup: `tui.addChild(numbered(20));
+    globalThis.box = new Clicky('overlay', ['+------+', '| menu |', '+------+'], (e) => e.type === 'press' ? { focus: true } : e.type === 'wheel' ? { handled: true } : undefined);
+    box.handleInput = (d) => events.push('key:' + JSON.stringify(d));`,
+  steps: [
+    `globalThis.handle = tui.showOverlay(box, { anchor: 'center', width: 10 });`,
+    `sgr(0, 12, 3); sgr(0, 12, 3, true);`,
+    `sgr(64, 12, 3);`,
+    `sgr(64, 1, 1);`,
+    `input(${js(KEY.pageUp)}); input('q');`,
+    `handle.setHidden(true); input(${js(KEY.pageUp)});`,
+    `handle.setHidden(false); handle.hide();`,
+    `sgr(0, 1, 6); sgr(32, 8, 7); sgr(0, 8, 7, true);`,
+  ],
+  extra: `{ viewport: T.isViewportTUI(tui), mode: tui.mode }`,
+});
+scenarios.push({
+  name: "misc/captures-viewport-input",
+  cols: 24,
+  setup:
+    `globalThis.ed = { focused: false, capturesViewportInput: true, render: (w) => ['> edit' + T.CURSOR_MARKER], invalidate() {},
+      handleInput(d) { events.push('ed:' + JSON.stringify(d)); } };
+    tui.addChild(numbered(20)); tui.addChild(ed); tui.setFocus(ed);`,
+  steps: [
+    `input(${js(KEY.pageUp)});`,
+    `ed.capturesViewportInput = false; input(${js(KEY.pageUp)});`,
+    `input(${js(KEY.ctrlEnd)});`,
+  ],
+});
+scenarios.push({
+  name: "misc/wheel-to-component",
+  cols: 24,
+  rows: 6,
+  setup: `
+    globalThis.wheel = new Clicky('wheel', ['wheel target', 'row 2'], (e) => e.type === 'wheel' ? { handled: true, render: e.wheelDelta < 0 } : undefined);
+    const list = new T.ScrollView(numbered(20, 'item'), { scrollbar: 'auto', scrollbarHideDelayMs: 60000 });
+    tui.setLayoutRoot(new T.VStack([{ component: wheel, shrink: 0 }, { component: list, grow: 1 }]));`,
+  steps: [
+    `sgr(64, 2, 0);`,
+    `sgr(65, 2, 1);`,
+    `sgr(65, 2, 3); sgr(65, 2, 3);`,
+    `sgr(35, 23, 3);`,
+    `sgr(35, 23, 4);`,
+    `sgr(35, 5, 4);`,
+    `sgr(73, 5, 4);`,
+  ],
+});
+scenarios.push({
+  name: "misc/restart-and-roots",
+  cols: 20,
+  setup: `globalThis.a = numbered(10, 'a'); globalThis.b = numbered(3, 'b'); tui.addChild(a);`,
+  steps: [
+    `tui.scrollBy(-2);`,
+    `tui.stop({ preserveScreen: true }); tui.start();`,
+    `tui.setLayoutRoot(b); tui.setLayoutRoot(b);`,
+    `tui.invalidate(); tui.requestRender(true);`,
+    `tui.stop(); tui.start(); tui.setLayoutRoot(undefined);`,
+  ],
+  extra: `{ prefix: tui.getExitRestorePrefix(), suffix: tui.getExitRestoreSuffix(), lines: tui.render(12) }`,
+});
+scenarios.push({
+  name: "misc/cursor-in-clipped-box",
+  cols: 20,
+  rows: 6,
+  hw: true,
+  setup:
+    `globalThis.ed = { focused: true, render: (w) => ['e0', 'e1', 'e2', 'e3' + T.CURSOR_MARKER + 'x', 'e4'], invalidate() {}, handleInput() {} };
+    tui.setLayoutRoot(new T.VStack([numbered(2, 'top'), { component: ed, basis: 2 }, { component: numbered(5, 'rest'), grow: 1 }]));
+    tui.setFocus(ed);`,
+  steps: [``, `resize(20, 4);`],
+});
+
 Deno.test("TuiAltScreen writes the same bytes as pi-tui 1.6.0 (frames, scrolling, wheel, layout, mouse, selection, search, stop)", async () => {
   // One capture per group of scenarios (its first name segment), so that no case runner's output nears
   // a pipe's 64 KiB.
