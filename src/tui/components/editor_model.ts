@@ -27,6 +27,9 @@ interface EditorSnapshot {
 /** The last edit, for undo coalescing of typed words and for kill accumulation and yank-pop. */
 export type EditorLastAction = "kill" | "yank" | "type-word" | null;
 
+/** Text made of printable ASCII only (each character a grapheme). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The most prompts history keeps. */
 const HISTORY_LIMIT = 100;
 
@@ -78,6 +81,11 @@ export class EditorModel {
 
   /** Segments with stored paste markers merged into single units. */
   segment(text: string, mode: "grapheme" | "word" = "grapheme"): Iterable<Intl.SegmentData> {
+    if (mode === "grapheme" && PRINTABLE_ASCII.test(text) && !text.includes("[paste #")) {
+      // Each printable ASCII character is a grapheme of its own: no need for ICU's segmenter,
+      // which is most of the cost of a keystroke in a long line.
+      return Array.from(text, (segment, index) => ({ segment, index, input: text }));
+    }
     const base = mode === "word" ? getWordSegmenter() : getGraphemeSegmenter();
     return segmentWithMarkers(text, base, new Set(this.pastes.keys()));
   }
