@@ -17,6 +17,7 @@ import {
 
 /** Start and end of a synchronized update (the terminal shows the frame at once). */
 export const BEGIN_SYNCHRONIZED_OUTPUT = "\x1b[?2026h";
+/** End of a synchronized update. */
 export const END_SYNCHRONIZED_OUTPUT = "\x1b[?2026l";
 
 const MAX_CACHED_OFFSCREEN_KITTY_IMAGES = 16;
@@ -97,14 +98,23 @@ export class KittyUploads {
 
 /** What one frame write needs to know. */
 export interface FrameInput {
+  /** The rows to show, one per terminal row. */
   screen: string[];
+  /** The rows shown now (empty after a reset). */
   previousScreen: readonly string[];
+  /** Whether every row is rewritten (first frame, new size). */
   fullRedraw: boolean;
+  /** Terminal rows. */
   height: number;
+  /** Terminal columns. */
   width: number;
+  /** The terminal's image protocol, if any. */
   imageProtocol: ImageProtocol | null;
+  /** The Kitty images on the terminal. */
   kittyUploads: KittyUploads;
+  /** Where to put the hardware cursor, if anywhere. */
   cursor: { row: number; col: number } | null;
+  /** Whether the hardware cursor is shown there. */
   showHardwareCursor: boolean;
 }
 

@@ -10,17 +10,25 @@ import type { TuiMouseButton, TuiMouseEvent, TuiMouseEventType } from "./tui.ts"
 
 /** A wheel notch: up (-1) or down (1) at a cell, with its raw button code (for the modifiers). */
 export interface AltScreenWheelEvent {
+  /** -1 up, 1 down. */
   direction: -1 | 1;
+  /** Zero-based column. */
   x: number;
+  /** Zero-based row. */
   y: number;
+  /** The raw button code (modifier bits included). */
   button: number;
 }
 
 /** An SGR mouse report: raw button code, zero-based cell, and whether it is a release (`m`). */
 export interface AltScreenRawMouseEvent {
+  /** The raw button code. */
   button: number;
+  /** Zero-based column. */
   x: number;
+  /** Zero-based row. */
   y: number;
+  /** Whether a button was released (`m`). */
   release: boolean;
 }
 

@@ -33,11 +33,17 @@ function styleMatchText(text: string, style: (text: string) => string): string {
 
 /** The search state the highlighter needs. */
 export interface SearchHighlightInput {
+  /** Every match, in content order. */
   matches: readonly AltScreenSearchMatch[];
+  /** The current match (-1: none). */
   selectedIndex: number;
+  /** The view searched. */
   scrollView: ScrollView;
+  /** Terminal columns. */
   columns: number;
+  /** Style of the other matches. */
   matchStyle: (text: string) => string;
+  /** Style of the current match. */
   currentMatchStyle: (text: string) => string;
 }
 
@@ -119,8 +125,11 @@ export function applySearchHighlights(
 
 /** Where the jump-to-end label was drawn, so a click on it can be recognised. */
 export interface ScrollToEndIndicatorRect {
+  /** Screen row. */
   row: number;
+  /** First screen column. */
   column: number;
+  /** Columns. */
   width: number;
 }
 

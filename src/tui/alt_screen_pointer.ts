@@ -42,13 +42,19 @@ const DOUBLE_CLICK_INTERVAL_MS = 500;
 
 /** What the pointer needs of the TUI: what the selection needs, and more. */
 export interface AltScreenPointerHost extends Omit<AltScreenSelectionHost, "dispatchClick"> {
+  /** The topmost overlay under the event and its result. */
   dispatchToOverlay(event: TuiMouseEvent): { hit: boolean; result?: TuiMouseDispatchResult };
+  /** The component that keeps keyboard focus for a clicked one. */
   resolveFocusTarget(component: Component): Component;
+  /** The focused component. */
   getFocusedComponent(): Component | null;
+  /** Gives keyboard focus. */
   setFocus(component: Component | null): void;
+  /** Scrolls the primary view to its end. */
   scrollToBottom(): void;
   /** The search box's buttons; true when the event pressed one. */
   searchMouse(event: AltScreenRawMouseEvent): boolean;
+  /** Right-button paste (Windows). */
   onRightClickPaste?: () => void;
 }
 
@@ -75,6 +81,7 @@ export class AltScreenPointer {
   private mousePressMoved = false;
   private lastComponentClick?: LastComponentClick;
 
+  /** A pointer for the TUI behind `host`. */
   constructor(host: AltScreenPointerHost) {
     this.host = host;
     this.selection = new AltScreenTextSelection({
@@ -118,6 +125,7 @@ export class AltScreenPointer {
     this.lastComponentClick = undefined;
   }
 
+  /** Ends a component's press or capture. */
   private clearComponentMouseGesture(): void {
     this.mouseCapture = undefined;
     this.mousePressTarget = undefined;
@@ -205,6 +213,7 @@ export class AltScreenPointer {
     this.host.requestViewRender();
   }
 
+  /** 1, 2 or 3 for repeated clicks on one cell of one component within 500 ms. */
   private getComponentClickCount(target: TuiMouseDispatchTarget, x: number, y: number): number {
     const now = Date.now();
     const previous = this.lastComponentClick;
@@ -300,6 +309,7 @@ export class AltScreenPointer {
     return true;
   }
 
+  /** A press on the jump-to-end label scrolls to the end. */
   private handleScrollToEndIndicator(event: AltScreenRawMouseEvent): boolean {
     const rect = this.scrollToEndIndicatorRect;
     if (!rect || event.release || (event.button & 32) !== 0 || (event.button & 3) !== 0) return false;
@@ -310,6 +320,7 @@ export class AltScreenPointer {
 
   // --- scrollbars ---
 
+  /** The scroll view whose scrollbar is at (x, y), and its geometry. */
   private getScrollbarTargetAt(
     x: number,
     y: number,
@@ -330,6 +341,7 @@ export class AltScreenPointer {
     return undefined;
   }
 
+  /** Marks the view whose scrollbar the pointer is on (its thumb is drawn solid). */
   private setScrollbarHover(scrollView: ScrollView | undefined): void {
     if (scrollView === this.scrollbarHover) return;
     this.scrollbarHover?.setScrollbarActive(false);
@@ -337,10 +349,12 @@ export class AltScreenPointer {
     this.scrollbarHover?.setScrollbarActive(true);
   }
 
+  /** Hover follows the pointer. */
   private updateScrollbarHover(x: number, y: number): void {
     this.setScrollbarHover(this.getScrollbarTargetAt(x, y, true)?.scrollView);
   }
 
+  /** No scrollbar is hovered. */
   private stopScrollbarHover(): void {
     this.setScrollbarHover(undefined);
   }
@@ -359,6 +373,7 @@ export class AltScreenPointer {
     );
   }
 
+  /** Presses on a scrollbar and the drag that follows: true when the scrollbar took the event. */
   private handleScrollbarMouseEvent(event: AltScreenRawMouseEvent): boolean {
     if (this.scrollbarDrag) {
       if (event.release) {

@@ -11,19 +11,25 @@ import { getGraphemeSegmenter, stripTerminalSequences, truncateToWidth, visibleW
 
 /** A run of matched cells on one content row. */
 export interface AltScreenSearchSegment {
+  /** Content row. */
   row: number;
+  /** First column. */
   startCol: number;
+  /** Column after the last. */
   endCol: number;
 }
 
 /** One match; several segments when it wraps across rows. */
 export interface AltScreenSearchMatch {
+  /** The match's cells, row by row. */
   segments: AltScreenSearchSegment[];
 }
 
 /** What {@link AltScreenSearchIndex.search} found and whether it differs from the previous answer. */
 export interface AltScreenSearchResult {
+  /** Every match. */
   matches: AltScreenSearchMatch[];
+  /** Whether lines or query changed since the last search. */
   changed: boolean;
 }
 
@@ -216,6 +222,7 @@ export class AltScreenSearchComponent implements Component, Focusable {
   private hoveredNavigationDirection: -1 | 1 | undefined;
   private _focused = false;
 
+  /** `onQueryChange` hears every edit of the query; `navigationButtonStyle` styles the buttons (hovered or not). */
   constructor(
     onQueryChange: (query: string) => void,
     navigationButtonStyle: (text: string, hovered: boolean) => string = (text) => text,

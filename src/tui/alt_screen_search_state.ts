@@ -23,15 +23,23 @@ export type SearchSelectionMode = "query" | "next" | "previous" | "retain";
 
 /** An open search. */
 export interface ActiveSearch {
+  /** The search box. */
   component: AltScreenSearchComponent;
+  /** The overlay showing it. */
   overlay?: OverlayHandle;
+  /** Cached corpus and matches. */
   index: AltScreenSearchIndex;
+  /** The query as typed. */
   query: string;
+  /** Matches of the query. */
   matches: AltScreenSearchMatch[];
+  /** The selected match (-1: none). */
   selectedIndex: number;
+  /** The selected match's key, to find it again after the content changes. */
   selectedKey?: string;
   /** The content row a new query searches from. */
   anchorRow: number;
+  /** What the next refresh does with the selection. */
   selectionMode: SearchSelectionMode;
 }
 
@@ -127,7 +135,9 @@ export function refreshActiveSearch(
 
 /** What the search needs of the TUI. */
 export interface AltScreenSearchHost {
+  /** Shows the search box as an overlay. */
   showOverlay(component: AltScreenSearchComponent): OverlayHandle;
+  /** Asks for a frame. */
   requestRender(): void;
   /** The primary scroll view's first shown content line. */
   scrollTop(): number;
@@ -135,8 +145,11 @@ export interface AltScreenSearchHost {
 
 /** Styles of the search box and its highlights. */
 export interface AltScreenSearchStyles {
+  /** Style of a match. */
   match: (text: string) => string;
+  /** Style of the current match. */
   currentMatch: (text: string) => string;
+  /** Style of a navigation button. */
   navigationButton: (text: string, hovered: boolean) => string;
 }
 
@@ -144,9 +157,11 @@ export interface AltScreenSearchStyles {
 export class AltScreenSearchController {
   /** The open search, if any. */
   active: ActiveSearch | undefined;
+  /** Match and button styles. */
   readonly styles: AltScreenSearchStyles;
   private readonly host: AltScreenSearchHost;
 
+  /** A controller for the TUI behind `host`. */
   constructor(host: AltScreenSearchHost, styles: AltScreenSearchStyles) {
     this.host = host;
     this.styles = styles;
@@ -181,6 +196,7 @@ export class AltScreenSearchController {
     this.host.requestRender();
   }
 
+  /** The query changed: search again from the selected match. */
   private updateQuery(query: string): void {
     const search = this.active;
     if (!search || query === search.query) return;

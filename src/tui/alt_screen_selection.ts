@@ -20,15 +20,21 @@ import {
 
 /** A selection end. `boundary` marks an end that lies between cells (a word's end) rather than on one. */
 export interface SelectionPoint {
+  /** Content (or screen) row. */
   row: number;
+  /** Column. */
   col: number;
+  /** The scroll view whose content the row indexes (none: the screen). */
   scrollView?: ScrollView;
+  /** Whether the point lies between cells. */
   boundary?: boolean;
 }
 
 /** A selection from `start` to `end` (in reading order). */
 export interface SelectionRange {
+  /** Where the selection starts. */
   start: SelectionPoint;
+  /** Where it ends. */
   end: SelectionPoint;
 }
 
@@ -152,9 +158,13 @@ function reverseVideo(text: string): string {
 
 /** Screen rows and columns a highlight may touch (a scroll view's visible part, or the screen). */
 export interface SelectionArea {
+  /** First row. */
   minRow: number;
+  /** Last row. */
   maxRow: number;
+  /** First column. */
   minColumn: number;
+  /** Column after the last. */
   maxColumn: number;
 }
 

@@ -28,19 +28,25 @@ const AUTO_SCROLL_INTERVAL_MS = 50;
 
 /** What the selection needs of the TUI. */
 export interface AltScreenSelectionHost {
+  /** The terminal (for its size). */
   terminal(): Terminal;
   /** The last frame's layout. */
   layout(): LayoutFrame | undefined;
   /** The last frame's rows, as written. */
   screen(): readonly string[];
+  /** Asks for a frame. */
   requestRender(): void;
+  /** Asks for a frame that reuses the last component output. */
   requestViewRender(): void;
+  /** Whether an overlay is shown. */
   hasOverlay(): boolean;
   /** Offers a click to the components: undefined when none took it, else whether a frame is due. */
   dispatchClick(event: TuiMouseEvent): boolean | undefined;
   /** Copies the selection to the clipboard. */
   copySelection(): void;
+  /** Whether releasing a selection copies it. */
   copyOnSelect(): boolean;
+  /** Opens a clicked link. */
   openUrl?: (url: string) => void;
 }
 
@@ -70,6 +76,7 @@ export class AltScreenTextSelection {
   private dragged = false;
   private pressedUrl?: string;
 
+  /** A selection for the TUI behind `host`. */
   constructor(host: AltScreenSelectionHost) {
     this.host = host;
   }
@@ -143,6 +150,7 @@ export class AltScreenTextSelection {
     };
   }
 
+  /** The cell under the event: in `scrollView` when given, else on the screen. */
   private getSelectionPoint(
     event: { x: number; y: number },
     scrollView: ScrollView | undefined,
@@ -165,11 +173,13 @@ export class AltScreenTextSelection {
     return layout ? getScrollViewBox(layout, scrollView)?.scrollContentLines : undefined;
   }
 
+  /** The line a point's row indexes. */
   private getSourceLine(point: SelectionPoint): string {
     const lines = point.scrollView ? this.getSourceLines(point.scrollView) : undefined;
     return (lines ?? this.host.screen())[point.row] ?? "";
   }
 
+  /** Moves the selection's free end (by whole words or lines after a double or triple click). */
   private updateFocus(point: SelectionPoint): void {
     const initial = this.initialRange;
     if (this.granularity === "character" || !initial) {
@@ -186,6 +196,7 @@ export class AltScreenTextSelection {
     this.focus = before ? range.start : range.end;
   }
 
+  /** 1, 2 or 3 for repeated clicks on one word within 500 ms. */
   private getClickCount(point: SelectionPoint, word: SelectionRange | undefined): number {
     const now = Date.now();
     const previous = this.lastClick;
@@ -227,6 +238,7 @@ export class AltScreenTextSelection {
     this.autoScrollTimer = timer;
   }
 
+  /** One step of auto-scroll: scroll a line and extend the selection. */
   private autoScroll(): void {
     const scrollView = this.anchor?.scrollView;
     const pointer = this.dragPointer;
@@ -245,6 +257,7 @@ export class AltScreenTextSelection {
     this.host.requestViewRender();
   }
 
+  /** Stops auto-scrolling. */
   private stopAutoScroll(): void {
     if (this.autoScrollTimer !== undefined) {
       clearInterval(this.autoScrollTimer);

@@ -20,12 +20,15 @@ export interface LayoutRect {
 
 /** Where one component landed in a frame. */
 export interface LayoutBox {
+  /** The component laid out. */
   component: Component;
   /** The cells the component was given (may extend past the screen or its parent). */
   rect: LayoutRect;
   /** The part of `rect` that is visible through every ancestor. */
   clip: LayoutRect;
+  /** Boxes of its children. */
   children: LayoutBox[];
+  /** The enclosing box. */
   parent?: LayoutBox;
   /** A leaf's rendered lines. */
   lines?: readonly string[];
@@ -35,6 +38,7 @@ export interface LayoutBox {
   scrollView?: ScrollView;
   /** A scroll view's whole content, as rendered this frame. */
   scrollContentLines?: readonly string[];
+  /** Stacking order for hit-testing (higher: on top). */
   layer: number;
 }
 
@@ -43,10 +47,15 @@ export type LayoutRenderCache = Map<Component, Map<number, readonly string[]>>;
 
 /** One laid-out and painted screen. */
 export interface LayoutFrame {
+  /** The root component's box. */
   root: LayoutBox;
+  /** Screen columns. */
   width: number;
+  /** Screen rows. */
   height: number;
+  /** The painted rows. */
   lines: string[];
+  /** The primary scroll view (the first laid out, unless one is marked primary). */
   primaryScrollView?: ScrollView;
   /** Output of every component this frame rendered; pass it to a later frame whose content did not change. */
   renderCache: LayoutRenderCache;
