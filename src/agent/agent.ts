@@ -414,7 +414,7 @@ export class Agent {
     }
   }
 
-  async #process(event: AgentEvent): Promise<void> {
+  #process(event: AgentEvent): Promise<void> | void {
     const state = this.#state;
     switch (event.type) {
       case "message_start":
@@ -445,6 +445,22 @@ export class Agent {
     }
     const signal = this.#activeRun?.abortController.signal;
     if (!signal) throw new Error("Agent listener invoked outside active run");
-    for (const listener of this.#listeners) await listener(event, signal);
+    // Listeners that return nothing (most, for most events) cost no promise: the run goes
+    // asynchronous only from the first listener that hands back one to wait for.
+    const listeners = this.#listeners.values();
+    for (let next = listeners.next(); !next.done; next = listeners.next()) {
+      const pending = next.value(event, signal);
+      if (pending) return this.#awaitListeners(pending, listeners, event, signal);
+    }
+  }
+
+  async #awaitListeners(
+    pending: Promise<void>,
+    rest: Iterator<AgentListener>,
+    event: AgentEvent,
+    signal: AbortSignal,
+  ): Promise<void> {
+    await pending;
+    for (let next = rest.next(); !next.done; next = rest.next()) await next.value(event, signal);
   }
 }

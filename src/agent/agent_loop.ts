@@ -252,7 +252,9 @@ async function streamAssistantResponse(
     } else if (partial) {
       partial = event.partial;
       context.messages[context.messages.length - 1] = partial;
-      await emit({ type: "message_update", assistantMessageEvent: event, message: { ...partial } });
+      // One per delta: waited for only when a listener hands back something to wait for.
+      const pending = emit({ type: "message_update", assistantMessageEvent: event, message: { ...partial } });
+      if (pending) await pending;
     }
   }
   // The message records the thinking level it was requested with, whichever stream answered.

@@ -14,6 +14,8 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
   #done = false;
   #resolve!: (value: TResult) => void;
   #result: Promise<TResult>;
+  #sink?: (event: TEvent) => void;
+  #drained?: () => void;
 
   /**
    * Creates a stream; `isComplete` recognises the final event and `extractResult` turns it into the result.
@@ -32,6 +34,11 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
       this.#done = true;
       this.#resolve(this.resultOf(event));
     }
+    if (this.#sink) {
+      this.#sink(event);
+      if (this.#done) this.#drained?.();
+      return;
+    }
     const waiter = this.#waiting.shift();
     if (waiter) waiter({ value: event, done: false });
     else this.#queue.push(event);
@@ -43,6 +50,23 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
     this.#done = true;
     if (result !== undefined) this.#resolve(result);
     this.#flushWaiters();
+    this.#drained?.();
+  }
+
+  /**
+   * Hands every event, the queued ones first, to `sink` as it is pushed, instead of to an
+   * iterator; resolves once the stream has ended. For forwarding one stream into another without
+   * an extra asynchronous hop per event. The stream must not be iterated as well.
+   */
+  drainInto(sink: (event: TEvent) => void): Promise<void> {
+    if (this.#sink) throw new Error("drainInto: the stream already has a sink");
+    const queued = this.#queue.slice(this.#head);
+    this.#queue = [];
+    this.#head = 0;
+    for (const event of queued) sink(event);
+    if (this.#done) return Promise.resolve();
+    this.#sink = sink;
+    return new Promise((resolve) => (this.#drained = resolve));
   }
 
   #flushWaiters(): void {

@@ -63,10 +63,12 @@ async function pipe(model: Model, invoke: Invoke, out: AssistantMessageEventStre
   try {
     const provider = await loadApiProvider(model.api);
     if (!provider) throw new Error(missingApiMessage(model));
-    for await (const event of invokeSafely(model, provider, invoke)) {
+    // Forwarded as each event is pushed: a second `for await` here cost a hop per delta.
+    await invokeSafely(model, provider, invoke).drainInto((event) => {
+      if (finished) return;
       out.push(event);
       if (event.type === "done" || event.type === "error") finished = true;
-    }
+    });
     if (!finished) throw new Error(`Provider for ${model.api} ended its stream without a result`);
   } catch (error) {
     if (finished) return;

@@ -104,6 +104,8 @@ export class AgentSession {
   #scopedModels: ScopedModel[];
   #listeners: AgentSessionEventListener[] = [];
   #eventQueue: Promise<void> = Promise.resolve();
+  /** Agent events queued for processing and not yet done. */
+  #eventsInFlight = 0;
   #unsubscribeAgent?: () => void;
   #queues: SessionQueues;
   #pendingNextTurn: AgentMessage[] = [];
@@ -174,10 +176,10 @@ export class AgentSession {
 
   /** Subscribes to session events; returns the unsubscribe function. */
   subscribe(listener: AgentSessionEventListener): () => void {
-    this.#listeners.push(listener);
+    this.#listeners = [...this.#listeners, listener];
     return () => {
       const i = this.#listeners.indexOf(listener);
-      if (i !== -1) this.#listeners.splice(i, 1);
+      if (i !== -1) this.#listeners = this.#listeners.toSpliced(i, 1);
     };
   }
 
@@ -189,19 +191,31 @@ export class AgentSession {
   }
 
   #emit(event: AgentSessionEvent): void {
-    for (const listener of [...this.#listeners]) listener(event);
+    // Subscribing and unsubscribing replace the array, so a listener that unsubscribes (or
+    // subscribes another) mid-event does not disturb this loop, and no copy is made per event.
+    for (const listener of this.#listeners) listener(event);
   }
 
-  #onAgentEvent(event: AgentEvent): Promise<void> {
+  #onAgentEvent(event: AgentEvent): Promise<void> | undefined {
     // An abort asked for while the run was starting stops it as soon as it exists.
     if (event.type === "agent_start" && this.#abortRequested) this.agent.abort();
     // The retry promise must exist before prompt() awaits it, so create it synchronously.
     if (event.type === "agent_end") this.#retrier.expect(event.messages);
+    // One per delta of a reply, and nothing to wait for: emitted at once when no earlier event is
+    // still being processed (so the order stays), without a promise per delta.
+    if (event.type === "message_update" && this.#eventsInFlight === 0) {
+      this.#emit(event);
+      return undefined;
+    }
+    this.#eventsInFlight++;
+    const done = () => {
+      this.#eventsInFlight--;
+    };
     this.#eventQueue = this.#eventQueue.then(
       () => this.#processAgentEvent(event),
       () => this.#processAgentEvent(event),
     );
-    this.#eventQueue.catch(() => {});
+    this.#eventQueue.then(done, done);
     return this.#eventQueue;
   }
 

@@ -15,7 +15,7 @@ import { getCompletionsCompat } from "./openai_completions_compat.ts";
 import { buildCompletionsParams, type OpenAICompletionsOptions } from "./openai_completions_params.ts";
 import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
 import { openAIErrorText, openOpenAIStream } from "./openai_shared_request.ts";
-import { readOpenAIStream, withRawMetadata } from "./openai_shared_stream.ts";
+import { readOpenAIStreamBatches, withRawMetadata } from "./openai_shared_stream.ts";
 import { type CompletionsStreamEnd, processCompletionsStream } from "./openai_completions_stream.ts";
 
 export type { OpenAICompletionsOptions } from "./openai_completions_params.ts";
@@ -106,7 +106,7 @@ async function run(
   let end: CompletionsStreamEnd;
   try {
     end = await processCompletionsStream(
-      readOpenAIStream(body, options?.signal, true, "OpenAI Chat Completions", options?.idleTimeoutMs),
+      readOpenAIStreamBatches(body, options?.signal, true, "OpenAI Chat Completions", options?.idleTimeoutMs),
       output,
       stream,
       model,

@@ -38,7 +38,7 @@ const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as
 
 /** Applies every chunk to `output`, pushing block events, then closes all blocks. */
 export async function processCompletionsStream(
-  chunks: AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd>,
+  batches: AsyncGenerator<Record<string, unknown>[], OpenAIStreamEnd>,
   output: AssistantMessage,
   stream: AssistantMessageEventStream,
   model: Model,
@@ -77,10 +77,16 @@ export async function processCompletionsStream(
     return block;
   };
 
-  let next = await chunks.next();
-  for (; !next.done; next = await chunks.next()) {
-    const chunk = next.value;
-    await onEvent?.(chunk);
+  // A batch of chunks at a time (see readOpenAIStreamBatches), each chunk in a plain loop.
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) {
+    for (const chunk of next.value) {
+      if (onEvent) await onEvent(chunk);
+      applyChunk(chunk);
+    }
+  }
+
+  function applyChunk(chunk: Record<string, unknown>): void {
     if (!output.responseId && typeof chunk.id === "string") output.responseId = chunk.id;
     if (typeof chunk.model === "string" && chunk.model.length > 0 && chunk.model !== model.id) {
       output.responseModel ||= chunk.model;
@@ -89,7 +95,7 @@ export async function processCompletionsStream(
     const choice = Array.isArray(chunk.choices)
       ? chunk.choices[0] as Record<string, unknown> | undefined
       : undefined;
-    if (!choice) continue;
+    if (!choice) return;
     // Moonshot reports usage on the choice instead of the chunk.
     if (!chunk.usage && choice.usage) output.usage = parseChunkUsage(choice.usage as RawUsage, model);
     if (choice.finish_reason) {
@@ -100,7 +106,7 @@ export async function processCompletionsStream(
       if (mapped.errorMessage) output.errorMessage = mapped.errorMessage;
     }
     const delta = choice.delta as Record<string, unknown> | undefined;
-    if (!delta) continue;
+    if (!delta) return;
     if (typeof delta.content === "string" && delta.content.length > 0) {
       if (!textBlock) {
         textBlock = { type: "text", text: "" };

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { malformedEventError, readSseEvents } from "../sse.ts";
+import { malformedEventError, readSseEventBatches } from "../sse.ts";
 import { OpenAIApiError } from "./openai_shared_request.ts";
 
 /** Result of reading a stream to its end. */
@@ -33,25 +33,52 @@ export async function* readOpenAIStream(
   streamName = "OpenAI",
   idleTimeoutMs?: number,
 ): AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd> {
+  const batches = readOpenAIStreamBatches(body, signal, endOnAbort, streamName, idleTimeoutMs);
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) yield* next.value;
+  return next.value;
+}
+
+/**
+ * {@link readOpenAIStream} a batch at a time: the payloads of the events parsed together (one
+ * slice of a network read), in order, never empty. A long reply has one payload per delta, and
+ * a consumer that handles a batch in a plain loop saves a generator hop per payload. A bad
+ * payload is thrown after the good ones before it have been yielded.
+ */
+export async function* readOpenAIStreamBatches(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+  endOnAbort = false,
+  streamName = "OpenAI",
+  idleTimeoutMs?: number,
+): AsyncGenerator<Record<string, unknown>[], OpenAIStreamEnd> {
   let sawDone = false;
-  const events = readSseEvents(body, signal, idleTimeoutMs);
-  for await (const event of terminatedOnBodyError(events, signal, endOnAbort)) {
-    if (sawDone) continue;
-    if (event.data.startsWith("[DONE]")) {
-      sawDone = true;
-      continue;
+  const batches = readSseEventBatches(body, signal, idleTimeoutMs);
+  for await (const batch of terminatedOnBodyError(batches, signal, endOnAbort)) {
+    const payloads: Record<string, unknown>[] = [];
+    let failure: Error | undefined;
+    for (const event of batch) {
+      if (sawDone) break;
+      if (event.data.startsWith("[DONE]")) {
+        sawDone = true;
+        continue;
+      }
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch (error) {
+        failure = malformedEventError(streamName, event, error);
+        break;
+      }
+      if (data && typeof data === "object" && "error" in data && (data as { error: unknown }).error) {
+        const error = (data as { error: unknown }).error;
+        failure = new OpenAIApiError(errorText(error), undefined, error);
+        break;
+      }
+      if (data && typeof data === "object") payloads.push(data as Record<string, unknown>);
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch (error) {
-      throw malformedEventError(streamName, event, error);
-    }
-    if (data && typeof data === "object" && "error" in data && (data as { error: unknown }).error) {
-      const error = (data as { error: unknown }).error;
-      throw new OpenAIApiError(errorText(error), undefined, error);
-    }
-    if (data && typeof data === "object") yield data as Record<string, unknown>;
+    if (payloads.length > 0) yield payloads;
+    if (failure) throw failure;
   }
   return { sawDone };
 }
