@@ -8,8 +8,6 @@
  * @module
  */
 import { readEnv } from "../util/env.ts";
-import { isDirectorySync, writeAllSync } from "../util/fs.ts";
-import { join } from "../util/path.ts";
 import { setKittyProtocolActive } from "./keys.ts";
 import { isNativeModifierPressed } from "./native_modifiers.ts";
 import { getNativePlatformHelper } from "./native_platform.ts";
@@ -30,10 +28,18 @@ import {
   resolveEscapeTimeoutMs,
 } from "./terminal_keyboard.ts";
 import type { Terminal } from "./terminal_interface.ts";
+import {
+  listenSignal,
+  resolveWriteLogPath,
+  setStdinRaw,
+  stdinRawMode,
+  stdoutWrite,
+} from "./terminal_process_io.ts";
 import { StdinReader } from "./terminal_stdin.ts";
 import { replaceControlCharacters } from "./utils.ts";
 
 export type { Terminal } from "./terminal_interface.ts";
+export { refreshTerminalDimensions } from "./terminal_process_io.ts";
 export {
   isAppleTerminalSession,
   type KeyboardProtocolNegotiationSequence,
@@ -56,63 +62,6 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 const KITTY_POP = "\x1b[<u";
 const MODIFY_OTHER_KEYS_ON = "\x1b[>4;2m";
 const MODIFY_OTHER_KEYS_OFF = "\x1b[>4;0m";
-
-/**
- * Refresh terminal dimensions on POSIX platforms by sending SIGWINCH to this process.
- * Best-effort: without the permission to signal, or where the platform refuses, nothing happens.
- */
-export function refreshTerminalDimensions(): void {
-  if (Deno.build.os === "windows") return;
-  try {
-    // Never prompt for the permission from a UI refresh.
-    if (Deno.permissions.querySync({ name: "run" }).state !== "granted") return;
-    Deno.kill(Deno.pid, "SIGWINCH");
-  } catch {
-    // Signal delivery not permitted in this environment; ignore.
-  }
-}
-
-/** Whether the raw mode of stdin is on, as this module last set it (Deno cannot ask). */
-let stdinRaw = false;
-
-function setStdinRaw(raw: boolean): void {
-  try {
-    if (!Deno.stdin.isTerminal()) return;
-    Deno.stdin.setRaw(raw);
-    stdinRaw = raw;
-  } catch {
-    // Not a terminal after all, or it went away.
-  }
-}
-
-/** PI_TUI_WRITE_LOG: a file to copy output to, or a folder to put a timestamped file in. */
-function resolveWriteLogPath(): string {
-  const configured = readEnv("PI_TUI_WRITE_LOG") || "";
-  if (!configured || !isDirectorySync(configured)) return configured;
-  const now = new Date();
-  const two = (n: number) => String(n).padStart(2, "0");
-  const stamp = `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}_${
-    two(now.getHours())
-  }-${two(now.getMinutes())}-${two(now.getSeconds())}`;
-  return join(configured, `tui-${stamp}-${Deno.pid}.log`);
-}
-
-function stdoutWrite(data: string): void {
-  try {
-    writeAllSync(Deno.stdout, data);
-  } catch {
-    // The terminal is gone (closed pty, broken pipe): output has nowhere to go.
-  }
-}
-
-function listenSignal(signal: Deno.Signal, handler: () => void, add: boolean): void {
-  try {
-    if (add) Deno.addSignalListener(signal, handler);
-    else Deno.removeSignalListener(signal, handler);
-  } catch {
-    // The platform has no such signal (Windows).
-  }
-}
 
 /** Real terminal using the process's stdin and stdout. */
 export class ProcessTerminal implements Terminal {
@@ -156,7 +105,7 @@ export class ProcessTerminal implements Terminal {
   start(onInput: (data: string) => void, onResize: () => void): void {
     this.inputHandler = onInput;
     this.resizeHandler = onResize;
-    this.wasRaw = stdinRaw;
+    this.wasRaw = stdinRawMode();
     setStdinRaw(true);
     // Bracketed paste: the terminal wraps pastes in \x1b[200~ … \x1b[201~.
     this.write(BRACKETED_PASTE_ON);

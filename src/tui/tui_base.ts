@@ -15,6 +15,7 @@ import {
   type TerminalColorScheme,
 } from "./terminal_colors.ts";
 import type { Terminal } from "./terminal_interface.ts";
+import { listenSignal } from "./terminal_process_io.ts";
 import { getCapabilities, setCellDimensions } from "./terminal_image.ts";
 import { TuiOverlayHost } from "./tui_overlay_host.ts";
 import type { TUI, TuiInputListener, TuiMode, TuiStopOptions } from "./tui_types.ts";
@@ -43,16 +44,6 @@ interface ColorQuery {
   /** Receives the result: the promise's resolve, then onLateReply after a timeout. */
   deliver: ((colors: TerminalColors) => void) | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
-}
-
-/** Adds a signal listener where the platform has the signal; false when it does not. */
-function listenSignal(signal: Deno.Signal, handler: () => void, add: boolean): void {
-  try {
-    if (add) Deno.addSignalListener(signal, handler);
-    else Deno.removeSignalListener(signal, handler);
-  } catch {
-    // Windows has no SIGTSTP; there is nothing to suspend then.
-  }
 }
 
 /** Base of both renderers: focus, overlays, input routing, render scheduling, terminal ownership. */

@@ -8,12 +8,13 @@
  */
 import { isImageLine } from "./terminal_image.ts";
 import { TuiBase } from "./tui_base.ts";
-import { resolveFakeCursorLine } from "./tui_overlay_host.ts";
+import { finishLine, resolveFakeCursorLine } from "./tui_frame_lines.ts";
 import {
   BoundedTerminalWriter,
   collectKittyImageIds,
   deleteKittyImages,
-  extractKittyImageIds,
+  deleteKittyImagesInRange,
+  expandRangeForKittyImages,
   getKittyImageReservedRows,
 } from "./tui_main_screen_output.ts";
 import type { TUI, TuiStopOptions } from "./tui_types.ts";
@@ -111,36 +112,16 @@ export class TuiMainScreen extends TuiBase implements TUI {
     this.terminal.write("\r\n");
   }
 
-  /** Widens a changed range to whole Kitty image blocks that overlap it, old or new. */
   private expandChangedRangeForKittyImages(
     firstChanged: number,
     lastChanged: number,
     newLines: readonly string[],
   ): { firstChanged: number; lastChanged: number } {
-    let first = firstChanged;
-    let last = lastChanged;
-    for (const lines of [this.previousLines, newLines]) {
-      for (let i = 0; i < lines.length; i++) {
-        if (extractKittyImageIds(lines[i]).length === 0) continue;
-        const blockEnd = i + getKittyImageReservedRows(lines, i) - 1;
-        if (i >= firstChanged || (i <= lastChanged && blockEnd >= firstChanged)) {
-          first = Math.min(first, i);
-          last = Math.max(last, blockEnd);
-        }
-      }
-    }
-    return { firstChanged: first, lastChanged: last };
+    return expandRangeForKittyImages([this.previousLines, newLines], firstChanged, lastChanged);
   }
 
-  /** Deletes the Kitty images placed by the old lines of a changed range. */
   private deleteChangedKittyImages(firstChanged: number, lastChanged: number): string {
-    if (firstChanged < 0 || lastChanged < firstChanged) return "";
-    const ids = new Set<number>();
-    const last = Math.min(lastChanged, this.previousLines.length - 1);
-    for (let i = firstChanged; i <= last; i++) {
-      for (const id of extractKittyImageIds(this.previousLines[i] ?? "")) ids.add(id);
-    }
-    return deleteKittyImages(ids);
+    return deleteKittyImagesInRange(this.previousLines, firstChanged, lastChanged);
   }
 
   private logRedraw(reason: string, newLineCount: number, height: number): void {
@@ -187,7 +168,7 @@ export class TuiMainScreen extends TuiBase implements TUI {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       let out = finished.get(line) ?? this.finishedLines.get(line);
-      if (out === undefined) out = this.applyLineResets([line])[0];
+      if (out === undefined) out = finishLine(line);
       finished.set(line, out);
       lines[i] = out;
     }

@@ -130,3 +130,42 @@ export function getKittyImageReservedRows(
   }
   return reserved;
 }
+
+/**
+ * Widens a changed line range to whole Kitty image blocks that overlap it, in the old or the new
+ * lines: an image is deleted and drawn again as one piece.
+ */
+export function expandRangeForKittyImages(
+  frames: readonly (readonly string[])[],
+  firstChanged: number,
+  lastChanged: number,
+): { firstChanged: number; lastChanged: number } {
+  let first = firstChanged;
+  let last = lastChanged;
+  for (const lines of frames) {
+    for (let i = 0; i < lines.length; i++) {
+      if (extractKittyImageIds(lines[i]).length === 0) continue;
+      const blockEnd = i + getKittyImageReservedRows(lines, i) - 1;
+      if (i >= firstChanged || (i <= lastChanged && blockEnd >= firstChanged)) {
+        first = Math.min(first, i);
+        last = Math.max(last, blockEnd);
+      }
+    }
+  }
+  return { firstChanged: first, lastChanged: last };
+}
+
+/** Deletes the Kitty images placed by the old lines of a changed range. */
+export function deleteKittyImagesInRange(
+  previous: readonly string[],
+  firstChanged: number,
+  lastChanged: number,
+): string {
+  if (firstChanged < 0 || lastChanged < firstChanged) return "";
+  const ids = new Set<number>();
+  const last = Math.min(lastChanged, previous.length - 1);
+  for (let i = firstChanged; i <= last; i++) {
+    for (const id of extractKittyImageIds(previous[i] ?? "")) ids.add(id);
+  }
+  return deleteKittyImages(ids);
+}

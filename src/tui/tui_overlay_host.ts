@@ -6,26 +6,23 @@
  * @module
  */
 import type { Terminal } from "./terminal_interface.ts";
-import { isImageLine } from "./terminal_image.ts";
 import {
   type Component,
   Container,
-  CURSOR_MARKER,
   dispatchMouseEvent,
-  FAKE_CURSOR_END,
-  FAKE_CURSOR_START,
   isFocusable,
   type TuiMouseDispatchResult,
   type TuiMouseEvent,
 } from "./tui_component.ts";
 import {
-  compositeTuiLine,
-  hideImagesUnderOverlay,
-  resolveOverlayLayout,
-  SEGMENT_RESET,
-} from "./tui_overlay_layout.ts";
+  extractCursorPosition,
+  finishLine,
+  paintOverlays,
+  type PlacedOverlay,
+  resolveFakeCursorLine,
+} from "./tui_frame_lines.ts";
+import { compositeTuiLine, resolveOverlayLayout } from "./tui_overlay_layout.ts";
 import type { OverlayBounds, OverlayHandle, OverlayOptions, OverlayUnfocusOptions } from "./tui_types.ts";
-import { normalizeTerminalOutput, sliceByColumn, visibleWidth } from "./utils.ts";
 
 /** One shown overlay. */
 export interface OverlayEntry {
@@ -60,10 +57,6 @@ type OverlayFocusRestore =
   | { status: "inactive" }
   | { status: "eligible"; overlay: OverlayEntry }
   | { status: "blocked"; overlay: OverlayEntry; blockedBy: Component | null; resume: OverlayFocusResume };
-
-// CURSOR_MARKER + FAKE_CURSOR_START + text + FAKE_CURSOR_END; a line cut right after the cursor cell loses the end.
-// deno-lint-ignore no-control-regex
-const FOCUSED_FAKE_CURSOR = /(\x1b_pi:c\x07)\x1b_pi:fc\x07(.*?)(?:\x1b_pi:\/fc\x07|$)/s;
 
 /** Focus, overlays and cursor markers of a TUI; see {@link TuiBase}. */
 export abstract class TuiOverlayHost extends Container {
@@ -383,13 +376,11 @@ export abstract class TuiOverlayHost extends Container {
       this.renderedOverlayLayouts = [];
       return lines;
     }
-    const result = lines.slice();
     for (const entry of this.overlayStack) entry.bounds = undefined;
     const visible = this.overlayStack.filter((e) => this.isOverlayVisible(e))
       .sort((a, b) => a.focusOrder - b.focusOrder);
     const rendered: RenderedOverlayLayout[] = [];
-    const renderedLines: string[][] = [];
-    let minLines = result.length;
+    const placed: PlacedOverlay[] = [];
     for (const entry of visible) {
       const { width, maxHeight } = resolveOverlayLayout(entry.options, 0, termWidth, termHeight);
       let overlayLines = this.resolveFakeCursors(entry.component.render(width));
@@ -399,41 +390,20 @@ export abstract class TuiOverlayHost extends Container {
       const { row, col } = resolveOverlayLayout(entry.options, overlayLines.length, termWidth, termHeight);
       entry.bounds = { row, col, width, height: overlayLines.length };
       rendered.push({ entry, row, col, width, height: overlayLines.length });
-      renderedLines.push(overlayLines);
-      minLines = Math.max(minLines, row + overlayLines.length);
+      placed.push({ lines: overlayLines, row, col, width });
     }
     this.renderedOverlayLayouts = rendered;
-    // Pad to the terminal height so overlay rows are screen-relative. The high-water mark of lines
-    // ever rendered is left out on purpose: it inflated itself and pushed content into scrollback.
-    const workingHeight = Math.max(result.length, termHeight, minLines);
-    while (result.length < workingHeight) result.push("");
-    const viewportStart = Math.max(0, workingHeight - termHeight);
-    // Back to front; hiding images per overlay also hides images drawn by overlays below it.
-    for (let k = 0; k < rendered.length; k++) {
-      const { row, col, width } = rendered[k];
-      const overlayLines = renderedLines[k];
-      hideImagesUnderOverlay(result, { row, col, width, height: overlayLines.length }, viewportStart);
-      for (let i = 0; i < overlayLines.length; i++) {
-        const index = viewportStart + row + i;
-        if (index < 0 || index >= result.length) continue;
-        // Components should respect the width already; cut anyway so one bad line cannot break the frame.
-        const line = visibleWidth(overlayLines[i]) > width
-          ? sliceByColumn(overlayLines[i], 0, width, true)
-          : overlayLines[i];
-        result[index] = this.compositeLineAt(result[index], line, col, width, termWidth);
-      }
-    }
-    return result;
+    return paintOverlays(
+      lines.slice(),
+      placed,
+      termHeight,
+      (base, overlay, col, width) => this.compositeLineAt(base, overlay, col, width, termWidth),
+    );
   }
 
   /** Ends every line with a full reset and strips cursor markers (image lines pass untouched). */
   protected applyLineResets(lines: string[]): string[] {
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      if (isImageLine(line)) continue;
-      // Cursor markers are internal render metadata and must never reach terminal output.
-      lines[i] = normalizeTerminalOutput(line.replaceAll(CURSOR_MARKER, "")) + SEGMENT_RESET;
-    }
+    for (let i = 0; i < lines.length; i++) lines[i] = finishLine(lines[i]);
     return lines;
   }
 
@@ -453,15 +423,7 @@ export abstract class TuiOverlayHost extends Container {
    * strips the markers of that line and returns where the first one was.
    */
   protected extractCursorPosition(lines: string[], height: number): { row: number; col: number } | null {
-    const viewportTop = Math.max(0, lines.length - height);
-    for (let row = lines.length - 1; row >= viewportTop; row--) {
-      const line = lines[row];
-      const at = line.indexOf(CURSOR_MARKER);
-      if (at === -1) continue;
-      lines[row] = line.replaceAll(CURSOR_MARKER, "");
-      return { row, col: visibleWidth(line.slice(0, at)) };
-    }
-    return null;
+    return extractCursorPosition(lines, height);
   }
 
   /**
@@ -472,16 +434,6 @@ export abstract class TuiOverlayHost extends Container {
   protected resolveFakeCursors(lines: readonly string[]): string[] {
     return lines.map((line) => resolveFakeCursorLine(line, this.showHardwareCursor));
   }
-}
-
-/**
- * One line of {@link TuiOverlayHost.resolveFakeCursors}: fake cursor markers become reverse video;
- * with the hardware cursor shown, the fake cursor right after CURSOR_MARKER is dropped.
- */
-export function resolveFakeCursorLine(line: string, showHardwareCursor: boolean): string {
-  if (!line.includes(FAKE_CURSOR_START)) return line;
-  const resolved = showHardwareCursor ? line.replace(FOCUSED_FAKE_CURSOR, "$1$2") : line;
-  return resolved.replaceAll(FAKE_CURSOR_START, "\x1b[7m").replaceAll(FAKE_CURSOR_END, "\x1b[27m");
 }
 
 /** Whether `target` is `root` or inside it (through nested containers). */
