@@ -38,11 +38,10 @@ import {
   compositeScrollToEndIndicator,
 } from "./alt_screen_paint.ts";
 import { AltScreenSearchController, refreshActiveSearch } from "./alt_screen_search_state.ts";
+import { type AltScreenKeysHost, findPromptRow, handleAltScreenKey } from "./alt_screen_keys.ts";
 import { AltScreenPointer } from "./alt_screen_pointer.ts";
 import { AltScreenFlashContainer } from "./components/alt_screen_flash.ts";
 import { ScrollView } from "./components/scroll_view.ts";
-import { getKeybindings, type Keybinding } from "./keybindings.ts";
-import { isKeyRelease } from "./keys.ts";
 import { getScrollViewBox, type LayoutFrame, renderLayoutFrame } from "./layout.ts";
 import { OSC133_ZONE_PREFIX } from "./layout_paint.ts";
 import type { Terminal } from "./terminal_interface.ts";
@@ -67,10 +66,6 @@ import { WheelScrollAccelerator, type WheelScrollLines } from "./wheel_scroll.ts
 
 export type { TuiAltScreenOptions } from "./alt_screen_options.ts";
 
-// deno-lint-ignore no-control-regex
-const OSC133_PROMPT_START = /^\x1b\]133;A(?:\x07|\x1b\\)/;
-/** Rows a page keeps from the previous page, for context. */
-const PAGE_SCROLL_OVERLAP = 4;
 const ALT_WHEEL_SCROLL_MULTIPLIER = 5;
 const COPY_ERROR_FLASH_DURATION_MS = 5000;
 
@@ -94,25 +89,12 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
   private readonly kittyUploads = new KittyUploads();
   private readonly pointer: AltScreenPointer;
   private readonly search: AltScreenSearchController;
+  private readonly keysHost: AltScreenKeysHost;
   private readonly wheelScroll: WheelScrollAccelerator;
   private readonly mouseEnabled: boolean;
   private readonly scrollToEndIndicator?: () => string;
   private readonly copySelection?: (text: string) => Promise<boolean | string>;
   private copyOnSelect: boolean;
-
-  /** Viewport keys and what they do, in the order they are matched. */
-  private readonly viewportKeyActions: readonly (readonly [Keybinding, () => void])[] = [
-    ["tui.altScreen.pageUp", () => this.scrollBy(-this.pageRows())],
-    ["tui.altScreen.pageDown", () => this.scrollBy(this.pageRows())],
-    ["tui.altScreen.halfPageUp", () => this.scrollBy(-this.halfPageRows())],
-    ["tui.altScreen.halfPageDown", () => this.scrollBy(this.halfPageRows())],
-    ["tui.altScreen.lineUp", () => this.scrollBy(-1)],
-    ["tui.altScreen.lineDown", () => this.scrollBy(1)],
-    ["tui.altScreen.previousPrompt", () => this.scrollToPrompt(-1)],
-    ["tui.altScreen.nextPrompt", () => this.scrollToPrompt(1)],
-    ["tui.altScreen.top", () => this.scrollToTop()],
-    ["tui.altScreen.bottom", () => this.scrollToBottom()],
-  ];
 
   /**
    * A fullscreen TUI on `terminal`; `showHardwareCursor` shows the terminal cursor at CURSOR_MARKER,
@@ -169,6 +151,15 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
       openUrl: options.openUrl,
       onRightClickPaste: options.onRightClickPaste,
     });
+    this.keysHost = {
+      search: this.search,
+      deferViewportKeys: () => this.shouldDeferViewportInput(),
+      viewportHeight: () => this.getPrimaryScrollView().viewportHeight,
+      scrollBy: (lines) => this.scrollBy(lines),
+      scrollToTop: () => this.scrollToTop(),
+      scrollToBottom: () => this.scrollToBottom(),
+      scrollToPrompt: (direction) => this.scrollToPrompt(direction),
+    };
     this.addInputListener((data) => this.handleViewportInput(data));
   }
 
@@ -344,28 +335,15 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
     this.requestViewRender();
   }
 
-  /** A page: the viewport less a few rows kept for context. */
-  private pageRows(): number {
-    return Math.max(1, this.getPrimaryScrollView().viewportHeight - PAGE_SCROLL_OVERLAP);
-  }
-
-  /** Half the viewport. */
-  private halfPageRows(): number {
-    return Math.max(1, Math.floor(this.getPrimaryScrollView().viewportHeight / 2));
-  }
-
   /** Scrolls to the previous (-1) or next (1) line that starts an OSC 133 prompt zone. */
   private scrollToPrompt(direction: -1 | 1): void {
     if (!this.currentLayout) return;
     const scrollView = this.getPrimaryScrollView();
     const lines = getScrollViewBox(this.currentLayout, scrollView)?.scrollContentLines;
-    if (!lines) return;
-    for (let row = scrollView.scrollTop + direction; row >= 0 && row < lines.length; row += direction) {
-      if (!OSC133_PROMPT_START.test(lines[row] ?? "")) continue;
-      scrollView.scrollTo(row);
-      this.requestViewRender();
-      return;
-    }
+    const row = lines ? findPromptRow(lines, scrollView.scrollTop, direction) : undefined;
+    if (row === undefined) return;
+    scrollView.scrollTo(row);
+    this.requestViewRender();
   }
 
   /** Show a transient message in the alternate-screen flash stack. */
@@ -405,30 +383,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
       return { consume: true };
     }
     if (isMouseSequence(data)) return { consume: true };
-    return this.handleViewportKey(data);
-  }
-
-  /** Search keys, then (unless a focused component takes them) the scrolling keys; releases are swallowed. */
-  private handleViewportKey(data: string): TuiInputListenerResult {
-    const keybindings = getKeybindings();
-    const release = isKeyRelease(data);
-    const act = (action: () => void): TuiInputListenerResult => {
-      if (!release) action();
-      return { consume: true };
-    };
-    if (keybindings.matches(data, "tui.altScreen.search")) return act(() => this.search.toggle());
-    if (this.search.focused) {
-      if (keybindings.matches(data, "tui.altScreen.searchNext")) return act(() => this.search.navigate(1));
-      if (keybindings.matches(data, "tui.altScreen.searchPrevious")) {
-        return act(() => this.search.navigate(-1));
-      }
-      if (keybindings.matches(data, "tui.altScreen.searchClose")) return act(() => this.search.close());
-    }
-    if (this.shouldDeferViewportInput()) return undefined;
-    for (const [id, action] of this.viewportKeyActions) {
-      if (keybindings.matches(data, id)) return act(action);
-    }
-    return undefined;
+    return handleAltScreenKey(data, this.keysHost);
   }
 
   /** Copies `text` and flashes the outcome; resolves to whether it was copied. */
