@@ -20,9 +20,17 @@ function stdinRefMethod(name: "REF" | "UNREF"): RefMethod | undefined {
   return typeof method === "function" ? method as RefMethod : undefined;
 }
 
-/** Delivers stdin as text while resumed; paused, it neither delivers nor keeps the process alive. */
+/** At most this much input read while paused is kept for the next resume(). */
+const HELD_LIMIT = 64 * 1024;
+
+/**
+ * Delivers stdin as text while resumed. Paused, it does not keep the process alive, and input its
+ * pending read still receives is held for the next resume(), as a paused Node stream leaves input
+ * in the terminal for later.
+ */
 export class StdinReader {
   private onData: ((text: string) => void) | undefined;
+  private held = "";
   private looping = false;
   private decoder = new TextDecoder();
   /** When data last arrived (ms since the epoch), delivered or not. */
@@ -33,9 +41,18 @@ export class StdinReader {
     this.onData = onData;
     stdinRefMethod("REF")?.call(Deno.stdin);
     if (!this.looping) void this.loop();
+    if (this.held) {
+      // Later, not inside the caller's start(): input must not arrive before start() returns.
+      queueMicrotask(() => {
+        const held = this.held;
+        this.held = "";
+        if (held && this.onData) this.onData(held);
+        else this.held = held + this.held;
+      });
+    }
   }
 
-  /** Stops delivering; input that arrives meanwhile is dropped. */
+  /** Stops delivering; input that arrives meanwhile is held for the next resume(). */
   pause(): void {
     this.onData = undefined;
     stdinRefMethod("UNREF")?.call(Deno.stdin);
@@ -50,7 +67,9 @@ export class StdinReader {
         if (n === null) break;
         this.lastDataAt = Date.now();
         const text = this.decoder.decode(buffer.subarray(0, n), { stream: true });
-        if (text && this.onData) this.onData(text);
+        if (!text) continue;
+        if (this.onData) this.onData(text);
+        else if (this.held.length < HELD_LIMIT) this.held += text;
       }
     } catch {
       // stdin closed or unreadable: no more input.

@@ -51,6 +51,17 @@ if (mode === "exit") { Deno.writeTextFileSync(dir + "/report.json", JSON.stringi
 if (mode === "crash") { Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report)); throw new Error("crash on purpose"); }
 tui.stop();
 report.sttyStopped = await stty();
+if (mode === "restart") {
+  // Keys typed while stopped reach the TUI once it starts again.
+  Deno.writeTextFileSync(dir + "/stopped", "");
+  const until = Date.now() + 10000;
+  while (Date.now() < until) { try { Deno.statSync(dir + "/go"); break; } catch { await new Promise((r) => setTimeout(r, 20)); } }
+  inputs.length = 0;
+  tui.start();
+  while (!inputs.includes("z") && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  report.afterRestart = [...inputs];
+  tui.stop();
+}
 Deno.writeTextFileSync(dir + "/report.json", JSON.stringify(report));
 // Nothing is left to do: the paused stdin read must not keep the program alive.
 `;
@@ -65,6 +76,7 @@ interface Report {
   sttyStopped?: string;
   resized?: { columns: number; rows: number; fullRedraws: number };
   afterDrain?: { kitty: boolean };
+  afterRestart?: string[];
 }
 
 async function waitFor(path: string, ms: number): Promise<void> {
@@ -81,7 +93,11 @@ async function waitFor(path: string, ms: number): Promise<void> {
 }
 
 /** Runs the child under script, typing `replies` once it started; returns the pty's output and the report. */
-async function runChild(mode: "stop" | "exit" | "crash" | "resize" | "drain", replies: string[]) {
+async function runChild(
+  mode: "stop" | "exit" | "crash" | "resize" | "drain" | "restart",
+  replies: string[],
+  whileStopped?: string,
+) {
   const dir = Deno.makeTempDirSync({ prefix: "pi-tui-terminal-" });
   try {
     Deno.writeTextFileSync(`${dir}/child.ts`, CHILD);
@@ -101,6 +117,12 @@ async function runChild(mode: "stop" | "exit" | "crash" | "resize" | "drain", re
       await new Promise((r) => setTimeout(r, 60));
     }
     await writer.write(new TextEncoder().encode("q"));
+    if (whileStopped !== undefined) {
+      await waitFor(`${dir}/stopped`, 15_000);
+      await writer.write(new TextEncoder().encode(whileStopped));
+      await new Promise((r) => setTimeout(r, 300));
+      Deno.writeTextFileSync(`${dir}/go`, "");
+    }
     await waitFor(`${dir}/rc`, 15_000);
     await writer.close().catch(() => {});
     await child.status;
@@ -158,6 +180,16 @@ Deno.test({
     assertEquals(report.inputs, ["\x1b[27;5;106~", "q"]);
     assertStringIncludes(output, "\x1b[>4;2m");
     assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u\x1b[>4;0m"), JSON.stringify(output.slice(-60)));
+    assert(cooked(report.sttyStopped!));
+  },
+});
+
+Deno.test({
+  name: "ProcessTerminal: keys typed while stopped arrive after the next start()",
+  ignore: !linux,
+  async fn() {
+    const { report } = await runChild("restart", ["\x1b[?62c"], "z");
+    assertEquals(report.afterRestart, ["z"]);
     assert(cooked(report.sttyStopped!));
   },
 });
