@@ -239,3 +239,47 @@ Deno.test("alt screen on xterm: stop() returns to the main screen and prints the
   ]);
   assertEquals(buffer[buffer.length - 1], "row 19");
 });
+
+Deno.test("alt screen on xterm: search matches and a dragged selection show as styled cells", async () => {
+  const doc = new Doc([
+    "alpha needle beta",
+    "gamma",
+    "needle at start",
+    ...Array.from({ length: 10 }, (_, i) => `pad ${i}`),
+  ]);
+  const terminal = new VirtualTerminal(80, 8);
+  const tui = new TuiAltScreen(terminal, false, undefined, { copySelection: () => Promise.resolve(true) });
+  tui.addChild(doc);
+  try {
+    tui.start();
+    tui.scrollToTop();
+    tui.renderNow();
+    terminal.sendInput("\x1b[102;6u"); // ctrl+shift+f opens the search box
+    terminal.sendInput("needle");
+    tui.renderNow();
+    const screen = await terminal.styledBuffer();
+    // The search box covers the top right; the first match (current) is bold and inverse, the next underlined.
+    assertEquals(screen[0].startsWith("alpha n{b,r}e{b,r}e{b,r}d{b,r}l{b,r}e{b,r} beta"), true, screen[0]);
+    assertEquals(screen[2].startsWith("n{u}e{u}e{u}d{u}l{u}e{u} at start"), true, screen[2]);
+    assertEquals(
+      (await terminal.viewport()).some((row) => row.includes(" 1/2 ")),
+      true,
+      "the box counts the matches",
+    );
+    terminal.sendInput("\r"); // next match
+    tui.renderNow();
+    const next = await terminal.styledBuffer();
+    assertEquals(next[0].startsWith("alpha n{u}e{u}"), true, next[0]);
+    assertEquals(next[2].startsWith("n{b,r}e{b,r}e{b,r}d{b,r}l{b,r}e{b,r} at"), true, next[2]);
+    terminal.sendInput("\x1b"); // close
+    terminal.sendInput("\x1b[<0;1;4M"); // press at "pad 0" row 3, column 0
+    terminal.sendInput("\x1b[<32;3;5M"); // drag to row 4, column 2
+    tui.renderNow();
+    const selected = await terminal.styledBuffer();
+    assertEquals(selected[3], "p{r}a{r}d{r} {r}0{r}");
+    assertEquals(selected[4], "p{r}a{r}d{r} 1");
+    assertEquals(tui.hasActiveSelection(), true);
+  } finally {
+    tui.stop({ preserveScreen: true });
+  }
+});
