@@ -231,6 +231,21 @@ scenarios.push({
   ],
 });
 
+scenarios.push({
+  name: "mouse/implicit-children",
+  cols: 20,
+  rows: 5,
+  setup: `tui.addChild(numbered(6));
+    tui.addChild(new Clicky('child', ['click me', 'second row'], (e) => e.type === 'wheel' ? undefined : { handled: true }));
+    tui.addChild(numbered(2, 'tail'));`,
+  steps: [
+    `sgr(0, 3, 1); sgr(0, 3, 1, true);`,
+    `tui.scrollBy(-2);`,
+    `sgr(0, 4, 3); sgr(0, 4, 3, true);`,
+    `sgr(65, 4, 3);`,
+  ],
+});
+
 // Selection and copying.
 scenarios.push({
   name: "select/drag-osc52",
