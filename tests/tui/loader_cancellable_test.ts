@@ -1,9 +1,11 @@
 /**
  * Conformance of CancellableLoader with pi-tui 1.6.0: the cancel keys (Escape, Ctrl+C) abort the
- * signal and call onAbort; other keys do nothing; dispose stops the timer.
+ * signal and call onAbort; other keys do nothing; dispose stops the timer; a user's keybindings
+ * replace the cancel keys.
  */
 import { withFakeTimers } from "../support/tui_case_helpers.ts";
 import { compareWithPiTui, type TuiCase } from "../support/tui_oracle.ts";
+
 function cancellableCases(): TuiCase[] {
   return [
     {
@@ -24,6 +26,21 @@ function cancellableCases(): TuiCase[] {
         const l = new T.CancellableLoader({ requestRender() {} }, (s) => s, (s) => s);
         let reason; l.signal.addEventListener('abort', () => { reason = 'abort-event'; });
         l.handleInput('\\x03'); l.dispose(); return [l.aborted, reason, l.render(20)];
+      `),
+    },
+    {
+      // The global keybindings decide: a user's own cancel key replaces Escape and Ctrl+C.
+      name: "cancellable/user-cancel-key",
+      body: withFakeTimers(`
+        T.setKeybindings(new T.KeybindingsManager(T.TUI_KEYBINDINGS, { 'tui.select.cancel': 'ctrl+q' }));
+        try {
+          const l = new T.CancellableLoader({ requestRender() {} }, (s) => s, (s) => s);
+          const seen = [];
+          for (const key of ['\\x1b', '\\x03', '\\x11']) { l.handleInput(key); seen.push(l.aborted); }
+          l.dispose(); return seen;
+        } finally {
+          T.setKeybindings(new T.KeybindingsManager(T.TUI_KEYBINDINGS));
+        }
       `),
     },
   ];

@@ -43,6 +43,10 @@ const KEYS: Record<string, string> = {
   esc: "\x1b",
   ctrlc: "\x03",
   x: "x",
+  j: "j",
+  k: "k",
+  space: " ",
+  ctrld: "\x04",
 };
 
 /** Builds a list, applies `setup`, then records the render and callbacks after each key. */
@@ -57,7 +61,7 @@ function drive(
     keys: string[];
   },
 ): TuiCase {
-  const keys = opts.keys.map((k) => KEYS[k]);
+  const keys = opts.keys.map((k) => k === "restore" ? null : KEYS[k]);
   return {
     name,
     body: `
@@ -70,7 +74,16 @@ function drive(
       list.onSelectionChange = (i) => log.push('change:' + i.value);
       ${opts.setup ?? ""}
       const frames = [list.render(${opts.width})];
-      for (const k of ${js(keys)}) { list.handleInput(k); frames.push(list.render(${opts.width})); }
+      try {
+        for (const k of ${js(keys)}) {
+          // "restore" is no key: it puts the default keybindings back mid-sequence.
+          if (k === null) T.setKeybindings(new T.KeybindingsManager(T.TUI_KEYBINDINGS));
+          else list.handleInput(k);
+          frames.push(list.render(${opts.width}));
+        }
+      } finally {
+        T.setKeybindings(new T.KeybindingsManager(T.TUI_KEYBINDINGS));
+      }
       const sel = list.getSelectedItem();
       return { frames, log, selected: sel ? sel.value : null };
     `,
@@ -146,6 +159,13 @@ export function cases(): TuiCase[] {
       width: 30,
       setup: "list.onSelect = undefined; list.onCancel = undefined;",
       keys: ["enter", "esc"],
+    }),
+    drive("user-keybindings/w60", {
+      width: 60,
+      // The list reads the global keybindings: j/k and space replace the arrows and Enter.
+      setup: `T.setKeybindings(new T.KeybindingsManager(T.TUI_KEYBINDINGS, {
+        'tui.select.down': 'j', 'tui.select.up': 'k', 'tui.select.confirm': 'space', 'tui.select.pageDown': 'ctrl+d' }));`,
+      keys: ["j", "j", "down", "k", "space", "enter", "ctrld", "restore", "down", "enter"],
     }),
     {
       name: "capturesViewportInput-and-invalidate",
