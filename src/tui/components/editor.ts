@@ -177,8 +177,7 @@ export class Editor implements Component, Focusable {
       m.state.lines,
       m.state.cursorLine,
       m.state.cursorCol,
-      layoutWidth,
-      (line) => m.segment(line),
+      m.chunker(layoutWidth),
     );
     const maxVisible = this.#pageSize();
     const cursorIndex = Math.max(0, layout.findIndex((line) => line.hasCursor));

@@ -9,6 +9,7 @@ import { KillRing } from "../kill_ring.ts";
 import { UndoStack } from "../undo_stack.ts";
 import { getGraphemeSegmenter, getWordSegmenter } from "../utils.ts";
 import { segmentWithMarkers } from "./editor_paste.ts";
+import { type LineChunker, WrapCache } from "./editor_wrap.ts";
 
 /** The text as logical lines and the cursor in them (column in UTF-16 units). */
 export interface EditorState {
@@ -60,6 +61,7 @@ export class EditorModel {
   scrollOffset = 0;
   /** The wrap width of the last render (cursor moves must wrap as it was drawn). */
   lastWidth = 80;
+  #wrapCache = new WrapCache();
 
   /** @param notifyChange called after every change of the text (the Editor's onChange). */
   constructor(readonly notifyChange: () => void) {}
@@ -88,6 +90,16 @@ export class EditorModel {
     }
     const base = mode === "word" ? getWordSegmenter() : getGraphemeSegmenter();
     return segmentWithMarkers(text, base, new Set(this.pastes.keys()));
+  }
+
+  /** Wraps lines at `width` the way they are drawn (paste markers stay whole), remembering unchanged lines. */
+  chunker(width: number): LineChunker {
+    return this.#wrapCache.chunker(
+      this.state.lines,
+      width,
+      [...this.pastes.keys()].join(","),
+      (line) => this.segment(line),
+    );
   }
 
   /** Sets the column for any move that is not vertical, dropping the sticky column. */

@@ -11,7 +11,7 @@ import { buildVisualLineMap, findVisualLineAt, isLastSegmentOfLine, type VisualL
 
 /** The visual lines of the model's text at the width it was last drawn with. */
 export function visualLinesOf(m: EditorModel): VisualLine[] {
-  return buildVisualLineMap(m.state.lines, m.lastWidth, (line) => m.segment(line));
+  return buildVisualLineMap(m.state.lines, m.chunker(m.lastWidth));
 }
 
 /** Index of the visual line holding the cursor. */

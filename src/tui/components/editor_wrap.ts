@@ -134,27 +134,48 @@ export interface VisualLine {
 /** How a line's graphemes are segmented (the Editor merges its paste markers). */
 export type LineSegmenter = (line: string) => Iterable<Intl.SegmentData>;
 
-/** Maps every logical line to the visual lines it wraps into at `width`. */
-export function buildVisualLineMap(
-  lines: readonly string[],
-  width: number,
-  segment: LineSegmenter,
-): VisualLine[] {
+/** The chunks a logical line is drawn in (one for a line that fits). */
+export type LineChunker = (line: string) => TextChunk[];
+
+/** Wraps one logical line at `width`: the whole line when it fits, else {@link wordWrapLine}. */
+export function lineChunks(line: string, width: number, segment: LineSegmenter): TextChunk[] {
+  if (visibleWidth(line) <= width) return [{ text: line, startIndex: 0, endIndex: line.length }];
+  return wordWrapLine(line, width, [...segment(line)]);
+}
+
+/**
+ * Remembers the chunks of lines at one width and set of paste markers, so a keystroke re-wraps only
+ * the line it changed. Entries of lines no longer present are dropped as the text changes.
+ */
+export class WrapCache {
+  #key = "";
+  #chunks = new Map<string, TextChunk[]>();
+
+  /** A chunker for `lines` at `width`; `key` names what else the wrapping depends on (paste ids). */
+  chunker(lines: readonly string[], width: number, key: string, segment: LineSegmenter): LineChunker {
+    const fullKey = `${width}|${key}`;
+    if (fullKey !== this.#key || this.#chunks.size > lines.length * 2 + 64) {
+      this.#key = fullKey;
+      this.#chunks = new Map();
+    }
+    const cache = this.#chunks;
+    return (line) => {
+      let chunks = cache.get(line);
+      if (!chunks) {
+        chunks = lineChunks(line, width, segment);
+        cache.set(line, chunks);
+      }
+      return chunks;
+    };
+  }
+}
+
+/** Maps every logical line to the visual lines it wraps into. */
+export function buildVisualLineMap(lines: readonly string[], chunksOf: LineChunker): VisualLine[] {
   const visual: VisualLine[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] || "";
-    if (line.length === 0) {
-      visual.push({ logicalLine: i, startCol: 0, length: 0 });
-    } else if (visibleWidth(line) <= width) {
-      visual.push({ logicalLine: i, startCol: 0, length: line.length });
-    } else {
-      for (const chunk of wordWrapLine(line, width, [...segment(line)])) {
-        visual.push({
-          logicalLine: i,
-          startCol: chunk.startIndex,
-          length: chunk.endIndex - chunk.startIndex,
-        });
-      }
+    for (const chunk of chunksOf(lines[i] || "")) {
+      visual.push({ logicalLine: i, startCol: chunk.startIndex, length: chunk.endIndex - chunk.startIndex });
     }
   }
   return visual;
@@ -188,28 +209,20 @@ export interface LayoutLine {
   cursorPos?: number;
 }
 
-/** Lays out all lines at `width` and marks the visual line that holds the cursor. */
+/** Lays out all lines and marks the visual line that holds the cursor. */
 export function layoutEditorText(
   lines: readonly string[],
   cursorLine: number,
   cursorCol: number,
-  width: number,
-  segment: LineSegmenter,
+  chunksOf: LineChunker,
 ): LayoutLine[] {
   if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) {
     return [{ text: "", hasCursor: true, cursorPos: 0 }];
   }
   const layout: LayoutLine[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] || "";
+    const chunks = chunksOf(lines[i] || "");
     const current = i === cursorLine;
-    if (visibleWidth(line) <= width) {
-      layout.push(
-        current ? { text: line, hasCursor: true, cursorPos: cursorCol } : { text: line, hasCursor: false },
-      );
-      continue;
-    }
-    const chunks = wordWrapLine(line, width, [...segment(line)]);
     chunks.forEach((chunk, index) => {
       let has = false;
       let pos = 0;
