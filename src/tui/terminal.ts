@@ -62,6 +62,7 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 const KITTY_POP = "\x1b[<u";
 const MODIFY_OTHER_KEYS_ON = "\x1b[>4;2m";
 const MODIFY_OTHER_KEYS_OFF = "\x1b[>4;0m";
+const RESIZE_POLL_MS = 500;
 
 /** Real terminal using the process's stdin and stdout. */
 export class ProcessTerminal implements Terminal {
@@ -86,10 +87,33 @@ export class ProcessTerminal implements Terminal {
   private programStatusQueryPending = false;
   private writeLogPath = resolveWriteLogPath();
   private size: { columns: number; rows: number } | undefined;
+  private resizePoll?: ReturnType<typeof setInterval>;
   private readonly sigwinch = () => {
     this.size = undefined;
     this.resizeHandler?.();
   };
+
+  /**
+   * Resize notices: SIGWINCH on POSIX. Windows has no such signal (Node polls the console for its
+   * 'resize' event), so there the size is compared twice a second.
+   */
+  private watchResize(on: boolean): void {
+    if (Deno.build.os !== "windows") {
+      listenSignal("SIGWINCH", this.sigwinch, on);
+      return;
+    }
+    clearInterval(this.resizePoll);
+    this.resizePoll = undefined;
+    if (!on) return;
+    const poll = setInterval(() => {
+      const before = this.size;
+      this.size = undefined;
+      const after = this.consoleSize();
+      if (before && (before.columns !== after.columns || before.rows !== after.rows)) this.resizeHandler?.();
+    }, RESIZE_POLL_MS);
+    Deno.unrefTimer(poll);
+    this.resizePoll = poll;
+  }
 
   /** Whether the terminal confirmed the Kitty keyboard protocol. */
   get kittyProtocolActive(): boolean {
@@ -109,7 +133,7 @@ export class ProcessTerminal implements Terminal {
     setStdinRaw(true);
     // Bracketed paste: the terminal wraps pastes in \x1b[200~ … \x1b[201~.
     this.write(BRACKETED_PASTE_ON);
-    listenSignal("SIGWINCH", this.sigwinch, true);
+    this.watchResize(true);
     // The size may be stale after suspend/resume (SIGWINCH is lost while stopped).
     this.size = undefined;
     this.enableWindowsVTInput();
@@ -323,7 +347,7 @@ export class ProcessTerminal implements Terminal {
     this.stdinBuffer?.destroy();
     this.stdinBuffer = undefined;
     this.inputHandler = undefined;
-    listenSignal("SIGWINCH", this.sigwinch, false);
+    this.watchResize(false);
     this.resizeHandler = undefined;
     // Stop reading before raw mode goes, so buffered input (Ctrl+D) is not read as cooked input.
     this.stdin.pause();
