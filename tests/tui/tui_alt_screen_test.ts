@@ -480,6 +480,36 @@ scenarios.push({
   steps: [``, `resize(20, 4);`],
 });
 
+// The layout and the search box at every width (one group per width keeps each capture small).
+for (const cols of [1, 20, 80, 200]) {
+  scenarios.push({
+    name: `width${cols}/layout`,
+    cols,
+    rows: 7,
+    setup: LAYOUT,
+    steps: [
+      `tui.scrollBy(-3);`,
+      `sgr(65, ${Math.max(0, cols - 3)}, 3);`,
+      `sgr(35, ${Math.max(0, cols - 1)}, 2);`,
+      `resize(${cols}, 9);`,
+    ],
+  });
+  scenarios.push({
+    name: `width${cols}/search`,
+    cols,
+    rows: 7,
+    setup:
+      `tui.addChild(new Lines(Array.from({ length: 30 }, (_, i) => i % 4 === 0 ? 'the needle ' + i + ' 你好 needle' : 'hay ' + i)));`,
+    steps: [
+      `input(${js(KEY.search)});`,
+      `input('needle');`,
+      `input(${js(KEY.enter)});`,
+      `input(${js(KEY.shiftEnter)}); input(${js(KEY.shiftEnter)});`,
+      `input(${js(KEY.escape)});`,
+    ],
+  });
+}
+
 Deno.test("TuiAltScreen writes the same bytes as pi-tui 1.6.0 (frames, scrolling, wheel, layout, mouse, selection, search, stop)", async () => {
   // One capture per group of scenarios (its first name segment), so that no case runner's output nears
   // a pipe's 64 KiB.
