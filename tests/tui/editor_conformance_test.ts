@@ -318,6 +318,24 @@ function apiCases(): TuiCase[] {
     alsoWidth: 9,
     steps: [keys("hello wonderful world out there"), keys("<up>"), keys("<up>"), keys("<down>")],
   }));
+  const rows = Array.from(
+    { length: 12 },
+    (_, i) => `row ${i} has some words to wrap around ${"x".repeat(i)}`,
+  );
+  out.push(editorCase("rewrap/edits-across-lines/w30", {
+    width: 30,
+    alsoWidth: 17,
+    setup: `ed.setText(${JSON.stringify(rows.join("\n"))});`,
+    steps: [
+      "<up><up>",
+      "new ",
+      "<up><up><up><ctrl+k>",
+      "<ctrl+y><ctrl+y>",
+      "<down><down><down><down>",
+      "<ctrl+-><ctrl+->",
+    ]
+      .map((k) => keys(k)),
+  }));
   return out;
 }
 
