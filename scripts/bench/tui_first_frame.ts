@@ -81,6 +81,17 @@ try {
     const index = `${ref.nodeModules}/@earendil-works/pi-tui/dist/index.js`;
     Deno.writeTextFileSync(theirs, nodeChild(new URL(`file://${index}`).href));
   }
+  // The core alone: the renderer and the text utilities the frame uses, without the components.
+  const core = `${dir}/core.ts`;
+  const coreUrl = (file: string) => JSON.stringify(new URL(`../../src/tui/${file}`, import.meta.url).href);
+  Deno.writeTextFileSync(
+    core,
+    `import { TuiMainScreen } from ${coreUrl("tui_main_screen.ts")};\n` +
+      `import { truncateToWidth, wrapTextWithAnsi } from ${coreUrl("utils.ts")};\n` +
+      `const T = { TuiMainScreen, truncateToWidth, wrapTextWithAnsi };\n${FRAME}\n` +
+      `console.log(JSON.stringify({ frameMs, bytes }));\nDeno.exit(0);\n`,
+  );
+  const coreArgs = denoArgs.map((arg) => arg === ours ? core : arg);
   // An empty Deno program: what any Deno process costs on this machine right now.
   const empty = `${dir}/empty.ts`;
   Deno.writeTextFileSync(empty, `console.log(JSON.stringify({ frameMs: performance.now(), bytes: 0 }));\n`);
@@ -88,13 +99,16 @@ try {
   // Warm-up: module caches on both sides.
   await run(Deno.execPath(), denoArgs);
   await run(Deno.execPath(), emptyArgs);
+  await run(Deno.execPath(), coreArgs);
   if (ref && theirs) await run(ref.node, [theirs]);
   const a: Sample[] = [];
   const b: Sample[] = [];
   const e: Sample[] = [];
+  const c: Sample[] = [];
   for (let i = 0; i < rounds; i++) {
     a.push(await run(Deno.execPath(), denoArgs));
     e.push(await run(Deno.execPath(), emptyArgs));
+    c.push(await run(Deno.execPath(), coreArgs));
     if (ref && theirs) b.push(await run(ref.node, [theirs]));
   }
   const show = (name: string, samples: Sample[]) =>
@@ -107,6 +121,7 @@ try {
     );
   console.log(`first TUI frame, ${rounds} alternating rounds, medians:`);
   show("ours (Deno, src/tui)", a);
+  show("ours, core only (tui_main_screen.ts + utils.ts)", c);
   show("empty Deno program", e);
   if (b.length > 0) {
     show("pi-tui 1.6.0 (Node 22)", b);
