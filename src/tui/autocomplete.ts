@@ -23,8 +23,11 @@ import { fuzzyFilter } from "./fuzzy.ts";
 
 /** One completion: the value inserted, the label shown, an optional description. */
 export interface AutocompleteItem {
+  /** Inserted in place of the prefix. */
   value: string;
+  /** Shown in the popup. */
   label: string;
+  /** Shown beside the label. */
   description?: string;
 }
 
@@ -32,15 +35,21 @@ type Awaitable<T> = T | Promise<T>;
 
 /** A slash command offered by name, with optional completions of its argument. */
 export interface SlashCommand {
+  /** The command's name, typed after "/". */
   name: string;
+  /** Shown beside the name. */
   description?: string;
+  /** Shown before the description, e.g. "<file>". */
   argumentHint?: string;
+  /** Completions of the argument typed so far after "/name ". */
   getArgumentCompletions?(argumentPrefix: string): Awaitable<AutocompleteItem[] | null>;
 }
 
 /** Completions for the text before the cursor and the prefix of it they replace. */
 export interface AutocompleteSuggestions {
+  /** The choices, best first. */
   items: AutocompleteItem[];
+  /** The text before the cursor that a chosen item replaces. */
   prefix: string;
 }
 
@@ -48,12 +57,14 @@ export interface AutocompleteSuggestions {
 export interface AutocompleteProvider {
   /** Characters that should naturally trigger this provider at token boundaries. */
   triggerCharacters?: string[];
+  /** Completions for the text before the cursor; `force` is a Tab asking for file completion. */
   getSuggestions(
     lines: string[],
     cursorLine: number,
     cursorCol: number,
     options: { signal: AbortSignal; force?: boolean },
   ): Promise<AutocompleteSuggestions | null>;
+  /** The lines and cursor after `item` replaces `prefix` before the cursor. */
   applyCompletion(
     lines: string[],
     cursorLine: number,
@@ -61,6 +72,7 @@ export interface AutocompleteProvider {
     item: AutocompleteItem,
     prefix: string,
   ): { lines: string[]; cursorLine: number; cursorCol: number };
+  /** Whether Tab should ask for file completion here. */
   shouldTriggerFileCompletion?(lines: string[], cursorLine: number, cursorCol: number): boolean;
 }
 
@@ -85,7 +97,13 @@ export class CombinedAutocompleteProvider implements AutocompleteProvider {
   #basePath: string;
   #fdPath: string | null;
 
-  /** @param fdPath the `fd` binary for `@` fuzzy file search; without it `@` offers nothing. */
+  /**
+   * A provider of slash commands and of paths under `basePath`.
+   *
+   * @param commands slash commands (or plain items) offered after "/"
+   * @param basePath the directory paths are completed in
+   * @param fdPath the `fd` binary for `@` fuzzy file search; without it `@` offers nothing
+   */
   constructor(
     commands: (SlashCommand | AutocompleteItem)[] = [],
     basePath: string,

@@ -90,8 +90,11 @@ export function extractQuotedPrefix(text: string): string | null {
 
 /** A path prefix split into its raw path and whether it had `@` and an opening quote. */
 export interface ParsedPathPrefix {
+  /** The path as typed, without `@` and the opening quote. */
   rawPrefix: string;
+  /** Whether it began with `@`. */
   isAtPrefix: boolean;
+  /** Whether it began with a quote (after any `@`). */
   isQuotedPrefix: boolean;
 }
 
@@ -115,7 +118,9 @@ export function buildCompletionValue(
 
 /** One entry fd found: its path relative to the base (directories end in "/"). */
 export interface FdEntry {
+  /** Relative to the base directory, with "/" separators. */
   path: string;
+  /** Whether fd marked it as a directory (a trailing "/"). */
   isDirectory: boolean;
 }
 

@@ -42,13 +42,17 @@ export { type TextChunk, wordWrapLine } from "./editor_wrap.ts";
 
 /** Colours of the Editor: its borders and its autocomplete popup. */
 export interface EditorTheme {
+  /** Styles the top and bottom borders. */
   borderColor: (str: string) => string;
+  /** Styles the autocomplete popup. */
   selectList: SelectListTheme;
 }
 
 /** Layout options of the Editor. */
 export interface EditorOptions {
+  /** Columns left blank on each side of the text (default 0). */
   paddingX?: number;
+  /** Items the autocomplete popup shows at most, 3 to 20 (default 5). */
   autocompleteMaxVisible?: number;
 }
 
@@ -95,6 +99,7 @@ export class Editor implements Component, Focusable {
   #renderedVisibleLineCount = 1;
   #renderedAutocompleteHeight = 0;
 
+  /** An editor drawn in `tui` (whose terminal height sizes it) with the given colours and layout. */
   constructor(tui: TUI, theme: EditorTheme, options: EditorOptions = {}) {
     this.tui = tui;
     this.#theme = theme;

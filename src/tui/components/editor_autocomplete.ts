@@ -45,28 +45,39 @@ function debouncePattern(chars: readonly string[]): RegExp {
 }
 
 /** How a request was asked for: Tab (explicit), and whether file completion is forced. */
-interface RequestOptions {
+export interface RequestOptions {
+  /** File completion asked for by Tab (the provider's `force`). */
   force: boolean;
+  /** Asked for by Tab rather than by typing (never debounced). */
   explicitTab: boolean;
 }
 
 /** What the autocomplete needs from its Editor. */
 export interface AutocompleteHost {
+  /** The text and cursor completions read and change. */
   readonly model: EditorModel;
+  /** The popup's colours. */
   selectListTheme(): SelectListTheme;
+  /** How many popup items show. */
   maxVisible(): number;
+  /** Asks for a frame (an answer arrived). */
   requestRender(): void;
 }
 
 /** Autocomplete state and requests of one Editor (see the module comment). */
 export class EditorAutocomplete {
+  /** Where completions come from. */
   provider?: AutocompleteProvider;
+  /** The open popup. */
   list?: SelectList;
   /** null while closed; "force" when opened by Tab file completion (updates keep forcing). */
   state: "regular" | "force" | null = null;
+  /** The text before the cursor the open popup's items replace. */
   prefix = "";
-  triggerCharacters = [...DEFAULT_TRIGGER_CHARACTERS];
-  triggerPattern = triggerPattern(this.triggerCharacters);
+  /** Characters that open the popup at a token start (`@`, `#` and the provider's). */
+  triggerCharacters: string[] = [...DEFAULT_TRIGGER_CHARACTERS];
+  /** Text before the cursor that ends in a trigger token. */
+  triggerPattern: RegExp = triggerPattern(this.triggerCharacters);
   #debouncePattern = debouncePattern(this.triggerCharacters);
   #abort?: AbortController;
   #debounceTimer?: ReturnType<typeof setTimeout>;
@@ -74,6 +85,7 @@ export class EditorAutocomplete {
   #startToken = 0;
   #requestId = 0;
 
+  /** Autocomplete for the Editor that `host` stands for. */
   constructor(private readonly host: AutocompleteHost) {}
 
   /** Installs a provider (closing any open popup) and its extra trigger characters. */
@@ -133,6 +145,7 @@ export class EditorAutocomplete {
     else this.retrigger(this.host.model.textBeforeCursor());
   }
 
+  /** Opens the popup when `before` (the text before the cursor) is in a slash command or trigger token. */
   retrigger(before: string): void {
     if (this.isInSlashCommandContext(before) || this.triggerPattern.test(before)) {
       this.request({ force: false, explicitTab: false });
@@ -152,6 +165,7 @@ export class EditorAutocomplete {
     this.request({ force: this.state === "force", explicitTab: false });
   }
 
+  /** Asks the provider for suggestions now (or after the `@` debounce), superseding any earlier request. */
   request(options: RequestOptions): void {
     const provider = this.provider;
     if (!provider) return;

@@ -10,7 +10,9 @@ const PASTE_END = "\x1b[201~";
 
 /** What one chunk of input gave: a finished paste (if any) and the input after its end marker. */
 export interface PasteChunk {
+  /** The whole pasted text, once its end marker has arrived. */
   paste?: string;
+  /** Input that followed the end marker in the same chunk. */
   rest: string;
 }
 

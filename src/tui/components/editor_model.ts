@@ -13,8 +13,11 @@ import { type LineChunker, WrapCache } from "./editor_wrap.ts";
 
 /** The text as logical lines and the cursor in them (column in UTF-16 units). */
 export interface EditorState {
+  /** The logical lines (never empty: an empty text is one empty line). */
   lines: string[];
+  /** The cursor's line. */
   cursorLine: number;
+  /** The cursor's column in its line. */
   cursorCol: number;
 }
 
@@ -41,20 +44,26 @@ export function normalizeEditorText(text: string): string {
 
 /** The Editor's mutable state (see the module comment). */
 export class EditorModel {
+  /** The text and cursor. */
   state: EditorState = { lines: [""], cursorLine: 0, cursorCol: 0 };
-  pastes = new Map<number, string>();
+  /** Large pastes by id, standing in the text as `[paste #id …]` markers. */
+  pastes: Map<number, string> = new Map();
+  /** The id of the newest stored paste. */
   pasteCounter = 0;
-  killRing = new KillRing();
+  /** Killed text for yanks. */
+  killRing: KillRing = new KillRing();
+  /** What the last edit was (see {@link EditorLastAction}). */
   lastAction: EditorLastAction = null;
-  undoStack = new UndoStack<EditorSnapshot>();
+  /** Snapshots for undo. */
+  undoStack: UndoStack<EditorSnapshot> = new UndoStack();
   /** Sticky visual column kept while moving up/down through shorter lines. */
   preferredVisualCol: number | null = null;
   /** Where the cursor was before a vertical move snapped it to the start of a paste marker. */
   snappedFromCursorCol: number | null = null;
-  /** Newest first. */
+  /** Submitted prompts, newest first. */
   history: string[] = [];
   /** -1 while not browsing, else the index into history shown. */
-  historyIndex = -1;
+  historyIndex: number = -1;
   /** The text being written when history browsing began, restored when browsing back past it. */
   historyDraft: EditorState | null = null;
   /** First visual line shown. */
@@ -63,7 +72,11 @@ export class EditorModel {
   lastWidth = 80;
   #wrapCache = new WrapCache();
 
-  /** @param notifyChange called after every change of the text (the Editor's onChange). */
+  /**
+   * Empty state.
+   *
+   * @param notifyChange called after every change of the text (the Editor's onChange)
+   */
   constructor(readonly notifyChange: () => void) {}
 
   /** The text joined with newlines. */

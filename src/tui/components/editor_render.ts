@@ -32,7 +32,9 @@ export function borderLine(direction: "↑" | "↓", hidden: number, width: numb
 
 /** Geometry of one render: the side padding and the width text may use between the paddings. */
 export interface EditorGeometry {
+  /** Blank columns on each side. */
   paddingX: number;
+  /** Columns between the paddings. */
   contentWidth: number;
 }
 

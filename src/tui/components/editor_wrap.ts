@@ -13,8 +13,11 @@ import { isPasteMarker } from "./editor_paste.ts";
  * Tracks both the text content and its position in the original line.
  */
 export interface TextChunk {
+  /** The chunk's text. */
   text: string;
+  /** Where it starts in the line (UTF-16 units). */
   startIndex: number;
+  /** Where it ends in the line; the next chunk starts here. */
   endIndex: number;
 }
 
@@ -126,8 +129,11 @@ function hasSeveralGraphemes(segment: string): boolean {
 
 /** One visual line: which logical line it shows and the slice of it (in UTF-16 units). */
 export interface VisualLine {
+  /** Index of the logical line. */
   logicalLine: number;
+  /** Where the slice starts in it. */
   startCol: number;
+  /** Length of the slice. */
   length: number;
 }
 
@@ -204,8 +210,11 @@ export function findVisualLineAt(visual: readonly VisualLine[], line: number, co
 
 /** A visual line as drawn: its text and, on the cursor's line, where the cursor sits in it. */
 export interface LayoutLine {
+  /** The visual line's text. */
   text: string;
+  /** Whether the cursor is on it. */
   hasCursor: boolean;
+  /** The cursor's offset in `text` when it is. */
   cursorPos?: number;
 }
 

@@ -28,8 +28,11 @@ import { findWordBackward, findWordForward } from "../word_navigation.ts";
 
 /** Options of an Input. */
 export interface InputOptions {
+  /** Drawn before the text (default "> "). */
   prompt?: string;
+  /** Shown while the value is empty. */
   placeholder?: string;
+  /** Styles the placeholder. */
   placeholderStyle?: (text: string) => string;
 }
 
@@ -76,6 +79,7 @@ export class Input implements Component, Focusable {
   #lastAction: "kill" | "yank" | "type-word" | null = null;
   #undoStack = new UndoStack<{ value: string; cursor: number }>();
 
+  /** An empty input with the given prompt and placeholder. */
   constructor(options: InputOptions = {}) {
     this.#prompt = options.prompt ?? "> ";
     this.#placeholder = options.placeholder ?? "";
