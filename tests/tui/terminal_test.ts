@@ -7,6 +7,7 @@
  * Also the pure helpers of the terminal layer.
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { VirtualTerminal } from "../support/virtual_terminal.ts";
 import {
   normalizeAppleTerminalInput,
   normalizeNativeShiftEnterInput,
@@ -166,6 +167,13 @@ Deno.test({
     assert(cooked(report.sttyStopped!), "cooked after stop");
     // stop(): the cursor goes below the content, shown, then paste and the Kitty flags are popped.
     assertStringIncludes(output, "hello from the tui");
+    // On a terminal emulator the frame stays (stop() writes a space at the cursor first), and the
+    // shell continues at the start of a row below it, as with pi-tui.
+    const screen = new VirtualTerminal(50, 10);
+    screen.write(output);
+    assertEquals((await screen.viewport()).slice(0, 3), ["hello from the tui ", "", ""]);
+    assertEquals(await screen.cursor(), { x: 0, y: 2 });
+    assertEquals(screen.cursorVisible, true);
     assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u"), JSON.stringify(output.slice(-60)));
   },
 });
