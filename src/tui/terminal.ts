@@ -187,6 +187,7 @@ export class ProcessTerminal implements Terminal {
     this.writeProgramStatus();
   }
 
+  /** Acts on a negotiation reply; false for a DA1 reply no keyboard query is owed (it goes on as input). */
   private handleKeyboardProtocolNegotiationSequence(reply: KeyboardProtocolNegotiationSequence): boolean {
     this.clearKeyboardProtocolNegotiationBuffer();
     if (reply.type === "device-attributes") {
@@ -235,16 +236,19 @@ export class ProcessTerminal implements Terminal {
     return undefined;
   }
 
+  /** Holds the start of a reply split across reads. */
   private setKeyboardProtocolNegotiationBuffer(sequence: string): void {
     this.clearKeyboardProtocolNegotiationBufferFlushTimer();
     this.keyboardProtocolNegotiationBuffer = sequence;
   }
 
+  /** Drops a held reply fragment and its flush timer. */
   private clearKeyboardProtocolNegotiationBuffer(): void {
     this.clearKeyboardProtocolNegotiationBufferFlushTimer();
     this.keyboardProtocolNegotiationBuffer = "";
   }
 
+  /** A held fragment that never completed is input after all: forward it. */
   private flushKeyboardProtocolNegotiationBufferAsInput(): void {
     if (!this.keyboardProtocolNegotiationBuffer) return;
     const sequence = this.keyboardProtocolNegotiationBuffer;
@@ -252,6 +256,7 @@ export class ProcessTerminal implements Terminal {
     this.forwardInputSequence(sequence);
   }
 
+  /** Forwards a held fragment as input if the rest does not come within 150 ms. */
   private scheduleKeyboardProtocolNegotiationBufferFlush(): void {
     if (!this.keyboardProtocolNegotiationBuffer || this.keyboardProtocolBufferFlushTimer) return;
     this.keyboardProtocolBufferFlushTimer = setTimeout(() => {
@@ -260,12 +265,14 @@ export class ProcessTerminal implements Terminal {
     }, NEGOTIATION_FRAGMENT_TIMEOUT_MS);
   }
 
+  /** Cancels the held fragment's flush timer. */
   private clearKeyboardProtocolNegotiationBufferFlushTimer(): void {
     if (!this.keyboardProtocolBufferFlushTimer) return;
     clearTimeout(this.keyboardProtocolBufferFlushTimer);
     this.keyboardProtocolBufferFlushTimer = undefined;
   }
 
+  /** Hands one input sequence to the TUI (Shift+Enter fixed up where the platform can tell). */
   private forwardInputSequence(sequence: string): void {
     if (!this.inputHandler) return;
     const detect = isNativeShiftEnterCandidate(sequence) &&
@@ -275,12 +282,14 @@ export class ProcessTerminal implements Terminal {
     );
   }
 
+  /** Turns on xterm's modifyOtherKeys (level 2), the fallback when Kitty is not confirmed. */
   private enableModifyOtherKeys(): void {
     if (this._kittyProtocolActive || this._modifyOtherKeysActive) return;
     this.write(MODIFY_OTHER_KEYS_ON);
     this._modifyOtherKeysActive = true;
   }
 
+  /** Turns modifyOtherKeys off again. */
   private disableModifyOtherKeys(): void {
     if (!this._modifyOtherKeysActive) return;
     this.write(MODIFY_OTHER_KEYS_OFF);
@@ -378,6 +387,7 @@ export class ProcessTerminal implements Terminal {
     }
   }
 
+  /** The console size, read once and again after each resize notice. */
   private consoleSize(): { columns: number; rows: number } {
     if (this.size) return this.size;
     let size: { columns: number; rows: number } | undefined;
@@ -408,22 +418,27 @@ export class ProcessTerminal implements Terminal {
     else if (lines < 0) this.write(`\x1b[${-lines}A`);
   }
 
+  /** Hides the cursor (DECTCEM off). */
   hideCursor(): void {
     this.write("\x1b[?25l");
   }
 
+  /** Shows the cursor (DECTCEM on). */
   showCursor(): void {
     this.write("\x1b[?25h");
   }
 
+  /** Clears from the cursor to the end of the line. */
   clearLine(): void {
     this.write("\x1b[K");
   }
 
+  /** Clears from the cursor to the end of the screen. */
   clearFromCursor(): void {
     this.write("\x1b[J");
   }
 
+  /** Clears the screen and moves the cursor home. */
   clearScreen(): void {
     this.write("\x1b[2J\x1b[H");
   }
@@ -433,11 +448,13 @@ export class ProcessTerminal implements Terminal {
     this.write(`\x1b]0;${replaceControlCharacters(title)}\x07`);
   }
 
+  /** Reports the program's status (OSC 7501) where supported; kept to report again after a restart. */
   setProgramStatus(status: ProgramStatus): void {
     this.programStatus = status.state === "clear" ? undefined : status;
     if (this.programStatusSupported) this.write(formatProgramStatus(status));
   }
 
+  /** Writes the latest status, if any and if supported. */
   private writeProgramStatus(): void {
     if (this.programStatusSupported && this.programStatus) {
       this.write(formatProgramStatus(this.programStatus));
@@ -457,6 +474,7 @@ export class ProcessTerminal implements Terminal {
     }
   }
 
+  /** Stops the progress keep-alive; whether one was running. */
   private clearProgressInterval(): boolean {
     if (!this.progressInterval) return false;
     clearInterval(this.progressInterval);

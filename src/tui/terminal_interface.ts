@@ -34,12 +34,19 @@ export interface Terminal {
   get kittyProtocolActive(): boolean;
   /** Moves the cursor down (positive) or up (negative). */
   moveBy(lines: number): void;
+  /** Hides the cursor. */
   hideCursor(): void;
+  /** Shows the cursor. */
   showCursor(): void;
+  /** Clears from the cursor to the end of the line. */
   clearLine(): void;
+  /** Clears from the cursor to the end of the screen. */
   clearFromCursor(): void;
+  /** Clears the screen and moves the cursor home. */
   clearScreen(): void;
+  /** Sets the window title (OSC 0). */
   setTitle(title: string): void;
+  /** Shows or clears indeterminate progress (OSC 9;4). */
   setProgress(active: boolean): void;
   /**
    * Report what the program is doing (OSC 7501). Sent only to terminals that support it; the latest

@@ -64,6 +64,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
   private lastRenderAt = 0;
   private static readonly MIN_RENDER_INTERVAL_MS = 16;
   private clearOnShrink = false;
+  /** How many frames were drawn in full; renderers count them. */
   protected fullRedrawCount = 0;
   private pendingTerminalColorQueries: ColorQuery[] = [];
   private terminalColorSchemeListeners = new Set<(scheme: TerminalColorScheme) => void>();
@@ -71,6 +72,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
   /** Directory for debug/crash logs. When undefined, debug logging is disabled and crash dumps fall back to the OS temp directory. */
   protected readonly logDirectory: string | undefined;
 
+  /** A TUI on `terminal`; the hardware cursor is hidden unless `showHardwareCursor`; crash logs go to `logDirectory`. */
   constructor(terminal: Terminal, showHardwareCursor?: boolean, logDirectory?: string) {
     super(terminal, showHardwareCursor);
     this.logDirectory = logDirectory;
@@ -80,9 +82,13 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
   protected abstract doRender(): void;
   /** Forgets what is on screen, so the next frame is drawn in full. */
   protected resetRenderState(): void {}
+  /** Hook: before the terminal starts (raw mode, protocols). */
   protected beforeTerminalStart(): void {}
+  /** Hook: after the terminal started. */
   protected afterTerminalStart(): void {}
+  /** Hook: before the terminal is given back. */
   protected beforeTerminalStop(_options: TuiStopOptions): void {}
+  /** Hook: after the terminal was given back. */
   protected afterTerminalStop(_options: TuiStopOptions): void {}
 
   /** Mode resets written before the terminal's own resets when the process exits without stop(). */
@@ -117,6 +123,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     if (!event.defaultPrevented) this.exitRestoreHandler();
   };
 
+  /** Registers (or removes) the restore for exits and crashes that skip stop(). */
   private listenForExit(listen: boolean): void {
     globalThis.removeEventListener("unload", this.exitRestoreHandler);
     globalThis.removeEventListener("error", this.crashRestoreHandler);
@@ -132,6 +139,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     return this.fullRedrawCount;
   }
 
+  /** Whether the terminal's cursor is shown at the focused component's cursor. */
   getShowHardwareCursor(): boolean {
     return this.showHardwareCursor;
   }
@@ -144,6 +152,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     this.requestRender();
   }
 
+  /** Whether shrinking content triggers a full redraw. */
   getClearOnShrink(): boolean {
     return this.clearOnShrink;
   }
@@ -181,6 +190,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     };
   }
 
+  /** Removes an input listener. */
   removeInputListener(listener: TuiInputListener): void {
     this.inputListeners.delete(listener);
   }
@@ -208,6 +218,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
   // Listen only while the TUI owns the terminal: afterwards a child (external editor) owns it and a
   // listener would keep SIGTSTP from stopping the process. Only real changes touch the listener:
   // an off/on pair would let a SIGTSTP in between stop the process with the TUI running.
+  /** Listens for SIGTSTP exactly while the TUI owns the terminal and a handler is set. */
   private updateSuspendSignalListener(): void {
     const listen = this.ownsTerminal && this.suspendSignalHandler !== undefined;
     if (listen === this.suspendSignalListening) return;
@@ -259,6 +270,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     queueMicrotask(() => this.scheduleRender());
   }
 
+  /** Draws on the next microtask, preempting a throttled frame (for keys). */
   private requestImmediateRender(): void {
     this.contentChanged = true;
     this.cancelRenderTimer();
@@ -276,12 +288,14 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     });
   }
 
+  /** Cancels a throttled frame's timer. */
   private cancelRenderTimer(): void {
     if (this.renderTimer === undefined) return;
     clearTimeout(this.renderTimer);
     this.renderTimer = undefined;
   }
 
+  /** Draws once at least 16 ms have passed since the last frame. */
   private scheduleRender(): void {
     if (this.stopped || this.renderTimer !== undefined || !this.renderRequested) return;
     const delay = Math.max(0, TuiBase.MIN_RENDER_INTERVAL_MS - (performance.now() - this.lastRenderAt));
@@ -295,6 +309,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     }, delay);
   }
 
+  /** Routes terminal input: replies the TUI asked for, listeners, the debug key, then the focused component. */
   private handleTerminalInput(input: string): void {
     if (this.consumeTerminalColorResponse(input)) return;
     if (this.consumeTerminalColorSchemeReport(input)) return;
@@ -344,6 +359,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     }
   }
 
+  /** Takes OSC 10/11/4 colour replies and the DA1 that ends a pending colour query. */
   private consumeTerminalColorResponse(data: string): boolean {
     const query = this.pendingTerminalColorQueries[0];
     if (!query) return false;
@@ -365,6 +381,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     return true;
   }
 
+  /** Resolves a colour query with what arrived (or hands it to onLateReply after a timeout). */
   private completeTerminalColorQuery(query: ColorQuery): void {
     const deliver = query.deliver;
     query.deliver = undefined;
@@ -372,6 +389,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     deliver?.(colorQueryResult(query));
   }
 
+  /** Takes a colour scheme report (mode 2031) and tells the listeners. */
   private consumeTerminalColorSchemeReport(data: string): boolean {
     const scheme = parseTerminalColorSchemeReport(data);
     if (!scheme) return false;
@@ -379,6 +397,7 @@ export abstract class TuiBase extends TuiOverlayHost implements TUI {
     return true;
   }
 
+  /** Takes a cell size reply (CSI 6;h;w t) and redraws images for it. */
   private consumeCellSizeResponse(data: string): boolean {
     const match = CELL_SIZE_REPLY.exec(data);
     if (!match) return false;

@@ -15,19 +15,27 @@ export type TuiMouseButton = "left" | "middle" | "right" | "none";
 
 /** Normalized cell-based mouse event. Coordinates are zero-based. */
 export interface TuiMouseEvent {
+  /** What happened. */
   type: TuiMouseEventType;
+  /** Which button. */
   button: TuiMouseButton;
   /** Coordinates local to the receiving component. */
   x: number;
+  /** Row local to the receiving component. */
   y: number;
   /** Absolute terminal coordinates. */
   screenX: number;
+  /** Absolute terminal row. */
   screenY: number;
   /** Current component bounds. */
   width: number;
+  /** Component height. */
   height: number;
+  /** Shift held. */
   shift: boolean;
+  /** Alt held. */
   alt: boolean;
+  /** Ctrl held. */
   ctrl: boolean;
   /** Logical lines. Negative values scroll up. */
   wheelDelta?: number;
@@ -52,16 +60,23 @@ export interface TuiMouseEventResult {
 
 /** Internal target metadata used by containers and alternate-screen dispatch. */
 export interface TuiMouseDispatchTarget {
+  /** The component that took the event. */
   component: Component;
+  /** Screen column of the component's left edge. */
   originX: number;
+  /** Screen row of the component's top edge. */
   originY: number;
+  /** The component's width. */
   width: number;
+  /** The component's height. */
   height: number;
 }
 
 /** Result of dispatching to a concrete component. */
 export interface TuiMouseDispatchResult extends TuiMouseEventResult {
+  /** Always true: undefined stands for not handled. */
   handled: true;
+  /** Where the event landed, for later events of a capture. */
   target: TuiMouseDispatchTarget;
   /** Keyboard focus target, which may be a delegating parent container. */
   focusTarget?: Component;
@@ -171,9 +186,13 @@ export function retargetMouseEvent(event: TuiMouseEvent, target: TuiMouseDispatc
 
 /** Concatenated child output of a container, kept across frames. */
 export interface ChildLines {
+  /** The width the lines were rendered at. */
   readonly width: number;
+  /** The children, in order, when rendered. */
   readonly children: readonly Component[];
+  /** Each child's lines. */
   readonly parts: readonly (readonly string[])[];
+  /** All lines, concatenated (read-only for callers). */
   readonly lines: string[];
 }
 

@@ -30,12 +30,19 @@ const SYNC_END = "\x1b[?2026l";
 
 /** What the renderer knows of the screen; a second renderer can take over from it. */
 export interface TuiMainScreenRenderState {
+  /** The lines last written. */
   previousLines: string[];
+  /** The width they were written at. */
   previousWidth: number;
+  /** The height of the terminal then. */
   previousHeight: number;
+  /** Index of the last content line. */
   cursorRow: number;
+  /** Row the terminal's cursor is on. */
   hardwareCursorRow: number;
+  /** Most lines drawn since the last clear. */
   maxLinesRendered: number;
+  /** Buffer row at the top of the screen. */
   previousViewportTop: number;
 }
 
@@ -93,6 +100,7 @@ export class TuiMainScreen extends TuiBase implements TUI {
     this.previousViewportTop = state.previousViewportTop;
   }
 
+  /** Forgets the screen: the next frame is drawn in full. */
   protected override resetRenderState(): void {
     this.previousLines = [];
     this.previousWidth = -1;
@@ -112,6 +120,7 @@ export class TuiMainScreen extends TuiBase implements TUI {
     this.terminal.write("\r\n");
   }
 
+  /** Widens a changed range to whole Kitty image blocks that overlap it, old or new. */
   private expandChangedRangeForKittyImages(
     firstChanged: number,
     lastChanged: number,
@@ -120,10 +129,12 @@ export class TuiMainScreen extends TuiBase implements TUI {
     return expandRangeForKittyImages([this.previousLines, newLines], firstChanged, lastChanged);
   }
 
+  /** Deletes the Kitty images placed by the old lines of a changed range. */
   private deleteChangedKittyImages(firstChanged: number, lastChanged: number): string {
     return deleteKittyImagesInRange(this.previousLines, firstChanged, lastChanged);
   }
 
+  /** Logs why a frame is drawn in full (PI_TUI_DEBUG_REDRAW=1). */
   private logRedraw(reason: string, newLineCount: number, height: number): void {
     logFullRender(this.logDirectory, reason, this.previousLines.length, newLineCount, height);
   }
@@ -260,6 +271,7 @@ export class TuiMainScreen extends TuiBase implements TUI {
     this.rememberFrame(newLines, width, height);
   }
 
+  /** Keeps the frame as the base of the next diff. */
   private rememberFrame(newLines: string[], width: number, height: number): void {
     this.previousLines = newLines;
     this.previousKittyImageIds = collectKittyImageIds(newLines);

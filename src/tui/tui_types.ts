@@ -31,9 +31,13 @@ export type OverlayAnchor =
 
 /** Margin configuration for overlays */
 export interface OverlayMargin {
+  /** Rows kept free above. */
   top?: number;
+  /** Columns kept free on the right. */
   right?: number;
+  /** Rows kept free below. */
   bottom?: number;
+  /** Columns kept free on the left. */
   left?: number;
 }
 
@@ -81,9 +85,13 @@ export interface OverlayUnfocusOptions {
 
 /** Last rendered terminal-relative overlay rectangle. */
 export interface OverlayBounds {
+  /** Top row on screen. */
   row: number;
+  /** Left column on screen. */
   col: number;
+  /** Width in columns. */
   width: number;
+  /** Height in rows. */
   height: number;
 }
 
@@ -116,29 +124,53 @@ export interface TuiStopOptions {
 
 /** A running terminal UI: a root container drawn on a terminal, with focus and overlays. */
 export interface TUI extends Component {
+  /** Which screen the TUI draws on. */
   readonly mode: TuiMode;
+  /** Root components, top to bottom. */
   children: Component[];
+  /** The terminal drawn on. */
   terminal: Terminal;
+  /** Called for the debug key (Shift+Ctrl+D). */
   onDebug?: () => void;
+  /** How many frames were drawn in full. */
   readonly fullRedraws: number;
+  /** Appends a root component. */
   addChild(component: Component): void;
+  /** Removes a root component. */
   removeChild(component: Component): void;
+  /** Removes every root component. */
   clear(): void;
+  /** Whether the terminal's cursor is shown at the focused component's cursor. */
   getShowHardwareCursor(): boolean;
+  /** Shows or hides the terminal's cursor at the focused component's cursor (for IME). */
   setShowHardwareCursor(enabled: boolean): void;
+  /** Whether shrinking content triggers a full redraw. */
   getClearOnShrink(): boolean;
+  /** Sets whether shrinking content triggers a full redraw. */
   setClearOnShrink(enabled: boolean): void;
+  /** Gives keyboard focus to a component, or to nobody. */
   setFocus(component: Component | null): void;
+  /** Shows a component above the others; the handle hides, focuses and measures it. */
   showOverlay(component: Component, options?: OverlayOptions): OverlayHandle;
+  /** Hides the topmost overlay. */
   hideOverlay(): void;
+  /** Whether any overlay is visible. */
   hasOverlay(): boolean;
+  /** Takes the terminal and starts drawing. */
   start(): void;
+  /** Gives the terminal back. */
   stop(options?: TuiStopOptions): void;
+  /** Draws a frame now (in full when forced). */
   renderNow(force?: boolean): void;
+  /** Asks for a frame soon. */
   requestRender(force?: boolean): void;
+  /** Adds a listener that sees input before the focused component; returns its remover. */
   addInputListener(listener: TuiInputListener): () => void;
+  /** Removes an input listener. */
   removeInputListener(listener: TuiInputListener): void;
+  /** Calls the listener when the terminal reports a dark/light switch; returns its remover. */
   onTerminalColorSchemeChange(listener: (scheme: TerminalColorScheme) => void): () => void;
+  /** Asks the terminal to report colour scheme switches, or to stop. */
   setTerminalColorSchemeNotifications(enabled: boolean): void;
   /**
    * Sets the handler called on SIGTSTP while this TUI owns the terminal (from start() until stop()),
@@ -146,6 +178,7 @@ export interface TUI extends Component {
    * The listener is removed on stop(), so a child that owns the terminal afterwards is suspended normally.
    */
   setSuspendSignalHandler(handler: (() => void) | undefined): void;
+  /** Asks the terminal for its colours (OSC 10, 11, 4) and resolves with what it answers. */
   queryTerminalColors(options: {
     timeoutMs: number;
     onLateReply?: (colors: TerminalColors) => void;
@@ -157,7 +190,9 @@ export const VIEWPORT_TUI: unique symbol = Symbol.for("@earendil-works/pi-tui/vi
 
 /** A TUI with a viewport: the alternate-screen renderer. */
 export interface ViewportTUI extends TUI {
+  /** The brand of a viewport TUI. */
   readonly [VIEWPORT_TUI]: true;
+  /** Sets the component laid out in the viewport. */
   setLayoutRoot(component: Component | undefined): void;
 }
 
