@@ -9,7 +9,6 @@ import type { AutocompleteProvider } from "../autocomplete.ts";
 import { getKeybindings, type KeybindingsManager } from "../keybindings.ts";
 import { decodePrintableKey, matchesKey } from "../keys.ts";
 import type { Component, Focusable, TUI, TuiMouseEvent, TuiMouseEventResult } from "../tui.ts";
-import { visibleWidth } from "../utils.ts";
 import type { SelectListTheme } from "./select_list.ts";
 import { EditorAutocomplete } from "./editor_autocomplete.ts";
 import { BracketedPasteBuffer } from "./editor_bracketed_paste.ts";
@@ -23,6 +22,7 @@ import {
   yankPop,
 } from "./editor_kill.ts";
 import { EditorModel, normalizeEditorText } from "./editor_model.ts";
+import { isNewLineKey, submitsOnBackslashEnter } from "./editor_keys.ts";
 import {
   isOnVisualEdge,
   jumpToChar,
@@ -32,11 +32,11 @@ import {
   moveWordForward,
   navigateHistory,
   pageScroll,
-  visualLinesOf,
+  placeCursorAtCell,
 } from "./editor_motion.ts";
 import { expandPasteMarkers } from "./editor_paste.ts";
 import { borderLine, editorGeometry, renderPopupLines, renderTextLines } from "./editor_render.ts";
-import { isLastSegmentOfLine, layoutEditorText } from "./editor_wrap.ts";
+import { layoutEditorText } from "./editor_wrap.ts";
 
 export { type TextChunk, wordWrapLine } from "./editor_wrap.ts";
 
@@ -55,14 +55,6 @@ export interface EditorOptions {
   /** Items the autocomplete popup shows at most, 3 to 20 (default 5). */
   autocompleteMaxVisible?: number;
 }
-
-/** Keys an open popup takes for moving its selection. */
-const POPUP_NAVIGATION = [
-  "tui.select.up",
-  "tui.select.down",
-  "tui.select.pageUp",
-  "tui.select.pageDown",
-] as const;
 
 /** A whole non-negative number, 0 for anything not finite. */
 function clampPadding(value: number): number {
@@ -230,28 +222,9 @@ export class Editor implements Component, Focusable {
     }
     if (event.type !== "click" || event.button !== "left") return undefined;
     if (event.y <= 0 || event.y > this.#renderedVisibleLineCount) return { handled: true, focus: true };
-    const visual = visualLinesOf(m);
-    const index = m.scrollOffset + event.y - 1;
-    const vl = visual[index];
-    if (!vl) return { handled: true, focus: true };
-    const chunk = (m.state.lines[vl.logicalLine] ?? "").slice(vl.startCol, vl.startCol + vl.length);
-    const target = Math.max(0, event.x - geometry.paddingX);
-    let column = 0;
-    let hit = chunk.length;
-    let lastIndex = 0;
-    for (const g of m.segment(chunk)) {
-      const next = column + visibleWidth(g.segment);
-      lastIndex = g.index;
-      if (target < next) {
-        hit = g.index;
-        break;
-      }
-      column = next;
+    if (!placeCursorAtCell(m, m.scrollOffset + event.y - 1, Math.max(0, event.x - geometry.paddingX))) {
+      return { handled: true, focus: true };
     }
-    // Past the end of a wrapped (not last) piece the cursor stays on its last grapheme.
-    if (!isLastSegmentOfLine(visual, index) && hit === chunk.length && chunk.length > 0) hit = lastIndex;
-    m.state.cursorLine = vl.logicalLine;
-    m.setCursorCol(vl.startCol + hit);
     m.lastAction = null;
     m.exitHistoryBrowsing();
     if (this.#ac.state) this.#ac.update();
@@ -276,7 +249,7 @@ export class Editor implements Component, Focusable {
       this.#model.undo();
       return;
     }
-    if (this.#ac.state && this.#ac.list && this.#handleAutocompleteKey(data, kb)) return;
+    if (this.#ac.handleKey(data, kb)) return;
     if (kb.matches(data, "tui.input.tab") && !this.#ac.state) {
       this.#ac.tab();
       return;
@@ -296,39 +269,6 @@ export class Editor implements Component, Focusable {
     this.#jumpMode = null;
     if (printable === undefined) return false; // a control key cancels and acts normally
     jumpToChar(this.#model, printable, direction);
-    return true;
-  }
-
-  /** Keys of the open popup; returns whether the key was used up (Enter on a command falls through). */
-  #handleAutocompleteKey(data: string, kb: KeybindingsManager): boolean {
-    const ac = this.#ac;
-    if (kb.matches(data, "tui.select.cancel")) {
-      ac.cancel();
-      return true;
-    }
-    if (POPUP_NAVIGATION.some((id) => kb.matches(data, id))) {
-      ac.list!.handleInput(data);
-      return true;
-    }
-    if (kb.matches(data, "tui.input.tab")) {
-      const selected = ac.list!.getSelectedItem();
-      if (selected && ac.apply(selected, ac.prefix, false)) {
-        ac.cancel();
-        this.#model.notifyChange();
-      }
-      return true;
-    }
-    if (!kb.matches(data, "tui.select.confirm")) return false;
-    const selected = ac.list!.getSelectedItem();
-    if (!selected || !ac.provider) return false;
-    // Enter runs a slash command only from the command-name menu ("/mo"), judged before the
-    // completion adds its space; path and argument menus just complete.
-    const submits = ac.prefix.startsWith("/") &&
-      ac.isInSlashCommandNameContext(this.#model.textBeforeCursor());
-    ac.apply(selected, ac.prefix, false);
-    ac.cancel();
-    if (submits) return false;
-    this.#model.notifyChange();
     return true;
   }
 
@@ -361,8 +301,8 @@ export class Editor implements Component, Focusable {
     if (kb.matches(data, "tui.editor.cursorLineEnd")) return moveToLineEdge(m, true);
     if (kb.matches(data, "tui.editor.cursorWordLeft")) return moveWordBackward(m);
     if (kb.matches(data, "tui.editor.cursorWordRight")) return moveWordForward(m);
-    if (this.#isNewLineKey(data, kb)) {
-      if (this.#submitsOnBackslashEnter(data, kb)) {
+    if (isNewLineKey(data, kb)) {
+      if (!this.disableSubmit && submitsOnBackslashEnter(data, kb, this.#model)) {
         this.#deleteBackward();
         this.#submit();
       } else this.#newLine();
@@ -408,25 +348,6 @@ export class Editor implements Component, Focusable {
     const printable = decodePrintableKey(data);
     if (printable !== undefined) return this.#type(printable);
     if (data.charCodeAt(0) >= 32) this.#type(data);
-  }
-
-  /** shift+enter, ctrl+j, and the raw forms terminals send for a new line. */
-  #isNewLineKey(data: string, kb: KeybindingsManager): boolean {
-    return kb.matches(data, "tui.input.newLine") ||
-      (data.charCodeAt(0) === 10 && data.length > 1) ||
-      data === "\x1b\r" ||
-      data === "\x1b[13;2~" ||
-      (data.length > 1 && data.includes("\x1b") && data.includes("\r")) ||
-      data === "\n";
-  }
-
-  /** With shift+enter bound to submit, plain Enter after a backslash submits (dropping the backslash). */
-  #submitsOnBackslashEnter(data: string, kb: KeybindingsManager): boolean {
-    if (this.disableSubmit || !matchesKey(data, "enter")) return false;
-    const keys = kb.getKeys("tui.input.submit");
-    if (!keys.includes("shift+enter") && !keys.includes("shift+return")) return false;
-    const m = this.#model;
-    return m.state.cursorCol > 0 && m.currentLine()[m.state.cursorCol - 1] === "\\";
   }
 
   #type(char: string): void {

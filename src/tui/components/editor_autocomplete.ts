@@ -6,6 +6,7 @@
  * @module
  */
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions } from "../autocomplete.ts";
+import type { KeybindingsManager } from "../keybindings.ts";
 import {
   autocompleteBoundaryRegex,
   autocompleteSeparatorRegex,
@@ -15,6 +16,13 @@ import {
 import type { EditorModel } from "./editor_model.ts";
 import { SelectList, type SelectListLayoutOptions, type SelectListTheme } from "./select_list.ts";
 
+/** Keys an open popup takes for moving its selection. */
+const POPUP_NAVIGATION = [
+  "tui.select.up",
+  "tui.select.down",
+  "tui.select.pageUp",
+  "tui.select.pageDown",
+] as const;
 /** Slash-command menus get a primary column wide enough for command names. */
 const SLASH_COMMAND_LAYOUT: SelectListLayoutOptions = {
   minPrimaryColumnWidth: 12,
@@ -281,6 +289,43 @@ export class EditorAutocomplete {
     m.state.cursorLine = result.cursorLine;
     m.setCursorCol(result.cursorCol);
     if (notify) m.notifyChange();
+    return true;
+  }
+
+  /**
+   * Keys while the popup is open: Escape closes it, arrows and page keys move in it, Tab completes,
+   * Enter completes (and on a command name falls through to submit). Returns whether the key was used up.
+   */
+  handleKey(data: string, kb: KeybindingsManager): boolean {
+    const list = this.list;
+    if (!this.state || !list) return false;
+    if (kb.matches(data, "tui.select.cancel")) {
+      this.cancel();
+      return true;
+    }
+    if (POPUP_NAVIGATION.some((id) => kb.matches(data, id))) {
+      list.handleInput(data);
+      return true;
+    }
+    if (kb.matches(data, "tui.input.tab")) {
+      const selected = list.getSelectedItem();
+      if (selected && this.apply(selected, this.prefix, false)) {
+        this.cancel();
+        this.host.model.notifyChange();
+      }
+      return true;
+    }
+    if (!kb.matches(data, "tui.select.confirm")) return false;
+    const selected = list.getSelectedItem();
+    if (!selected || !this.provider) return false;
+    // Enter runs a slash command only from the command-name menu ("/mo"), judged before the
+    // completion adds its space; path and argument menus just complete.
+    const submits = this.prefix.startsWith("/") &&
+      this.isInSlashCommandNameContext(this.host.model.textBeforeCursor());
+    this.apply(selected, this.prefix, false);
+    this.cancel();
+    if (submits) return false;
+    this.host.model.notifyChange();
     return true;
   }
 

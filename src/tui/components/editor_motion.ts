@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { visibleWidth } from "../utils.ts";
 import { findWordBackward, findWordForward } from "../word_navigation.ts";
 import type { EditorModel } from "./editor_model.ts";
 import { isPasteMarker } from "./editor_paste.ts";
@@ -164,6 +165,34 @@ export function moveCursor(m: EditorModel, deltaLine: number, deltaCol: number):
     m.state.cursorLine--;
     m.setCursorCol(m.currentLine().length);
   }
+}
+
+/**
+ * Puts the cursor under a click at column `x` of visual line `index`: on the grapheme covering that
+ * cell, at the line end past the text (or on the last grapheme of a wrapped piece, whose end is the
+ * next piece's start). Returns false when there is no such visual line.
+ */
+export function placeCursorAtCell(m: EditorModel, index: number, x: number): boolean {
+  const visual = visualLinesOf(m);
+  const vl = visual[index];
+  if (!vl) return false;
+  const chunk = (m.state.lines[vl.logicalLine] ?? "").slice(vl.startCol, vl.startCol + vl.length);
+  let column = 0;
+  let hit = chunk.length;
+  let lastIndex = 0;
+  for (const g of m.segment(chunk)) {
+    const next = column + visibleWidth(g.segment);
+    lastIndex = g.index;
+    if (x < next) {
+      hit = g.index;
+      break;
+    }
+    column = next;
+  }
+  if (!isLastSegmentOfLine(visual, index) && hit === chunk.length && chunk.length > 0) hit = lastIndex;
+  m.state.cursorLine = vl.logicalLine;
+  m.setCursorCol(vl.startCol + hit);
+  return true;
 }
 
 /** Moves a page of visual lines (the editor's visible height) up (-1) or down (1). */
