@@ -9,6 +9,7 @@
  */
 import type { ModelThinkingLevel } from "../ai/types.ts";
 import { THINKING_LEVELS } from "../ai/thinking.ts";
+import { toolListError } from "../util/tool_list.ts";
 
 /** Output modes selectable with `--mode`. */
 export type CliMode = "text" | "json" | "rpc";
@@ -209,20 +210,6 @@ const CHOICE_FLAGS: Record<"--mode" | "--tui-mode", { values: string[]; label: s
 /** A comma-separated list without blanks. */
 function splitList(value: string): string[] {
   return value.split(",").map((s) => s.trim()).filter((entry) => entry.length > 0);
-}
-
-/** A `+name` or `-name` entry of a tool list: it changes the default tools instead of replacing them. */
-export function isToolModifier(entry: string): boolean {
-  return entry.startsWith("+") || entry.startsWith("-");
-}
-
-/** Why a `--tools` list is invalid: modifiers mixed with names, or a modifier with a pattern. */
-export function toolListError(entries: readonly string[]): string | undefined {
-  const modifiers = entries.filter(isToolModifier);
-  if (modifiers.length === 0) return undefined;
-  if (modifiers.length < entries.length) return "tool names cannot be mixed with +name or -name entries";
-  const pattern = modifiers.find((entry) => entry.includes("*"));
-  return pattern ? `+name and -name entries take exact tool names, not patterns: ${pattern}` : undefined;
 }
 
 /** A following argument that is neither a flag nor an `@file` (what optional values accept). */

@@ -82,7 +82,7 @@ export function buildSessionOptions(
     options.scopedModels = scopedModels.map((s) => ({ model: s.model, thinkingLevel: s.thinkingLevel }));
   }
 
-  Object.assign(options, selectTools(args, settingsManager.getDefaultTools()));
+  Object.assign(options, selectTools(args));
 
   return { options, cliThinkingFromModel, diagnostics };
 }

@@ -1,22 +1,25 @@
 /**
  * `--tools`, `--exclude-tools`, `--no-tools` and `--no-builtin-tools` as pi 1.6.0 reads them
  * (CLI-16): `--tools` is an allowlist of names or `*` patterns, or — when every entry is `+name`
- * or `-name` — a change to the default tools; `--exclude-tools` removes names or patterns from
- * whatever is left. The result is the explicit tool list the session is created with.
+ * or `-name` — a change to the default tools that leaves the others available (and applies on top
+ * of a resumed session's tools); `--exclude-tools` removes names or patterns from whatever exists.
+ * The session (`createAgentSession`) applies them, as 1.6.0's does.
  *
  * @module
  */
-import { applyToolModifiers, DEFAULT_TOOL_NAMES } from "../config/settings_manager_extras.ts";
 import { allToolNames } from "../tools/index.ts";
 import { toolNameMatcher } from "../tools/tool_name_matcher.ts";
-import { type CliArgs, isToolModifier } from "./args.ts";
+import { isToolModifier } from "../util/tool_list.ts";
+import type { CliArgs } from "./args.ts";
 
 export { toolNameMatcher };
 
 /** The tool options for `createAgentSession`. */
 export interface ToolSelection {
-  /** Only these tools exist; undefined keeps the session's defaults. */
+  /** Tool names (an allow-list), or `+name`/`-name` entries; undefined keeps the defaults. */
   tools?: string[];
+  /** Names or `*` patterns of tools that do not exist in the session. */
+  excludeTools?: string[];
   noTools?: "all" | "builtin";
 }
 
@@ -30,22 +33,16 @@ function expandPatterns(entries: readonly string[]): string[] {
   return out;
 }
 
-/**
- * Resolves the tool flags into the session's tool options; `defaultTools` is the setting's
- * selection, which `+name`/`-name` entries and `--exclude-tools` change.
- */
-export function selectTools(args: CliArgs, defaultTools?: readonly string[]): ToolSelection {
+/** Translates the tool flags into the session's tool options. */
+export function selectTools(args: CliArgs): ToolSelection {
   const noTools = args.noTools ? "all" : args.noBuiltinTools ? "builtin" : undefined;
-  const defaults = noTools ? [] : defaultTools ?? DEFAULT_TOOL_NAMES;
-  let tools: string[] | undefined;
-  if (args.tools && args.tools.length > 0 && args.tools.every(isToolModifier)) {
-    tools = applyToolModifiers(defaults, args.tools);
-  } else if (args.tools) {
-    tools = expandPatterns(args.tools);
-  }
-  if (args.excludeTools && args.excludeTools.length > 0) {
-    const excluded = toolNameMatcher(args.excludeTools);
-    tools = (tools ?? (noTools === "all" ? [] : [...defaults])).filter((name) => !excluded(name));
-  }
-  return { ...(tools ? { tools } : {}), ...(noTools ? { noTools } : {}) };
+  const tools = args.tools
+    ? args.tools.length > 0 && args.tools.every(isToolModifier) ? [...args.tools] : expandPatterns(args.tools)
+    : undefined;
+  const excludeTools = args.excludeTools && args.excludeTools.length > 0 ? [...args.excludeTools] : undefined;
+  return {
+    ...(tools ? { tools } : {}),
+    ...(excludeTools ? { excludeTools } : {}),
+    ...(noTools ? { noTools } : {}),
+  };
 }

@@ -7,6 +7,7 @@
  */
 
 import { readEnv } from "../util/env.ts";
+import { applyToolModifiers, isToolModifier } from "../util/tool_list.ts";
 import { SettingsManagerCore } from "./settings_manager_core.ts";
 import type { CacheWarmingMode, Settings, SettingsThinkingLevel } from "./settings_types.ts";
 
@@ -42,23 +43,6 @@ function timeoutSetting(value: unknown, name: string): number | undefined {
   if (parsed !== undefined) return parsed;
   if (value !== undefined) throw new Error(`Invalid ${name} setting: ${String(value)}`);
   return undefined;
-}
-
-function isToolModifier(entry: string): boolean {
-  return entry.startsWith("+") || entry.startsWith("-");
-}
-
-/** Applies `+name` / `-name` entries to `base` in order. */
-export function applyToolModifiers(base: readonly string[], entries: readonly string[]): string[] {
-  const tools = [...base];
-  for (const entry of entries) {
-    if (!isToolModifier(entry)) continue;
-    const name = entry.slice(1);
-    const index = tools.indexOf(name);
-    if (entry.startsWith("+") && index === -1 && name) tools.push(name);
-    else if (entry.startsWith("-") && index !== -1) tools.splice(index, 1);
-  }
-  return tools;
 }
 
 /** The compaction settings that can be overridden per model. */

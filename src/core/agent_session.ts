@@ -24,6 +24,7 @@ import type { CustomMessage } from "../session/messages.ts";
 import type { SessionManager } from "../session/session_manager.ts";
 import { getCurrentTools, type SystemMessage, systemMessageUpdate } from "../session/system_message.ts";
 import type { BashOperations } from "../tools/shell.ts";
+import { applyToolModifiers } from "../util/tool_list.ts";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
 import type { BashResult } from "../tools/bash_executor.ts";
 import { computeContextUsage } from "./context_usage.ts";
@@ -78,6 +79,14 @@ export interface AgentSessionConfig {
   initialActiveToolNames?: string[];
   /** When set, only these tools exist at all (`--tools`). */
   allowedToolNames?: string[];
+  /**
+   * The session starts from the default tools (no explicit `--tools` names, no `--no-tools`): a
+   * resumed session then goes on with the tools its transcript declared, with
+   * {@link defaultToolModifiers} applied (pi 1.6.0). Default: `initialActiveToolNames` is unset.
+   */
+  usesDefaultTools?: boolean;
+  /** `--tools +name`/`-name` entries, applied on top of the tools a resumed transcript declared. */
+  defaultToolModifiers?: string[];
   /** Names or `*` patterns of tools that do not exist at all (`excludeTools`), applied after `allowedToolNames`. */
   excludedToolNames?: string[];
   /** Replaces the built-in tool set. */
@@ -167,9 +176,11 @@ export class AgentSession {
     });
     this.#toolRegistry = tools.registry;
     this.setActiveToolsByName(tools.active);
-    // A resumed session goes on with the tools its transcript last declared (1.6.0), unless the
-    // caller chose the tools.
-    if (!config.initialActiveToolNames) this.#restoreToolsFromTranscript();
+    // A resumed session goes on with the tools its transcript last declared, with `+name`/`-name`
+    // applied (1.6.0), unless the caller chose the tools by name.
+    if (config.usesDefaultTools ?? !config.initialActiveToolNames) {
+      this.#restoreToolsFromTranscript(config.defaultToolModifiers ?? []);
+    }
   }
 
   // ── events ──────────────────────────────────────────────────────────────
@@ -395,14 +406,16 @@ export class AgentSession {
 
   /**
    * Activates the tools the branch's `system` messages last declared; without any (a new session)
-   * the current tools stay. Declared tools that do not exist here are ignored.
+   * the current tools stay. `modifiers` (`+name`/`-name`) apply on top; names that do not exist
+   * here are ignored.
    */
-  #restoreToolsFromTranscript(): void {
+  #restoreToolsFromTranscript(modifiers: readonly string[]): void {
     const systemMessages = this.sessionManager.getBranch().flatMap((entry) =>
       entry.type === "message" && entry.message.role === "system" ? [entry.message as SystemMessage] : []
     );
     if (systemMessages.length === 0) return;
-    this.setActiveToolsByName(getCurrentTools(systemMessages).map((tool) => tool.name));
+    const declared = getCurrentTools(systemMessages).map((tool) => tool.name);
+    this.setActiveToolsByName(applyToolModifiers(declared, modifiers));
   }
 
   /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */

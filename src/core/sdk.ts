@@ -14,12 +14,13 @@ import { ModelRuntime } from "../config/model_runtime.ts";
 import { DEFAULT_THINKING_LEVEL, findInitialModel } from "../config/model_resolver.ts";
 import { getAgentDir } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
-import { DEFAULT_HTTP_IDLE_TIMEOUT_MS } from "../config/settings_manager_extras.ts";
+import { DEFAULT_HTTP_IDLE_TIMEOUT_MS, DEFAULT_TOOL_NAMES } from "../config/settings_manager_extras.ts";
 import { DefaultResourceLoader } from "../resources/resource_loader.ts";
 import { convertToLlm } from "../session/messages.ts";
 import { getDefaultSessionDir } from "../session/paths.ts";
 import { SessionManager } from "../session/session_manager.ts";
-import { AgentSession, type SessionTool } from "./agent_session.ts";
+import { applyToolModifiers, isToolModifier, toolListError } from "../util/tool_list.ts";
+import { AgentSession, type AgentSessionConfig, type SessionTool } from "./agent_session.ts";
 import type { ScopedModel } from "./agent_session_types.ts";
 import { formatNoModelsAvailableMessage } from "./auth_guidance.ts";
 
@@ -46,7 +47,11 @@ export interface CreateAgentSessionOptions {
   thinkingLevel?: AgentThinkingLevel;
   /** Models offered when cycling. */
   scopedModels?: ScopedModel[];
-  /** Only these tools exist (`--tools`). */
+  /**
+   * Only these tools exist (`--tools` names); or, when every entry is `+name`/`-name`, a change to
+   * the default selection that leaves the other tools available (and, on a resumed session, applies
+   * to the tools its transcript declared), as in pi 1.6.0.
+   */
   tools?: string[];
   /**
    * Tools (names or `*` patterns) that do not exist in the session, applied after `tools`
@@ -164,6 +169,8 @@ export async function createAgentSession(
     );
   };
 
+  const tools = selectSessionTools(options, settingsManager);
+
   const baseStream = options.streamFn ?? streamSimple;
   const agent = new Agent({
     initialState: { systemPrompt: "", model, thinkingLevel, tools: [] },
@@ -209,11 +216,44 @@ export async function createAgentSession(
     resourceLoader,
     modelRuntime,
     customTools: options.customTools,
-    initialActiveToolNames: options.tools ? [...options.tools] : options.noTools ? [] : undefined,
-    allowedToolNames: options.tools ?? (options.noTools === "all" ? [] : undefined),
+    ...tools,
     excludedToolNames: options.excludeTools,
   });
   return { session, modelFallbackMessage: fallback };
+}
+
+/**
+ * The session's tool selection as pi 1.6.0 makes it: a `tools` list of names is an allow-list; a
+ * list of `+name`/`-name` entries changes the default tools (the `defaultTools` setting, or none
+ * with `noTools`) while every tool stays available — unless `noTools: "all"`, where only the
+ * selection exists.
+ */
+function selectSessionTools(
+  options: CreateAgentSessionOptions,
+  settings: SettingsManager,
+): Pick<
+  AgentSessionConfig,
+  "initialActiveToolNames" | "allowedToolNames" | "usesDefaultTools" | "defaultToolModifiers"
+> {
+  const problem = options.tools ? toolListError(options.tools) : undefined;
+  if (problem) throw new Error(`Invalid tools option: ${problem}`);
+  const modifiers = options.tools?.some(isToolModifier) ? options.tools : undefined;
+  const usesDefaultTools = (options.tools === undefined || modifiers !== undefined) && !options.noTools;
+  if (!modifiers) {
+    return {
+      initialActiveToolNames: options.tools ? [...options.tools] : options.noTools ? [] : undefined,
+      allowedToolNames: options.tools ?? (options.noTools === "all" ? [] : undefined),
+      usesDefaultTools,
+    };
+  }
+  const defaults = options.noTools ? [] : settings.getDefaultTools() ?? DEFAULT_TOOL_NAMES;
+  const selected = applyToolModifiers(defaults, modifiers);
+  return {
+    initialActiveToolNames: selected,
+    allowedToolNames: options.noTools === "all" ? selected : undefined,
+    usesDefaultTools,
+    defaultToolModifiers: [...modifiers],
+  };
 }
 
 /** `httpIdleTimeoutMs`, or its default when the value is malformed (the CLI reports that at start-up). */

@@ -140,6 +140,24 @@ Deno.test("CLI-16 e2e --tools patterns and +x/-x, --exclude-tools: the tools the
   });
 });
 
+Deno.test("CLI-16 e2e a resumed session keeps its tools; --tools +x/-x and --exclude-tools apply on top (as pi 1.6.0)", async () => {
+  // [first run's flags, second run's flags (with -c), tools of the second request] — what 1.6.0 sends.
+  const cases: [string[], string[], string[]][] = [
+    [["--tools", "read"], ["--tools", "+grep"], ["read", "grep"]],
+    [["--tools", "read"], ["--tools", "-read,+ls"], ["ls"]],
+    [["--tools", "read,bash,grep"], ["--exclude-tools", "bash"], ["read", "grep"]],
+    [["--no-tools"], ["--tools", "+grep"], ["grep"]],
+    [["--tools", "+grep", "--no-tools"], ["--tools", "+ls"], ["grep", "ls"]],
+  ];
+  for (const [first, second, expected] of cases) {
+    await withEnv([answer("one"), answer("two")], async (env, requests) => {
+      assertEquals((await run(env, [...first, "-p", "hi", ...MODEL])).code, 0, first.join(" "));
+      assertEquals((await run(env, ["-c", ...second, "-p", "again", ...MODEL])).code, 0, second.join(" "));
+      assertEquals(requests().map(toolNames)[1], expected, `${first.join(" ")} then ${second.join(" ")}`);
+    });
+  }
+});
+
 Deno.test("CLI-1.6-AUTH e2e pi auth login --api-key stores the key; check and print-api-key see it; logout removes it", async () => {
   await withEnv([], async (env) => {
     const auth = join(env.agentDir, "auth.json");

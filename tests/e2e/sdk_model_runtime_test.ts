@@ -196,6 +196,58 @@ session.dispose();
   }
 });
 
+Deno.test("SDK-1.6 CLI-16 tools of +name/-name entries change the default selection; the other tools stay available", async () => {
+  const server = await startFakeProvider([{ content: [{ type: "text", text: "ok" }] }]);
+  const env = await createAgentEnv(server.url);
+  try {
+    const result = await runScript(
+      env,
+      `
+const modelRuntime = await ModelRuntime.create();
+const model = modelRuntime.getModel("fake-anthropic", "test-model");
+const { session } = await createAgentSession({
+  modelRuntime,
+  model,
+  sessionManager: SessionManager.inMemory(),
+  tools: ["+grep", "-bash"],
+});
+console.log(session.getActiveToolNames().join(","));
+await session.prompt("go");
+console.log(session.getAllTools().map((t) => t.name).sort().join(","));
+session.setActiveToolsByName(["ls", "bash"]);
+console.log(session.getActiveToolNames().join(","));
+const { session: only } = await createAgentSession({
+  modelRuntime,
+  model,
+  sessionManager: SessionManager.inMemory(),
+  tools: ["+grep"],
+  noTools: "all",
+});
+console.log(only.getActiveToolNames().join(","), only.getAllTools().map((t) => t.name).join(","));
+try {
+  await createAgentSession({ modelRuntime, sessionManager: SessionManager.inMemory(), tools: ["read", "+grep"] });
+} catch (error) {
+  console.log(error.message);
+}
+session.dispose();
+only.dispose();
+`,
+    );
+    assertEquals(result.stderr, "");
+    assertEquals(result.code, 0);
+    // What pi 1.6.0 prints for the same script (its list also has the Windows-only powershell tool).
+    assertEquals(
+      result.stdout,
+      "read,edit,write,grep\nbash,edit,find,grep,ls,read,write\nls,bash\ngrep grep\n" +
+        "Invalid tools option: tool names cannot be mixed with +name or -name entries\n",
+    );
+    assertEquals(requestSummary(server, 0).tools, ["read", "edit", "write", "grep"]);
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+});
+
 Deno.test("SDK-1.6 modelRuntime.setRuntimeApiKey: the request carries the runtime key, auth.json is not written", async () => {
   const server = await startFakeProvider([{ content: [{ type: "text", text: "ok" }] }]);
   const env = await createAgentEnv(server.url);
