@@ -340,6 +340,28 @@ tui.stop();
 return { out, text: i.text };`,
 });
 
+// A frame past 1 MiB is written in chunks of at most 1 Mi UTF-16 units, never splitting a surrogate pair.
+for (
+  const [name, line] of [["ascii", "x".repeat(60)], ["emoji", "🚀".repeat(30)], ["mixed", "a🚀".repeat(20)]]
+) {
+  cases.push({
+    name: `render/bounded-writes/${name}`,
+    body: `${PRELUDE.replace("COLS", "80").replace("ROWS", "24").replace("HW", "false")}
+const lines = Array.from({ length: 20000 }, (_, i) => i % 7 === 0 ? ${js(line)}.slice(0, 58) + i : ${
+      js(line)
+    });
+step(() => tui.addChild({ render: () => lines, invalidate() {} }));
+const writes = [];
+term.write = (d) => writes.push(d);
+tui.renderNow(true);
+let sum = 0;
+const all = writes.join('');
+for (let i = 0; i < all.length; i += 997) sum = (sum * 31 + all.charCodeAt(i)) >>> 0;
+tui.stop();
+return { sizes: writes.map((w) => w.length), splitPair: writes.some((w) => { const c = w.charCodeAt(w.length - 1); return c >= 0xd800 && c <= 0xdbff; }), sum, total: all.length };`,
+  });
+}
+
 Deno.test("TuiMainScreen writes the same bytes as pi-tui 1.6.0", async () => {
   await compareWithPiTui("tui_main_screen", cases);
 });
