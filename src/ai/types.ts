@@ -348,6 +348,11 @@ export interface Tool {
   description: string;
   /** JSON schema of the arguments. */
   parameters: JsonSchema;
+  /**
+   * Constrain the model's arguments to the schema where the server supports strict tools
+   * (`prefer`), or fail where it does not (`require`); pi 1.6.0's read, bash, edit and write prefer it.
+   */
+  constrainedSampling?: { type: "json_schema"; strict: "prefer" | "require" };
 }
 
 /** Everything a request carries besides options. */
@@ -444,6 +449,8 @@ export interface AnthropicMessagesCompat {
   supportsEagerToolInputStreaming?: boolean;
   /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
   supportsLongCacheRetention?: boolean;
+  /** Whether the server takes strict tool schemas (the catalog's Claude models say so; default false). */
+  supportsStrictTools?: boolean;
 }
 
 /** Per-million-token prices in dollars. */

@@ -80,12 +80,14 @@ export interface OpenAICompletionsCompatConfig {
 export interface OpenAIResponsesCompatConfig {
   sendSessionIdHeader?: boolean;
   supportsLongCacheRetention?: boolean;
+  supportsStrictMode?: boolean;
 }
 
 /** Compat flags for anthropic-messages endpoints. */
 export interface AnthropicMessagesCompatConfig {
   supportsEagerToolInputStreaming?: boolean;
   supportsLongCacheRetention?: boolean;
+  supportsStrictTools?: boolean;
 }
 
 /** The compat object accepted at provider or model level. */

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "173b6a3c7799";
+export const DOCUMENTATION_HASH = "3f645cf82a67";

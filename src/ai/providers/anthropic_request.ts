@@ -7,6 +7,7 @@
 import { readEnv } from "../../util/env.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
+import { resolveStrictTool, toolParameters } from "./strict_tools.ts";
 import type {
   AnthropicMessagesCompat,
   CacheRetention,
@@ -67,6 +68,7 @@ export function anthropicCompat(model: Model): ResolvedAnthropicCompat {
     supportsEagerToolInputStreaming: compat.supportsEagerToolInputStreaming ?? true,
     supportsLongCacheRetention: compat.supportsLongCacheRetention ?? true,
     forceAdaptiveThinking: compat.forceAdaptiveThinking ?? false,
+    supportsStrictTools: compat.supportsStrictTools ?? false,
   };
 }
 
@@ -234,21 +236,80 @@ export function convertMessages(
   return out;
 }
 
-/** The `tools` array; the last tool carries the cache marker. */
+/** Keywords Claude's strict tool use rejects. */
+const STRICT_UNSUPPORTED_KEYWORDS = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "maxItems",
+  "uniqueItems",
+  "minContains",
+  "maxContains",
+  "minProperties",
+  "maxProperties",
+]);
+
+/** String formats Claude's strict tool use accepts. */
+const STRICT_STRING_FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "uri",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
+
+function isStrictUnsupportedKeyword(key: string, value: unknown): boolean {
+  if (STRICT_UNSUPPORTED_KEYWORDS.has(key)) return true;
+  if (key === "minItems") return value !== 0 && value !== 1;
+  if (key === "format") return typeof value !== "string" || !STRICT_STRING_FORMATS.has(value);
+  return false;
+}
+
+/**
+ * The `tools` array; the last tool carries the cache marker. Tools that prefer strict arguments
+ * are sent `strict: true` with the strict schema to models whose compat has `supportsStrictTools`.
+ */
 export function convertTools(
   tools: Tool[],
   model: Model,
   isOAuth: boolean,
   cacheControl?: CacheControl,
 ): Json[] {
-  const eager = anthropicCompat(model).supportsEagerToolInputStreaming;
+  const compat = anthropicCompat(model);
   return tools.map((tool, index) => {
-    const schema = tool.parameters as { properties?: unknown; required?: unknown };
+    const strict = resolveStrictTool(tool, compat.supportsStrictTools, isStrictUnsupportedKeyword);
+    const schema = toolParameters(tool, strict) as {
+      properties?: unknown;
+      required?: unknown;
+      additionalProperties?: unknown;
+      $defs?: unknown;
+      definitions?: unknown;
+    };
+    // Only these root keywords: Claude rejects root anyOf/oneOf/allOf; shared definitions stay so
+    // property $refs resolve, and additionalProperties tells the model whether extra arguments are allowed.
+    const inputSchema: Json = {
+      type: "object",
+      properties: schema.properties ?? {},
+      required: schema.required ?? [],
+      ...(schema.additionalProperties === undefined
+        ? {}
+        : { additionalProperties: schema.additionalProperties }),
+      ...(schema.$defs === undefined ? {} : { $defs: schema.$defs }),
+      ...(schema.definitions === undefined ? {} : { definitions: schema.definitions }),
+    };
     return {
       name: isOAuth ? toClaudeCodeName(tool.name) : tool.name,
       description: tool.description,
-      ...(eager ? { eager_input_streaming: true } : {}),
-      input_schema: { type: "object", properties: schema.properties ?? {}, required: schema.required ?? [] },
+      ...(compat.supportsEagerToolInputStreaming ? { eager_input_streaming: true } : {}),
+      ...(strict ? { strict: true } : {}),
+      input_schema: strict ? { ...schema, ...inputSchema } : inputSchema,
       ...(cacheControl && index === tools.length - 1 ? { cache_control: cacheControl } : {}),
     };
   });

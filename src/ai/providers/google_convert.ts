@@ -8,6 +8,7 @@ import { contentText } from "../content_text.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type { Context, Model, StopReason, Tool } from "../types.ts";
+import { resolveStrictTool, toolParameters } from "./strict_tools.ts";
 
 /** A Gemini `Part`: one piece of a turn. Key order follows what the official SDK sends. */
 export interface GooglePart {
@@ -72,10 +73,20 @@ export function requiresToolCallId(modelId: string): boolean {
   return modelId.startsWith("claude-") || modelId.startsWith("gpt-oss-");
 }
 
+/** The major version of a Gemini model id; undefined for other models. */
+function geminiMajorVersion(modelId: string): number | undefined {
+  const match = modelId.toLowerCase().match(/^gemini(?:-live)?-(\d+)/);
+  return match ? Number.parseInt(match[1], 10) : undefined;
+}
+
 /** Gemini 3+ (and non-Gemini models) take images inside the function response itself. */
 function supportsMultimodalFunctionResponse(modelId: string): boolean {
-  const match = modelId.toLowerCase().match(/^gemini(?:-live)?-(\d+)/);
-  return match ? Number.parseInt(match[1], 10) >= 3 : true;
+  return (geminiMajorVersion(modelId) ?? 3) >= 3;
+}
+
+/** Gemini 3+ enforces required function parameters in the VALIDATED function-calling mode. */
+export function supportsGoogleStrictTools(modelId: string): boolean {
+  return (geminiMajorVersion(modelId) ?? 0) >= 3;
 }
 
 /** The conversation as Gemini `contents`. */
@@ -193,16 +204,24 @@ function stripSchemaMeta(schema: unknown): unknown {
  * (anyOf, const, …) as-is; `useParameters` picks the legacy OpenAPI `parameters` field instead,
  * which backends that translate to other vendors' schemas need.
  */
-export function convertTools(tools: Tool[], useParameters = false): GoogleTool[] | undefined {
+export function convertTools(
+  tools: Tool[],
+  useParameters = false,
+  supportsStrict = true,
+): GoogleTool[] | undefined {
   if (tools.length === 0) return undefined;
   return [{
-    functionDeclarations: tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      ...(useParameters
-        ? { parameters: stripSchemaMeta(tool.parameters) }
-        : { parametersJsonSchema: tool.parameters }),
-    })),
+    functionDeclarations: tools.map((tool) => {
+      // Tools that prefer strict arguments get the strict schema where the model validates them.
+      const parameters = toolParameters(tool, resolveStrictTool(tool, supportsStrict));
+      return {
+        name: tool.name,
+        description: tool.description,
+        ...(useParameters
+          ? { parameters: stripSchemaMeta(parameters) }
+          : { parametersJsonSchema: parameters }),
+      };
+    }),
   }];
 }
 
@@ -211,6 +230,20 @@ export function mapToolChoice(choice: string): "AUTO" | "NONE" | "ANY" {
   if (choice === "none") return "NONE";
   if (choice === "any") return "ANY";
   return "AUTO";
+}
+
+/**
+ * The function-calling mode: an explicit "none"/"any" wins; else VALIDATED when a tool is sent
+ * strict (pi-ai 1.6.0), else the tool choice's mode, or none at all.
+ */
+export function resolveFunctionCallingMode(
+  tools: Tool[],
+  toolChoice: string | undefined,
+  supportsStrict: boolean,
+): "AUTO" | "NONE" | "ANY" | "VALIDATED" | undefined {
+  if (toolChoice === "none" || toolChoice === "any") return mapToolChoice(toolChoice);
+  if (tools.some((tool) => resolveStrictTool(tool, supportsStrict) === true)) return "VALIDATED";
+  return toolChoice ? mapToolChoice(toolChoice) : undefined;
 }
 
 // Finish reasons Gemini documents besides STOP and MAX_TOKENS: all mean the answer is unusable.

@@ -13,7 +13,8 @@ import {
   type GoogleContent,
   type GoogleThinkingLevel,
   type GoogleToolChoice,
-  mapToolChoice,
+  resolveFunctionCallingMode,
+  supportsGoogleStrictTools,
 } from "./google_convert.ts";
 
 /** Options of the `google-generative-ai` stream function. */
@@ -119,10 +120,12 @@ export function buildGoogleParams(model: Model, context: Context, options: Googl
   if (options.maxTokens !== undefined) config.maxOutputTokens = options.maxTokens;
   if (context.systemPrompt) config.systemInstruction = sanitizeSurrogates(context.systemPrompt);
   const hasTools = context.tools !== undefined && context.tools.length > 0;
-  if (hasTools) config.tools = convertTools(context.tools!);
-  if (hasTools && options.toolChoice) {
-    config.toolConfig = { functionCallingConfig: { mode: mapToolChoice(options.toolChoice) } };
-  }
+  const supportsStrict = supportsGoogleStrictTools(model.id);
+  if (hasTools) config.tools = convertTools(context.tools!, false, supportsStrict);
+  const mode = hasTools
+    ? resolveFunctionCallingMode(context.tools!, options.toolChoice, supportsStrict)
+    : undefined;
+  if (mode) config.toolConfig = { functionCallingConfig: { mode } };
   if (options.thinking?.enabled && model.reasoning) {
     const thinkingConfig: GoogleThinkingConfig = { includeThoughts: true };
     if (options.thinking.level !== undefined) thinkingConfig.thinkingLevel = options.thinking.level;

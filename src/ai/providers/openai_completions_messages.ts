@@ -10,6 +10,7 @@ import { contentText } from "../content_text.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type { Context, Model, Tool } from "../types.ts";
+import { resolveStrictTool, toolParameters } from "./strict_tools.ts";
 import type { ResolvedCompletionsCompat } from "./openai_completions_compat.ts";
 
 /** One entry of the request's `messages` (loosely typed: servers accept extra fields). */
@@ -164,18 +165,24 @@ export function convertCompletionsMessages(
   return params;
 }
 
-/** Tool definitions; `strict: false` only for servers whose compat says they support the field. */
+/**
+ * Tool definitions. `strict` only for servers whose compat says they support the field: true with
+ * the strict schema for tools that prefer strict arguments, false for the others.
+ */
 export function convertCompletionsTools(
   tools: Tool[],
   compat: ResolvedCompletionsCompat,
 ): Record<string, unknown>[] {
-  return tools.map((tool) => ({
-    type: "function",
-    function: {
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      ...(compat.supportsStrictMode ? { strict: false } : {}),
-    },
-  }));
+  return tools.map((tool) => {
+    const strict = resolveStrictTool(tool, compat.supportsStrictMode);
+    return {
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: toolParameters(tool, strict),
+        ...(compat.supportsStrictMode ? { strict: strict ?? false } : {}),
+      },
+    };
+  });
 }

@@ -10,6 +10,7 @@ import { contentText } from "../content_text.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
 import type { AssistantMessage, Context, Model, Tool } from "../types.ts";
+import { resolveStrictTool, toolParameters } from "./strict_tools.ts";
 
 /** One Responses input item (loosely typed; the server validates). */
 export type ResponsesInputItem = Record<string, unknown>;
@@ -180,19 +181,23 @@ export function convertResponsesMessages(
 
 /**
  * Function tools. `strict` is sent only to servers whose compat says they support it (pi-ai
- * 1.x), false unless asked (pi's schemas are not strict-mode compatible).
+ * 1.x): true with the strict schema for tools that prefer strict arguments, else `options.strict`
+ * (default false).
  */
 export function convertResponsesTools(
   tools: Tool[],
   options?: { strict?: boolean | null; supportsStrictMode?: boolean },
 ): ResponsesInputItem[] {
-  const strict = options?.strict === undefined ? false : options.strict;
+  const defaultStrict = options?.strict === undefined ? false : options.strict;
   const sendStrict = options?.supportsStrictMode ?? true;
-  return tools.map((tool) => ({
-    type: "function",
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    ...(sendStrict ? { strict } : {}),
-  }));
+  return tools.map((tool) => {
+    const strict = resolveStrictTool(tool, sendStrict) ?? defaultStrict;
+    return {
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: toolParameters(tool, strict === true),
+      ...(sendStrict ? { strict } : {}),
+    };
+  });
 }
