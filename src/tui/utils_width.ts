@@ -33,8 +33,8 @@ export function getWordSegmenter(): Intl.Segmenter {
   return words ??= new Intl.Segmenter(undefined, { granularity: "word" });
 }
 
-// Character classes as string-width uses them. V8 compiles a regex on its first run, so these
-// literals cost nothing until a non-trivial cluster is measured.
+// Character classes as string-width uses them. V8 compiles these on their first run, so they cost
+// little until a non-trivial cluster is measured.
 const ZERO_WIDTH_CLUSTER = /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Mark}|\p{Surrogate})+$/v;
 const LEADING_NON_PRINTING =
   /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Mark}\p{Surrogate}]+/v;
@@ -49,7 +49,9 @@ const TERMINAL_SPACING_MARKS = new RegExp(
     .raw`^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])+$`,
   "v",
 );
-const RGI_EMOJI = /^\p{RGI_Emoji}$/v;
+// Built on first use: creating this set of strings costs V8 4–25 ms even before it runs, which a
+// first frame without a multi-code-point emoji should not pay.
+let rgiEmoji: RegExp | undefined;
 const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
 
 /** Whether every code unit of `str` is printable ASCII (0x20–0x7e): one cell per unit. */
@@ -83,7 +85,9 @@ function mayBeEmoji(cluster: string): boolean {
  */
 function isEmoji(cluster: string): boolean {
   const single = cluster.length === 1 || (cluster.length === 2 && cluster.codePointAt(0)! > 0xffff);
-  return single ? EMOJI_PRESENTATION.test(cluster) : RGI_EMOJI.test(cluster);
+  return single
+    ? EMOJI_PRESENTATION.test(cluster)
+    : (rgiEmoji ??= new RegExp("^\\p{RGI_Emoji}$", "v")).test(cluster);
 }
 
 /** Width of a cluster the fast paths could not settle (exported for the tests that check those paths). */
@@ -129,6 +133,12 @@ const unitWidths = new Map<number, number>();
 
 /** Terminal cells taken by one grapheme cluster; a tab counts 3. */
 export function graphemeWidth(cluster: string): number {
+  if (cluster.length === 2) {
+    // One pictograph outside the BMP (🚀, 😀): no mark or joiner, so only the emoji test and the
+    // East Asian width decide, as clusterWidth would, without its Unicode property regexes.
+    const cp = cluster.codePointAt(0)!;
+    if (isLonePictograph(cp)) return isEmoji(cluster) ? 2 : eastAsianWidth(cp);
+  }
   if (cluster.length !== 1) return clusterWidth(cluster);
   const code = cluster.charCodeAt(0);
   if (code >= 0x20 && code <= 0x7e) return 1;
@@ -179,25 +189,56 @@ function isLoneCluster(code: number): boolean {
   return code === 0x09 || isStandaloneUnit(code);
 }
 
+/**
+ * Whether a code point outside the BMP is a pictograph no grapheme rule joins to a neighbour that
+ * is itself lone: the emoji blocks without the skin-tone modifiers (which extend the emoji before
+ * them), regional indicators (which pair) and tags. A joiner, variation selector or modifier next
+ * to it is not lone, so such sequences still go to the segmenter.
+ */
+export function isLonePictograph(cp: number): boolean {
+  return (cp >= 0x1f300 && cp <= 0x1f3fa) || (cp >= 0x1f400 && cp <= 0x1f64f) ||
+    (cp >= 0x1f680 && cp <= 0x1f6ff) || (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x1fa70 && cp <= 0x1faff);
+}
+
+/** Units in the lone cluster that starts at `i` (1, or 2 for a lone pictograph), or 0. */
+function loneLength(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (isLoneCluster(code)) return 1;
+  if (code >= 0xd800 && code <= 0xdbff && isLonePictograph(text.codePointAt(i)!)) return 2;
+  return 0;
+}
+
+/** Whether the unit at `i` ends a lone cluster (or `i` is before the text). */
+function endsLoneCluster(text: string, i: number): boolean {
+  if (i < 0) return true;
+  const code = text.charCodeAt(i);
+  if (isLoneCluster(code)) return true;
+  return code >= 0xdc00 && code <= 0xdfff && i > 0 && isLonePictograph(text.codePointAt(i - 1)!);
+}
+
 function* segmentMixed(text: string): Generator<string> {
-  const standalone = (i: number) => i < 0 || i >= text.length || isLoneCluster(text.charCodeAt(i));
-  const segmenter = getGraphemeSegmenter();
   let complexFrom = -1;
-  for (let i = 0; i < text.length; i++) {
-    // A standalone unit between standalone neighbours is its own cluster, and both its edges are
-    // boundaries, so only the stretches between such units need the segmenter.
-    if (standalone(i) && standalone(i - 1) && standalone(i + 1)) {
+  for (let i = 0; i < text.length;) {
+    // A lone cluster between lone neighbours has boundaries on both edges, so only the stretches
+    // between such clusters need the segmenter.
+    const length = loneLength(text, i);
+    if (
+      length > 0 && endsLoneCluster(text, i - 1) &&
+      (i + length >= text.length || loneLength(text, i + length) > 0)
+    ) {
       if (complexFrom >= 0) {
-        for (const { segment } of segmenter.segment(text.slice(complexFrom, i))) yield segment;
+        for (const { segment } of getGraphemeSegmenter().segment(text.slice(complexFrom, i))) yield segment;
         complexFrom = -1;
       }
-      yield text[i];
-    } else if (complexFrom < 0) {
-      complexFrom = i;
+      yield length === 1 ? text[i] : text.slice(i, i + length);
+      i += length;
+    } else {
+      if (complexFrom < 0) complexFrom = i;
+      i++;
     }
   }
   if (complexFrom >= 0) {
-    for (const { segment } of segmenter.segment(text.slice(complexFrom))) yield segment;
+    for (const { segment } of getGraphemeSegmenter().segment(text.slice(complexFrom))) yield segment;
   }
 }
 

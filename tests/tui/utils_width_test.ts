@@ -3,7 +3,13 @@
  * code point they apply to (the full rules are what the conformance tests compare with pi-tui).
  */
 import { assertEquals } from "../support/assert.ts";
-import { clusterWidth, graphemesOf, standaloneUnitWidth } from "../../src/tui/utils_width.ts";
+import {
+  clusterWidth,
+  graphemesOf,
+  graphemeWidth,
+  isLonePictograph,
+  standaloneUnitWidth,
+} from "../../src/tui/utils_width.ts";
 
 Deno.test("a standalone unit's width is the full rules' width, for every such unit", () => {
   const differing: string[] = [];
@@ -18,6 +24,19 @@ Deno.test("a standalone unit's width is the full rules' width, for every such un
   assertEquals(differing, []);
   // The ranges: Latin-1 and Latin Extended, symbols, kana, CJK ideographs, fullwidth forms.
   assertEquals(checked > 24_000, true);
+});
+
+Deno.test("a lone pictograph's width is the full rules' width, for every such code point", () => {
+  const differing: string[] = [];
+  let checked = 0;
+  for (let cp = 0x10000; cp <= 0x1ffff; cp++) {
+    if (!isLonePictograph(cp)) continue;
+    checked++;
+    const cluster = String.fromCodePoint(cp);
+    if (graphemeWidth(cluster) !== clusterWidth(cluster)) differing.push(`U+${cp.toString(16)}`);
+  }
+  assertEquals(differing, []);
+  assertEquals(checked, 1_371);
 });
 
 Deno.test("one-code-point emoji are told by Emoji_Presentation exactly as by RGI_Emoji", () => {
@@ -46,6 +65,14 @@ Deno.test("the split into clusters skips the segmenter only where it would cut t
     "❤️",
     "☺\uFE0F",
     "👍🏽",
+    "🚀",
+    "😀🎉",
+    "🏻",
+    "🚀\u200d🔥",
+    "🙂\uFE0F",
+    "🫠",
+    "\u{1F3FA}",
+    "\u{E0067}",
     "👨‍👩‍👧",
     "🇯🇵",
     "🇺",
@@ -96,6 +123,7 @@ Deno.test("loading the utilities and measuring common text builds no Intl.Segmen
     U.truncateToWidth("╭─ 你好世界 ✓ status\\tline", 10);
     U.wrapTextWithAnsi("你好世界 ✓ status line with words", 12);
     U.sliceByColumn("ab你好\\tcd", 1, 4);
+    U.wrapTextWithAnsi("deploy 🚀 done 🎉, ✓ 你好 😀😀", 9);
     counts.push(built);
     U.visibleWidth("e\\u0301 👍🏽");
     counts.push(built);
