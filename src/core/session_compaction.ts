@@ -136,7 +136,9 @@ export class SessionCompactor {
       customInstructions,
       signal,
       session.thinkingLevel,
-      undefined,
+      // The agent's stream function, as 1.6.0 passes it: the summary request gets the same
+      // request settings as a turn (`httpIdleTimeoutMs`, `retry.provider`).
+      session.agent.streamFn,
       undefined,
       retry,
       callbacks,

@@ -175,6 +175,8 @@ export async function navigateTree(
         reserveTokens: session.settingsManager.getBranchSummarySettings().reserveTokens,
         // 1.6.0: the session's thinking level, and retries reported as summarization_retry_* events.
         thinkingLevel: session.thinkingLevel,
+        // The agent's stream function: the same request settings as a turn (`httpIdleTimeoutMs`).
+        streamFn: session.agent.streamFn,
         ...summarizationRetry(session, { source: "branchSummary" }),
       });
       if (result.aborted) return { cancelled: true, aborted: true };
