@@ -37,10 +37,25 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     : undefined;
   // JSON records are written in batches (one system call per record made long replies slow).
   const out = new OutputBatch();
+  // SIGTERM/SIGHUP as in pi 1.6.0: JSON records stop, the running reply is aborted and saved in
+  // the session file (text mode reports it on stderr as any aborted reply), then pi exits 143/129.
+  // A second signal exits at once.
+  let writeEvents = true;
+  let signalled = false;
+  let runFinished!: () => void;
+  const finished = new Promise<void>((resolve) => runFinished = resolve);
   const removeSignals = onTerminationSignal((exitCode) => {
-    out.flush();
-    session.dispose();
-    Deno.exit(exitCode);
+    if (signalled) {
+      out.flush();
+      Deno.exit(exitCode);
+    }
+    signalled = true;
+    writeEvents = false;
+    session.abort().catch(() => {}).then(() => finished).finally(() => {
+      out.flush();
+      session.dispose();
+      Deno.exit(exitCode);
+    });
   });
   // Overflow recovery takes the failed reply out of the context; when it then fails (the summary
   // overflows too) or finds nothing to compact, no assistant answer is left to report. The
@@ -54,7 +69,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
       const reply = event.message as AssistantMessage;
       lastReplyError = reply.stopReason === "error" ? reply.errorMessage || "Request error" : undefined;
     }
-    if (serializeJsonEvent) out.write(serializeJsonEvent(event));
+    if (serializeJsonEvent && writeEvents) out.write(serializeJsonEvent(event));
   });
   try {
     if (mode === "json") {
@@ -88,8 +103,10 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     return 1;
   } finally {
     out.flush();
-    removeSignals();
+    runFinished();
+    // After a signal the handler exits once the aborted reply is saved; keep its listeners until then.
+    if (!signalled) removeSignals();
     unsubscribe?.();
-    session.dispose();
+    if (!signalled) session.dispose();
   }
 }
