@@ -4,9 +4,18 @@
  *
  * @module
  */
-import { KEPT_SPACE } from "./latex_layout.ts";
-import type { LatexParser } from "./latex_parser.ts";
+import { KEPT_SPACE, type LayoutNode } from "./latex_layout.ts";
 import { visibleWidth } from "./utils.ts";
+
+/** What an environment needs from the parser that met it. */
+export interface EnvironmentHost {
+  /** Renders a cell or row with a nested parser (sharing the layout nodes); `stackFractions` false keeps a/b. */
+  renderNested(source: string, stackFractions?: boolean): string;
+  /** Records a layout node and gives its marker. */
+  addNode(node: LayoutNode): string;
+  /** Marks the formula unsupported. */
+  fail(): void;
+}
 
 const ALIGNED = new Set([
   "aligned",
@@ -48,14 +57,14 @@ function rowsOf(body: string): string[] {
 }
 
 /** Rendered cells of each row, rows with only empty cells left out. */
-function cellsOf(parser: LatexParser, body: string): string[][] {
+function cellsOf(parser: EnvironmentHost, body: string): string[][] {
   return rowsOf(body)
     .map((row) => row.split("&").map((cell) => parser.renderNested(cell, false).trim()))
     .filter((row) => row.some(Boolean));
 }
 
 /** Renders the environment `name` with its raw `body`; an unknown environment marks the parser unsupported. */
-export function renderEnvironment(parser: LatexParser, name: string, body: string): string {
+export function renderEnvironment(parser: EnvironmentHost, name: string, body: string): string {
   if (name === "equation" || name === "equation*" || name === "displaymath") {
     return parser.renderNested(body).trim();
   }
@@ -69,7 +78,7 @@ export function renderEnvironment(parser: LatexParser, name: string, body: strin
 }
 
 /** One line per row, alignment points dropped (alignedat pairs its cells two by two with a space between pairs). */
-function aligned(parser: LatexParser, name: string, body: string): string {
+function aligned(parser: EnvironmentHost, name: string, body: string): string {
   const pairs = ALIGNED_AT.has(name);
   const rows = rowsOf(pairs ? body.replace(LEADING_ARGUMENT, "") : body);
   return rows
@@ -90,7 +99,7 @@ function aligned(parser: LatexParser, name: string, body: string): string {
 }
 
 /** Values padded to one column, then `if <condition>` (or the condition itself when it starts with a keyword). */
-function cases(parser: LatexParser, body: string): string {
+function cases(parser: EnvironmentHost, body: string): string {
   const rows = cellsOf(parser, body);
   const valueOf = (row: string[]) => (row[0] ?? "").replace(/,\s*$/, "");
   const valueWidth = Math.max(0, ...rows.map((row) => visibleWidth(valueOf(row))));
@@ -114,7 +123,7 @@ function cases(parser: LatexParser, body: string): string {
 }
 
 /** Columns padded to their widest cell and joined with `│`, between the matrix kind's delimiters. */
-function matrix(parser: LatexParser, name: string, body: string): string {
+function matrix(parser: EnvironmentHost, name: string, body: string): string {
   const cells = cellsOf(parser, body);
   const columns = Math.max(0, ...cells.map((row) => row.length));
   const widths = Array.from(
