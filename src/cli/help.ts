@@ -34,8 +34,8 @@ export const NOT_AVAILABLE_MARK = " (not available yet)";
 
 /**
  * Line beginnings (after the two-space indent) of the commands and options that are a
- * "not available yet" error in this build: no package manager, MCP, TUI, extensions, themes or
- * HTML export yet.
+ * "not available yet" error in this build: no package manager, MCP, TUI, themes or HTML export
+ * yet.
  */
 export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "pi install ",
@@ -46,7 +46,6 @@ export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "pi config ",
   "pi mcp ",
   "--resume, -r ",
-  "--extension, -e ",
   "--theme ",
   "--use-theme ",
   "--export ",

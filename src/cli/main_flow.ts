@@ -19,6 +19,8 @@ import {
   type CreateAgentSessionRuntimeResult,
 } from "../core/session_runtime.ts";
 import type { AgentSession } from "../core/agent_session.ts";
+import { extensionHostOf } from "../core/extension_host.ts";
+import type { ExtensionUIContext } from "../extensions/types.ts";
 import { InvalidSessionFileError } from "../session/session_file.ts";
 import type { SessionManager } from "../session/session_manager.ts";
 import { VERSION } from "../version.ts";
@@ -132,7 +134,7 @@ async function mainSteps(
   const runtime = runtimeFactory(run, startupSettings);
   const target = { cwd: sessionManager.getCwd(), agentDir, sessionManager };
   // --help and --list-models need the models and diagnostics, not a session.
-  if (parsed.help) return await printHelp(run, (await runtime.prepare(target)).diagnostics);
+  if (parsed.help) return await printHelp(run, await runtime.prepare(target));
   if (parsed.listModels !== undefined) return await printModelList(run, await runtime.prepare(target));
 
   const initial = await runtime.create(target);
@@ -220,10 +222,10 @@ function stop(session: AgentSession, code: number): number {
 }
 
 /** `--help`: start-up diagnostics on stderr, the text on stdout, exit 0 (errors included, as in the reference). */
-async function printHelp(run: RunContext, diagnostics: CliDiagnostic[]): Promise<number> {
-  for (const d of diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
+async function printHelp(run: RunContext, prepared: PreparedRuntime): Promise<number> {
+  for (const d of prepared.diagnostics) run.io.stderr(`${formatDiagnostic(d)}\n`);
   const { helpText } = await import("./help.ts");
-  run.io.stdout(helpText());
+  run.io.stdout(helpText(prepared.extensions?.flags()));
   return 0;
 }
 
@@ -287,12 +289,31 @@ async function runMode(
   const { session, services } = initial;
   if (run.appMode === "rpc") {
     const { runRpcMode } = await import("../modes/rpc/rpc_mode.ts");
-    return await runRpcMode(new AgentSessionRuntime(session, services, createRuntime));
+    return await runRpcMode(new AgentSessionRuntime(session, services, createRuntime), {
+      // As 1.6.0's RPC mode: dialogs over the extension UI sub-protocol, errors as records.
+      onSession: async (current, rpc) => {
+        await extensionHostOf(current)?.bind(current, {
+          ui: rpc.ui as unknown as ExtensionUIContext,
+          onError: (err) =>
+            rpc.output({
+              type: "extension_error",
+              extensionPath: err.extensionPath,
+              event: err.event,
+              error: err.error,
+            }),
+        });
+      },
+    });
   }
   if (run.appMode === "interactive") {
     session.dispose();
     throw new CliExit("Error: Interactive mode is not available yet in this build (use -p or --mode json)");
   }
+  const extensions = extensionHostOf(session);
+  // As 1.6.0's print and JSON modes: no UI, each handler error one stderr line.
+  await extensions?.bind(session, {
+    onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
+  });
   const { runPrintMode } = await import("../modes/print_mode.ts");
   return await runPrintMode(session, {
     mode: run.appMode === "json" ? "json" : "text",

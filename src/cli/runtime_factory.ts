@@ -14,6 +14,14 @@ import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
 import {
+  attachExtensionHost,
+  type ExtensionHost,
+  hasExtensionSources,
+  loadExtensionHost,
+} from "../core/extension_host.ts";
+import { readEnv } from "../util/env.ts";
+import { red, yellow } from "../util/style.ts";
+import {
   type AgentSessionServices,
   createAgentSessionFromServices,
   type CreateAgentSessionRuntimeFactory,
@@ -98,8 +106,17 @@ export function runtimeFactory(
       ...services.diagnostics, // broken auth.json / models.json, named with file and line
       ...settingsDiagnostics(services.settingsManager, "runtime creation"),
     ];
-    // No extension registers flags in this build, so every unknown --flag is an error.
-    const unknown = [...parsed.unknownFlags.keys()];
+    const extensions = await loadRunExtensions(run, options, projectTrusted, services.settingsManager);
+    // Registered extension flags take their command-line values; any other unknown --flag is an error.
+    const registered = new Map((extensions?.flags() ?? []).map((flag) => [flag.name, flag]));
+    const unknown: string[] = [];
+    for (const [name, value] of parsed.unknownFlags) {
+      const flag = registered.get(name);
+      if (!flag) unknown.push(name);
+      else if (flag.type === "boolean") extensions!.setFlagValue(name, true);
+      else if (typeof value === "string") extensions!.setFlagValue(name, value);
+      else diagnostics.push({ type: "error", message: `Extension flag "--${name}" requires a value` });
+    }
     if (unknown.length > 0) {
       diagnostics.push({
         type: "error",
@@ -139,17 +156,20 @@ export function runtimeFactory(
     if (!built.options.model && services.modelRegistry.getAvailable().length === 0) {
       diagnostics.push({ type: "warning", message: formatNoModelsAvailableMessage() });
     }
-    return { services, diagnostics, built };
+    return { services, diagnostics, built, extensions };
   };
   const create = async (
     options: CreateAgentSessionRuntimeOptions,
   ): Promise<CreateAgentSessionRuntimeResult> => {
-    const { services, diagnostics, built } = await prepare(options);
+    const { services, diagnostics, built, extensions } = await prepare(options);
+    const extensionTools = extensions?.sessionTools() ?? [];
     const created = await createAgentSessionFromServices({
       services,
       sessionManager: options.sessionManager,
       ...built.options,
+      ...(extensionTools.length > 0 ? { customTools: extensionTools } : {}),
     });
+    if (extensions) attachExtensionHost(created.session, extensions);
     if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
       // Re-applied so the level is clamped to the model and recorded in the session.
       created.session.setThinkingLevel(created.session.thinkingLevel);
@@ -164,6 +184,39 @@ export interface PreparedRuntime {
   services: AgentSessionServices;
   diagnostics: CliDiagnostic[];
   built: ReturnType<typeof buildSessionOptions>;
+  /** The run's extensions, when any are configured. */
+  extensions?: ExtensionHost;
+}
+
+/**
+ * Loads the extensions of `-e`, the settings and the extension folders (project ones only when
+ * trusted), when there are any. A failed one is reported on stderr with 1.6.0's text and the
+ * run goes on without it (1.6.0 stops; see docs/differences.md).
+ */
+async function loadRunExtensions(
+  run: { io: CliIO; parsed: CliArgs },
+  options: CreateAgentSessionRuntimeOptions,
+  projectTrusted: boolean,
+  settings: SettingsManager,
+): Promise<ExtensionHost | undefined> {
+  const sources = {
+    cwd: options.cwd,
+    agentDir: options.agentDir,
+    projectTrusted,
+    cliPaths: run.parsed.extensions,
+    settingsPaths: settings.getExtensionPaths(),
+    noExtensions: run.parsed.noExtensions,
+  };
+  if (!hasExtensionSources(sources)) return undefined;
+  const timeout = Number(readEnv("PI_EXTENSION_LOAD_TIMEOUT_MS"));
+  const host = await loadExtensionHost(sources, {
+    factoryTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+  });
+  for (const warning of host.warnings) run.io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
+  for (const { path, error } of host.loadErrors) {
+    run.io.stderr(`${red(`Error: Failed to load extension "${path}": ${error}`)}\n`);
+  }
+  return host;
 }
 
 /** {@link runtimeFactory}'s two stages: `create` is the runtime factory RPC mode reuses. */

@@ -40,9 +40,8 @@ export function rejectUnavailableFeatures(parsed: CliArgs, appMode: string): voi
   if (parsed.resume) {
     throw notAvailableYet("--resume", "no session picker yet; use --session <id> or --continue");
   }
-  if (parsed.extensions && parsed.extensions.length > 0) {
-    throw notAvailableYet(`--extension ${parsed.extensions[0]}`, "no extensions yet");
-  }
+  const builtin = parsed.extensions?.find((path) => path.trim().startsWith("builtin:"));
+  if (builtin) throw notAvailableYet(`--extension ${builtin}`, "no built-in extensions yet");
   if (parsed.themes && parsed.themes.length > 0) throw notAvailableYet("--theme", "no themes yet");
   if (parsed.useTheme !== undefined) throw notAvailableYet("--use-theme", "no themes yet");
   if (parsed.tuiMode !== undefined) throw notAvailableYet("--tui-mode", "no interactive mode yet");

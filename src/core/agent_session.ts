@@ -52,6 +52,7 @@ import type {
   ModelCycleResult,
   PromptOptions,
   ScopedModel,
+  SessionExtensionHooks,
   SessionStats,
 } from "./agent_session_types.ts";
 
@@ -120,6 +121,7 @@ export class AgentSession {
   #pendingNextTurn: AgentMessage[] = [];
   #lastAssistant?: AssistantMessage;
   #toolRegistry: Map<string, SessionTool>;
+  #extensionHooks: SessionExtensionHooks | undefined;
   #baseSystemPrompt = "";
   /** The prompt's named sections, as the session's `system` messages record them. */
   #promptSections: Record<string, string> = {};
@@ -238,6 +240,8 @@ export class AgentSession {
       const text = userText(event.message);
       if (text) this.#queues.delivered(text);
     }
+    // Extensions see each event before the session's listeners (pi 1.6.0's order).
+    if (this.#extensionHooks?.onAgentEvent) await this.#extensionHooks.onAgentEvent(event);
     this.#emit(
       event.type === "agent_end"
         ? { ...event, willRetry: !this.#abortRequested && this.#retrier.willRetry(event.messages) }
@@ -418,6 +422,31 @@ export class AgentSession {
     this.setActiveToolsByName(applyToolModifiers(declared, modifiers));
   }
 
+  /**
+   * Adds (or replaces) tools after start-up, as extensions register them; a new name becomes
+   * active, a replaced one keeps its state.
+   */
+  addTools(tools: readonly SessionTool[]): void {
+    const active = this.getActiveToolNames();
+    for (const tool of tools) {
+      if (!this.#toolRegistry.has(tool.name)) active.push(tool.name);
+      this.#toolRegistry.set(tool.name, tool);
+    }
+    this.setActiveToolsByName(active);
+  }
+
+  /** Records an extension's custom entry (`pi.appendEntry`) and tells listeners (`entry_appended`). */
+  appendCustomEntry(customType: string, data?: unknown): void {
+    const id = this.sessionManager.appendCustomEntry(customType, data);
+    const entry = this.sessionManager.getEntry(id);
+    if (entry) this.#emit({ type: "entry_appended", entry });
+  }
+
+  /** Installs the extension host's hooks (src/core/extension_host.ts); undefined removes them. */
+  setExtensionHooks(hooks: SessionExtensionHooks | undefined): void {
+    this.#extensionHooks = hooks;
+  }
+
   /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */
   refreshSystemPrompt(): void {
     this.setActiveToolsByName(this.getActiveToolNames());
@@ -439,6 +468,17 @@ export class AgentSession {
    */
   async prompt(text: string, options: PromptOptions = {}): Promise<void> {
     const expand = options.expandPromptTemplates ?? true;
+    const hooks = this.#extensionHooks;
+    if (hooks?.input) {
+      // Extension commands and `input` handlers come before templates and queueing (1.6.0).
+      const input = await hooks.input(text, options.images, options.source ?? "interactive", expand);
+      if ("handled" in input) {
+        options.preflightResult?.(true);
+        return;
+      }
+      text = input.text;
+      options = { ...options, images: input.images };
+    }
     let expanded: string;
     try {
       expanded = expand ? this.#expand(text) : text;
@@ -471,14 +511,17 @@ export class AgentSession {
     await this.#runSession(async () => {
       const lastAssistant = lastAssistantOf(this.agent.state.messages);
       if (lastAssistant) await this.#compactor.check(lastAssistant, false);
+      const start = await hooks?.beforeAgentStart?.(expanded, options.images, this.#baseSystemPrompt);
       const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
       if (options.images) content.push(...options.images);
       const messages: AgentMessage[] = [
         { role: "user", content, timestamp: Date.now() },
         ...this.#pendingNextTurn,
+        ...(start?.messages ?? []),
       ];
       this.#pendingNextTurn = [];
-      this.agent.state.systemPrompt = this.#baseSystemPrompt;
+      // An extension's `systemPrompt` applies to this run only.
+      this.agent.state.systemPrompt = start?.systemPrompt ?? this.#baseSystemPrompt;
       return this.#withSystemUpdate(messages);
     }, options.preflightResult);
   }

@@ -127,3 +127,26 @@ export interface SessionStats {
   /** How full the context is now. */
   contextUsage?: ContextUsage;
 }
+
+/**
+ * What the extension host (src/core/extension_host.ts) plugs into a session: it sees agent events
+ * before the listeners, may consume or rewrite each prompt, and adds messages or a system prompt
+ * to a prompt's run.
+ */
+export interface SessionExtensionHooks {
+  /** Awaited for each agent event before the session's listeners get it. */
+  onAgentEvent?(event: AgentEvent): Promise<void>;
+  /** Extension commands and `input` handlers: `handled` consumes the prompt. */
+  input?(
+    text: string,
+    images: ImageContent[] | undefined,
+    source: string,
+    commandsAllowed: boolean,
+  ): Promise<{ handled: true } | { text: string; images?: ImageContent[] }>;
+  /** `before_agent_start`: messages for the run and a system prompt for it alone. */
+  beforeAgentStart?(
+    prompt: string,
+    images: ImageContent[] | undefined,
+    systemPrompt: string,
+  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string }>;
+}

@@ -53,7 +53,6 @@ Deno.test("CLI-10 --help marks every command and option this build lacks as not 
     "  pi config [-l]               Open TUI to enable/disable package resources (Tab switches scope) (not available yet)",
     "  pi mcp <command>             Manage MCP servers (not available yet)",
     "  --resume, -r                   Pick a session to resume (not available yet)",
-    "  --extension, -e <path>         Load an extension file or builtin:<name> (can be used multiple times) (not available yet)",
     "  --theme <path>                 Load a theme file or directory (can be used multiple times) (not available yet)",
     "  --use-theme <name[/name]>      Set the initial interactive theme for this run (not available yet)",
     "  --export <file> [output]       Export session file to HTML and exit (not available yet)",

@@ -35,6 +35,14 @@ export interface RpcModeOptions {
   handleSignals?: boolean;
   /** Receives the extension UI context (for the extension runner, or a test harness). */
   onExtensionUI?: (ui: RpcExtensionUI) => void;
+  /**
+   * Called with each session served (the first, and each one a command switches to) before the
+   * next command runs; the CLI binds extensions here. `output` writes a record (e.g. `extension_error`).
+   */
+  onSession?: (
+    session: AgentSession,
+    io: { ui: RpcExtensionUI; output: (record: unknown) => void },
+  ) => Promise<void> | void;
 }
 
 /** Commands that interrupt in-flight work and therefore are not queued. */
@@ -72,6 +80,8 @@ export async function runRpcMode(
 
   let session = host.session;
   let unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
+  await options.onSession?.(session, { ui, output });
+  let binding: Promise<void> | void = undefined;
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
     const settled = work.then(() => {}, () => {});
@@ -89,6 +99,7 @@ export async function runRpcMode(
       unsubscribe();
       session = host.session;
       unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
+      binding = options.onSession?.(session, { ui, output });
     },
     track,
     respond: output,
@@ -107,6 +118,7 @@ export async function runRpcMode(
     }
     // A command may have replaced the session (new, switch, fork, clone).
     ctx.rebind();
+    await binding;
     if ("later" in result) {
       const later = result.later.then(
         output,

@@ -1,0 +1,417 @@
+/**
+ * Binds loaded extensions to an {@link AgentSession}: their tools join the session's, their
+ * handlers see agent events (before the session's listeners), `tool_call` / `tool_result` wrap
+ * each tool run, `context` rewrites each request, `input` and extension commands come first for
+ * every prompt, `before_agent_start` adds messages or a system prompt to a run, and the `pi`
+ * object's actions reach the session. Everything in src/extensions is loaded through dynamic
+ * imports from here, and only when {@link hasExtensionSources} says there is something to load,
+ * so runs without extensions never load it.
+ *
+ * @module
+ */
+import { existsSync } from "../util/fs.ts";
+import { join } from "../util/path.ts";
+import { CONFIG_DIR_NAME } from "../config/paths.ts";
+import type { AgentEvent, AgentMessage, AgentToolResult } from "../agent/types.ts";
+import type { ImageContent } from "../ai/types.ts";
+import type { ExtensionRunner } from "../extensions/runner.ts";
+import type { ExtensionRuntime } from "../extensions/api.ts";
+import type {
+  ExtensionContext,
+  ExtensionError,
+  ExtensionLoadError,
+  ExtensionToolDefinition,
+  ExtensionUIContext,
+} from "../extensions/types.ts";
+import type { AgentSession, SessionTool } from "./agent_session.ts";
+
+/** Where extensions may come from for one run. */
+export interface ExtensionSources {
+  cwd: string;
+  agentDir: string;
+  projectTrusted: boolean;
+  /** `-e` paths. */
+  cliPaths?: readonly string[];
+  /** `settings.json` `extensions`. */
+  settingsPaths?: readonly string[];
+  /** `--no-extensions`. */
+  noExtensions?: boolean;
+}
+
+/**
+ * Whether anything could load: `-e`, a settings entry, or an extensions folder. Cheap (a few
+ * `stat`s), so the start-up path can ask it without loading src/extensions.
+ */
+export function hasExtensionSources(sources: ExtensionSources): boolean {
+  if ((sources.cliPaths?.length ?? 0) > 0) return true;
+  if (sources.noExtensions) return false;
+  if ((sources.settingsPaths ?? []).some((entry) => !/^[+\-!]?builtin:/.test(entry))) return true;
+  if (existsSync(join(sources.agentDir, "extensions"))) return true;
+  return sources.projectTrusted && existsSync(join(sources.cwd, CONFIG_DIR_NAME, "extensions"));
+}
+
+/** How the mode running the session wants extension output. */
+export interface ExtensionBindings {
+  /** `ctx.ui`; without one, 1.6.0's no-op UI (dialogs answer undefined / false). */
+  ui?: ExtensionUIContext;
+  /** Hears handler errors (print/JSON: a stderr line; RPC: an `extension_error` record). */
+  onError(error: ExtensionError): void;
+}
+
+/** The no-op UI of the print and JSON modes (1.6.0's `noOpUIContext`). */
+function noOpUI(): ExtensionUIContext {
+  return {
+    select: () => Promise.resolve(undefined),
+    confirm: () => Promise.resolve(false),
+    input: () => Promise.resolve(undefined),
+    editor: () => Promise.resolve(undefined),
+    notify: () => {},
+    onTerminalInput: () => () => {},
+    setStatus: () => {},
+    setWorkingMessage: () => {},
+    setWorkingVisible: () => {},
+    setWorkingIndicator: () => {},
+    setHiddenThinkingLabel: () => {},
+    setWidget: () => {},
+    setFooter: () => {},
+    setHeader: () => {},
+    setTitle: () => {},
+    custom: () => Promise.resolve(undefined),
+    pasteToEditor: () => {},
+    setEditorText: () => {},
+    getEditorText: () => "",
+    addAutocompleteProvider: () => {},
+    setEditorComponent: () => {},
+    getEditorComponent: () => undefined,
+    getAllThemes: () => [],
+    getTheme: () => undefined,
+    setTheme: () => ({ success: false, error: "UI not available" }),
+    getToolsExpanded: () => false,
+    setToolsExpanded: () => {},
+  };
+}
+
+/** Loaded extensions, ready to bind to a session. */
+export class ExtensionHost {
+  readonly runner: ExtensionRunner;
+  readonly runtime: ExtensionRuntime;
+  /** Extensions that failed to load, with 1.6.0's message. */
+  readonly loadErrors: readonly ExtensionLoadError[];
+  /** Discovery warnings (unsupported settings entries). */
+  readonly warnings: readonly string[];
+  #session: AgentSession | undefined;
+  #ui: ExtensionUIContext = noOpUI();
+  #hasUI = false;
+  #knownTools = new Set<string>();
+
+  constructor(
+    runner: ExtensionRunner,
+    runtime: ExtensionRuntime,
+    loadErrors: ExtensionLoadError[],
+    warnings: string[],
+  ) {
+    this.runner = runner;
+    this.runtime = runtime;
+    this.loadErrors = loadErrors;
+    this.warnings = warnings;
+  }
+
+  /** The registered flags (for `--help` and the command line). */
+  flags(): { name: string; description?: string; type: "boolean" | "string"; extensionPath: string }[] {
+    return this.runner.flags();
+  }
+
+  /** Sets a flag's value from the command line. */
+  setFlagValue(name: string, value: boolean | string): void {
+    this.runtime.flagValues.set(name, value);
+  }
+
+  #current(): AgentSession {
+    if (!this.#session) throw new Error("Extension runtime not initialized");
+    return this.#session;
+  }
+
+  /** `ctx` as handlers, tools and commands see it. */
+  context(): ExtensionContext {
+    const session = () => this.#current();
+    const ui = () => this.#ui;
+    const hasUI = () => this.#hasUI;
+    return {
+      get ui() {
+        return ui();
+      },
+      get hasUI() {
+        return hasUI();
+      },
+      get cwd() {
+        return session().cwd;
+      },
+      get sessionManager() {
+        return session().sessionManager;
+      },
+      get modelRegistry() {
+        return session().modelRegistry;
+      },
+      get model() {
+        return session().model;
+      },
+      get thinkingLevel() {
+        return session().thinkingLevel;
+      },
+      isIdle: () => session().isIdle,
+      signal: undefined,
+      abort: () => void session().abort(),
+      hasPendingMessages: () => session().pendingMessageCount > 0,
+      shutdown: () => {},
+      getContextUsage: () => session().getContextUsage(),
+      compact: (options?: unknown) => {
+        const opts = options as
+          | { customInstructions?: string; onComplete?: (r: unknown) => void; onError?: (e: Error) => void }
+          | undefined;
+        session().compact(opts?.customInstructions).then(
+          (result) => opts?.onComplete?.(result),
+          (error) => opts?.onError?.(error instanceof Error ? error : new Error(String(error))),
+        );
+      },
+      getSystemPrompt: () => session().systemPrompt,
+      waitForIdle: () => session().settle(),
+    };
+  }
+
+  /** The extensions' tools as session tools; each run gets the current `ctx`. */
+  sessionTools(): SessionTool[] {
+    return this.runner.tools().map(({ tool }) => {
+      this.#knownTools.add(tool.name);
+      return this.#wrapTool(tool);
+    });
+  }
+
+  #wrapTool(tool: ExtensionToolDefinition): SessionTool {
+    const { execute, ...rest } = tool;
+    return {
+      ...rest,
+      label: tool.label ?? tool.name,
+      parameters: tool.parameters as SessionTool["parameters"],
+      execute: async (toolCallId, params, signal, onUpdate) =>
+        await execute(toolCallId, params, signal, onUpdate as (p: AgentToolResult) => void, this.context()),
+    } as SessionTool;
+  }
+
+  /** Tools registered since the session started (from handlers or commands) join it. */
+  #refreshTools(): void {
+    const session = this.#session;
+    if (!session) return;
+    const fresh = this.runner.tools().filter(({ tool }) => !this.#knownTools.has(tool.name));
+    if (fresh.length === 0) return;
+    for (const { tool } of fresh) this.#knownTools.add(tool.name);
+    session.addTools(fresh.map(({ tool }) => this.#wrapTool(tool)));
+  }
+
+  /** Binds the extensions to `session` and runs their `session_start` handlers. */
+  async bind(session: AgentSession, bindings: ExtensionBindings): Promise<void> {
+    this.#session = session;
+    if (bindings.ui) {
+      this.#ui = bindings.ui;
+      this.#hasUI = true;
+    }
+    this.runner.onError(bindings.onError);
+    this.runtime.reportError = bindings.onError;
+    this.runtime.onToolRegistered = () => this.#refreshTools();
+    this.runtime.actions = this.#actions(session);
+    const runner = this.runner;
+    session.agent.beforeToolCall = async ({ toolCall, args }) => {
+      if (!runner.hasHandlers("tool_call")) return undefined;
+      // A throwing handler blocks the call with its message (fails closed, as in 1.6.0).
+      return await runner.emitToolCall({ toolName: toolCall.name, toolCallId: toolCall.id, input: args });
+    };
+    session.agent.afterToolCall = async ({ toolCall, args, result, isError }) => {
+      if (!runner.hasHandlers("tool_result")) return undefined;
+      return await runner.emitToolResult({
+        toolName: toolCall.name,
+        toolCallId: toolCall.id,
+        input: args,
+        content: result.content,
+        details: result.details,
+        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        isError,
+      });
+    };
+    const previousTransform = session.agent.transformContext;
+    session.agent.transformContext = async (messages, signal) => {
+      const base = previousTransform ? await previousTransform(messages, signal) : messages;
+      return await runner.emitContext(base);
+    };
+    session.setExtensionHooks({
+      onAgentEvent: (event) => this.#onAgentEvent(event),
+      input: (text, images, source, commandsAllowed) => this.#input(text, images, source, commandsAllowed),
+      beforeAgentStart: (prompt, images, systemPrompt) =>
+        this.#beforeAgentStart(prompt, images, systemPrompt),
+    });
+    await runner.emit({ type: "session_start", reason: "startup" });
+    this.#refreshTools();
+  }
+
+  async #onAgentEvent(event: AgentEvent): Promise<void> {
+    if (!this.runner.hasHandlers(event.type)) return;
+    await this.runner.emit(event as unknown as Record<string, unknown> & { type: string });
+  }
+
+  async #input(
+    text: string,
+    images: ImageContent[] | undefined,
+    source: string,
+    commandsAllowed: boolean,
+  ): Promise<{ handled: true } | { text: string; images?: ImageContent[] }> {
+    if (commandsAllowed && text.startsWith("/")) {
+      const space = text.indexOf(" ");
+      const name = space === -1 ? text.slice(1) : text.slice(1, space);
+      const command = this.runner.command(name);
+      if (command) {
+        try {
+          await command.handler(space === -1 ? "" : text.slice(space + 1), this.context());
+        } catch (error) {
+          this.runner.emitError({
+            extensionPath: `command:${name}`,
+            event: "command",
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+        return { handled: true };
+      }
+    }
+    if (!this.runner.hasHandlers("input")) return { text, images };
+    const result = await this.runner.emitInput(text, images, source);
+    if (result.action === "handled") return { handled: true };
+    if (result.action === "transform") return { text: result.text, images: result.images ?? images };
+    return { text, images };
+  }
+
+  async #beforeAgentStart(
+    prompt: string,
+    images: ImageContent[] | undefined,
+    systemPrompt: string,
+  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string }> {
+    if (!this.runner.hasHandlers("before_agent_start")) return { messages: [] };
+    const result = await this.runner.emitBeforeAgentStart(prompt, images, systemPrompt);
+    const messages = result.messages.map((m) =>
+      ({
+        role: "custom",
+        customType: m.customType,
+        content: m.content ?? [],
+        display: m.display,
+        details: m.details,
+        timestamp: Date.now(),
+      }) as unknown as AgentMessage
+    );
+    return { messages, ...(result.systemPrompt !== undefined ? { systemPrompt: result.systemPrompt } : {}) };
+  }
+
+  #actions(session: AgentSession): NonNullable<ExtensionRuntime["actions"]> {
+    const report = (event: string) => (error: unknown) =>
+      this.runner.emitError({
+        extensionPath: "<runtime>",
+        event,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    return {
+      sendMessage: (message, options) => {
+        session.sendCustomMessage(
+          message as Parameters<AgentSession["sendCustomMessage"]>[0],
+          options as Parameters<AgentSession["sendCustomMessage"]>[1],
+        ).catch(report("send_message"));
+      },
+      sendUserMessage: (content, options) => {
+        let text: string;
+        let images: ImageContent[] | undefined;
+        if (typeof content === "string") text = content;
+        else {
+          text = content.flatMap((part) => part.type === "text" ? [part.text] : []).join("\n");
+          const parts = content.filter((part): part is ImageContent => part.type === "image");
+          images = parts.length > 0 ? parts : undefined;
+        }
+        session.prompt(text, {
+          expandPromptTemplates: false,
+          streamingBehavior: options?.deliverAs,
+          images,
+          source: "extension",
+        }).catch(report("send_user_message"));
+      },
+      appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
+      setSessionName: (name) => session.setSessionName(name),
+      getSessionName: () => session.sessionName,
+      getActiveTools: () => session.getActiveToolNames(),
+      getAllTools: () => session.getAllTools(),
+      setActiveTools: (names) => session.setActiveToolsByName(names),
+      refreshTools: () => this.#refreshTools(),
+      getCommands: () => [
+        ...this.runner.commands().map((c) => ({
+          name: c.name,
+          description: c.description,
+          source: "extension",
+        })),
+        ...session.promptTemplates.map((t) => ({
+          name: t.name,
+          description: t.description,
+          source: "prompt",
+        })),
+      ],
+      setModel: async (model) => {
+        const m = model as { provider: string };
+        if (!session.modelRegistry.hasConfiguredAuth(m as never)) return false;
+        await session.setModel(model as never);
+        return true;
+      },
+      getThinkingLevel: () => session.thinkingLevel,
+      setThinkingLevel: (level) => session.setThinkingLevel(level as never),
+      context: () => this.context(),
+    };
+  }
+
+  /** Runs `session_shutdown` handlers. */
+  async shutdown(): Promise<void> {
+    if (this.#session) await this.runner.emit({ type: "session_shutdown", reason: "quit" });
+  }
+}
+
+const hosts = new WeakMap<AgentSession, ExtensionHost>();
+
+/** Remembers which extensions belong to `session` (set where the session is created). */
+export function attachExtensionHost(session: AgentSession, host: ExtensionHost): void {
+  hosts.set(session, host);
+}
+
+/** The extensions created with `session`, if any. */
+export function extensionHostOf(session: AgentSession): ExtensionHost | undefined {
+  return hosts.get(session);
+}
+
+/**
+ * Discovers and loads the extensions of `sources` (src/extensions is imported here, lazily) and
+ * applies command-line values to the flags they register. `unknownFlags` are the command line's
+ * unrecognised `--name[=value]` options.
+ */
+export async function loadExtensionHost(
+  sources: ExtensionSources,
+  options: { factoryTimeoutMs?: number } = {},
+): Promise<ExtensionHost> {
+  const [{ discoverExtensions }, { loadExtensions, extensionCacheDir }, { ExtensionRunner }] = await Promise
+    .all([
+      import("../extensions/discovery.ts"),
+      import("../extensions/loader.ts"),
+      import("../extensions/runner.ts"),
+    ]);
+  const discovered = discoverExtensions(sources);
+  const loaded = await loadExtensions(discovered.extensions, {
+    cwd: sources.cwd,
+    cacheDir: extensionCacheDir(sources.agentDir),
+    factoryTimeoutMs: options.factoryTimeoutMs,
+  });
+  // The runner asks the host for `ctx` only once handlers run, after the host exists.
+  const host: ExtensionHost = new ExtensionHost(
+    new ExtensionRunner(loaded.extensions, () => host.context()),
+    loaded.runtime,
+    [...loaded.errors, ...discovered.missing],
+    discovered.warnings,
+  );
+  return host;
+}

@@ -1,0 +1,176 @@
+/**
+ * The `pi` object an extension's factory receives: registration (`on`, `registerTool`,
+ * `registerCommand`, `registerFlag`, …) works at once; actions (`sendMessage`, `appendEntry`, …)
+ * reach the session through {@link ExtensionRuntime.actions}, which src/core binds once the
+ * session exists — before that they throw 1.6.0's "not initialized" error.
+ *
+ * @module
+ */
+import { execCommand, type ExecOptions, type ExecResult } from "./exec.ts";
+import type { EventBus } from "./event_bus.ts";
+import type {
+  ExtensionError,
+  ExtensionHandler,
+  ExtensionHostActions,
+  ExtensionToolDefinition,
+  LoadedExtension,
+} from "./types.ts";
+
+/** State shared by all extensions of one runtime. */
+export interface ExtensionRuntime {
+  /** Bound by src/core when the session exists. */
+  actions?: ExtensionHostActions;
+  /** Values of registered flags: the command line's, else the defaults. */
+  flagValues: Map<string, boolean | string>;
+  /** Called when a tool is registered after start-up. */
+  onToolRegistered?: () => void;
+  /** Reports errors of `pi.events` handlers. */
+  reportError(error: ExtensionError): void;
+}
+
+/** A runtime with no session yet. */
+export function createExtensionRuntime(): ExtensionRuntime {
+  const pending: ExtensionError[] = [];
+  return {
+    flagValues: new Map(),
+    reportError: (error) => pending.push(error),
+  };
+}
+
+const NOT_INITIALIZED =
+  "Extension runtime not initialized. Action methods cannot be called during extension loading.";
+
+function actions(runtime: ExtensionRuntime): ExtensionHostActions {
+  if (!runtime.actions) throw new Error(NOT_INITIALIZED);
+  return runtime.actions;
+}
+
+/** The `pi` object for one extension. */
+export type ExtensionAPI = ReturnType<typeof createExtensionAPI>;
+
+/** Builds the `pi` object for `extension`. */
+export function createExtensionAPI(
+  extension: LoadedExtension,
+  runtime: ExtensionRuntime,
+  cwd: string,
+  eventBus: EventBus,
+) {
+  return {
+    on(event: string, handler: ExtensionHandler): () => void {
+      const list = extension.handlers.get(event) ?? [];
+      const registered: ExtensionHandler = (e, ctx) => handler(e, ctx);
+      list.push(registered);
+      extension.handlers.set(event, list);
+      return () => {
+        const handlers = extension.handlers.get(event);
+        const index = handlers?.indexOf(registered) ?? -1;
+        if (index !== -1) handlers!.splice(index, 1);
+      };
+    },
+    registerTool(tool: ExtensionToolDefinition): void {
+      if (typeof tool.parameters !== "object" || tool.parameters === null || Array.isArray(tool.parameters)) {
+        throw new Error(
+          `Tool "${tool.name}" registered by extension "${extension.path}" must define an object parameter schema.`,
+        );
+      }
+      extension.tools.set(tool.name, tool);
+      runtime.onToolRegistered?.();
+    },
+    registerCommand(
+      name: string,
+      options: { description?: string; handler: (args: string, ctx: unknown) => unknown },
+    ): void {
+      if (typeof name !== "string" || name.length === 0) {
+        throw new Error(
+          `Command registered by extension "${extension.path}" must have a non-empty string name. Use pi.registerCommand("name", { description, handler }).`,
+        );
+      }
+      if (typeof options?.handler !== "function") {
+        throw new Error(
+          `Command "/${name}" registered by extension "${extension.path}" must define handler().`,
+        );
+      }
+      extension.commands.set(name, { ...options, name, extensionPath: extension.path });
+    },
+    registerFlag(
+      name: string,
+      options: { description?: string; type: "boolean" | "string"; default?: boolean | string },
+    ): void {
+      if (options.default !== undefined && typeof options.default !== options.type) {
+        throw new Error(
+          `Invalid default for flag "${name}": expected ${options.type}, got ${typeof options.default}`,
+        );
+      }
+      extension.flags.set(name, { ...options, name, extensionPath: extension.path });
+      if (options.default !== undefined && !runtime.flagValues.has(name)) {
+        runtime.flagValues.set(name, options.default);
+      }
+    },
+    getFlag(name: string): boolean | string | undefined {
+      if (!extension.flags.has(name)) return undefined;
+      return runtime.flagValues.get(name);
+    },
+    // Renderers and shortcuts matter to the interactive mode only; they are kept for it.
+    registerShortcut(shortcut: string, options: Record<string, unknown>): void {
+      (extension as unknown as { shortcuts?: Map<string, unknown> }).shortcuts ??= new Map();
+      (extension as unknown as { shortcuts: Map<string, unknown> }).shortcuts.set(shortcut, options);
+    },
+    registerMessageRenderer(_customType: string, _renderer: unknown): void {},
+    registerEntryRenderer(_customType: string, _renderer: unknown): void {},
+    registerToolRenderer(_resolver: unknown): void {},
+    sendMessage(...args: Parameters<ExtensionHostActions["sendMessage"]>): void {
+      actions(runtime).sendMessage(...args);
+    },
+    sendUserMessage(...args: Parameters<ExtensionHostActions["sendUserMessage"]>): void {
+      actions(runtime).sendUserMessage(...args);
+    },
+    appendEntry(customType: string, data?: unknown): void {
+      actions(runtime).appendEntry(customType, data);
+    },
+    setSessionName(name: string): void {
+      actions(runtime).setSessionName(name);
+    },
+    getSessionName(): string | undefined {
+      return actions(runtime).getSessionName();
+    },
+    exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult> {
+      return execCommand(command, args, options?.cwd ?? cwd, options);
+    },
+    getActiveTools(): string[] {
+      return actions(runtime).getActiveTools();
+    },
+    getAllTools(): { name: string; description: string; parameters: unknown }[] {
+      return actions(runtime).getAllTools();
+    },
+    setActiveTools(names: string[]): void {
+      actions(runtime).setActiveTools(names);
+    },
+    getCommands(): { name: string; description?: string; source: string }[] {
+      return actions(runtime).getCommands();
+    },
+    setModel(model: unknown): Promise<boolean> {
+      if (!runtime.actions) return Promise.reject(new Error("Extension runtime not initialized"));
+      return runtime.actions.setModel(model);
+    },
+    getThinkingLevel(): string {
+      return actions(runtime).getThinkingLevel();
+    },
+    setThinkingLevel(level: string): void {
+      actions(runtime).setThinkingLevel(level);
+    },
+    events: {
+      emit(channel: string, data: unknown): void {
+        eventBus.emit(channel, data);
+      },
+      on(channel: string, handler: (data: unknown) => unknown): () => void {
+        return eventBus.on(channel, handler, (error) =>
+          runtime.reportError({
+            extensionPath: extension.path,
+            event: `events:${channel}`,
+            error: error instanceof Error ? error.message : String(error),
+            ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+          }));
+      },
+    },
+  };
+}

@@ -1,0 +1,6 @@
+/**
+ * `@earendil-works/pi-agent-core` for extensions: our agent loop.
+ *
+ * @module
+ */
+export * from "../../agent/mod.ts";

@@ -1,0 +1,148 @@
+/**
+ * Which extension files a run loads, in 1.6.0's order: the project's `.pi/extensions/` (only
+ * when the project is trusted), the agent dir's `extensions/`, then the configured paths
+ * (`settings.json` `extensions`, then `-e`). A folder is an extension when it has a
+ * `package.json` whose `pi.extensions` lists entry files, or an `index.ts` / `index.js`; an
+ * extensions folder holds such folders and plain `.ts` / `.js` files (one level, no deeper).
+ * Each file loads once, whichever source names it first.
+ *
+ * @module
+ */
+import { existsSync } from "../util/fs.ts";
+import { join, resolve } from "../util/path.ts";
+import { CONFIG_DIR_NAME } from "../config/paths.ts";
+
+/** Where to look. */
+export interface DiscoveryOptions {
+  cwd: string;
+  agentDir: string;
+  /** Whether the project's own `.pi/extensions` may load. */
+  projectTrusted: boolean;
+  /** `--no-extensions`: skip the extension folders and the settings list (explicit `-e` paths still load). */
+  noExtensions?: boolean;
+  /** `settings.json` `extensions` entries. */
+  settingsPaths?: readonly string[];
+  /** `-e` paths, as given. */
+  cliPaths?: readonly string[];
+}
+
+/** One extension entry to load: the path shown in messages and the file to load. */
+export interface DiscoveredExtension {
+  path: string;
+  resolvedPath: string;
+}
+
+/** What to load, and problems found while discovering. */
+export interface DiscoveryResult {
+  extensions: DiscoveredExtension[];
+  /** Unsupported settings entries. */
+  warnings: string[];
+  /** `-e` paths that do not exist (1.6.0 reports them without trying to load them). */
+  missing: { path: string; error: string }[];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function readPiExtensions(packageJson: string): string[] | undefined {
+  try {
+    const manifest = JSON.parse(Deno.readTextFileSync(packageJson));
+    const list = manifest?.pi?.extensions;
+    return Array.isArray(list)
+      ? list.filter((entry): entry is string => typeof entry === "string")
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder's entry files: `package.json` `pi.extensions`, else `index.ts` / `index.js`; undefined when none. */
+export function folderEntries(dir: string): string[] | undefined {
+  const packageJson = join(dir, "package.json");
+  if (existsSync(packageJson)) {
+    const declared = readPiExtensions(packageJson)?.map((entry) => resolve(dir, entry)).filter((p) =>
+      existsSync(p)
+    );
+    if (declared && declared.length > 0) return declared;
+  }
+  for (const index of ["index.ts", "index.js"]) {
+    if (existsSync(join(dir, index))) return [join(dir, index)];
+  }
+  return undefined;
+}
+
+/** The extensions in an extensions folder (files and folders one level deep), sorted by name. */
+export function discoverInFolder(dir: string): string[] {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if ((entry.isFile || entry.isSymlink) && (entry.name.endsWith(".ts") || entry.name.endsWith(".js"))) {
+      found.push(path);
+    } else if (entry.isDirectory || entry.isSymlink) {
+      found.push(...(folderEntries(path) ?? []));
+    }
+  }
+  return found;
+}
+
+function expandHome(path: string): string {
+  const home = Deno.env.get("HOME") ?? "";
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return path;
+}
+
+/** Every extension file to load, first source first, each once. */
+export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
+  const extensions: DiscoveredExtension[] = [];
+  const warnings: string[] = [];
+  const missing: { path: string; error: string }[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, resolvedPath: string) => {
+    if (seen.has(resolvedPath)) return;
+    seen.add(resolvedPath);
+    extensions.push({ path, resolvedPath });
+  };
+  const addConfigured = (entry: string, base: string) => {
+    const resolved = resolve(base, expandHome(entry.trim()));
+    if (isDirectory(resolved)) {
+      const entries = folderEntries(resolved) ?? discoverInFolder(resolved);
+      for (const file of entries) add(file, file);
+      return;
+    }
+    // A missing file is reported when it fails to load, with its path.
+    add(entry, resolved);
+  };
+  if (!options.noExtensions) {
+    if (options.projectTrusted) {
+      for (const file of discoverInFolder(join(options.cwd, CONFIG_DIR_NAME, "extensions"))) add(file, file);
+    }
+    for (const file of discoverInFolder(join(options.agentDir, "extensions"))) add(file, file);
+    for (const entry of options.settingsPaths ?? []) {
+      // Built-in extensions (`builtin:mcp` …) and +/-/! filters of pi packages are not part of this build.
+      if (/^[+\-!]?builtin:/.test(entry)) continue;
+      if (/^[+\-!]/.test(entry)) {
+        warnings.push(`settings.json extensions entry "${entry}": filters are not supported yet; ignored`);
+        continue;
+      }
+      addConfigured(entry, options.agentDir);
+    }
+  }
+  for (const entry of options.cliPaths ?? []) {
+    const resolved = resolve(options.cwd, expandHome(entry.trim()));
+    if (existsSync(resolved)) addConfigured(entry, options.cwd);
+    else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
+  }
+  return { extensions, warnings, missing };
+}

@@ -1,0 +1,335 @@
+/**
+ * Turns an extension's source files into plain ES modules Deno can import from anywhere — also
+ * from a `deno compile`d binary or the bundle, where a bare name such as `typebox` or
+ * `@earendil-works/pi-coding-agent` means nothing (docs/extensions.md has the design):
+ *
+ * - TypeScript is stripped with sucrase (imports stay imports);
+ * - import specifiers are found with es-module-lexer (a real lexer, never a regex) and rewritten:
+ *   pi's names → shim files that re-export the host's own modules, bare Node built-ins
+ *   (`fs`, `path`) → `node:` names, relative files (`./x.js` written for `./x.ts`, no extension,
+ *   a folder's index) → their own rewritten copies;
+ * - the files of one extension go into `<cacheDir>/<graph hash>/`, named by the hash of every
+ *   source of the extension, so a warm start only reads and hashes the sources.
+ *
+ * Both npm packages load lazily, on the first cold build only.
+ *
+ * @module
+ */
+import { basename, dirname, join, resolve } from "../util/path.ts";
+import { hostModuleName } from "./host_modules.ts";
+
+/** Bump when the output format changes, so old cache entries are not reused. */
+const BUILD_FORMAT = "1";
+
+/** The result of building (or finding in the cache) one extension. */
+export interface BuiltExtension {
+  /** file: URL of the entry module to import. */
+  entryUrl: string;
+  /** Canonical pi names the extension's files import (their host modules must be published). */
+  hostModules: string[];
+  /** Whether the cache already held it. */
+  cached: boolean;
+}
+
+/** What the cache remembers about an extension's entry: its files and what they import. */
+interface Manifest {
+  format: string;
+  /** Source paths of the extension's local module graph, entry first. */
+  files: string[];
+  hostModules: string[];
+  graphHash: string;
+}
+
+/** A problem in an extension's sources that stops it from loading. */
+export class ExtensionBuildError extends Error {}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function readSource(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new ExtensionBuildError(`File not found: ${path}`);
+    throw error;
+  }
+}
+
+/** The hash of a graph's sources; it names the folder its built files live in. */
+async function graphHash(files: readonly string[], sources: ReadonlyMap<string, string>): Promise<string> {
+  const parts = [BUILD_FORMAT, ...files.flatMap((file) => [file, sources.get(file) ?? ""])];
+  return (await sha256(parts.join("\0"))).slice(0, 32);
+}
+
+/**
+ * Builds the extension whose entry file is `entryPath` into `cacheDir` and returns the URL to
+ * import, reusing an earlier build when no source changed.
+ */
+export async function buildExtension(entryPath: string, cacheDir: string): Promise<BuiltExtension> {
+  const manifestPath = join(cacheDir, "entries", `${(await sha256(entryPath)).slice(0, 32)}.json`);
+  const warm = await tryManifest(manifestPath, entryPath, cacheDir);
+  if (warm) return warm;
+  return await coldBuild(entryPath, cacheDir, manifestPath);
+}
+
+async function tryManifest(
+  manifestPath: string,
+  entryPath: string,
+  cacheDir: string,
+): Promise<BuiltExtension | undefined> {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+  } catch {
+    return undefined;
+  }
+  if (manifest.format !== BUILD_FORMAT || manifest.files[0] !== entryPath) return undefined;
+  const sources = new Map<string, string>();
+  try {
+    for (const file of manifest.files) sources.set(file, await Deno.readTextFile(file));
+  } catch {
+    return undefined;
+  }
+  const hash = await graphHash(manifest.files, sources);
+  if (hash !== manifest.graphHash) return undefined;
+  const entryOut = join(cacheDir, hash, outputName(0, entryPath));
+  try {
+    await Deno.stat(entryOut);
+  } catch {
+    return undefined;
+  }
+  return { entryUrl: toFileUrl(entryOut), hostModules: manifest.hostModules, cached: true };
+}
+
+function outputName(index: number, source: string): string {
+  return `${index}-${basename(source).replace(/\.[^.]*$/, "")}.mjs`;
+}
+
+function toFileUrl(path: string): string {
+  return new URL(`file://${path.split("/").map(encodeURIComponent).join("/")}`).href;
+}
+
+interface Rewritten {
+  code: string;
+  /** Local files imported, resolved. */
+  locals: string[];
+}
+
+/**
+ * Node's built-in modules that may be imported without `node:` (Node 22's `builtinModules`), kept
+ * as a list: importing `node:module` would load Deno's Node layer for every run with extensions.
+ */
+const NODE_BUILTINS = new Set([
+  "assert",
+  "assert/strict",
+  "async_hooks",
+  "buffer",
+  "child_process",
+  "cluster",
+  "console",
+  "constants",
+  "crypto",
+  "dgram",
+  "diagnostics_channel",
+  "dns",
+  "dns/promises",
+  "domain",
+  "events",
+  "fs",
+  "fs/promises",
+  "http",
+  "http2",
+  "https",
+  "inspector",
+  "inspector/promises",
+  "module",
+  "net",
+  "os",
+  "path",
+  "path/posix",
+  "path/win32",
+  "perf_hooks",
+  "process",
+  "punycode",
+  "querystring",
+  "readline",
+  "readline/promises",
+  "repl",
+  "stream",
+  "stream/consumers",
+  "stream/promises",
+  "stream/web",
+  "string_decoder",
+  "sys",
+  "timers",
+  "timers/promises",
+  "tls",
+  "trace_events",
+  "tty",
+  "url",
+  "util",
+  "util/types",
+  "v8",
+  "vm",
+  "wasi",
+  "worker_threads",
+  "zlib",
+]);
+
+function isRelative(specifier: string): boolean {
+  return specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("/");
+}
+
+/** A relative import resolved as Node/TypeScript users expect (`./x.js` may mean `./x.ts`). */
+function resolveLocal(fromFile: string, specifier: string): string {
+  const base = specifier.startsWith("/") ? specifier : resolve(dirname(fromFile), specifier);
+  const candidates = [base];
+  const jsExt = base.match(/\.(m|c)?js$/);
+  if (jsExt) {
+    const stem = base.slice(0, -jsExt[0].length);
+    candidates.push(`${stem}.${jsExt[1] ?? ""}ts`, `${stem}.tsx`);
+  }
+  for (const ext of [".ts", ".tsx", ".mts", ".js", ".mjs"]) candidates.push(base + ext);
+  for (const index of ["index.ts", "index.js"]) candidates.push(join(base, index));
+  for (const candidate of candidates) {
+    try {
+      if (Deno.statSync(candidate).isFile) return candidate;
+    } catch { /* try the next */ }
+  }
+  throw new ExtensionBuildError(`Cannot resolve import "${specifier}" in ${fromFile}`);
+}
+
+async function coldBuild(entryPath: string, cacheDir: string, manifestPath: string): Promise<BuiltExtension> {
+  const [{ transform }, lexer] = await Promise.all([
+    import("npm:sucrase@3.35.1"),
+    import("npm:es-module-lexer@1.7.0"),
+  ]);
+  await lexer.init;
+  const files: string[] = [entryPath];
+  const sources = new Map<string, string>();
+  const hostModules = new Set<string>();
+  /** Per file: the transpiled code and the spans to replace (start, end, kind, value). */
+  const pieces = new Map<string, { code: string; edits: SpecifierEdit[] }>();
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    const source = await readSource(file);
+    sources.set(file, source);
+    let code: string;
+    try {
+      code = transform(source, {
+        transforms: file.endsWith(".tsx") ? ["typescript", "jsx"] : ["typescript"],
+        disableESTransforms: true,
+        filePath: file,
+      }).code;
+    } catch (error) {
+      throw new ExtensionBuildError(parseErrorMessage(file, error));
+    }
+    let imports;
+    try {
+      [imports] = lexer.parse(code, file);
+    } catch (error) {
+      throw new ExtensionBuildError(`${file}: ${(error as Error).message}`);
+    }
+    const edits: SpecifierEdit[] = [];
+    for (const entry of imports) {
+      const specifier = entry.n;
+      if (specifier === undefined) continue; // a computed dynamic import: left as written
+      const edit = classify(file, specifier, hostModules);
+      if (!edit) continue;
+      if (edit.kind === "local" && !files.includes(edit.path)) files.push(edit.path);
+      // A dynamic import's span includes the quotes; a static one's does not.
+      edits.push({ s: entry.s, e: entry.e, to: edit, dynamic: entry.d > -1 });
+    }
+    pieces.set(file, { code, edits });
+  }
+  const hash = await graphHash(files, sources);
+  const outDir = join(cacheDir, hash);
+  await Deno.mkdir(outDir, { recursive: true });
+  const shimDir = join(cacheDir, "shims");
+  for (const [index, file] of files.entries()) {
+    const { code, edits } = pieces.get(file)!;
+    let out = "";
+    let last = 0;
+    for (const edit of edits) {
+      const target = targetUrl(edit.to, files, shimDir);
+      out += code.slice(last, edit.s) + (edit.dynamic ? JSON.stringify(target) : target);
+      last = edit.e;
+    }
+    out += code.slice(last);
+    await writeAtomically(join(outDir, outputName(index, file)), out);
+  }
+  const manifest: Manifest = {
+    format: BUILD_FORMAT,
+    files,
+    hostModules: [...hostModules].sort(),
+    graphHash: hash,
+  };
+  await Deno.mkdir(dirname(manifestPath), { recursive: true });
+  await writeAtomically(manifestPath, JSON.stringify(manifest));
+  return {
+    entryUrl: toFileUrl(join(outDir, outputName(0, entryPath))),
+    hostModules: manifest.hostModules,
+    cached: false,
+  };
+}
+
+/**
+ * A transpile error as one line naming the file and position: sucrase says
+ * `Error transforming <file>: <what> (<line>:<column>)`.
+ */
+function parseErrorMessage(file: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const what = message.replace(`Error transforming ${file}: `, "");
+  const at = what.match(/^(.*) \((\d+):(\d+)\)$/);
+  return at ? `ParseError: ${at[1]} at ${file}:${at[2]}:${at[3]}` : `ParseError: ${what} in ${file}`;
+}
+
+/** One specifier to replace in a transpiled file. */
+interface SpecifierEdit {
+  s: number;
+  e: number;
+  to: Edit;
+  dynamic: boolean;
+}
+
+/** What an import specifier becomes. */
+type Edit =
+  | { kind: "host"; name: string }
+  | { kind: "node"; name: string }
+  | { kind: "local"; path: string };
+
+function classify(file: string, specifier: string, hostModules: Set<string>): Edit | undefined {
+  const host = hostModuleName(specifier);
+  if (host) {
+    hostModules.add(host);
+    return { kind: "host", name: host };
+  }
+  if (specifier.startsWith("node:")) return undefined;
+  if (NODE_BUILTINS.has(specifier)) return { kind: "node", name: `node:${specifier}` };
+  if (isRelative(specifier)) return { kind: "local", path: resolveLocal(file, specifier) };
+  // Other bare names (an extension's own npm dependencies) and URLs are left to Deno.
+  return undefined;
+}
+
+/** The file name of a host module's shim. */
+export function shimFileName(name: string): string {
+  return `${name.replace(/^@/, "").replace(/[^A-Za-z0-9._-]/g, "_")}.mjs`;
+}
+
+function targetUrl(edit: Edit, files: readonly string[], shimDir: string): string {
+  if (edit.kind === "node") return edit.name;
+  if (edit.kind === "host") return toFileUrl(join(shimDir, shimFileName(edit.name)));
+  return `./${outputName(files.indexOf(edit.path), edit.path)}`;
+}
+
+/** Writes via a temporary file and rename, so a concurrent pi never imports half a file. */
+export async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  await Deno.writeTextFile(temp, text);
+  await Deno.rename(temp, path);
+}
+
+/** A file: URL for an absolute path. */
+export { toFileUrl };

@@ -1,0 +1,288 @@
+/**
+ * Runs loaded extensions' handlers with pi 1.6.0's result semantics, one extension after another
+ * in load order. A handler that throws or rejects becomes an {@link ExtensionError} (reported to
+ * the error listeners, as 1.6.0's `extension_error`) and the others still run — except
+ * `tool_call`, which fails closed: its error blocks the tool call, as in 1.6.0. Handlers have no
+ * timeout (1.6.0 has none either): a handler that never settles holds up what waits for it.
+ *
+ * @module
+ */
+import type { ImageContent, TextContent } from "../ai/types.ts";
+import type { AgentMessage } from "../agent/types.ts";
+import type {
+  ExtensionCommand,
+  ExtensionContext,
+  ExtensionError,
+  ExtensionFlag,
+  ExtensionHandler,
+  ExtensionToolDefinition,
+  LoadedExtension,
+} from "./types.ts";
+
+/** `tool_call`'s combined result: `block` stops the call with `reason`. */
+export interface ToolCallResult {
+  block?: boolean;
+  reason?: string;
+}
+
+/** `tool_result`'s combined changes, undefined fields unchanged. */
+export interface ToolResultChanges {
+  content?: (TextContent | ImageContent)[];
+  details?: unknown;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** `input`'s outcome. */
+export type InputResult =
+  | { action: "continue" }
+  | { action: "handled" }
+  | { action: "transform"; text: string; images?: ImageContent[] };
+
+/** `before_agent_start`'s outcome: extra messages and a replaced system prompt. */
+export interface BeforeAgentStartResult {
+  messages: { customType: string; content: unknown; display?: boolean; details?: unknown }[];
+  systemPrompt?: string;
+}
+
+/** Runs the handlers of a set of loaded extensions. */
+export class ExtensionRunner {
+  readonly extensions: readonly LoadedExtension[];
+  #errorListeners = new Set<(error: ExtensionError) => void>();
+  #context: () => ExtensionContext;
+
+  constructor(extensions: readonly LoadedExtension[], context: () => ExtensionContext) {
+    this.extensions = extensions;
+    this.#context = context;
+  }
+
+  /** Hears every handler error; returns the unsubscribe function. */
+  onError(listener: (error: ExtensionError) => void): () => void {
+    this.#errorListeners.add(listener);
+    return () => this.#errorListeners.delete(listener);
+  }
+
+  /** Reports an error to the listeners. */
+  emitError(error: ExtensionError): void {
+    for (const listener of this.#errorListeners) listener(error);
+  }
+
+  #report(ext: LoadedExtension, event: string, error: unknown): void {
+    this.emitError({
+      extensionPath: ext.path,
+      event,
+      error: error instanceof Error ? error.message : String(error),
+      ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+    });
+  }
+
+  /** Whether any extension listens to `event`. */
+  hasHandlers(event: string): boolean {
+    return this.extensions.some((ext) => (ext.handlers.get(event)?.length ?? 0) > 0);
+  }
+
+  /** The handlers for `event` as they are now (a handler that registers more does not change this run). */
+  #handlers(event: string): { ext: LoadedExtension; handler: ExtensionHandler }[] {
+    return this.extensions.flatMap((ext) =>
+      (ext.handlers.get(event) ?? []).map((handler) => ({ ext, handler }))
+    );
+  }
+
+  /** Every registered tool, later extensions not replacing earlier ones' names. */
+  tools(): { tool: ExtensionToolDefinition; ext: LoadedExtension }[] {
+    const seen = new Set<string>();
+    const out: { tool: ExtensionToolDefinition; ext: LoadedExtension }[] = [];
+    for (const ext of this.extensions) {
+      for (const tool of ext.tools.values()) {
+        if (seen.has(tool.name)) continue;
+        seen.add(tool.name);
+        out.push({ tool, ext });
+      }
+    }
+    return out;
+  }
+
+  /** The command `name` (first registration wins). */
+  command(name: string): ExtensionCommand | undefined {
+    for (const ext of this.extensions) {
+      const command = ext.commands.get(name);
+      if (command) return command;
+    }
+    return undefined;
+  }
+
+  /** Every registered command. */
+  commands(): ExtensionCommand[] {
+    const seen = new Map<string, ExtensionCommand>();
+    for (const ext of this.extensions) {
+      for (const command of ext.commands.values()) {
+        if (!seen.has(command.name)) seen.set(command.name, command);
+      }
+    }
+    return [...seen.values()];
+  }
+
+  /** Every registered flag. */
+  flags(): ExtensionFlag[] {
+    return this.extensions.flatMap((ext) => [...ext.flags.values()]);
+  }
+
+  /** A notification event whose results are ignored (session, agent, turn, message, tool execution). */
+  async emit(event: Record<string, unknown> & { type: string }): Promise<void> {
+    const ctx = this.#context();
+    for (const { ext, handler } of this.#handlers(event.type)) {
+      try {
+        await handler(event, ctx);
+      } catch (error) {
+        this.#report(ext, event.type, error);
+      }
+    }
+  }
+
+  /**
+   * `tool_call`: handlers may edit `event.input` in place; the first `{ block: true }` stops the
+   * chain. A throwing handler is not isolated here: the caller blocks the call with its message.
+   */
+  async emitToolCall(event: { toolName: string; toolCallId: string; input: unknown }): Promise<
+    ToolCallResult | undefined
+  > {
+    const ctx = this.#context();
+    let result: ToolCallResult | undefined;
+    for (const { handler } of this.#handlers("tool_call")) {
+      const returned = await handler({ type: "tool_call", ...event }, ctx) as ToolCallResult | undefined;
+      if (returned) {
+        result = returned;
+        if (returned.block) return returned;
+      }
+    }
+    return result;
+  }
+
+  /** `tool_result`: each handler sees the previous one's changes; undefined when nothing changed. */
+  async emitToolResult(event: {
+    toolName: string;
+    toolCallId: string;
+    input: unknown;
+    content: (TextContent | ImageContent)[];
+    details: unknown;
+    structuredContent?: unknown;
+    isError: boolean;
+  }): Promise<ToolResultChanges | undefined> {
+    const ctx = this.#context();
+    const current: Record<string, unknown> = { type: "tool_result", ...event };
+    let modified = false;
+    for (const { ext, handler } of this.#handlers("tool_result")) {
+      try {
+        const returned = await handler(current, ctx) as ToolResultChanges | undefined;
+        if (!returned) continue;
+        if (returned.content !== undefined) {
+          current.content = returned.content;
+          // Structured content not replaced together with the content may no longer match it.
+          if (returned.structuredContent === undefined) delete current.structuredContent;
+          modified = true;
+        }
+        for (const key of ["details", "structuredContent", "isError"] as const) {
+          if (returned[key] !== undefined) {
+            current[key] = returned[key];
+            modified = true;
+          }
+        }
+      } catch (error) {
+        this.#report(ext, "tool_result", error);
+      }
+    }
+    if (!modified) return undefined;
+    return {
+      content: current.content as (TextContent | ImageContent)[],
+      details: current.details,
+      structuredContent: current.structuredContent,
+      isError: current.isError as boolean,
+    };
+  }
+
+  /** `input`: transforms chain, `handled` stops everything. */
+  async emitInput(text: string, images: ImageContent[] | undefined, source: string): Promise<InputResult> {
+    const ctx = this.#context();
+    let currentText = text;
+    let currentImages = images;
+    for (const { ext, handler } of this.#handlers("input")) {
+      try {
+        const result = await handler(
+          { type: "input", text: currentText, images: currentImages, source },
+          ctx,
+        ) as InputResult | undefined;
+        if (result?.action === "handled") return result;
+        if (result?.action === "transform") {
+          currentText = result.text;
+          currentImages = result.images ?? currentImages;
+        }
+      } catch (error) {
+        this.#report(ext, "input", error);
+      }
+    }
+    return currentText !== text || currentImages !== images
+      ? { action: "transform", text: currentText, images: currentImages }
+      : { action: "continue" };
+  }
+
+  /** `before_agent_start`: messages accumulate, the last `systemPrompt` wins. */
+  async emitBeforeAgentStart(
+    prompt: string,
+    images: ImageContent[] | undefined,
+    systemPrompt: string,
+  ): Promise<BeforeAgentStartResult> {
+    const ctx = this.#context();
+    const result: BeforeAgentStartResult = { messages: [] };
+    let current = systemPrompt;
+    for (const { ext, handler } of this.#handlers("before_agent_start")) {
+      try {
+        const returned = await handler(
+          { type: "before_agent_start", prompt, images, systemPrompt: current },
+          { ...ctx, getSystemPrompt: () => current },
+        ) as { message?: BeforeAgentStartResult["messages"][number]; systemPrompt?: string } | undefined;
+        if (returned?.message) result.messages.push(returned.message);
+        if (returned?.systemPrompt !== undefined) {
+          current = returned.systemPrompt;
+          result.systemPrompt = current;
+        }
+      } catch (error) {
+        this.#report(ext, "before_agent_start", error);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * `context`: handlers see the conversation without `system` messages, on a copy, and return a
+   * new list (or edit theirs in place); `system` messages keep their places.
+   */
+  async emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
+    if (!this.hasHandlers("context")) return messages;
+    const ctx = this.#context();
+    let current = structuredClone(messages);
+    for (const { ext, handler } of this.#handlers("context")) {
+      try {
+        const visible = current.filter((m) => m.role !== "system");
+        const snapshot = visible.slice();
+        const returned = await handler({ type: "context", messages: visible }, ctx) as
+          | { messages?: AgentMessage[] }
+          | undefined;
+        const replacement = returned?.messages ??
+          (visible.length === snapshot.length && visible.every((m, i) => m === snapshot[i])
+            ? undefined
+            : visible);
+        if (!replacement) continue;
+        // The leading system messages stay first; the handler's list replaces the rest.
+        const leading: AgentMessage[] = [];
+        for (const m of current) {
+          if (m.role !== "system") break;
+          leading.push(m);
+        }
+        current = [...leading, ...replacement];
+      } catch (error) {
+        this.#report(ext, "context", error);
+      }
+    }
+    return current;
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * Extensions end to end (issue 16, first slice): the real CLI loads pi 1.6.0's example extensions
+ * (tests/fixtures/extensions/) with `-e`, runs the same scripted conversation as 1.6.0 itself, and
+ * must show the same JSON records, session lines, tool results and requests. Then the isolation
+ * cases: a handler that throws everywhere, a syntax error, a factory that never resolves.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { useReferenceFixtures } from "../support/spawn_pi.ts";
+import {
+  type ExtensionCase,
+  type ExtensionRun,
+  fixture,
+  MODEL,
+  runExtensionCase,
+} from "./extensions_harness.ts";
+
+/** Runs the case with ours and with 1.6.0 (the reference must be installed: no silent skip). */
+async function both(c: ExtensionCase): Promise<[ExtensionRun, ExtensionRun]> {
+  assertEquals(useReferenceFixtures(), false, "these tests compare with the live reference 1.6.0");
+  const ours = await runExtensionCase(c);
+  const ref = await runExtensionCase(c, true);
+  return [ours, ref];
+}
+
+function toolResults(run: ExtensionRun): unknown[] {
+  return run.json.flatMap((r) => {
+    const record = r as { type: string; message?: { role: string; content: unknown; isError?: boolean } };
+    return record.type === "message_end" && record.message?.role === "toolResult"
+      ? [{ content: record.message.content, isError: record.message.isError }]
+      : [];
+  });
+}
+
+Deno.test("EXT-01 hello.ts: the registered tool runs and its result is what 1.6.0 records (JSON mode)", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("hello.ts"), "greet the world"],
+    turns: [
+      { content: [{ type: "toolCall", id: "call_1", name: "hello", arguments: { name: "World" } }] },
+      { content: [{ type: "text", text: "Greeted." }] },
+    ],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(ours.code, 0, ours.stderr.join("\n"));
+  assertEquals(toolResults(ours), [{ content: [{ type: "text", text: "Hello, World!" }], isError: false }]);
+  assertEquals(ours.json, ref.json);
+  assertEquals(ours.session, ref.session);
+  assertEquals(ours.stderr, ref.stderr);
+});
+
+Deno.test("EXT-02 permission-gate.ts blocks a dangerous bash call without a UI, as 1.6.0 does", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("permission-gate.ts"), "clean up"],
+    turns: [
+      { content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "rm -rf build" } }] },
+      { content: [{ type: "toolCall", id: "call_2", name: "bash", arguments: { command: "echo safe" } }] },
+      { content: [{ type: "text", text: "Done." }] },
+    ],
+    projectFiles: { "build/keep.txt": "keep" },
+    readFiles: ["build/keep.txt"],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(toolResults(ours), [
+    {
+      content: [{ type: "text", text: "Dangerous command blocked (no UI for confirmation)" }],
+      isError: true,
+    },
+    { content: [{ type: "text", text: "safe\n" }], isError: false },
+  ]);
+  assertEquals(ours.files["build/keep.txt"], "keep");
+  assertEquals(ours.json, ref.json);
+  assertEquals(ours.session, ref.session);
+});
+
+Deno.test("EXT-03 protected-paths.ts blocks a write to .env and lets others through", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("protected-paths.ts"), "write files"],
+    turns: [
+      {
+        content: [{ type: "toolCall", id: "c1", name: "write", arguments: { path: ".env", content: "X=1" } }],
+      },
+      {
+        content: [{
+          type: "toolCall",
+          id: "c2",
+          name: "write",
+          arguments: { path: "ok.txt", content: "ok" },
+        }],
+      },
+      { content: [{ type: "text", text: "Done." }] },
+    ],
+    readFiles: [".env", "ok.txt"],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(ours.files, { ".env": undefined, "ok.txt": "ok" });
+  assertEquals(toolResults(ours)[0], {
+    content: [{ type: "text", text: 'Path ".env" is protected' }],
+    isError: true,
+  });
+  assertEquals(ours.json, ref.json);
+  assertEquals(ours.files, ref.files);
+});
+
+Deno.test("EXT-04 input-transform.ts: ?quick is rewritten before the model sees it, ping never reaches it", async () => {
+  const c: ExtensionCase = {
+    args: ["-p", ...MODEL, "-e", fixture("input-transform.ts"), "?quick What is TypeScript?", "ping"],
+    turns: [{ content: [{ type: "text", text: "A typed JavaScript." }] }],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals([ours.code, ours.stdout], [0, "A typed JavaScript.\n"], ours.stderr.join("\n"));
+  assertEquals(ours.requests, [["user: Respond briefly in 1-2 sentences: What is TypeScript?"]]);
+  assertEquals([ours.code, ours.stdout, ours.requests], [ref.code, ref.stdout, ref.requests]);
+  assertEquals(ours.session, ref.session);
+});
+
+Deno.test("EXT-05 dynamic-tools.ts: a tool registered in session_start is offered and runs", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("dynamic-tools.ts"), "echo hi"],
+    turns: [
+      { content: [{ type: "toolCall", id: "c1", name: "echo_session", arguments: { message: "hi" } }] },
+      { content: [{ type: "text", text: "Echoed." }] },
+    ],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(toolResults(ours), [{ content: [{ type: "text", text: "[session] hi" }], isError: false }]);
+  assertEquals(ours.json, ref.json);
+  assertEquals(ours.session, ref.session);
+});
+
+Deno.test("EXT-06 tool-override.ts replaces read: allowed reads are logged, .env is blocked", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("tool-override.ts"), "read things"],
+    turns: [
+      { content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "notes.txt" } }] },
+      { content: [{ type: "toolCall", id: "c2", name: "read", arguments: { path: ".env" } }] },
+      { content: [{ type: "text", text: "Read." }] },
+    ],
+    projectFiles: { "notes.txt": "alpha\nbeta\n", ".env": "SECRET=1\n" },
+    readFiles: ["agent:read-access.log"],
+  };
+  const [ours, ref] = await both(c);
+  const results = toolResults(ours) as { content: { text: string }[]; isError: boolean }[];
+  assert(results[0].content[0].text.includes("alpha"), JSON.stringify(results));
+  assertEquals(results[1].isError, false);
+  assert(results[1].content[0].text.includes("blocked"), JSON.stringify(results));
+  const log = (ours.files["agent:read-access.log"] ?? "").replace(/^\[[^\]]+\]/gm, "[TIME]");
+  assertEquals(log.split("\n").filter((l) => l).length, 2, log);
+  assertEquals(log, (ref.files["agent:read-access.log"] ?? "").replace(/^\[[^\]]+\]/gm, "[TIME]"));
+  assertEquals(ours.json, ref.json);
+});
+
+Deno.test("EXT-07 truncated-tool.ts: the rg tool searches the project with ripgrep", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("truncated-tool.ts"), "search"],
+    turns: [
+      { content: [{ type: "toolCall", id: "c1", name: "rg", arguments: { pattern: "needle" } }] },
+      { content: [{ type: "text", text: "Found." }] },
+    ],
+    projectFiles: { "a.txt": "hay\nneedle here\n" },
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(toolResults(ours), [{
+    content: [{ type: "text", text: "./a.txt:2:needle here\n" }],
+    isError: false,
+  }]);
+  assertEquals(ours.json, ref.json);
+});
+
+Deno.test("EXT-08 isolation: handlers that throw or reject are reported once each, as 1.6.0 does, and the session answers", async () => {
+  const c: ExtensionCase = {
+    args: [
+      "--mode",
+      "json",
+      ...MODEL,
+      "-e",
+      fixture("ours/throws-everywhere.ts"),
+      "-e",
+      fixture("hello.ts"),
+      "hi",
+    ],
+    turns: [
+      { content: [{ type: "toolCall", id: "c1", name: "hello", arguments: { name: "A" } }] },
+      { content: [{ type: "text", text: "Still here." }] },
+    ],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(ours.code, 0);
+  const prefix = "Extension error ($PI_PACKAGE/tests/fixtures/extensions/ours/throws-everywhere.ts): ";
+  // One line per handler call, in the order the events happened: a start, a tool round, an end.
+  assertEquals(ours.stderr.filter((l) => !l.startsWith(prefix)), []);
+  assertEquals(ours.stderr.slice(0, 4).map((l) => l.slice(prefix.length)), [
+    "boom in session_start",
+    "boom in input",
+    "boom in before_agent_start",
+    "boom in agent_start",
+  ]);
+  assert(ours.stderr.includes(`${prefix}rejected in tool_execution_end`), ours.stderr.join("\n"));
+  assertEquals(ours.stderr.at(-1), `${prefix}boom in agent_end`);
+  assertEquals(toolResults(ours), [{ content: [{ type: "text", text: "Hello, A!" }], isError: false }]);
+  assertEquals(ours.stderr, ref.stderr);
+  assertEquals(ours.json, ref.json);
+});
+
+Deno.test("EXT-09 a syntax error and a factory that never settles: one error each naming the file, the session still answers", async () => {
+  const c: ExtensionCase = {
+    args: [
+      "-p",
+      ...MODEL,
+      "-e",
+      fixture("ours/syntax-error.ts"),
+      "-e",
+      fixture("ours/never-resolves.ts"),
+      "-e",
+      fixture("input-transform.ts"),
+      "?quick hi",
+    ],
+    turns: [{ content: [{ type: "text", text: "Answered." }] }],
+    env: { PI_EXTENSION_LOAD_TIMEOUT_MS: "1000" },
+  };
+  const ours = await runExtensionCase(c);
+  assertEquals([ours.code, ours.stdout], [0, "Answered.\n"], ours.stderr.join("\n"));
+  // The other extensions still work: input-transform rewrote the prompt.
+  assertEquals(ours.requests, [["user: Respond briefly in 1-2 sentences: hi"]]);
+  const syntax = ours.stderr.filter((l) => l.includes("syntax-error.ts"));
+  const hang = ours.stderr.filter((l) => l.includes("never-resolves.ts"));
+  assertEquals(syntax.length, 1, ours.stderr.join("\n"));
+  assert(
+    syntax[0].startsWith(
+      `Error: Failed to load extension "$PI_PACKAGE/tests/fixtures/extensions/ours/syntax-error.ts": Failed to load extension: `,
+    ),
+  );
+  assertEquals(
+    syntax[0].slice(syntax[0].indexOf("ParseError")),
+    `ParseError: Unexpected token, expected "," at $PI_PACKAGE/tests/fixtures/extensions/ours/syntax-error.ts:5:1`,
+  );
+  assertEquals(hang, [
+    `Error: Failed to load extension "$PI_PACKAGE/tests/fixtures/extensions/ours/never-resolves.ts": Failed to load extension: Extension factory did not finish within 1000 ms`,
+  ]);
+  assertEquals(ours.stderr.length, 2, ours.stderr.join("\n"));
+});
+
+Deno.test("EXT-10 -e of a missing file: 1.6.0's error text, and the run goes on", async () => {
+  const c: ExtensionCase = {
+    args: ["-p", ...MODEL, "-e", "./missing.ts", "hi"],
+    turns: [{ content: [{ type: "text", text: "Answered." }] }],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals([ours.code, ours.stdout], [0, "Answered.\n"]);
+  // 1.6.0 says the same and stops (exit 1, with a hint); see docs/differences.md.
+  assertEquals(ours.stderr[0], ref.stderr[0]);
+  assertEquals(ref.code, 1);
+});
+
+Deno.test("EXT-11 registered flags: listed by --help as 1.6.0 lists them, values from the command line reach the extension", async () => {
+  const help: ExtensionCase = { args: ["--help", "-e", fixture("ours/flags.ts")], turns: [] };
+  const [oursHelp, refHelp] = await both(help);
+  const section = (text: string) => text.slice(text.indexOf("Extension CLI Flags:"));
+  assert(oursHelp.stdout.includes("Extension CLI Flags:"), oursHelp.stdout);
+  assertEquals(
+    section(oursHelp.stdout).split("\n").slice(0, 3),
+    section(refHelp.stdout).split("\n").slice(0, 3),
+  );
+
+  const run: ExtensionCase = {
+    args: ["-p", ...MODEL, "-e", fixture("ours/flags.ts"), "--shout", "--persona=robot", "hi"],
+    turns: [{ content: [{ type: "text", text: "OK." }] }],
+  };
+  const [ours, ref] = await both(run);
+  assertEquals([ours.code, ours.stdout], [0, "OK.\n"], ours.stderr.join("\n"));
+  assertEquals(ours.requests, [["user: hi", "user: shout=true persona=robot"]]);
+  assertEquals(ours.requests, ref.requests);
+  const unknown = await runExtensionCase({
+    args: ["-p", ...MODEL, "-e", fixture("ours/flags.ts"), "--nope", "hi"],
+    turns: [],
+  });
+  assertEquals([unknown.code, unknown.stderr], [1, ["Error: Unknown option: --nope"]]);
+});
