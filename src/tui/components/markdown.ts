@@ -104,6 +104,8 @@ export class Markdown implements Component {
   private readonly context: MarkdownContext;
 
   /**
+   * A component showing `text` as rendered markdown.
+   *
    * @param text markdown source
    * @param paddingX blank columns left and right
    * @param paddingY blank lines above and below
@@ -147,12 +149,14 @@ export class Markdown implements Component {
     this.defaultStylePrefix = undefined;
   }
 
+  /** Forgets the rendered output (not the tokens or blocks). */
   private clearRenderCache(): void {
     this.cachedText = undefined;
     this.cachedWidth = undefined;
     this.cachedLines = undefined;
   }
 
+  /** This component's render state, made anew when it was collected, and marked as recently used. */
   private renderState(): RenderState {
     let state = this.state?.deref();
     if (!state) {
@@ -191,6 +195,7 @@ export class Markdown implements Component {
     return result.length > 0 ? result : [""];
   }
 
+  /** Caches `lines` as the output for the current text at `width`. */
   private remember(width: number, lines: string[]): string[] {
     this.cachedText = this.text;
     this.cachedWidth = width;
@@ -322,12 +327,14 @@ export class Markdown implements Component {
     return this.defaultTextStyle ? defaultStyleFunction(this.defaultTextStyle, this.theme)(text) : text;
   }
 
+  /** The escape sequences that open the default text style (computed once until invalidate()). */
   private getDefaultStylePrefix(): string {
     if (!this.defaultTextStyle) return "";
     this.defaultStylePrefix ??= stylePrefixOf(defaultStyleFunction(this.defaultTextStyle, this.theme));
     return this.defaultStylePrefix;
   }
 
+  /** The inline style of ordinary text: the default text style, restored after each styled span. */
   private defaultInlineStyle(): InlineStyle {
     return { applyText: (text) => this.applyDefaultStyle(text), stylePrefix: this.getDefaultStylePrefix() };
   }

@@ -29,19 +29,33 @@ export interface DefaultTextStyle {
  * Each function takes text and returns styled text with ANSI codes.
  */
 export interface MarkdownTheme {
+  /** Headings (level 1 is also bold and underlined, others bold). */
   heading: (text: string) => string;
+  /** Link text (inside underline). */
   link: (text: string) => string;
+  /** The ` (url)` shown after a link without hyperlink support. */
   linkUrl: (text: string) => string;
+  /** Inline code spans. */
   code: (text: string) => string;
+  /** Each line of a code block without a highlighter. */
   codeBlock: (text: string) => string;
+  /** The ``` lines around a code block. */
   codeBlockBorder: (text: string) => string;
+  /** Blockquote text (inside italic). */
   quote: (text: string) => string;
+  /** The `│ ` border of blockquote lines. */
   quoteBorder: (text: string) => string;
+  /** Horizontal rules. */
   hr: (text: string) => string;
+  /** List markers (`- `, `1. `, task boxes). */
   listBullet: (text: string) => string;
+  /** Strong text, bold defaults and table headers. */
   bold: (text: string) => string;
+  /** Emphasis, italic defaults and quotes. */
   italic: (text: string) => string;
+  /** `~~struck~~` text. */
   strikethrough: (text: string) => string;
+  /** Underlined defaults, links and level-1 headings. */
   underline: (text: string) => string;
   /** Highlighted lines of a code block. A Markdown component reuses the result for the same code until invalidate(). */
   highlightCode?: (code: string, lang?: string) => string[];
@@ -67,13 +81,17 @@ export interface MarkdownOptions {
  * after it goes back to the surrounding style instead of the terminal default.
  */
 export interface InlineStyle {
+  /** Styles a plain text run. */
   applyText: (text: string) => string;
+  /** The escape sequences that open the style. */
   stylePrefix: string;
 }
 
 /** What the block and inline renderers need from the component. */
 export interface MarkdownContext {
+  /** The component's theme. */
   readonly theme: MarkdownTheme;
+  /** The component's options. */
   readonly options: MarkdownOptions;
   /** Plain text in the default text style (without its background, which is applied per line). */
   applyDefaultStyle(text: string): string;
