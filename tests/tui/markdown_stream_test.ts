@@ -4,7 +4,8 @@
  * lex's, and the stable prefix really grows (so a delta re-lexes only the last blocks).
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { Markdown, type MarkdownTheme } from "../../src/tui/mod.ts";
+import { Markdown, type MarkdownTheme, TuiMainScreen } from "../../src/tui/mod.ts";
+import { VirtualTerminal } from "../support/virtual_terminal.ts";
 import { IncrementalLexer } from "../../src/tui/components/markdown_document.ts";
 import {
   lexMarkdown,
@@ -30,6 +31,9 @@ const THEME: MarkdownTheme = {
   underline: wrap("4", "24"),
   highlightCode: (code, lang) => code.split("\n").map((line) => `${lang ?? ""}|${line}`),
 };
+
+// deno-lint-ignore no-control-regex
+const stripAnsi = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
 /** Documents whose blocks can change meaning as text is appended: the lexer must never cut them wrongly. */
 const DOCS: string[] = [
@@ -125,4 +129,52 @@ Deno.test("markdown stream: edits before the stable end, width changes and inval
   }
   // One fenced block: highlighted once per version that changed its code or follows invalidate(), not per render.
   assert(calls <= versions.length, `highlightCode ran ${calls} times`);
+});
+
+/** A markdown reply of about `size` characters, sections of every common construct. */
+function reply(size: number): string {
+  let doc = "";
+  for (let i = 0; doc.length < size; i++) {
+    doc +=
+      `## Part ${i}\n\nText ${i} with **bold**, \`code\`, a [link](https://e.com/${i}) and 中文 that wraps ` +
+      `across the width of the terminal at least once.\n\n- item ${i}\n- item two\n  - nested\n\n` +
+      "```ts\nconst v" + i + " = " + i + ";\n```\n\n| k | v |\n|---|---|\n| a | " + i + " |\n\n> note " + i +
+      "\n\n";
+  }
+  return doc.slice(0, size);
+}
+
+/** Streams `doc` in 16-character deltas into a TuiMainScreen, a frame every 8 deltas; gives the terminal. */
+async function streamIntoScreen(
+  doc: string,
+): Promise<{ bytes: number; terminal: VirtualTerminal; md: Markdown }> {
+  const terminal = new VirtualTerminal(100, 30);
+  const tui = new TuiMainScreen(terminal);
+  const md = new Markdown("", 1, 0, THEME);
+  tui.addChild(md);
+  tui.renderNow();
+  let text = "";
+  let deltas = 0;
+  for (let at = 0; at < doc.length; at += 16) {
+    text += doc.slice(at, at + 16);
+    md.setText(text);
+    if (++deltas % 8 === 0) tui.renderNow();
+  }
+  tui.renderNow();
+  await terminal.flush();
+  const encoder = new TextEncoder();
+  const bytes = terminal.writes.reduce((total, data) => total + encoder.encode(data).length, 0);
+  return { bytes, terminal, md };
+}
+
+Deno.test("markdown stream in a TuiMainScreen: bytes grow linearly with the text and the screen shows the reply", async () => {
+  const small = await streamIntoScreen(reply(8 * 1024));
+  const large = await streamIntoScreen(reply(32 * 1024));
+  // Only changed lines are rewritten: four times the text, about four times the bytes (a full redraw per frame
+  // would be about sixteen times).
+  const ratio = large.bytes / small.bytes;
+  assert(ratio > 3.5 && ratio < 4.5, `bytes ${small.bytes} -> ${large.bytes} (x${ratio.toFixed(2)})`);
+  const expected = large.md.render(100).map((line) => stripAnsi(line).trimEnd());
+  const screen = (await large.terminal.viewport()).map((line) => line.trimEnd());
+  assertEquals(screen, expected.slice(-screen.length));
 });
