@@ -80,6 +80,19 @@ const DOCS: Record<string, string> = {
   streamed: "Partial fence\n```js\nlet a = 1;\n``",
   empty_ish: "   \n\n  ",
   comment_only: "<!-- just a comment -->",
+  crlf: "Line one\r\nline two\r\n\r\n- a\r\n- b\r\n\r\n```\r\ncode\r\n```\r\n",
+  inline_mix:
+    "**bold [link `code` inside](https://x.y) tail** and *em ~~struck **strong**~~* and [![img](i.png)](https://l.k) " +
+    "and <kbd>Ctrl</kbd>+C and a <!-- c --> b and `` double `tick` `` and trailing \\",
+  headings_inline:
+    "# `code` in **h1** [link](https://h.example)\n### *em* and ~~del~~ in h3\n#### Long heading " +
+    "word ".repeat(30),
+  table_inline:
+    "| `code` | **bold** | [link](https://t.example) |\n|---|:---:|---:|\n| a | b | c |\n| 中文内容很长很长 | emoji 😀😀 | x |",
+  math_in_text:
+    "Euler $e^{i\\pi} + 1 = 0$, sum \\(\\sum_{k=1}^n k\\), env $$\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}$$ " +
+    "and $\\frac{1}{2}$ then $$\n\\lim_{x \\to 0} \\frac{\\sin x}{x}\n$$",
+  list_numbers: "5. five\n6. six\n\n10. ten\n11. eleven\n    - sub\n\n- [x] **done** task\n- [ ] `todo` task",
   nested_deep:
     "> > > > > > deep quote text that goes on\n\n- a\n  - b\n    - c\n      - d\n        - e deep item",
 };
@@ -99,6 +112,12 @@ function markdownCase(name: string, doc: string, width: number, variant: string)
 
 function corpusCases(): TuiCase[] {
   const cases: TuiCase[] = [];
+  // Narrow widths where quotes lose their border and tables fall back to source.
+  for (const width of [2, 3, 4, 7]) {
+    for (const name of ["quotes", "nested_deep", "tables"]) {
+      cases.push(markdownCase(name, DOCS[name]!, width, "plain"));
+    }
+  }
   for (const [name, doc] of Object.entries(DOCS)) {
     for (const width of WIDTHS) {
       cases.push(markdownCase(name, doc, width, "plain"));
