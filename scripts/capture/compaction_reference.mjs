@@ -129,7 +129,7 @@ class Builder {
       version: 3,
       id: `0195${this.name.padEnd(4, "x").slice(0, 4)}-0000-7000-8000-000000000000`,
       timestamp: new Date(T0).toISOString(),
-      cwd: "/work/project",
+      cwd: "/home/user/project",
     };
     const lines = [header, ...this.entries].map((e) => JSON.stringify(e)).join("\n") + "\n";
     writeFileSync(join(out, "sessions", `${this.name}.jsonl`), lines);

@@ -127,7 +127,7 @@ const systemPrompt = (timestamp) => ({
     preamble: "You are a coding assistant running inside pi, a coding agent harness.",
     tools: "<tools>\n- read: Read file contents\n- write: Create or overwrite files\n</tools>",
     rules: "<rules>\n- Be concise in your responses\n</rules>",
-    cwd: "<cwd>\n/tmp/ref-project\n</cwd>",
+    cwd: "<cwd>\n/home/user/project\n</cwd>",
   },
   timestamp,
   toolsAdded: [readTool, writeTool],
@@ -136,7 +136,7 @@ const systemPrompt = (timestamp) => ({
 const systemPatch = (timestamp) => ({
   role: "system",
   content: "",
-  sections: { tools: null, skills: "<skills>\nnone\n</skills>", cwd: "<cwd>\n/tmp/ref-project/sub\n</cwd>" },
+  sections: { tools: null, skills: "<skills>\nnone\n</skills>", cwd: "<cwd>\n/home/user/project/sub\n</cwd>" },
   timestamp,
   toolsRemoved: [{ name: "write" }],
 });
@@ -144,7 +144,7 @@ const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
 
 /** A session with two branches, a branch summary, bash runs, custom entries and a name. */
 function makeBranched(dir) {
-  const sm = SessionManager.create("/tmp/ref-project", dir);
+  const sm = SessionManager.create("/home/user/project", dir);
   sm.appendModelChange("anthropic", "claude-sonnet-4-5");
   sm.appendThinkingLevelChange("low");
   sm.appendMessage(systemPrompt(1699999999000));
@@ -180,7 +180,7 @@ function makeBranched(dir) {
     exitCode: 1,
     cancelled: false,
     truncated: true,
-    fullOutputPath: "/tmp/out.txt",
+    fullOutputPath: "/home/user/out.txt",
     timestamp: 1700000008000,
   });
   sm.appendMessage({
@@ -208,7 +208,7 @@ function makeBranched(dir) {
  * usage, and a cache-warming usage entry.
  */
 function makeCompacted(dir) {
-  const sm = SessionManager.create("/tmp/ref-project", dir);
+  const sm = SessionManager.create("/home/user/project", dir);
   sm.appendModelChange("openai", "gpt-5");
   sm.appendThinkingLevelChange("medium");
   sm.appendMessage(systemPrompt(1699999999000));
@@ -237,7 +237,7 @@ function makeCompacted(dir) {
 
 /** Context edits: a failed attempt omitted before its retry, replacements, and a branch before them. */
 function makeEdits(dir) {
-  const sm = SessionManager.create("/tmp/ref-project", dir);
+  const sm = SessionManager.create("/home/user/project", dir);
   sm.appendModelChange("anthropic", "claude-sonnet-4-5");
   sm.appendThinkingLevelChange("off");
   sm.appendMessage(systemPrompt(1699999999000));
@@ -272,7 +272,7 @@ function makeEdits(dir) {
 
 /** Labels set, replaced and cleared, plus a name that is set then cleared. */
 function makeLabels(dir) {
-  const sm = SessionManager.create("/tmp/ref-project", dir);
+  const sm = SessionManager.create("/home/user/project", dir);
   const u = sm.appendMessage(user("label me", 1700000000000));
   const a = sm.appendMessage(assistant("ok", 1700000001000));
   sm.appendLabelChange(u, "first");
@@ -294,7 +294,7 @@ function writeV1(file) {
       type: "session",
       id: "0190c5a4-1111-7000-8000-000000000001",
       timestamp: "2024-07-01T10:00:00.000Z",
-      cwd: "/tmp/old",
+      cwd: "/home/user/old",
     },
     { type: "thinking_level_change", timestamp: "2024-07-01T10:00:01.000Z", thinkingLevel: "minimal" },
     { type: "message", timestamp: "2024-07-01T10:00:02.000Z", message: user("v1 first", 1719828002000) },
@@ -349,7 +349,7 @@ function writeV2(file) {
       version: 2,
       id: "0191ab00-2222-7000-8000-000000000002",
       timestamp: "2024-09-01T10:00:00.000Z",
-      cwd: "/tmp/v2",
+      cwd: "/home/user/v2",
     },
     e("message", "a0000001", null, "01", { message: user("v2 root", 1725184801000) }),
     e("message", "a0000002", "a0000001", "02", { message: assistant("v2 reply", 1725184802000) }),
