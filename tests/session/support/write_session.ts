@@ -10,7 +10,7 @@ import { SessionManager } from "../../../src/session/session_manager.ts";
 import { assistantMessage, bashMessage, sampleUsage, userMessage } from "./sample_messages.ts";
 
 /** Builds the sample session in `dir` and returns its file path. */
-export function writeSampleSession(dir: string, cwd = "/tmp/deno-project"): string {
+export function writeSampleSession(dir: string, cwd = "/home/user/deno-project"): string {
   const sm = SessionManager.create(cwd, dir);
   sm.appendModelChange("anthropic", "claude-sonnet-4-5");
   sm.appendThinkingLevelChange("medium");
