@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "8b6e648b1b6a";
+export const DOCUMENTATION_HASH = "0668b80998fc";
