@@ -7,7 +7,7 @@
  * A block is stable when a later block already follows it and it is closed for good: an ATX or setext heading, or
  * a blank line after a paragraph, fenced code, table, quote, rule or display formula. (A list or indented code
  * may go on after a blank line, and HTML blocks may run past one, so they never end a stable prefix.) The lexer
- * falls back to a full lex when the text no longer starts with the stable prefix, when the rest starts with a
+ * falls back to a full lex when the text is not the last one with more appended, when the rest starts with a
  * blank line (it would merge into the prefix's blank lines), and whenever link definitions appear (a definition
  * anywhere changes how references everywhere render).
  *
@@ -72,9 +72,37 @@ function detached(text: string): string {
   return (" " + text).slice(1);
 }
 
-/** The last index after which the tokens may be cut for good (a later token exists), or -1. */
+/** A display-math opener where marked's formula-block extension looks for one. */
+const OPENER_AT_LINE_START = /(?:^|\n) {0,3}(?:\$\$|\\\[)/;
+
+/** Whether the token consumed its own display-math openers: a closed formula block or fenced code. */
+function closesMath(token: Token): boolean {
+  if (token.type === "latexBlock") return !(token as { pending?: boolean }).pending;
+  return token.type === "code" && token.codeBlockStyle !== "indented";
+}
+
+/**
+ * The last index after which the tokens may be cut for good (a later token exists), or -1.
+ *
+ * Never past two paragraph tokens in a row: marked splits a paragraph where another block seems to start (a row
+ * and a false table delimiter) and then joins the two again only when a display-math opener (`$$`, `\[`) stands
+ * at a line start anywhere later in the text, so text appended much later can still merge them. Never past a
+ * block holding such an opener either (other than a formula block or fenced code, which consumed theirs): a
+ * closing delimiter appended later, even after blank lines, makes it a formula block that swallows what follows.
+ */
 function lastBoundary(tokens: readonly Token[]): number {
-  for (let index = tokens.length - 2; index >= 0; index--) {
+  let end = tokens.length - 2;
+  for (let index = 0; index < end; index++) {
+    const token = tokens[index]!;
+    if (
+      (token.type === "paragraph" && tokens[index + 1]!.type === "paragraph") ||
+      (OPENER_AT_LINE_START.test(token.raw) && !closesMath(token))
+    ) {
+      end = index - 1;
+      break;
+    }
+  }
+  for (let index = end; index >= 0; index--) {
     const token = tokens[index]!;
     if (tokens[index + 1]!.type === "space") continue;
     if (token.type === "heading") return index;
@@ -100,7 +128,7 @@ function removeCommentsAfter(
 
 /** Lexes successive versions of one text, re-lexing only what follows its stable prefix. */
 export class IncrementalLexer {
-  /** The text of the last lex, whose first `stableLength` characters are the stable prefix's source. */
+  /** The text of the last lex; its first `stableLength` characters are the stable prefix's source. */
   private source = "";
   /** Length in `source` (before normalisation) of the stable prefix. */
   private stableLength = 0;
@@ -111,10 +139,14 @@ export class IncrementalLexer {
   /** The tokens of `text`, equal to a full lex with the component's clean-ups. */
   lex(text: string): LexedDocument {
     if (text === this.lastText && this.lastResult) return this.lastResult;
-    // Slices of the two texts compare in place (no copy of a growing prefix string), and V8's === on flat
-    // strings is many times faster than its startsWith.
-    const length = this.stableLength;
-    if (length > 0 && (text.length < length || text.slice(0, length) !== this.source.slice(0, length))) {
+    // The prefix stays only while the text grows at its end: then a display-math opener that made marked join
+    // paragraphs in the prefix (see lastBoundary) is still there. Slices compare in place (no copy of a
+    // growing prefix string), and V8's === on flat strings is many times faster than its startsWith.
+    const previous = this.source;
+    if (
+      this.stableLength > 0 &&
+      (text.length < previous.length || text.slice(0, previous.length) !== previous)
+    ) {
       this.reset();
     }
     this.source = text;
@@ -161,7 +193,7 @@ export class IncrementalLexer {
     const moved = tokens.slice(0, boundary + 1);
     const raw = moved.map((token) => token.raw).join("");
     // The raws must spell the normalised text exactly, or their length cannot be mapped back to the source.
-    if (!normalizedTail.startsWith(raw)) return 0;
+    if (normalizedTail.slice(0, raw.length) !== raw) return 0;
     const sourceLength = originalLength(tail, raw.length);
     if (sourceLength === undefined) return 0;
     for (const token of removeCommentsAfter(this.stable[this.stable.length - 1], moved).tokens) {
