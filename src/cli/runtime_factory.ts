@@ -204,7 +204,8 @@ async function loadRunExtensions(
     agentDir: options.agentDir,
     projectTrusted,
     cliPaths: run.parsed.extensions,
-    settingsPaths: settings.getExtensionPaths(),
+    globalSettingsPaths: settings.getGlobalSettings().extensions,
+    projectSettingsPaths: projectTrusted ? settings.getProjectSettings().extensions : undefined,
     noExtensions: run.parsed.noExtensions,
   };
   if (!hasExtensionSources(sources)) return undefined;

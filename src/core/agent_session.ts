@@ -473,7 +473,7 @@ export class AgentSession {
       // Extension commands and `input` handlers come before templates and queueing (1.6.0).
       const input = await hooks.input(text, options.images, options.source ?? "interactive", expand);
       if ("handled" in input) {
-        options.preflightResult?.(true);
+        options.preflightResult?.("handled");
         return;
       }
       text = input.text;

@@ -84,8 +84,11 @@ export interface PromptOptions {
   streamingBehavior?: "steer" | "followUp";
   /** Where the prompt came from. */
   source?: "interactive" | "rpc" | "extension" | "print";
-  /** Told whether the prompt was accepted, before the run starts. */
-  preflightResult?: (success: boolean) => void;
+  /**
+   * Told whether the prompt was accepted, before the run starts; `"handled"` when an extension
+   * command or `input` handler consumed it (no run).
+   */
+  preflightResult?: (success: boolean | "handled") => void;
 }
 
 /** A model paired with an optional thinking level (from `--models`); one type with the resolver's. */

@@ -32,8 +32,10 @@ export interface ExtensionSources {
   projectTrusted: boolean;
   /** `-e` paths. */
   cliPaths?: readonly string[];
-  /** `settings.json` `extensions`. */
-  settingsPaths?: readonly string[];
+  /** The agent dir's `settings.json` `extensions`. */
+  globalSettingsPaths?: readonly string[];
+  /** The project's `.pi/settings.json` `extensions` (read only when the project is trusted). */
+  projectSettingsPaths?: readonly string[];
   /** `--no-extensions`. */
   noExtensions?: boolean;
 }
@@ -45,7 +47,8 @@ export interface ExtensionSources {
 export function hasExtensionSources(sources: ExtensionSources): boolean {
   if ((sources.cliPaths?.length ?? 0) > 0) return true;
   if (sources.noExtensions) return false;
-  if ((sources.settingsPaths ?? []).some((entry) => !/^[+\-!]?builtin:/.test(entry))) return true;
+  const settings = [...(sources.globalSettingsPaths ?? []), ...(sources.projectSettingsPaths ?? [])];
+  if (settings.some((entry) => !/^[+\-!]?builtin:/.test(entry))) return true;
   if (existsSync(join(sources.agentDir, "extensions"))) return true;
   return sources.projectTrusted && existsSync(join(sources.cwd, CONFIG_DIR_NAME, "extensions"));
 }

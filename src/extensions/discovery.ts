@@ -1,7 +1,8 @@
 /**
- * Which extension files a run loads, in 1.6.0's order: the project's `.pi/extensions/` (only
- * when the project is trusted), the agent dir's `extensions/`, then the configured paths
- * (`settings.json` `extensions`, then `-e`). A folder is an extension when it has a
+ * Which extension files a run loads, in 1.6.0's order: `-e` paths, then (when the project is
+ * trusted) the project's `.pi/settings.json` `extensions` (relative to `.pi`) and its
+ * `.pi/extensions/`, then the agent dir's `settings.json` `extensions` (relative to the agent dir)
+ * and its `extensions/`. A folder is an extension when it has a
  * `package.json` whose `pi.extensions` lists entry files, or an `index.ts` / `index.js`; an
  * extensions folder holds such folders and plain `.ts` / `.js` files (one level, no deeper).
  * Each file loads once, whichever source names it first.
@@ -20,8 +21,10 @@ export interface DiscoveryOptions {
   projectTrusted: boolean;
   /** `--no-extensions`: skip the extension folders and the settings list (explicit `-e` paths still load). */
   noExtensions?: boolean;
-  /** `settings.json` `extensions` entries. */
-  settingsPaths?: readonly string[];
+  /** The agent dir's `settings.json` `extensions` entries. */
+  globalSettingsPaths?: readonly string[];
+  /** The project's `.pi/settings.json` `extensions` entries (used only when trusted). */
+  projectSettingsPaths?: readonly string[];
   /** `-e` paths, as given. */
   cliPaths?: readonly string[];
 }
@@ -124,25 +127,30 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
     // A missing file is reported when it fails to load, with its path.
     add(entry, resolved);
   };
-  if (!options.noExtensions) {
-    if (options.projectTrusted) {
-      for (const file of discoverInFolder(join(options.cwd, CONFIG_DIR_NAME, "extensions"))) add(file, file);
-    }
-    for (const file of discoverInFolder(join(options.agentDir, "extensions"))) add(file, file);
-    for (const entry of options.settingsPaths ?? []) {
+  for (const entry of options.cliPaths ?? []) {
+    const resolved = resolve(options.cwd, expandHome(entry.trim()));
+    if (existsSync(resolved)) addConfigured(entry, options.cwd);
+    else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
+  }
+  const addSettings = (entries: readonly string[] | undefined, base: string) => {
+    for (const entry of entries ?? []) {
       // Built-in extensions (`builtin:mcp` …) and +/-/! filters of pi packages are not part of this build.
       if (/^[+\-!]?builtin:/.test(entry)) continue;
       if (/^[+\-!]/.test(entry)) {
         warnings.push(`settings.json extensions entry "${entry}": filters are not supported yet; ignored`);
         continue;
       }
-      addConfigured(entry, options.agentDir);
+      addConfigured(entry, base);
     }
-  }
-  for (const entry of options.cliPaths ?? []) {
-    const resolved = resolve(options.cwd, expandHome(entry.trim()));
-    if (existsSync(resolved)) addConfigured(entry, options.cwd);
-    else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
+  };
+  if (!options.noExtensions) {
+    if (options.projectTrusted) {
+      const projectDir = join(options.cwd, CONFIG_DIR_NAME);
+      addSettings(options.projectSettingsPaths, projectDir);
+      for (const file of discoverInFolder(join(projectDir, "extensions"))) add(file, file);
+    }
+    addSettings(options.globalSettingsPaths, options.agentDir);
+    for (const file of discoverInFolder(join(options.agentDir, "extensions"))) add(file, file);
   }
   return { extensions, warnings, missing };
 }

@@ -11,8 +11,8 @@
 import { join } from "../util/path.ts";
 import { createExtensionAPI, createExtensionRuntime, type ExtensionRuntime } from "./api.ts";
 import { createEventBus, type EventBus } from "./event_bus.ts";
-import { publishHostModules, shimSource } from "./host_modules.ts";
-import { buildExtension, shimFileName, writeAtomically } from "./module_build.ts";
+import { hostModuleNames, publishHostModules, shimSource } from "./host_modules.ts";
+import { buildExtension, shimFileName, toFileUrl, writeAtomically } from "./module_build.ts";
 import type { DiscoveredExtension } from "./discovery.ts";
 import type { ExtensionLoadError, LoadedExtension } from "./types.ts";
 
@@ -68,6 +68,21 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * An import error in terms of the extension's sources and pi's module names: V8 names the cache
+ * files (`…/shims/earendil-works_pi-coding-agent.mjs`, `…/<hash>/0-index.mjs`), which mean
+ * nothing to the extension's author.
+ */
+function nameSources(message: string, cacheDir: string, sources: ReadonlyMap<string, string>): string {
+  let out = message;
+  for (const [url, source] of sources) out = out.split(url).join(source);
+  for (const name of hostModuleNames()) {
+    const shim = toFileUrl(join(cacheDir, "shims", shimFileName(name)));
+    out = out.split(`module '${shim}'`).join(`module '${name}'`).split(shim).join(name);
+  }
+  return out;
+}
+
 /** Loads one extension; throws with the reason when it cannot. */
 async function loadOne(
   entry: DiscoveredExtension,
@@ -77,7 +92,14 @@ async function loadOne(
 ): Promise<LoadedExtension | string> {
   const built = await buildExtension(entry.resolvedPath, options.cacheDir);
   await ensureShims(options.cacheDir, built.hostModules);
-  const module = await import(built.entryUrl) as { default?: unknown };
+  let module: { default?: unknown };
+  try {
+    module = await import(built.entryUrl);
+  } catch (error) {
+    throw new Error(
+      nameSources(error instanceof Error ? error.message : String(error), options.cacheDir, built.sources),
+    );
+  }
   const factory = module.default;
   if (typeof factory !== "function") {
     return `Extension does not export a valid factory function: ${entry.path}`;

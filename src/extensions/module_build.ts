@@ -29,6 +29,8 @@ export interface BuiltExtension {
   hostModules: string[];
   /** Whether the cache already held it. */
   cached: boolean;
+  /** URL of each built file → its source path (to name sources, not cache files, in errors). */
+  sources: Map<string, string>;
 }
 
 /** What the cache remembers about an extension's entry: its files and what they import. */
@@ -100,7 +102,16 @@ async function tryManifest(
   } catch {
     return undefined;
   }
-  return { entryUrl: toFileUrl(entryOut), hostModules: manifest.hostModules, cached: true };
+  return {
+    entryUrl: toFileUrl(entryOut),
+    hostModules: manifest.hostModules,
+    cached: true,
+    sources: sourceMap(manifest.files, join(cacheDir, hash)),
+  };
+}
+
+function sourceMap(files: readonly string[], outDir: string): Map<string, string> {
+  return new Map(files.map((file, index) => [toFileUrl(join(outDir, outputName(index, file))), file]));
 }
 
 function outputName(index: number, source: string): string {
@@ -272,6 +283,7 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
     entryUrl: toFileUrl(join(outDir, outputName(0, entryPath))),
     hostModules: manifest.hostModules,
     cached: false,
+    sources: sourceMap(files, outDir),
   };
 }
 

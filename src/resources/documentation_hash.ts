@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "0668b80998fc";
+export const DOCUMENTATION_HASH = "42f8273feb80";

@@ -6,12 +6,16 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { useReferenceFixtures } from "../support/spawn_pi.ts";
+import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import {
+  comparableRpc,
   type ExtensionCase,
   type ExtensionRun,
   fixture,
   MODEL,
+  type RpcSession,
   runExtensionCase,
+  startRpc,
 } from "./extensions_harness.ts";
 
 /** Runs the case with ours and with 1.6.0 (the reference must be installed: no silent skip). */
@@ -273,4 +277,153 @@ Deno.test("EXT-11 registered flags: listed by --help as 1.6.0 lists them, values
     turns: [],
   });
   assertEquals([unknown.code, unknown.stderr], [1, ["Error: Unknown option: --nope"]]);
+});
+
+/** Drives an RPC session with `script` on ours and on 1.6.0; the records each client saw, comparable. */
+async function rpcBoth(
+  args: string[],
+  turns: ScriptedTurn[],
+  script: (rpc: RpcSession) => Promise<void>,
+): Promise<[unknown[], unknown[]]> {
+  assertEquals(useReferenceFixtures(), false, "these tests compare with the live reference 1.6.0");
+  const out: unknown[][] = [];
+  for (const reference of [false, true]) {
+    const rpc = await startRpc(args, turns, reference);
+    try {
+      await script(rpc);
+    } finally {
+      const { stderr } = await rpc.close();
+      out.push([...comparableRpc(rpc.records, rpc.root), { stderr: stderr.split("\n").filter((l) => l) }]);
+    }
+  }
+  return [out[0], out[1]];
+}
+
+const isResponse = (id: string) => (r: Record<string, unknown>) => r.type === "response" && r.id === id;
+
+Deno.test("EXT-12 event-bus.ts over RPC: session_start and /emit notify through extension_ui_request, as 1.6.0", async () => {
+  const [ours, ref] = await rpcBoth(["-ne", "-e", fixture("event-bus.ts"), ...MODEL], [], async (rpc) => {
+    await rpc.waitFor((r) => r.method === "notify", "the session_start notification");
+    await rpc.send({ id: "1", type: "prompt", message: "/emit hello there" });
+    await rpc.waitFor(
+      (r) => r.method === "notify" && String(r.message).includes("hello there"),
+      "the /emit notification",
+    );
+    await rpc.waitFor(isResponse("1"), "the prompt's answer");
+  });
+  assertEquals(ours.filter((r) => (r as { method?: string }).method === "notify"), [
+    {
+      type: "extension_ui_request",
+      id: "$UI",
+      method: "notify",
+      message: "Event from event-bus-example: Session started",
+      notifyType: "info",
+    },
+    {
+      type: "extension_ui_request",
+      id: "$UI",
+      method: "notify",
+      message: "Event from /emit command: hello there",
+      notifyType: "info",
+    },
+  ]);
+  assertEquals(ours, ref);
+});
+
+Deno.test("EXT-13 commands.ts over RPC: /commands asks the client to select; a cancelled dialog ends the command", async () => {
+  const [ours, ref] = await rpcBoth(["-ne", "-e", fixture("commands.ts"), ...MODEL], [], async (rpc) => {
+    await rpc.send({ id: "1", type: "prompt", message: "/commands extension" });
+    const select = await rpc.waitFor((r) => r.method === "select", "the select dialog");
+    await rpc.send({ type: "extension_ui_response", id: select.id, cancelled: true });
+    await rpc.waitFor(isResponse("1"), "the prompt's answer");
+  });
+  const select = ours.find((r) => (r as { method?: string }).method === "select");
+  assertEquals(select, {
+    type: "extension_ui_request",
+    id: "$UI",
+    method: "select",
+    title: "Available Commands",
+    options: ["--- Extensions ---", "/commands - List available slash commands"],
+  });
+  assertEquals(ours, ref);
+});
+
+Deno.test("EXT-14 send-user-message.ts over RPC: /ask sends a user message that runs a turn", async () => {
+  const turns = [{ content: [{ type: "text" as const, text: "Answer to the question." }] }];
+  const [ours, ref] = await rpcBoth(
+    ["-ne", "-e", fixture("send-user-message.ts"), ...MODEL],
+    turns,
+    async (rpc) => {
+      await rpc.send({ id: "1", type: "prompt", message: "/ask what is 2+2?" });
+      await rpc.waitFor((r) => r.type === "agent_settled", "the run's end");
+      await rpc.send({ id: "2", type: "prompt", message: "/ask" });
+      await rpc.waitFor((r) => r.method === "notify", "the usage notification");
+    },
+  );
+  const messages = ours.flatMap((r) => {
+    const rec = r as { type: string; message?: { role: string; content: unknown } };
+    return rec.type === "message_end" && rec.message?.role !== "system"
+      ? [[rec.message!.role, JSON.stringify(rec.message!.content)]]
+      : [];
+  });
+  assertEquals(messages, [
+    ["user", JSON.stringify([{ type: "text", text: "what is 2+2?" }])],
+    ["assistant", JSON.stringify([{ type: "text", text: "Answer to the question." }])],
+  ]);
+  assertEquals(ours, ref);
+});
+
+/** An extension that announces itself in every request (a `before_agent_start` message). */
+function announcer(name: string): string {
+  return `export default function (pi) {
+  pi.on("before_agent_start", () => ({ message: { customType: "loaded", content: "loaded ${name}", display: false } }));
+}
+`;
+}
+
+Deno.test("EXT-15 discovery: agent-dir extensions, settings entries and folders load; project ones only when trusted", async () => {
+  const base: ExtensionCase = {
+    args: ["-p", ...MODEL, "hi"],
+    turns: [{ content: [{ type: "text", text: "OK." }] }],
+    agentFiles: {
+      "extensions/global.ts": announcer("global file"),
+      "extensions/pkg/package.json": JSON.stringify({ pi: { extensions: ["./src/main.ts"] } }),
+      "extensions/pkg/src/main.ts": announcer("package entry"),
+      "extensions/indexed/index.ts": announcer("folder index"),
+      "extensions/notes.md": "not an extension",
+      "elsewhere/by-settings.ts": announcer("settings entry"),
+    },
+    settings: { extensions: ["elsewhere/by-settings.ts"] },
+    projectFiles: {
+      ".pi/extensions/local.ts": announcer("project file"),
+      ".pi/settings.json": JSON.stringify({ extensions: ["../by-project-settings.ts"] }),
+      "by-project-settings.ts": announcer("project settings entry"),
+      "cli.ts": announcer("-e file"),
+    },
+  };
+  const loaded = (run: ExtensionRun) => run.requests[0].filter((t) => t.startsWith("user: loaded"));
+  const [untrusted, refUntrusted] = await both(base);
+  assertEquals([untrusted.code, untrusted.stdout], [0, "OK.\n"], untrusted.stderr.join("\n"));
+  // 1.6.0's order: settings entries, then the folder (files and folders by name).
+  assertEquals(loaded(untrusted), [
+    "user: loaded settings entry",
+    "user: loaded global file",
+    "user: loaded folder index",
+    "user: loaded package entry",
+  ]);
+  assertEquals(untrusted.requests, refUntrusted.requests);
+
+  const trusted = { ...base, args: ["-a", "-e", "cli.ts", ...base.args] };
+  const [ours, ref] = await both(trusted);
+  assertEquals(loaded(ours), [
+    "user: loaded -e file",
+    "user: loaded project settings entry",
+    "user: loaded project file",
+    ...loaded(untrusted),
+  ]);
+  assertEquals(ours.requests, ref.requests);
+
+  // --no-extensions keeps only -e.
+  const none = await runExtensionCase({ ...trusted, args: ["-ne", ...trusted.args] });
+  assertEquals(loaded(none), ["user: loaded -e file"]);
 });

@@ -14,6 +14,17 @@ import { MAIN_TS, requireReferenceCli, spawnPi } from "../support/spawn_pi.ts";
 import { requireReference } from "../../scripts/reference/locate.ts";
 import { comparableJsonLine, makeNormalizer, packageDirs } from "./scenario.ts";
 
+/** Timings a run's speed decides (the bash tool's `wall_time_seconds`), zeroed. */
+function scrubTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrubTimes);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === "wall_time_seconds" ? 0 : scrubTimes(v)]),
+    );
+  }
+  return value;
+}
+
 /** A fixture extension's absolute path. */
 export function fixture(name: string): string {
   return new URL(`../fixtures/extensions/${name}`, import.meta.url).pathname;
@@ -44,6 +55,8 @@ export interface ExtensionCase {
   turns: ScriptedTurn[];
   /** Files to create in the project folder first (path → text). */
   projectFiles?: Record<string, string>;
+  /** Files to create in the agent dir first (path → text). */
+  agentFiles?: Record<string, string>;
   /** Project- or agent-dir-relative files to read afterwards (`agent:` prefix for the agent dir). */
   readFiles?: string[];
   env?: Record<string, string>;
@@ -70,9 +83,11 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
   const env = await createAgentEnv(server.url, { settings: c.settings });
   env.env.PI_OFFLINE = "1";
   try {
-    for (const [path, text] of Object.entries(c.projectFiles ?? {})) {
-      await Deno.mkdir(join(env.cwd, path, ".."), { recursive: true });
-      await Deno.writeTextFile(join(env.cwd, path), text);
+    for (const [dir, files] of [[env.cwd, c.projectFiles], [env.agentDir, c.agentFiles]] as const) {
+      for (const [path, text] of Object.entries(files ?? {})) {
+        await Deno.mkdir(join(dir, path, ".."), { recursive: true });
+        await Deno.writeTextFile(join(dir, path), text);
+      }
     }
     const result = await spawnPi(c.args, {
       env: { ...env.env, ...c.env },
@@ -81,7 +96,8 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
       stdin: c.stdin,
       timeoutMs: c.timeoutMs,
     });
-    const normalize = makeNormalizer(env.root, packageDirs());
+    const normalizeIds = makeNormalizer(env.root, packageDirs());
+    const normalize = (value: unknown) => scrubTimes(normalizeIds(value));
     const sessionFiles = await env.sessionFiles();
     const session = sessionFiles.length === 1
       ? (await Deno.readTextFile(sessionFiles[0])).split("\n").filter((l) => l).slice(1)

@@ -6,5 +6,9 @@
  * @module
  */
 export * from "../../tools/mod.ts";
-export { getAgentDir } from "../../config/paths.ts";
+export { CONFIG_DIR_NAME, getAgentDir } from "../../config/paths.ts";
+export { convertToLlm } from "../../session/messages.ts";
+export { serializeConversation } from "../../compaction/serialize.ts";
+export { parseFrontmatter, stripFrontmatter } from "../../resources/frontmatter.ts";
+export { VERSION } from "../../version.ts";
 export { defineTool, isToolCallEventType } from "../api_helpers.ts";

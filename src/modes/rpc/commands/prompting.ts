@@ -2,7 +2,7 @@
  * Prompting commands: `prompt` (answered once the prompt is accepted, not when the run ends),
  * `steer`, `follow_up`, `abort` and `clear_queue`. The answers to the first three say what became
  * of the text (`data.disposition`): a run `started` or it was `queued` into the running one.
- * (`handled`, for texts an extension command or input handler consumes, comes with extensions.)
+ * `handled` means an extension command or `input` handler consumed the text.
  *
  * @module
  */
@@ -29,7 +29,9 @@ export const promptingHandlers: RpcHandlerTable = {
         streamingBehavior: command.streamingBehavior,
         source: "rpc",
         preflightResult: (accepted) => {
-          if (accepted) answer(ok(id, "prompt", { disposition }));
+          if (accepted) {
+            answer(ok(id, "prompt", { disposition: accepted === "handled" ? "handled" : disposition }));
+          }
         },
       }).then(
         // Accepted without a preflight report (nothing to run): still one answer.
