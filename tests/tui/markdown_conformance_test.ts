@@ -181,6 +181,26 @@ function behaviourCases(): TuiCase[] {
         return out;`,
     },
     {
+      name: "md/padding/wider-than-width",
+      body: `${THEME} const out = {}; for (const w of [1, 2, 4, 7]) {
+        out[w] = new T.Markdown("# Head\\n\\ntext here", 3, 2, theme, { bgColor: (t) => "\\x1b[41m" + t + "\\x1b[49m" }).render(w); }
+        return out;`,
+    },
+    {
+      name: "md/transform/empty-and-whitespace",
+      body:
+        `${THEME} const a = new T.Markdown("x", 0, 1, theme, undefined, { transform: () => "" }).render(10);
+        const b = new T.Markdown("x", 0, 1, theme, undefined, { transform: () => "  \\n " }).render(10);
+        const c = new T.Markdown("x", 1, 1, theme, undefined, { transform: (m) => m + "\\n\\n- added" }).render(10);
+        return { a, b, c };`,
+    },
+    {
+      name: "md/images/terminal-image-lines",
+      body: `${THEME} const kitty = "\\x1b_Ga=T,f=100;AAAA\\x1b\\\\";
+        const md = new T.Markdown("before\\n\\n" + kitty + "  \\nafter " + "w ".repeat(30), 1, 0, theme);
+        return md.render(20);`,
+    },
+    {
       name: "md/marked/lexer-export",
       body: `const m = new T.Marked(); return m.lexer("# h\\n\\n- a").map((t) => t.type);`,
     },
