@@ -31,19 +31,13 @@ import {
 } from "./latex_layout.ts";
 import { ACCENTS, BLACKBOARD, lookup, NEGATED_SYMBOLS, SYMBOLS } from "./latex_symbols.ts";
 import { renderEnvironment } from "./latex_environments.ts";
+import { isBlank, isSpace, LatexReader } from "./latex_reader.ts";
 
 /** Characters printed as themselves after a backslash. */
 const ESCAPED_LITERALS = new Set(["{", "}", "$", "%", "#", "_", "&"]);
 
-const isSpace = (character: string | undefined): boolean => character !== undefined && /\s/.test(character);
-const isBlank = (character: string | undefined): boolean => character === " " || character === "\t";
-
 /** Parses one LaTeX source into text with layout markers; `render()` gives undefined when unsupported. */
-export class LatexParser {
-  private position = 0;
-  private supported = true;
-  /** False inside the arguments of a one-line fraction, whose nested fractions must stay on one line too. */
-  private stackFractions = true;
+export class LatexParser extends LatexReader {
   /** How many scripts deep the parser is: a script inside a script needs the 2D layout in display math. */
   private scriptDepth = 0;
 
@@ -53,10 +47,12 @@ export class LatexParser {
    * @param display whether stacked layout is allowed
    */
   constructor(
-    private readonly source: string,
+    source: string,
     private readonly nodes: LayoutNode[],
     private readonly display: boolean,
-  ) {}
+  ) {
+    super(source);
+  }
 
   /** The whole source rendered, or undefined when it uses anything unsupported or does not parse to its end. */
   render(): string | undefined {
@@ -85,18 +81,8 @@ export class LatexParser {
     this.supported = false;
   }
 
-  private get current(): string | undefined {
-    return this.source[this.position];
-  }
-
-  private skipWhile(test: (character: string | undefined) => boolean, from = this.position): number {
-    let at = from;
-    while (at < this.source.length && test(this.source[at])) at++;
-    return at;
-  }
-
   /** Reads until `end` (consumed) or the end of the source; a stray `}` or a missing `end` is unsupported. */
-  private sequence(end?: string): string {
+  protected sequence(end?: string): string {
     let out = "";
     while (this.position < this.source.length) {
       const character = this.source[this.position];
@@ -217,7 +203,7 @@ export class LatexParser {
   }
 
   /** A backslash command at the position. */
-  private command(): string {
+  protected command(): string {
     this.position++;
     if (this.position >= this.source.length) {
       this.supported = false;
@@ -385,73 +371,6 @@ export class LatexParser {
     if (lower !== undefined) text += inlineLower === "bracket" ? `[${lower}]` : scriptText(lower, "sub");
     if (upper !== undefined) text += scriptText(upper, "sup");
     return spaced ? ` ${text} ` : text;
-  }
-
-  /** A required argument: a group, a command, or one character; `stackFractions` false keeps fractions inline. */
-  argument(stackFractions = true): string {
-    const saved = this.stackFractions;
-    this.stackFractions = saved && stackFractions;
-    try {
-      return this.argumentValue();
-    } finally {
-      this.stackFractions = saved;
-    }
-  }
-
-  private argumentValue(): string {
-    this.position = this.skipWhile(isSpace);
-    if (this.position >= this.source.length) {
-      this.supported = false;
-      return "";
-    }
-    if (this.current === "{") {
-      this.position++;
-      return this.sequence("}");
-    }
-    if (this.current === "\\") return this.command();
-    return this.source[this.position++] ?? "";
-  }
-
-  /** An optional `[…]` argument, rendered; undefined when absent. */
-  private optionalArgument(): string | undefined {
-    this.position = this.skipWhile(isBlank);
-    if (this.current !== "[") return undefined;
-    const end = this.source.indexOf("]", this.position + 1);
-    if (end < 0) {
-      this.supported = false;
-      return undefined;
-    }
-    const value = this.source.slice(this.position + 1, end);
-    this.position = end + 1;
-    return this.renderNested(value);
-  }
-
-  /** The raw text of a `{…}` group (nesting and escapes respected), or undefined when there is none. */
-  private rawGroup(): string | undefined {
-    this.position = this.skipWhile(isBlank);
-    if (this.current !== "{") {
-      this.supported = false;
-      return undefined;
-    }
-    const start = ++this.position;
-    let depth = 1;
-    while (this.position < this.source.length) {
-      const character = this.source[this.position];
-      if (character === "\\") {
-        this.position += 2;
-        continue;
-      }
-      if (character === "{") depth++;
-      if (character === "}") depth--;
-      if (depth === 0) {
-        const value = this.source.slice(start, this.position);
-        this.position++;
-        return value;
-      }
-      this.position++;
-    }
-    this.supported = false;
-    return undefined;
   }
 
   /** `\begin{name}…\end{name}`: the body up to the first matching end, rendered by the environment's kind. */
