@@ -267,8 +267,12 @@ async function readInitialMessage(run: RunContext, services: AgentSessionService
 /** Refuses to start a run that cannot work: no model, a benchmark outside interactive mode. */
 function checkCanRun(run: RunContext, session: AgentSession): void {
   if (run.appMode !== "interactive" && !session.model) {
-    // The reference's agent falls back to a placeholder model ("unknown/unknown") and the first
-    // prompt fails with this text, exit 1 (CLI-24).
+    // The reference's agent falls back to a placeholder model ("unknown/unknown"): RPC mode serves
+    // and each prompt is refused with this text; print and JSON mode fail at the first prompt with
+    // it, exit 1 (CLI-24), JSON mode after the session header every JSON run starts with.
+    if (run.appMode === "rpc") return;
+    const header = run.appMode === "json" ? session.sessionManager.getHeader() : undefined;
+    if (header) run.io.stdout(`${JSON.stringify(header)}\n`);
     session.dispose();
     run.io.stderr(`${formatNoApiKeyFoundMessage("unknown")}\n`);
     throw new CliExit("", 1);

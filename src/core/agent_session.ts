@@ -25,7 +25,7 @@ import type { SessionManager } from "../session/session_manager.ts";
 import { getCurrentTools, type SystemMessage, systemMessageUpdate } from "../session/system_message.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import { applyToolModifiers } from "../util/tool_list.ts";
-import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth_guidance.ts";
+import { formatNoApiKeyFoundMessage } from "./auth_guidance.ts";
 import type { BashResult } from "../tools/bash_executor.ts";
 import { computeContextUsage } from "./context_usage.ts";
 import { SessionBash } from "./session_bash.ts";
@@ -495,7 +495,9 @@ export class AgentSession {
       }
       this.#bash.flush();
       const model = this.model;
-      if (!model) throw new Error(formatNoModelSelectedMessage());
+      // pi 1.6.0's agent holds a placeholder model ("unknown") when none is available, so a
+      // prompt without a model is refused as that model's missing key.
+      if (!model) throw new Error(formatNoApiKeyFoundMessage("unknown"));
       if (!this.modelRegistry.hasConfiguredAuth(model)) {
         if (this.modelRegistry.isUsingOAuth(model)) {
           throw new Error(

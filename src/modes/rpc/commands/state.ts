@@ -4,15 +4,33 @@
  *
  * @module
  */
+import type { Model } from "../../../ai/types.ts";
 import type { RpcSessionState } from "../rpc_types.ts";
 import { fail, ok, type RpcHandlerTable } from "./context.ts";
+
+/**
+ * What `get_state` reports as the model when none is available: pi 1.6.0's agent starts with this
+ * placeholder, so clients always find a `model` object.
+ */
+const NO_MODEL: Model = {
+  id: "unknown",
+  name: "unknown",
+  api: "unknown",
+  provider: "unknown",
+  baseUrl: "",
+  reasoning: false,
+  input: [],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 0,
+  maxTokens: 0,
+};
 
 /** Handlers of get_state, get_messages, the model, thinking and queue-mode commands. */
 export const stateHandlers: RpcHandlerTable = {
   get_state(command, ctx) {
     const session = ctx.session;
     const state: RpcSessionState = {
-      model: session.model,
+      model: session.model ?? NO_MODEL,
       thinkingLevel: session.thinkingLevel,
       isStreaming: session.isStreaming,
       isCompacting: session.isCompacting,
