@@ -58,12 +58,28 @@ class RenderState {
   stableBlocks = new Map<string, Block>();
   restBlocks = new Map<string, Block>();
   stableLines: StableLines | undefined;
+  /**
+   * Output rows of each source line (wrapped, framed, padded) at `framedWidth`, from this render and the last.
+   * A block that grows, like a code block or list while it streams, renders anew on every delta, but most of
+   * its lines are the same as before: their rows are looked up instead of wrapped and measured again.
+   */
+  framedWidth = -1;
+  framed = new Map<string, string[]>();
+  framedBefore = new Map<string, string[]>();
 
   /** Forgets rendered lines (theme or emptiness changed); keeps tokens. */
   dropLines(): void {
     this.stableBlocks = new Map();
     this.restBlocks = new Map();
     this.stableLines = undefined;
+    this.framedWidth = -1;
+  }
+
+  /** Starts a render at `width`: the rows kept are those of the last render at the same width. */
+  startFraming(width: number): void {
+    this.framedBefore = this.framedWidth === width ? this.framed : new Map();
+    this.framed = new Map();
+    this.framedWidth = width;
   }
 }
 
@@ -101,6 +117,8 @@ export class Markdown implements Component {
   private cachedWidth?: number;
   private cachedLines?: string[];
   private state?: WeakRef<RenderState>;
+  /** The render state whose row cache `renderBlock` uses, set for the duration of a render. */
+  private framing?: RenderState;
   private readonly context: MarkdownContext;
 
   /**
@@ -180,9 +198,12 @@ export class Markdown implements Component {
       return this.remember(width, []);
     }
     const document = state.lexer.lex(text);
+    state.startFraming(width);
+    this.framing = state;
     const content = document.hasLinks
       ? this.renderFresh(document.rest, width, contentWidth, state)
       : this.renderReusing(document, width, contentWidth, state);
+    this.framing = undefined;
     const padding: string[] = [];
     const bg = this.defaultTextStyle?.bgColor;
     const blank = " ".repeat(width);
@@ -298,19 +319,24 @@ export class Markdown implements Component {
     // Image lines are not wrapped, so split them here: breaks after an image must stay separate rows.
     const tokenLines = renderBlockToken(this.context, token, contentWidth, nextTokenType)
       .flatMap((line) => isImageLine(line) ? line.split("\n") : [line]);
+    const state = this.framing;
     for (const line of tokenLines) {
       if (isImageLine(line)) {
         lines.push(line);
         continue;
       }
-      for (const wrapped of wrapTextWithAnsi(line, contentWidth)) {
-        const framed = margin + wrapped + margin;
-        lines.push(
-          bg
+      let rows = state?.framed.get(line) ?? state?.framedBefore.get(line);
+      if (!rows) {
+        rows = wrapTextWithAnsi(line, contentWidth).map((wrapped) => {
+          const framed = margin + wrapped + margin;
+          return bg
             ? applyBackgroundToLine(framed, width, bg)
-            : framed + " ".repeat(Math.max(0, width - visibleWidth(framed))),
-        );
+            : framed + " ".repeat(Math.max(0, width - visibleWidth(framed)));
+        });
+        flattenLines(rows);
       }
+      state?.framed.set(line, rows);
+      for (const row of rows) lines.push(row);
     }
     this.context.highlighted = undefined;
     flattenLines(lines);
