@@ -267,12 +267,14 @@ export interface UserMessage {
 
 /** A diagnostic attached to an assistant message by a provider (e.g. a recovered parse problem). */
 export interface AssistantMessageDiagnostic {
-  /** Kind of diagnostic. */
+  /** Kind of diagnostic (e.g. `anthropic_strict_tools_fallback`). */
   type: string;
-  /** What happened, for people. */
-  message: string;
+  /** Unix time in milliseconds. */
+  timestamp: number;
+  /** The error that led to it, when one did. */
+  error?: { name?: string; message: string; code?: string | number };
   /** Further facts specific to the diagnostic. */
-  [key: string]: unknown;
+  details?: Record<string, unknown>;
 }
 
 /** A message produced by a model. */

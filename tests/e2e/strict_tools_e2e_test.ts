@@ -137,3 +137,57 @@ Deno.test("TOOLS-1.6-STRICT e2e read/bash/edit/write are sent strict where the m
   assertEquals(ours, reference);
   assertEquals(stored, reference);
 });
+
+/** What a run observes when Claude refuses the strict tools for its limits. */
+async function observeLimitFallback(reference: boolean): Promise<Json> {
+  const server = await startFakeProvider([
+    { fault: { kind: "http", status: 400, message: "Too many strict tools (24). The maximum is 20." } },
+    { content: [{ type: "text", text: "first answer" }] },
+    { content: [{ type: "text", text: "second answer" }] },
+  ]);
+  const env = await createAgentEnv(server.url);
+  env.env.PI_OFFLINE = "1";
+  try {
+    const path = join(env.agentDir, "models.json");
+    const models = JSON.parse(await Deno.readTextFile(path)) as {
+      providers: Record<string, { models: Json[] }>;
+    };
+    models.providers["fake-anthropic"].models[0].compat = { supportsStrictTools: true };
+    await Deno.writeTextFile(path, JSON.stringify(models));
+    // Two prompts in one process: the second request of the session goes non-strict at once.
+    const args = ["--model", "fake-anthropic/test-model", "--tools", "read,grep", "-p", "one", "two"];
+    const result = await spawnPi(args, { env: env.env, cwd: env.cwd, reference });
+    const [file] = await env.sessionFiles();
+    const lines = (await Deno.readTextFile(file)).trim().split("\n").map((line) => JSON.parse(line));
+    return {
+      code: result.code,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      // Per request: whether each tool was sent strict.
+      strict: server.requests.map((r) => ((r.body as Json).tools as Json[]).map((t) => t.strict ?? false)),
+      diagnostics: lines.flatMap((line) =>
+        line.message?.role === "assistant"
+          ? [(line.message.diagnostics ?? []).map((d: Json) => ({ type: d.type, details: d.details }))]
+          : []
+      ),
+    };
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+}
+
+Deno.test("TOOLS-1.6-STRICT e2e Claude refusing the strict tools for its limits: resent non-strict once, then non-strict for the session", async () => {
+  const want = {
+    code: 0,
+    stdout: "second answer\n",
+    stderr: "",
+    strict: [[true, false], [false, false], [false, false]],
+    diagnostics: [
+      [{ type: "anthropic_strict_tools_fallback", details: { reason: "strict_tool_limits_exceeded" } }],
+      [],
+    ],
+  };
+  assertEquals(await observeLimitFallback(false), want);
+  if (!useReferenceFixtures()) assertEquals(await observeLimitFallback(true), want);
+});

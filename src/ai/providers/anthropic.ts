@@ -24,6 +24,12 @@ import type {
 } from "../types.ts";
 import { anthropicEndpoint } from "./anthropic_headers.ts";
 import { postAnthropic } from "./anthropic_http.ts";
+import { ProviderHttpError } from "./provider_retry.ts";
+import {
+  hasExceededStrictToolLimits,
+  isStrictToolLimitError,
+  markStrictToolLimitsExceeded,
+} from "./strict_tools.ts";
 import {
   type AnthropicEffort,
   type AnthropicOptions,
@@ -198,20 +204,46 @@ async function run(
     (providerEnvValue("PI_CACHE_RETENTION", options?.env) === "long" ? "long" : "short");
   const sessionId = cacheRetention === "none" ? undefined : options?.sessionId;
   const endpoint = anthropicEndpoint(model, context, apiKey, interleaved, options?.headers, sessionId);
-  let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, {
-    ...options,
-    cacheRetention,
-  });
-  const replaced = await options?.onPayload?.(params, model);
-  if (replaced !== undefined) params = replaced;
-
-  const response = await postAnthropic(endpoint.url, endpoint.headers, JSON.stringify(params), {
-    signal: options?.signal,
-    timeoutMs: options?.timeoutMs,
-    maxRetries: options?.maxRetries,
-    maxRetryDelayMs: options?.maxRetryDelayMs,
-    secrets: apiKey ? [apiKey] : [],
-  });
+  // Strict tools Claude refused for its limits are resent once non-strict (those that only prefer
+  // strict), and the session's later requests send them so at once (pi 1.6.0).
+  let disablePreferredStrict = hasExceededStrictToolLimits(options?.sessionId);
+  let response: Response;
+  for (;;) {
+    options?.signal?.throwIfAborted();
+    let params: unknown = buildAnthropicParams(model, context, endpoint.isOAuth, {
+      ...options,
+      cacheRetention,
+    }, disablePreferredStrict);
+    const preferStrict = ((params as { tools?: { strict?: boolean }[] }).tools ?? []).some((tool, i) =>
+      tool.strict === true && context.tools?.[i]?.constrainedSampling?.strict === "prefer"
+    );
+    const replaced = await options?.onPayload?.(params, model);
+    if (replaced !== undefined) params = replaced;
+    try {
+      response = await postAnthropic(endpoint.url, endpoint.headers, JSON.stringify(params), {
+        signal: options?.signal,
+        timeoutMs: options?.timeoutMs,
+        maxRetries: options?.maxRetries,
+        maxRetryDelayMs: options?.maxRetryDelayMs,
+        secrets: apiKey ? [apiKey] : [],
+      });
+      break;
+    } catch (error) {
+      if (
+        options?.signal?.aborted || disablePreferredStrict || !preferStrict ||
+        !(error instanceof ProviderHttpError) || error.status !== 400 ||
+        !error.message.includes("invalid_request_error") || !isStrictToolLimitError(error.message)
+      ) throw error;
+      disablePreferredStrict = true;
+      markStrictToolLimitsExceeded(options?.sessionId);
+      output.diagnostics = [...(output.diagnostics ?? []), {
+        type: "anthropic_strict_tools_fallback",
+        timestamp: Date.now(),
+        error: { message: error.message },
+        details: { reason: "strict_tool_limits_exceeded" },
+      }];
+    }
+  }
   await options?.onResponse?.(
     { status: response.status, headers: Object.fromEntries(response.headers) },
     model,

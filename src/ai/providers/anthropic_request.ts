@@ -281,10 +281,14 @@ export function convertTools(
   model: Model,
   isOAuth: boolean,
   cacheControl?: CacheControl,
+  disablePreferredStrict = false,
 ): Json[] {
   const compat = anthropicCompat(model);
   return tools.map((tool, index) => {
-    const strict = resolveStrictTool(tool, compat.supportsStrictTools, isStrictUnsupportedKeyword);
+    // After Claude refused the strict tools for its limits, tools that only prefer strict go without.
+    const strict = disablePreferredStrict && tool.constrainedSampling?.strict === "prefer"
+      ? undefined
+      : resolveStrictTool(tool, compat.supportsStrictTools, isStrictUnsupportedKeyword);
     const schema = toolParameters(tool, strict) as {
       properties?: unknown;
       required?: unknown;
@@ -318,12 +322,16 @@ export function convertTools(
 /** The identity line OAuth requests must open their system prompt with. */
 export const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
 
-/** The whole request body (with `stream: true`). */
+/**
+ * The whole request body (with `stream: true`); `disablePreferredStrict` sends the tools that only
+ * prefer strict arguments non-strict.
+ */
 export function buildAnthropicParams(
   model: Model,
   context: Context,
   isOAuth: boolean,
   options?: AnthropicOptions,
+  disablePreferredStrict = false,
 ): Json {
   const cacheControl = cacheControlFor(model, options?.cacheRetention);
   const cache = cacheControl ? { cache_control: cacheControl } : {};
@@ -345,7 +353,7 @@ export function buildAnthropicParams(
     params.temperature = options.temperature;
   }
   if (context.tools && context.tools.length > 0) {
-    params.tools = convertTools(context.tools, model, isOAuth, cacheControl);
+    params.tools = convertTools(context.tools, model, isOAuth, cacheControl, disablePreferredStrict);
   }
   if (model.reasoning) {
     if (options?.thinkingEnabled) {

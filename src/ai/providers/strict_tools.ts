@@ -169,3 +169,42 @@ export function resolveStrictTool(
 export function toolParameters(tool: Tool, strict: boolean | undefined): JsonSchema {
   return strict === true ? makeStrictJsonSchema(tool.parameters) : tool.parameters;
 }
+
+/**
+ * What Claude answers (HTTP 400) when a request's strict tools exceed its limits (about 20 strict
+ * tools, 16 optional or union-typed parameters across them); pi 1.6.0 then resends the request with
+ * the tools that only prefer strict arguments non-strict.
+ */
+const STRICT_TOOL_LIMIT_MESSAGES = [
+  "The compiled grammar is too large",
+  "Too many strict tools (",
+  "Schemas contains too many parameters with union types (",
+];
+
+/** Whether a provider error says the request's strict tools exceed the provider's limits. */
+export function isStrictToolLimitError(message: string): boolean {
+  return STRICT_TOOL_LIMIT_MESSAGES.some((text) => message.includes(text));
+}
+
+/**
+ * Sessions whose strict tools were refused for exceeding the limits: their later requests send
+ * `prefer` tools non-strict at once (the tool set rarely changes, and switching back would only be
+ * refused again and miss the prompt cache). Bounded, oldest first out.
+ */
+const sessionsOverStrictLimits = new Set<string>();
+const MAX_SESSIONS_OVER_STRICT_LIMITS = 10_000;
+
+/** Remembers that `sessionId`'s strict tools exceeded the limits (nothing without a session). */
+export function markStrictToolLimitsExceeded(sessionId: string | undefined): void {
+  if (sessionId === undefined) return;
+  sessionsOverStrictLimits.add(sessionId);
+  if (sessionsOverStrictLimits.size > MAX_SESSIONS_OVER_STRICT_LIMITS) {
+    const oldest = sessionsOverStrictLimits.values().next().value;
+    if (oldest !== undefined) sessionsOverStrictLimits.delete(oldest);
+  }
+}
+
+/** Whether an earlier request of `sessionId` had its strict tools refused for the limits. */
+export function hasExceededStrictToolLimits(sessionId: string | undefined): boolean {
+  return sessionId !== undefined && sessionsOverStrictLimits.has(sessionId);
+}
