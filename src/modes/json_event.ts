@@ -56,6 +56,51 @@ function toJsonAssistantEvent(event: AssistantMessageEvent): JsonAssistantMessag
   return delta;
 }
 
+/** Where {@link writeJsonEvent} writes: text, or text whose UTF-8 bytes are at hand. */
+export interface JsonEventSink {
+  write(text: string): void;
+  writeEncoded(text: string, bytes: Uint8Array): void;
+}
+
+// The start of a delta record, up to its delta, changes a few times per reply at most (the usage,
+// the block): kept as text and bytes for the last usage text, delta type and block index.
+let prefixUsage = "";
+let prefixType = "";
+let prefixIndex = -1;
+let prefixText = "";
+let prefixBytes = new Uint8Array();
+const encoder = new TextEncoder();
+
+/**
+ * Writes the line {@link serializeJsonEvent} gives for `event`. A delta record (one per delta of
+ * a reply) goes out as its cached start plus the delta, not built and encoded whole each time.
+ */
+export function writeJsonEvent(event: AgentSessionEvent, sink: JsonEventSink): void {
+  if (event.type === "message_update") {
+    const delta = event.assistantMessageEvent;
+    if (
+      (delta.type === "text_delta" || delta.type === "thinking_delta" || delta.type === "toolcall_delta") &&
+      typeof delta.contentIndex === "number" && typeof delta.delta === "string" &&
+      event.message.role === "assistant"
+    ) {
+      const usage = usageJson((event.message as AssistantMessage).usage);
+      if (usage !== prefixUsage || delta.type !== prefixType || delta.contentIndex !== prefixIndex) {
+        prefixUsage = usage;
+        prefixType = delta.type;
+        prefixIndex = delta.contentIndex;
+        prefixText =
+          `{"type":"message_update","usage":${usage},"assistantMessageEvent":{"type":"${delta.type}",` +
+          `"contentIndex":${JSON.stringify(delta.contentIndex)},"delta":`;
+        prefixBytes = encoder.encode(prefixText);
+      }
+      sink.writeEncoded(prefixText, prefixBytes);
+      sink.write(`${JSON.stringify(delta.delta)}}}\n`);
+      return;
+    }
+  }
+  sink.write(serializeJsonEvent(event));
+}
+
 /** One JSON line (with its LF) for an event. */
 export function serializeJsonEvent(event: AgentSessionEvent): string {
   if (event.type === "message_update") {

@@ -32,9 +32,7 @@ export interface PrintModeOptions {
 export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
   const { mode, messages = [], initialMessage, initialImages } = options;
   // The JSON record writer loads only in JSON mode.
-  const serializeJsonEvent = mode === "json"
-    ? (await import("./json_event.ts")).serializeJsonEvent
-    : undefined;
+  const writeJsonEvent = mode === "json" ? (await import("./json_event.ts")).writeJsonEvent : undefined;
   // JSON records are written in batches (one system call per record made long replies slow).
   const out = new OutputBatch();
   // SIGTERM/SIGHUP as in pi 1.6.0: JSON records stop, the running reply is aborted and saved in
@@ -69,7 +67,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
       const reply = event.message as AssistantMessage;
       lastReplyError = reply.stopReason === "error" ? reply.errorMessage || "Request error" : undefined;
     }
-    if (serializeJsonEvent && writeEvents) out.write(serializeJsonEvent(event));
+    if (writeJsonEvent && writeEvents) writeJsonEvent(event, out);
   });
   try {
     if (mode === "json") {

@@ -30,11 +30,17 @@ export class OutputBatch {
   #used = 0;
   #timer?: ReturnType<typeof setTimeout>;
   readonly #sink: (text: string) => void;
+  readonly #byteSink: (bytes: Uint8Array) => void = writeStdout;
 
-  /** `sink` receives the joined text (default: a complete synchronous stdout write). */
-  constructor(sink: (text: string) => void = writeStdout) {
+  /**
+   * `sink` receives the joined text (default: a complete synchronous stdout write, fed from the
+   * reused byte buffer); `byteSink` instead receives the encoded batches (a view of that buffer,
+   * valid during the call), as stdout would.
+   */
+  constructor(sink: (text: string) => void = writeStdout, byteSink?: (bytes: Uint8Array) => void) {
     this.#sink = sink;
-    if (sink === writeStdout) this.#bytes = new Uint8Array(BUFFER_BYTES);
+    if (byteSink) this.#byteSink = byteSink;
+    if (sink === writeStdout || byteSink) this.#bytes = new Uint8Array(BUFFER_BYTES);
   }
 
   /** Queues `text`; written within this task, or at once when enough is waiting. */
@@ -44,7 +50,7 @@ export class OutputBatch {
       if (this.#used + text.length * MAX_BYTES_PER_UNIT > bytes.length) {
         this.flush();
         // Too long for the buffer (a whole reply in a message_end): written as it is.
-        if (text.length * MAX_BYTES_PER_UNIT > bytes.length) return writeStdout(text);
+        if (text.length * MAX_BYTES_PER_UNIT > bytes.length) return this.#byteSink(encoder.encode(text));
       }
       this.#used += encoder.encodeInto(text, bytes.subarray(this.#used)).written;
       if (this.#used >= FLUSH_AT) this.flush();
@@ -54,6 +60,23 @@ export class OutputBatch {
     this.#parts.push(text);
     this.#size += text.length;
     if (this.#size >= FLUSH_AT) this.flush();
+    else this.#timer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  /**
+   * Queues `text` whose UTF-8 encoding the caller already holds (`bytes`, which must not change
+   * afterwards): a constant part of many records is then copied rather than encoded each time.
+   */
+  writeEncoded(text: string, bytes: Uint8Array): void {
+    const buffer = this.#bytes;
+    if (!buffer) return this.write(text);
+    if (this.#used + bytes.length > buffer.length) {
+      this.flush();
+      if (bytes.length > buffer.length) return this.#byteSink(bytes);
+    }
+    buffer.set(bytes, this.#used);
+    this.#used += bytes.length;
+    if (this.#used >= FLUSH_AT) this.flush();
     else this.#timer ??= setTimeout(() => this.flush(), 0);
   }
 
@@ -67,7 +90,7 @@ export class OutputBatch {
       if (this.#used === 0) return;
       const used = this.#used;
       this.#used = 0;
-      writeStdout(this.#bytes.subarray(0, used));
+      this.#byteSink(this.#bytes.subarray(0, used));
       return;
     }
     if (this.#parts.length === 0) return;

@@ -13,7 +13,7 @@ import { MAIN_TS, spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
 import type { AssistantMessage, AssistantMessageEvent } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
 import type { AgentSessionEvent } from "../../src/core/agent_session_types.ts";
-import { serializeJsonEvent } from "../../src/modes/json_event.ts";
+import { serializeJsonEvent, writeJsonEvent } from "../../src/modes/json_event.ts";
 import { OutputBatch } from "../../src/modes/stdout_batch.ts";
 import { startBulkSseServer } from "./json_deltas_server.ts";
 import { comparableJsonLine, FINAL_TEXT, runScenario } from "./scenario.ts";
@@ -112,7 +112,8 @@ Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON w
     timestamp: 0,
   };
   let bytes = 0;
-  const out = new OutputBatch((text) => (bytes += text.length));
+  // Encoded into the batch's byte buffer, as for stdout; only the sizes are kept.
+  const out = new OutputBatch(() => {}, (chunk) => (bytes += chunk.length));
   // CPU time of this process, not wall time: on a shared machine the wall clock measures the neighbours.
   const started = process.cpuUsage();
   for (let i = 0; i < deltas; i++) {
@@ -125,13 +126,64 @@ Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON w
       partial,
     };
     const event: AgentSessionEvent = { type: "message_update", message: partial, assistantMessageEvent };
-    out.write(serializeJsonEvent(event));
+    writeJsonEvent(event, out);
   }
   out.flush();
   const used = process.cpuUsage(started);
   const ms = (used.user + used.system) / 1000;
   assert(ms < 1000, `${deltas} deltas took ${ms.toFixed(0)} ms of CPU`);
   assert(bytes > deltas * 100 && bytes < deltas * 300, `${bytes} bytes`);
+});
+
+Deno.test("MODE-02 writeJsonEvent writes exactly what serializeJsonEvent gives, to text and to byte sinks", () => {
+  const message: AssistantMessage = {
+    role: "assistant",
+    content: [{ type: "text", text: "" }],
+    api: "openai-completions",
+    provider: "fake-openai",
+    model: "test-model",
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: 0,
+  };
+  const events: AgentSessionEvent[] = [];
+  const update = (assistantMessageEvent: AssistantMessageEvent): AgentSessionEvent => ({
+    type: "message_update",
+    message: { ...message, usage: { ...message.usage, cost: { ...message.usage.cost } } },
+    assistantMessageEvent,
+  });
+  events.push({ type: "message_start", message });
+  for (const delta of ["plain", 'quote " and \\ backslash', "é 你好 🚀", "\u2028\n\t\u0000", "\ud800 lone"]) {
+    events.push(update({ type: "text_delta", contentIndex: 0, delta, partial: message }));
+    events.push(update({ type: "thinking_delta", contentIndex: 1, delta, partial: message }));
+  }
+  // The usage changes mid-reply (in place, as providers update it), and the block index.
+  message.usage.input = 12;
+  message.usage.cost.total = 0.25;
+  events.push(update({ type: "text_delta", contentIndex: 0, delta: "after usage", partial: message }));
+  events.push(update({ type: "toolcall_delta", contentIndex: 2, delta: '{"a":', partial: message }));
+  events.push(update({ type: "text_end", contentIndex: 0, content: "x", partial: message }));
+  events.push({ type: "message_end", message });
+  const expected = events.map(serializeJsonEvent).join("");
+
+  let text = "";
+  const textOut = new OutputBatch((chunk) => (text += chunk));
+  const chunks: Uint8Array[] = [];
+  const byteOut = new OutputBatch(() => {}, (chunk) => chunks.push(chunk.slice()));
+  for (const event of events) {
+    writeJsonEvent(event, textOut);
+    writeJsonEvent(event, byteOut);
+  }
+  textOut.flush();
+  byteOut.flush();
+  assertEquals(text, expected);
+  const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  assertEquals(new TextDecoder().decode(joined), expected);
 });
 
 Deno.test("MODE-02 e2e --mode json exits 0 when the reply fails: the error is in the records (as pi 1.6.0)", async () => {
