@@ -71,52 +71,55 @@ let prefixText = "";
 let prefixBytes = new Uint8Array();
 const encoder = new TextEncoder();
 
+type DeltaEvent = Extract<
+  AssistantMessageEvent,
+  { type: "text_delta" | "thinking_delta" | "toolcall_delta" }
+>;
+
+/** The delta of a one-per-delta record (a text, thinking or tool-call delta of a reply), else undefined. */
+function plainDelta(event: AgentSessionEvent): DeltaEvent | undefined {
+  if (event.type !== "message_update" || event.message.role !== "assistant") return undefined;
+  const delta = event.assistantMessageEvent;
+  if (delta.type !== "text_delta" && delta.type !== "thinking_delta" && delta.type !== "toolcall_delta") {
+    return undefined;
+  }
+  return typeof delta.contentIndex === "number" && typeof delta.delta === "string" ? delta : undefined;
+}
+
+/** The start of a delta record, up to its delta's value. */
+function deltaPrefix(usage: string, delta: DeltaEvent): string {
+  return `{"type":"message_update","usage":${usage},"assistantMessageEvent":{"type":"${delta.type}",` +
+    `"contentIndex":${JSON.stringify(delta.contentIndex)},"delta":`;
+}
+
 /**
  * Writes the line {@link serializeJsonEvent} gives for `event`. A delta record (one per delta of
  * a reply) goes out as its cached start plus the delta, not built and encoded whole each time.
  */
 export function writeJsonEvent(event: AgentSessionEvent, sink: JsonEventSink): void {
-  if (event.type === "message_update") {
-    const delta = event.assistantMessageEvent;
-    if (
-      (delta.type === "text_delta" || delta.type === "thinking_delta" || delta.type === "toolcall_delta") &&
-      typeof delta.contentIndex === "number" && typeof delta.delta === "string" &&
-      event.message.role === "assistant"
-    ) {
-      const usage = usageJson((event.message as AssistantMessage).usage);
-      if (usage !== prefixUsage || delta.type !== prefixType || delta.contentIndex !== prefixIndex) {
-        prefixUsage = usage;
-        prefixType = delta.type;
-        prefixIndex = delta.contentIndex;
-        prefixText =
-          `{"type":"message_update","usage":${usage},"assistantMessageEvent":{"type":"${delta.type}",` +
-          `"contentIndex":${JSON.stringify(delta.contentIndex)},"delta":`;
-        prefixBytes = encoder.encode(prefixText);
-      }
-      sink.writeEncoded(prefixText, prefixBytes);
-      sink.write(`${JSON.stringify(delta.delta)}}}\n`);
-      return;
-    }
+  const delta = plainDelta(event);
+  if (!delta) return sink.write(serializeJsonEvent(event));
+  const usage = usageJson((event as { message: AssistantMessage }).message.usage);
+  if (usage !== prefixUsage || delta.type !== prefixType || delta.contentIndex !== prefixIndex) {
+    prefixUsage = usage;
+    prefixType = delta.type;
+    prefixIndex = delta.contentIndex;
+    prefixText = deltaPrefix(usage, delta);
+    prefixBytes = encoder.encode(prefixText);
   }
-  sink.write(serializeJsonEvent(event));
+  sink.writeEncoded(prefixText, prefixBytes);
+  sink.write(`${JSON.stringify(delta.delta)}}}\n`);
 }
 
 /** One JSON line (with its LF) for an event. */
 export function serializeJsonEvent(event: AgentSessionEvent): string {
+  const delta = plainDelta(event);
+  if (delta) {
+    // One record per delta of a reply: written out directly, the same bytes as below.
+    const usage = usageJson((event as { message: AssistantMessage }).message.usage);
+    return `${deltaPrefix(usage, delta)}${JSON.stringify(delta.delta)}}}\n`;
+  }
   if (event.type === "message_update") {
-    const delta = event.assistantMessageEvent;
-    if (
-      (delta.type === "text_delta" || delta.type === "thinking_delta" || delta.type === "toolcall_delta") &&
-      typeof delta.contentIndex === "number" && typeof delta.delta === "string" &&
-      event.message.role === "assistant"
-    ) {
-      // One record per delta of a reply: written out directly, the same bytes as below.
-      return `{"type":"message_update","usage":${
-        usageJson((event.message as AssistantMessage).usage)
-      },"assistantMessageEvent":{"type":"${delta.type}","contentIndex":${
-        JSON.stringify(delta.contentIndex)
-      },"delta":${JSON.stringify(delta.delta)}}}\n`;
-    }
     // Same bytes as stringifying toJsonEvent(event), without building the wrapper object.
     const { usage, assistantMessageEvent } = toJsonEvent(event) as Extract<
       JsonAgentSessionEvent,

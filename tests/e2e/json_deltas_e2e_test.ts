@@ -98,19 +98,24 @@ Deno.test("MODE-02 e2e --mode json grows linearly: the same bytes per delta at 1
   assert(growth > 40 && growth < 105, `output grew ${growth.toFixed(1)}x for 100x the deltas`);
 });
 
-Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON writer in under 1 s", () => {
-  const deltas = (2 * 1024 * 1024) / 16;
-  const piece = "0123456789abcdef";
-  const partial: AssistantMessage = {
+/** An assistant reply with one empty text block, as the fake provider's model gives it. */
+function replyMessage(stopReason: AssistantMessage["stopReason"]): AssistantMessage {
+  return {
     role: "assistant",
     content: [{ type: "text", text: "" }],
     api: "openai-completions",
     provider: "fake-openai",
     model: "test-model",
     usage: emptyUsage(),
-    stopReason: "pending" as AssistantMessage["stopReason"],
+    stopReason,
     timestamp: 0,
   };
+}
+
+Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON writer in under 1 s", () => {
+  const deltas = (2 * 1024 * 1024) / 16;
+  const piece = "0123456789abcdef";
+  const partial = replyMessage("pending" as AssistantMessage["stopReason"]);
   let bytes = 0;
   // Encoded into the batch's byte buffer, as for stdout; only the sizes are kept.
   const out = new OutputBatch(() => {}, (chunk) => (bytes += chunk.length));
@@ -136,16 +141,7 @@ Deno.test("MODE-02 a 2 MiB answer in 16-character deltas goes through the JSON w
 });
 
 Deno.test("MODE-02 writeJsonEvent writes exactly what serializeJsonEvent gives, to text and to byte sinks", () => {
-  const message: AssistantMessage = {
-    role: "assistant",
-    content: [{ type: "text", text: "" }],
-    api: "openai-completions",
-    provider: "fake-openai",
-    model: "test-model",
-    usage: emptyUsage(),
-    stopReason: "stop",
-    timestamp: 0,
-  };
+  const message = replyMessage("stop");
   const events: AgentSessionEvent[] = [];
   const update = (assistantMessageEvent: AssistantMessageEvent): AgentSessionEvent => ({
     type: "message_update",
