@@ -136,7 +136,11 @@ const systemPrompt = (timestamp) => ({
 const systemPatch = (timestamp) => ({
   role: "system",
   content: "",
-  sections: { tools: null, skills: "<skills>\nnone\n</skills>", cwd: "<cwd>\n/home/user/project/sub\n</cwd>" },
+  sections: {
+    tools: null,
+    skills: "<skills>\nnone\n</skills>",
+    cwd: "<cwd>\n/home/user/project/sub\n</cwd>",
+  },
   timestamp,
   toolsRemoved: [{ name: "write" }],
 });

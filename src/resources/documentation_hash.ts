@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "42f8273feb80";
+export const DOCUMENTATION_HASH = "e3a902331a36";
