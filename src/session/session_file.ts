@@ -9,6 +9,7 @@
 import { existsSync, renameSync, writeAllSync, writeTextFileSync } from "../util/fs.ts";
 import type { FileEntry, SessionHeader } from "./entries.ts";
 import { readLinesSync } from "./jsonl_reader.ts";
+import { type LazyReadOptions, readSessionFileLazily } from "./lazy_session_file.ts";
 
 /** Thrown when a non-empty file does not start with a readable session header. */
 export class InvalidSessionFileError extends Error {
@@ -40,8 +41,32 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Reads a session file line by line; never throws for bad content, only for I/O errors. */
-export function readSessionFile(path: string): LoadedSessionFile {
+/**
+ * How resume loads a file: lazily with the default thresholds, unless `PI_SESSION_LOAD` says
+ * `eager` (every line parsed in full) or `lazy-all` (every line and value through the lazy
+ * path). The variable exists for the tests that prove both loads send the same requests.
+ */
+export function sessionLoadMode(): LazyReadOptions | false {
+  let mode: string | undefined;
+  try {
+    mode = Deno.env.get("PI_SESSION_LOAD");
+  } catch {
+    // No env permission: the default.
+  }
+  if (mode === "eager") return false;
+  if (mode === "lazy-all") return { eagerLineBytes: 0, inlineValueBytes: 0 };
+  return {};
+}
+
+/**
+ * Reads a session file: lazily with `lazy` options (see lazy_session_file.ts; big content is
+ * read back when used), else every line parsed in full. The same result either way.
+ */
+export function readSessionFile(path: string, lazy: LazyReadOptions | false = false): LoadedSessionFile {
+  if (lazy) {
+    const loaded = readSessionFileLazily(path, lazy);
+    return { ...loaded, header: headerOf(loaded.entries) };
+  }
   const entries: FileEntry[] = [];
   const warnings: string[] = [];
   let blank = true;
@@ -65,11 +90,15 @@ export function readSessionFile(path: string): LoadedSessionFile {
     }
     entries.push(value as unknown as FileEntry);
   });
+  return { entries, warnings, endsWithNewline: scan.endsWithNewline, blank, header: headerOf(entries) };
+}
+
+/** The first entry when it is a session header with a string id, else null. */
+function headerOf(entries: FileEntry[]): SessionHeader | null {
   const first = entries[0] as unknown as Record<string, unknown> | undefined;
-  const header = first && first.type === "session" && typeof first.id === "string"
+  return first && first.type === "session" && typeof first.id === "string"
     ? (first as unknown as SessionHeader)
     : null;
-  return { entries, warnings, endsWithNewline: scan.endsWithNewline, blank, header };
 }
 
 /** Serializes entries as JSONL text (each line ends with `\n`). */

@@ -58,6 +58,7 @@ import {
   InvalidSessionFileError,
   readSessionFile,
   replaceFileAtomically,
+  sessionLoadMode,
   toJsonl,
   writeNewFile,
 } from "./session_file.ts";
@@ -160,7 +161,11 @@ export class SessionManager {
       this.sessionFile = path;
       return;
     }
-    const loaded = readSessionFile(path);
+    let loaded = readSessionFile(path, sessionLoadMode());
+    if (loaded.header && loaded.header.version !== CURRENT_SESSION_VERSION) {
+      // Old formats are migrated in place and rewritten: that needs every entry in full.
+      loaded = readSessionFile(path);
+    }
     if (loaded.blank) {
       this.newSession();
       this.sessionFile = path;

@@ -1,0 +1,112 @@
+/**
+ * `pi -c -p hi` on a big session against the fake provider: ours (`deno run main.ts`) against the
+ * reference (`node dist/cli.js`), alternated round by round after one warm-up each; medians of
+ * wall time, CPU time and peak RSS (GNU time). The session (see session_gen.ts: ~13,800 messages
+ * with big tool results, side branches, one compaction) is restored before every run so each run
+ * resumes the same file.
+ *
+ * Usage: deno run -A scripts/bench/session_resume.ts [rounds] [--mb 50] [--ours-only] [--ref-only]
+ *
+ * `--mb N` scales the session (50 → ≈50 MB, 13,800 messages; 500 → ≈500 MB, 138,000 messages).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
+import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
+import { encodeCwd } from "../../src/session/paths.ts";
+import { type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
+import { writeBigSession } from "./session_gen.ts";
+
+function flagValue(name: string): string | undefined {
+  const i = Deno.args.indexOf(name);
+  return i >= 0 ? Deno.args[i + 1] : undefined;
+}
+
+const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && !Deno.args[i - 1]?.startsWith("--")) ?? 5);
+const mb = Number(flagValue("--mb") ?? 50);
+const oursOnly = Deno.args.includes("--ours-only");
+const refOnly = Deno.args.includes("--ref-only");
+const main = new URL("../../main.ts", import.meta.url).pathname;
+
+const server = await startFakeProvider();
+const env = await createAgentEnv(server.url);
+const childEnv: Record<string, string> = { ...env.env, PI_OFFLINE: "1" };
+childEnv.DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+const provider = FAKE_PROVIDERS["anthropic-messages"];
+const piArgs = ["-c", "-p", "--model", `${provider}/${FAKE_MODEL_ID}`, "hi"];
+
+const sessionDir = join(env.agentDir, "sessions", encodeCwd(env.cwd));
+await Deno.mkdir(sessionDir, { recursive: true });
+const pristine = join(env.root, "pristine.jsonl");
+const live = join(sessionDir, "2026-01-01T00-00-00-000Z_019ad000-0000-7000-8000-000000000001.jsonl");
+const summary = await writeBigSession(pristine, {
+  messages: Math.round(mb * 276),
+  toolBytes: 11_200,
+  cwd: env.cwd,
+  provider,
+  model: FAKE_MODEL_ID,
+});
+
+/** Puts the pristine session back (and nothing else) so every run resumes the same file. */
+async function restore(): Promise<void> {
+  for await (const e of Deno.readDir(sessionDir)) {
+    await Deno.remove(join(sessionDir, e.name), { recursive: true });
+  }
+  await Deno.copyFile(pristine, live);
+}
+
+async function run(label: string, cmd: string[]): Promise<CpuSample> {
+  await restore();
+  const before = server.requests.length;
+  server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
+  const sample = await timeWithCpu(cmd, { env: childEnv, cwd: env.cwd });
+  if (sample.code !== 0) console.error(`${label}: exited with ${sample.code}`);
+  else if (server.requests.length !== before + 1) {
+    console.error(`${label}: made ${server.requests.length - before} requests`);
+  }
+  return sample;
+}
+
+const ours = () => run("ours", [Deno.execPath(), "run", ...piRunFlags(), main, ...piArgs]);
+const ref = () => run("ref", [...referenceCommand(), ...piArgs]);
+
+function report(label: string, samples: CpuSample[]): { ms: number; cpu: number; rss: number } {
+  const ms = median(samples.map((s) => s.ms));
+  const cpu = median(samples.map((s) => s.cpuMs));
+  const rss = median(samples.map((s) => s.maxRssKb ?? 0)) / 1024;
+  const failed = samples.filter((s) => s.code !== 0).length;
+  console.log(
+    `${label}: ${(ms / 1000).toFixed(2)} s wall, ${(cpu / 1000).toFixed(2)} s CPU, peak RSS ${
+      rss.toFixed(0)
+    } MiB` +
+      (failed ? ` (${failed} of ${samples.length} runs failed)` : ""),
+  );
+  return { ms, cpu, rss };
+}
+
+try {
+  console.log(
+    `pi -c -p hi on a ${(summary.bytes / 1e6).toFixed(1)} MB session (${summary.messages} messages, ` +
+      `${summary.entries} entries), ${rounds} alternated rounds after a warm-up, medians`,
+  );
+  const a: CpuSample[] = [];
+  const b: CpuSample[] = [];
+  if (!refOnly) await ours();
+  if (!oursOnly) await ref();
+  for (let i = 0; i < rounds; i++) {
+    if (!refOnly) a.push(await ours());
+    if (!oursOnly) b.push(await ref());
+  }
+  const o = refOnly ? undefined : report("ours", a);
+  const r = oursOnly ? undefined : report("ref ", b);
+  if (o && r) {
+    console.log(
+      `ours is ${(r.ms / o.ms).toFixed(1)}x faster (wall), ${(r.cpu / o.cpu).toFixed(1)}x less CPU, ` +
+        `${(o.rss / r.rss).toFixed(2)} of the memory`,
+    );
+  }
+} finally {
+  await server.close();
+  await env.cleanup();
+}

@@ -1,0 +1,177 @@
+/**
+ * Lazy loading of a session file for resume: one pass over the bytes finds the lines; short lines
+ * are parsed as usual and long ones become lazy objects (see lazy_json.ts) whose big strings and
+ * arrays (message content, summaries, extension data) are read back from the file when used. So
+ * resuming a 500 MB session keeps the tree's shape and the small fields, not the content.
+ *
+ * The outcome equals a full load's: same entries (same keys, order and values once read), same
+ * skipped lines and warnings, same torn-tail state. The file is append-only; a deferred read
+ * checks that the file is still the one scanned (same inode, long enough) and otherwise throws
+ * an error naming the file and line rather than returning other bytes.
+ *
+ * @module
+ */
+import type { FileEntry } from "./entries.ts";
+import { type DeferredSource, scanLazyLine } from "./lazy_json.ts";
+
+/** Lines up to this many bytes are parsed in full at once by default (a lazy object would cost more). */
+export const EAGER_LINE_BYTES = 2048;
+const CHUNK_SIZE = 1 << 20;
+const NEWLINE = 0x0a;
+
+/** What a lazy read learnt; the same fields as session_file.ts's LoadedSessionFile. */
+export interface LazyLoadedFile {
+  entries: FileEntry[];
+  warnings: string[];
+  endsWithNewline: boolean;
+  blank: boolean;
+}
+
+/** Reads deferred values from the file, refusing when it was replaced or cut since the scan. */
+class FileSource implements DeferredSource {
+  readonly #path: string;
+  readonly #ino: number | null;
+  readonly #decoder = new TextDecoder();
+
+  constructor(path: string, ino: number | null) {
+    this.#path = path;
+    this.#ino = ino;
+  }
+
+  load(offset: number, length: number, line: number): unknown {
+    const changed = () =>
+      new Error(
+        `Session file ${this.#path} changed on disk since it was loaded (line ${line} is no longer where it was); reopen the session.`,
+      );
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(this.#path, { read: true });
+    } catch (error) {
+      throw new Error(`Cannot read ${this.#path} (line ${line}): ${(error as Error).message}`);
+    }
+    try {
+      const stat = file.statSync();
+      if ((this.#ino !== null && stat.ino !== this.#ino) || stat.size < offset + length) throw changed();
+      file.seekSync(offset, Deno.SeekMode.Start);
+      const buf = new Uint8Array(length);
+      let at = 0;
+      while (at < length) {
+        const n = file.readSync(buf.subarray(at));
+        if (n === null || n === 0) throw changed();
+        at += n;
+      }
+      try {
+        return JSON.parse(this.#decoder.decode(buf));
+      } catch (error) {
+        throw new Error(`${this.#path}:${line}: malformed JSON: ${(error as Error).message}`);
+      }
+    } finally {
+      file.close();
+    }
+  }
+}
+
+function isBlank(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a && c !== 0x0b && c !== 0x0c) return false;
+  }
+  return true;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Thresholds of a lazy read; tests set both to 0 so every line and value takes the lazy path. */
+export interface LazyReadOptions {
+  /** Lines up to this many bytes are parsed in full (default {@link EAGER_LINE_BYTES}). */
+  eagerLineBytes?: number;
+  /** Values up to this many bytes inside a lazy line are parsed at once (default 1024). */
+  inlineValueBytes?: number;
+}
+
+/**
+ * Reads `path` lazily. Same results as a full read (readSessionFile), including the warning
+ * texts; `blank` is judged like `line.trim()` there (any whitespace-only line is blank).
+ */
+export function readSessionFileLazily(path: string, options: LazyReadOptions = {}): LazyLoadedFile {
+  const eagerLineBytes = options.eagerLineBytes ?? EAGER_LINE_BYTES;
+  const file = Deno.openSync(path, { read: true });
+  const entries: FileEntry[] = [];
+  const warnings: string[] = [];
+  const decoder = new TextDecoder();
+  let blank = true;
+  let lastByte = NEWLINE;
+  try {
+    const source = new FileSource(path, file.statSync().ino);
+    let buf = new Uint8Array(CHUNK_SIZE);
+    let filled = 0;
+    /** File offset of buf[0]. */
+    let base = 0;
+    let lineNumber = 0;
+    const takeLine = (bytes: Uint8Array, offset: number, terminated: boolean) => {
+      lineNumber++;
+      if (bytes.length === 0 || (bytes.length < 64 && isBlank(bytes))) return;
+      let value: unknown = null;
+      if (bytes.length > eagerLineBytes) {
+        value = scanLazyLine(bytes, {
+          offset,
+          line: lineNumber,
+          source,
+          inlineBytes: options.inlineValueBytes,
+        });
+      }
+      if (value === null) {
+        const text = decoder.decode(bytes);
+        if (!text.trim()) return;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          blank = false;
+          warnings.push(
+            terminated
+              ? `${path}:${lineNumber}: skipped malformed line`
+              : `${path}:${lineNumber}: ignored incomplete last line (${text.length} chars, interrupted write?)`,
+          );
+          return;
+        }
+      }
+      blank = false;
+      if (!isObject(value)) {
+        warnings.push(`${path}:${lineNumber}: skipped line that is not a JSON object`);
+        return;
+      }
+      entries.push(value as unknown as FileEntry);
+    };
+    for (;;) {
+      if (filled === buf.length) {
+        // One line fills the buffer: grow it (the longest line bounds the memory).
+        const bigger = new Uint8Array(buf.length * 2);
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const n = file.readSync(buf.subarray(filled));
+      if (n === null || n === 0) break;
+      lastByte = buf[filled + n - 1];
+      const end = filled + n;
+      let start = 0;
+      let searchFrom = filled;
+      for (;;) {
+        const nl = buf.indexOf(NEWLINE, searchFrom);
+        if (nl < 0 || nl >= end) break;
+        takeLine(buf.subarray(start, nl), base + start, true);
+        start = nl + 1;
+        searchFrom = start;
+      }
+      // Keep the unfinished line at the front of the buffer.
+      buf.copyWithin(0, start, end);
+      filled = end - start;
+      base += start;
+    }
+    if (filled > 0) takeLine(buf.subarray(0, filled), base, false);
+  } finally {
+    file.close();
+  }
+  return { entries, warnings, endsWithNewline: lastByte === NEWLINE, blank };
+}
