@@ -24,6 +24,7 @@ import type {
   ExtensionUIContext,
 } from "../extensions/types.ts";
 import type { AgentSession, SessionTool } from "./agent_session.ts";
+import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
 
 /** Where extensions may come from for one run. */
 export interface ExtensionSources {
@@ -61,6 +62,40 @@ export interface ExtensionBindings {
   onError(error: ExtensionError): void;
 }
 
+/**
+ * `ctx.ui.theme` without a terminal: every style is the text unchanged (themes come with the
+ * interactive mode), so status and widget code that styles its text runs as in 1.6.0.
+ */
+const PLAIN_THEME = {
+  name: "plain",
+  style: (text: string) => text,
+  fg: (_color: string, text: string) => text,
+  bg: (_color: string, text: string) => text,
+  bold: (text: string) => text,
+  italic: (text: string) => text,
+  underline: (text: string) => text,
+  inverse: (text: string) => text,
+  strikethrough: (text: string) => text,
+  getFgAnsi: () => "",
+  getBgAnsi: () => "",
+  getColorMode: () => "truecolor",
+  getThinkingBorderColor: () => (text: string) => text,
+  getBashModeBorderColor: () => (text: string) => text,
+};
+
+/** `ui` with {@link PLAIN_THEME} as its `theme` when it has none (RPC: the client draws). */
+function withPlainTheme(ui: ExtensionUIContext): ExtensionUIContext {
+  if ("theme" in ui) return ui;
+  return new Proxy(ui, {
+    get(target, prop) {
+      if (prop === "theme") return PLAIN_THEME;
+      const value = Reflect.get(target, prop, target);
+      // Methods run on the real object (its private fields).
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** The no-op UI of the print and JSON modes (1.6.0's `noOpUIContext`). */
 function noOpUI(): ExtensionUIContext {
   return {
@@ -86,6 +121,7 @@ function noOpUI(): ExtensionUIContext {
     addAutocompleteProvider: () => {},
     setEditorComponent: () => {},
     getEditorComponent: () => undefined,
+    theme: PLAIN_THEME,
     getAllThemes: () => [],
     getTheme: () => undefined,
     setTheme: () => ({ success: false, error: "UI not available" }),
@@ -214,13 +250,14 @@ export class ExtensionHost {
   async bind(session: AgentSession, bindings: ExtensionBindings): Promise<void> {
     this.#session = session;
     if (bindings.ui) {
-      this.#ui = bindings.ui;
+      this.#ui = withPlainTheme(bindings.ui);
       this.#hasUI = true;
     }
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
     this.runtime.actions = this.#actions(session);
+    installUncaughtGuard(this);
     const runner = this.runner;
     session.agent.beforeToolCall = async ({ toolCall, args }) => {
       if (!runner.hasHandlers("tool_call")) return undefined;
@@ -370,10 +407,67 @@ export class ExtensionHost {
     };
   }
 
-  /** Runs `session_shutdown` handlers. */
-  async shutdown(): Promise<void> {
-    if (this.#session) await this.runner.emit({ type: "session_shutdown", reason: "quit" });
+  /** Runs `session_shutdown` handlers (`reason`: quit, or the replacement that ends the session). */
+  async shutdown(
+    reason: "quit" | "new" | "resume" | "fork" = "quit",
+    targetSessionFile?: string,
+  ): Promise<void> {
+    if (!this.#session) return;
+    await this.runner.emit({
+      type: "session_shutdown",
+      reason,
+      ...(targetSessionFile === undefined ? {} : { targetSessionFile }),
+    });
   }
+
+  /**
+   * The runtime hooks around session replacement (RPC `new_session`, `switch_session`, `fork`,
+   * `clone`, and the end): `session_before_switch` / `session_before_fork` may cancel, then
+   * `session_shutdown`.
+   */
+  runtimeHooks(): AgentSessionRuntimeHooks {
+    return {
+      beforeSwitch: (event) => this.runner.emit({ type: "session_before_switch", ...event }),
+      beforeFork: (event) => this.runner.emit({ type: "session_before_fork", ...event }),
+      shutdown: (event) => this.shutdown(event.reason, event.targetSessionFile),
+    };
+  }
+}
+
+let guardedHost: ExtensionHost | undefined;
+
+/**
+ * The extension whose code `error` was thrown from, by its stack: an error an extension causes
+ * outside a handler (Deno's `fs.watch` reports a missing file asynchronously, where Node throws
+ * in the handler) would otherwise end the process.
+ */
+function extensionOf(host: ExtensionHost, error: unknown): string | undefined {
+  const stack = error instanceof Error ? error.stack ?? "" : "";
+  return host.runner.extensions.find((ext) => ext.moduleUrls.some((url) => stack.includes(url)))?.path;
+}
+
+/**
+ * Uncaught errors and unhandled rejections thrown from an extension's code become that extension's
+ * error (as 1.6.0 reports a handler's), and pi goes on; any other stays fatal. Installed once per
+ * process; the latest bound host reports them.
+ */
+function installUncaughtGuard(host: ExtensionHost): void {
+  const first = guardedHost === undefined;
+  guardedHost = host;
+  if (!first) return;
+  const report = (event: Event, error: unknown) => {
+    const current = guardedHost;
+    const path = current && extensionOf(current, error);
+    if (!current || !path) return;
+    event.preventDefault();
+    current.runner.emitError({
+      extensionPath: path,
+      event: "uncaught",
+      error: error instanceof Error ? error.message : String(error),
+    });
+  };
+  globalThis.addEventListener("error", (event) => report(event, event.error));
+  globalThis.addEventListener("unhandledrejection", (event) => report(event, event.reason));
 }
 
 const hosts = new WeakMap<AgentSession, ExtensionHost>();

@@ -111,6 +111,7 @@ async function loadOne(
     tools: new Map(),
     commands: new Map(),
     flags: new Map(),
+    moduleUrls: [...built.sources.keys()],
   };
   const api = createExtensionAPI(extension, runtime, options.cwd, eventBus);
   const timeoutMs = options.factoryTimeoutMs ?? DEFAULT_FACTORY_TIMEOUT_MS;

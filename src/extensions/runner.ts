@@ -127,16 +127,26 @@ export class ExtensionRunner {
     return this.extensions.flatMap((ext) => [...ext.flags.values()]);
   }
 
-  /** A notification event whose results are ignored (session, agent, turn, message, tool execution). */
-  async emit(event: Record<string, unknown> & { type: string }): Promise<void> {
+  /**
+   * An event whose results are ignored (session, agent, turn, message, tool execution), except
+   * the `session_before_*` ones: the last result is returned, and `{ cancel: true }` stops there.
+   */
+  async emit(event: Record<string, unknown> & { type: string }): Promise<{ cancel?: boolean } | undefined> {
     const ctx = this.#context();
+    const cancellable = event.type.startsWith("session_before_");
+    let result: { cancel?: boolean } | undefined;
     for (const { ext, handler } of this.#handlers(event.type)) {
       try {
-        await handler(event, ctx);
+        const returned = await handler(event, ctx) as { cancel?: boolean } | undefined;
+        if (cancellable && returned) {
+          result = returned;
+          if (returned.cancel) return returned;
+        }
       } catch (error) {
         this.#report(ext, event.type, error);
       }
     }
+    return result;
   }
 
   /**

@@ -56,6 +56,8 @@ export interface LoadedExtension {
   tools: Map<string, ExtensionToolDefinition>;
   commands: Map<string, ExtensionCommand>;
   flags: Map<string, ExtensionFlag>;
+  /** URLs of the extension's built modules (to tell which extension an uncaught error came from). */
+  moduleUrls: string[];
 }
 
 /** An error from an extension, as 1.6.0's `extension_error` carries it. */

@@ -427,3 +427,46 @@ Deno.test("EXT-15 discovery: agent-dir extensions, settings entries and folders 
   const none = await runExtensionCase({ ...trusted, args: ["-ne", ...trusted.args] });
   assertEquals(loaded(none), ["user: loaded -e file"]);
 });
+
+Deno.test("EXT-16 auto-commit-on-exit.ts: session_shutdown handlers run as the run ends (pi.exec, ctx.sessionManager)", async () => {
+  const git = (cwd: string, ...args: string[]) =>
+    new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  const c: ExtensionCase = {
+    args: ["-p", ...MODEL, "-e", fixture("auto-commit-on-exit.ts"), "write it"],
+    turns: [
+      {
+        content: [{ type: "toolCall", id: "c1", name: "write", arguments: { path: "a.txt", content: "A" } }],
+      },
+      { content: [{ type: "text", text: "Wrote a.txt for you.\nSecond line." }] },
+    ],
+    setup: async (cwd) => {
+      await git(cwd, "init", "-q");
+      await git(
+        cwd,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "start",
+      );
+    },
+    inspect: async (cwd) => {
+      const log = await git(cwd, "log", "--format=%s", "--name-only", "-1");
+      return new TextDecoder().decode(log.stdout);
+    },
+    env: {
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  };
+  const [ours, ref] = await both(c);
+  assertEquals([ours.code, ours.stdout], [0, "Wrote a.txt for you.\nSecond line.\n"], ours.stderr.join("\n"));
+  assertEquals(ours.inspected, "[pi] Wrote a.txt for you.\n\na.txt\n");
+  assertEquals(ours.inspected, ref.inspected);
+});

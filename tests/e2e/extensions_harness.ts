@@ -47,6 +47,8 @@ export interface ExtensionRun {
   requests: string[][];
   /** Files the case asked for, read after the run (undefined when missing). */
   files: Record<string, string | undefined>;
+  /** What the case's `inspect` returned. */
+  inspected?: string;
 }
 
 /** One case. */
@@ -61,6 +63,10 @@ export interface ExtensionCase {
   readFiles?: string[];
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
+  /** Runs in the project folder before pi starts. */
+  setup?: (cwd: string) => Promise<unknown>;
+  /** Runs in the project folder after pi ended; its result is the run's `inspected`. */
+  inspect?: (cwd: string) => Promise<string>;
   stdin?: string;
   timeoutMs?: number;
 }
@@ -89,6 +95,7 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
         await Deno.writeTextFile(join(dir, path), text);
       }
     }
+    await c.setup?.(env.cwd);
     const result = await spawnPi(c.args, {
       env: { ...env.env, ...c.env },
       cwd: env.cwd,
@@ -96,6 +103,7 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
       stdin: c.stdin,
       timeoutMs: c.timeoutMs,
     });
+    const inspected = await c.inspect?.(env.cwd);
     const normalizeIds = makeNormalizer(env.root, packageDirs());
     const normalize = (value: unknown) => scrubTimes(normalizeIds(value));
     const sessionFiles = await env.sessionFiles();
@@ -123,6 +131,7 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
       session,
       requests: server.requests.map((r) => requestTexts(r.body).map((t) => normalize(t) as string)),
       files,
+      inspected,
     };
   } finally {
     await server.close();
