@@ -293,10 +293,13 @@ async function runMode(
   const { session, services } = initial;
   if (run.appMode === "rpc") {
     const { runRpcMode } = await import("../modes/rpc/rpc_mode.ts");
-    return await runRpcMode(new AgentSessionRuntime(session, services, createRuntime), {
+    const runtime = new AgentSessionRuntime(session, services, createRuntime);
+    return await runRpcMode(runtime, {
       // As 1.6.0's RPC mode: dialogs over the extension UI sub-protocol, errors as records.
       onSession: async (current, rpc) => {
-        await extensionHostOf(current)?.bind(current, {
+        const extensions = extensionHostOf(current);
+        runtime.setHooks(extensions?.runtimeHooks() ?? {});
+        await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
           onError: (err) =>
             rpc.output({
@@ -319,10 +322,15 @@ async function runMode(
     onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
   });
   const { runPrintMode } = await import("../modes/print_mode.ts");
-  return await runPrintMode(session, {
-    mode: run.appMode === "json" ? "json" : "text",
-    messages: run.parsed.messages,
-    initialMessage: message.initialMessage,
-    initialImages: message.initialImages,
-  });
+  try {
+    return await runPrintMode(session, {
+      mode: run.appMode === "json" ? "json" : "text",
+      messages: run.parsed.messages,
+      initialMessage: message.initialMessage,
+      initialImages: message.initialImages,
+    });
+  } finally {
+    // `session_shutdown` handlers run as the run ends (1.6.0: when the runtime is disposed).
+    await extensions?.shutdown();
+  }
 }
