@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "e3a902331a36";
+export const DOCUMENTATION_HASH = "bf0c715c2dc5";

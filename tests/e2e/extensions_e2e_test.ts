@@ -470,3 +470,23 @@ Deno.test("EXT-16 auto-commit-on-exit.ts: session_shutdown handlers run as the r
   assertEquals(ours.inspected, "[pi] Wrote a.txt for you.\n\na.txt\n");
   assertEquals(ours.inspected, ref.inspected);
 });
+
+Deno.test("EXT-17 RPC: a throwing handler is an extension_error record, as 1.6.0 writes it", async () => {
+  const turns = [{ content: [{ type: "text" as const, text: "Fine." }] }];
+  const [ours, ref] = await rpcBoth(
+    ["-ne", "-e", fixture("ours/throws-everywhere.ts"), ...MODEL],
+    turns,
+    async (rpc) => {
+      await rpc.send({ id: "1", type: "prompt", message: "hi" });
+      await rpc.waitFor((r) => r.type === "agent_settled", "the run's end");
+    },
+  );
+  const errors = ours.filter((r) => (r as { type: string }).type === "extension_error");
+  assertEquals(errors[0], {
+    type: "extension_error",
+    extensionPath: "$PI_PACKAGE/tests/fixtures/extensions/ours/throws-everywhere.ts",
+    event: "session_start",
+    error: "boom in session_start",
+  });
+  assertEquals(ours, ref);
+});
