@@ -98,11 +98,14 @@ class LineScanner {
   }
 }
 
-/** Reads `path` synchronously line by line. Throws if the file cannot be opened. */
-export function readLinesSync(path: string, onLine: LineCallback): LineScan {
+/**
+ * Reads `path` synchronously line by line. Throws if the file cannot be opened. `chunkSize`
+ * is the read size (small for readers that stop after the first line, such as header reads).
+ */
+export function readLinesSync(path: string, onLine: LineCallback, chunkSize = CHUNK_SIZE): LineScan {
   const file = Deno.openSync(path, { read: true });
   try {
-    const buf = new Uint8Array(CHUNK_SIZE);
+    const buf = new Uint8Array(chunkSize);
     const scanner = new LineScanner(onLine);
     for (;;) {
       const n = file.readSync(buf);

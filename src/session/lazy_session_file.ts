@@ -27,8 +27,8 @@ export interface LazyLoadedFile {
   blank: boolean;
 }
 
-/** Reads deferred values from the file, refusing when it was replaced or cut since the scan. */
-class FileSource implements DeferredSource {
+/** Reads deferred values from a file, refusing when it was replaced or cut since the scan. */
+export class FileSource implements DeferredSource {
   readonly #path: string;
   readonly #ino: number | null;
   readonly #decoder = new TextDecoder();

@@ -5,112 +5,126 @@
  * @module
  */
 import { existsSync, readDirNames, readDirSorted } from "../util/fs.ts";
-import { join } from "../util/path.ts";
+import { basename, dirname, join } from "../util/path.ts";
 import type { SessionInfo, SessionListProgress } from "./entries.ts";
 import { sessionCwdMatches } from "./paths.ts";
-import { readLines, readLinesSync } from "./jsonl_reader.ts";
+import { readLinesSync } from "./jsonl_reader.ts";
+import { ListingCache } from "./listing_cache.ts";
+import { type SessionSummary, summarizeSessionFile, textOf } from "./session_summary.ts";
 
 type Loose = Record<string, unknown>;
 
-/** Joins the text blocks of a message (images and other blocks are skipped). */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const b of content) {
-    if (b && typeof b === "object" && (b as Loose).type === "text") parts.push(String((b as Loose).text));
-  }
-  return parts.join(" ");
-}
+/** Reads at most this many files at once (each holds a read buffer). */
+const CONCURRENCY = 8;
 
-/** Types whose lines can be skipped without parsing (they carry nothing a listing shows). */
-const SKIPPABLE =
-  /^\{"type":"(?:model_change|thinking_level_change|compaction|branch_summary|custom|custom_message|label|usage|context_edit)"/;
-
-/** Reads one file into a SessionInfo, or null if it is not a session file. */
-export async function buildSessionInfo(filePath: string): Promise<SessionInfo | null> {
+/**
+ * The text of all user/assistant messages of a file, joined by spaces, for searching. Read in
+ * full only when a search asks for it (see {@link buildSessionInfo}).
+ */
+export function readAllMessagesText(filePath: string): string {
+  const texts: string[] = [];
   try {
-    let header: Loose | undefined;
-    let valid = true;
-    let messageCount = 0;
-    let firstMessage = "";
-    const texts: string[] = [];
-    let name: string | undefined;
-    let lastActivity: number | undefined;
-    await readLines(filePath, (line) => {
-      if (!line.trim()) return;
-      if (header && SKIPPABLE.test(line)) return;
+    readLinesSync(filePath, (line) => {
+      // Lines whose start shows they are no user/assistant message are not parsed.
+      const head = line.slice(0, 320);
+      const type = TYPE_PREFIX.exec(head)?.[1];
+      if (type !== undefined && type !== "message") return;
+      const role = ROLE_PREFIX.exec(head)?.[1];
+      if (role !== undefined && role !== "user" && role !== "assistant") return;
       let entry: Loose;
       try {
         entry = JSON.parse(line);
       } catch {
         return;
       }
-      if (!header) {
-        if (!entry || entry.type !== "session") {
-          valid = false;
-          return false;
-        }
-        header = entry;
+      if (entry?.type !== "message") return;
+      const message = entry.message as Loose | undefined;
+      if (!message || (message.role !== "user" && message.role !== "assistant") || !("content" in message)) {
         return;
       }
-      if (entry.type === "session_info") {
-        const n = typeof entry.name === "string" ? entry.name.trim() : "";
-        name = n || undefined;
-      }
-      if (entry.type !== "message") return;
-      messageCount++;
-      const message = entry.message as Loose | undefined;
-      if (!message || typeof message.role !== "string" || !("content" in message)) return;
-      if (message.role !== "user" && message.role !== "assistant") return;
-      if (typeof message.timestamp === "number") {
-        lastActivity = Math.max(lastActivity ?? 0, message.timestamp);
-      } else if (typeof entry.timestamp === "string") {
-        const t = Date.parse(entry.timestamp);
-        if (!Number.isNaN(t)) lastActivity = Math.max(lastActivity ?? 0, t);
-      }
       const text = textOf(message.content);
-      if (!text) return;
-      texts.push(text);
-      if (!firstMessage && message.role === "user") firstMessage = text;
+      if (text) texts.push(text);
     });
-    if (!valid || !header) return null;
-    const stats = await Deno.stat(filePath);
+  } catch {
+    return "";
+  }
+  return texts.join(" ");
+}
+
+const TYPE_PREFIX = /^\s*\{\s*"type"\s*:\s*"([^"\\]*)"/;
+const ROLE_PREFIX = /"message"\s*:\s*\{\s*"role"\s*:\s*"([^"\\]*)"/;
+
+/**
+ * Reads one file into a SessionInfo, or null if it is not a session file. Only what a listing
+ * shows is read (see session_summary.ts); `allMessagesText` is read from the file when first
+ * used (a search), and `cache` skips files that did not change since the last listing.
+ */
+export async function buildSessionInfo(filePath: string, cache?: ListingCache): Promise<SessionInfo | null> {
+  try {
+    const summarize = (prior?: SessionSummary) => summarizeSessionFile(filePath, prior);
+    const summary = cache
+      ? await cache.summary(basename(filePath), filePath, summarize)
+      : (await summarize()).shown;
+    const header = summary.header;
+    if (!header) return null;
     let modified: Date;
-    if (typeof lastActivity === "number" && lastActivity > 0) modified = new Date(lastActivity);
-    else {
+    if (typeof summary.lastActivity === "number" && summary.lastActivity > 0) {
+      modified = new Date(summary.lastActivity);
+    } else {
       const h = typeof header.timestamp === "string" ? Date.parse(header.timestamp) : NaN;
-      modified = Number.isNaN(h) ? (stats.mtime ?? new Date(0)) : new Date(h);
+      modified = Number.isNaN(h) ? ((await Deno.stat(filePath)).mtime ?? new Date(0)) : new Date(h);
     }
-    return {
+    const info: SessionInfo = {
       path: filePath,
       id: header.id as string,
       cwd: typeof header.cwd === "string" ? header.cwd : "",
-      name,
+      name: summary.name,
       parentSessionPath: header.parentSession as string | undefined,
       created: new Date(header.timestamp as string),
       modified,
-      messageCount,
-      firstMessage: firstMessage || "(no messages)",
-      allMessagesText: texts.join(" "),
+      messageCount: summary.messageCount,
+      firstMessage: summary.firstMessage || "(no messages)",
+      allMessagesText: "",
     };
+    let text: string | undefined;
+    Object.defineProperty(info, "allMessagesText", {
+      enumerable: true,
+      configurable: true,
+      get: () => text ??= readAllMessagesText(filePath),
+      set: (value: string) => {
+        text = value;
+      },
+    });
+    return info;
   } catch {
     return null;
   }
 }
 
+/** Infos of `files` (unreadable ones left out), a few files at a time, using each folder's cache. */
 async function infosFor(
   files: string[],
   onProgress: SessionListProgress | undefined,
   total: number,
 ): Promise<SessionInfo[]> {
+  const caches = new Map<string, ListingCache>();
+  for (const f of files) {
+    const dir = dirname(f);
+    if (!caches.has(dir)) caches.set(dir, await ListingCache.load(dir));
+  }
+  const results: (SessionInfo | null)[] = new Array(files.length).fill(null);
   let loaded = 0;
-  const results = await Promise.all(files.map(async (f) => {
-    const info = await buildSessionInfo(f);
-    loaded++;
-    onProgress?.(loaded, total);
-    return info;
-  }));
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      results[i] = await buildSessionInfo(files[i], caches.get(dirname(files[i])));
+      loaded++;
+      onProgress?.(loaded, total);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  for (const cache of caches.values()) await cache.save();
   return results.filter((i): i is SessionInfo => i !== null);
 }
 
@@ -156,6 +170,9 @@ export async function listSessionsUnder(
   }
 }
 
+/** Header reads start small: the first line is usually a few hundred bytes. */
+const HEADER_CHUNK = 16 * 1024;
+
 /**
  * The header of a session file: its first parseable line when that is a session header with a
  * string id (blank and malformed lines before it are skipped, as on load), else null.
@@ -173,7 +190,7 @@ export function readSessionHeader(path: string): { id: string; cwd?: unknown } |
       }
       if (value?.type === "session" && typeof value.id === "string") header = value as { id: string };
       return false;
-    });
+    }, HEADER_CHUNK);
   } catch {
     return null;
   }
