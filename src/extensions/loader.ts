@@ -44,13 +44,18 @@ export function extensionCacheDir(agentDir: string): string {
   return join(agentDir, "cache", "extensions");
 }
 
+/** Shim files already checked by this process (cache dir + name). */
+const checkedShims = new Set<string>();
+
 /** Writes the shim of each host module, when it is missing or differs (the host changed). */
 async function ensureShims(cacheDir: string, names: readonly string[]): Promise<void> {
   const shimDir = join(cacheDir, "shims");
   const published = await publishHostModules(names);
-  await Deno.mkdir(shimDir, { recursive: true });
   for (const [name, namespace] of published) {
     const path = join(shimDir, shimFileName(name));
+    if (checkedShims.has(path)) continue;
+    checkedShims.add(path);
+    await Deno.mkdir(shimDir, { recursive: true });
     const text = shimSource(name, namespace);
     let current: string | undefined;
     try {
