@@ -272,6 +272,9 @@ Deno.test("EXT-11 registered flags: listed by --help as 1.6.0 lists them, values
   assertEquals([ours.code, ours.stdout], [0, "OK.\n"], ours.stderr.join("\n"));
   assertEquals(ours.requests, [["user: hi", "user: shout=true persona=robot"]]);
   assertEquals(ours.requests, ref.requests);
+  // before_agent_start's systemPrompt is what the model is told for that run.
+  assert(ours.systemPrompts[0].endsWith("\nPersona: robot"), ours.systemPrompts[0].slice(-200));
+  assertEquals(ours.systemPrompts, ref.systemPrompts);
   const unknown = await runExtensionCase({
     args: ["-p", ...MODEL, "-e", fixture("ours/flags.ts"), "--nope", "hi"],
     turns: [],
@@ -489,4 +492,21 @@ Deno.test("EXT-17 RPC: a throwing handler is an extension_error record, as 1.6.0
     error: "boom in session_start",
   });
   assertEquals(ours, ref);
+});
+
+Deno.test("EXT-18 tool_call edits the input in place (the tool runs the edited call); tool_result replaces the result", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("ours/rewrite-bash.ts"), "run it"],
+    turns: [
+      { content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "echo original" } }] },
+      { content: [{ type: "text", text: "Ran." }] },
+    ],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(toolResults(ours), [{
+    content: [{ type: "text", text: "[checked] rewritten: echo original\n" }],
+    isError: false,
+  }]);
+  assertEquals(ours.json, ref.json);
+  assertEquals(ours.session, ref.session);
 });

@@ -45,6 +45,8 @@ export interface ExtensionRun {
   session: unknown[];
   /** The user/tool texts of each request the model received. */
   requests: string[][];
+  /** The system prompt of each request (system/developer messages, joined). */
+  systemPrompts: string[];
   /** Files the case asked for, read after the run (undefined when missing). */
   files: Record<string, string | undefined>;
   /** What the case's `inspect` returned. */
@@ -81,6 +83,14 @@ export function requestTexts(body: unknown): string[] {
         : (m.content as { type: string; text?: string }[]).map((c) => c.text ?? `[${c.type}]`).join("|")
     }`
   );
+}
+
+/** The system prompt an OpenAI chat-completions request carries. */
+function systemText(body: unknown): string {
+  const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+  return messages.filter((m) => m.role === "system" || m.role === "developer").map((m) =>
+    typeof m.content === "string" ? m.content : JSON.stringify(m.content)
+  ).join("\n");
 }
 
 /** Runs a case with our CLI, or with the reference when `reference` is set. */
@@ -130,6 +140,7 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
       stderr: (normalize(result.stderr) as string).split("\n").filter((l) => l.trim()),
       session,
       requests: server.requests.map((r) => requestTexts(r.body).map((t) => normalize(t) as string)),
+      systemPrompts: server.requests.map((r) => normalize(systemText(r.body)) as string),
       files,
       inspected,
     };
