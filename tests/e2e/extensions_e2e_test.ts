@@ -510,3 +510,20 @@ Deno.test("EXT-18 tool_call edits the input in place (the tool runs the edited c
   assertEquals(ours.json, ref.json);
   assertEquals(ours.session, ref.session);
 });
+
+Deno.test("EXT-19 context rewrites what the model is sent (the session keeps everything), as in 1.6.0", async () => {
+  const c: ExtensionCase = {
+    args: ["-p", ...MODEL, "-e", fixture("ours/context-window.ts"), "first question", "second question"],
+    turns: [{ content: [{ type: "text", text: "First answer." }] }, {
+      content: [{ type: "text", text: "Second." }],
+    }],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals([ours.code, ours.stdout], [0, "Second.\n"], ours.stderr.join("\n"));
+  assertEquals(ours.requests, [
+    ["user: (0 earlier messages hidden)", "user: first question"],
+    ["user: (2 earlier messages hidden)", "user: second question"],
+  ]);
+  assertEquals(ours.requests, ref.requests);
+  assertEquals(ours.session, ref.session);
+});
