@@ -317,10 +317,6 @@ async function runMode(
     throw new CliExit("Error: Interactive mode is not available yet in this build (use -p or --mode json)");
   }
   const extensions = extensionHostOf(session);
-  // As 1.6.0's print and JSON modes: no UI, each handler error one stderr line.
-  await extensions?.bind(session, {
-    onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
-  });
   const { runPrintMode } = await import("../modes/print_mode.ts");
   try {
     return await runPrintMode(session, {
@@ -328,6 +324,13 @@ async function runMode(
       messages: run.parsed.messages,
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,
+      // As 1.6.0's print and JSON modes: no UI, each handler error one stderr line; bound once the
+      // output is set up, so what session_start handlers do is output too.
+      beforePrompts: async () => {
+        await extensions?.bind(session, {
+          onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
+        });
+      },
     });
   } finally {
     // `session_shutdown` handlers run as the run ends (1.6.0: when the runtime is disposed).

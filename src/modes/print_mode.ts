@@ -26,6 +26,12 @@ export interface PrintModeOptions {
    * scripts written for earlier versions of this port keep working.
    */
   jsonDeltas?: boolean;
+  /**
+   * Runs once output is set up (the JSON header written, events subscribed) and before the first
+   * prompt: the CLI binds extensions here, so what their `session_start` handlers do is output too
+   * (pi 1.6.0's order).
+   */
+  beforePrompts?: () => Promise<void>;
 }
 
 /** Runs print or JSON mode and resolves with the exit code. */
@@ -74,6 +80,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
       const header = session.sessionManager.getHeader();
       if (header) out.write(`${JSON.stringify(header)}\n`);
     }
+    await options.beforePrompts?.();
     if (initialMessage) await session.prompt(initialMessage, { images: initialImages, source: "print" });
     for (const message of messages) await session.prompt(message, { source: "print" });
     await session.settle();

@@ -527,3 +527,22 @@ Deno.test("EXT-19 context rewrites what the model is sent (the session keeps eve
   assertEquals(ours.requests, ref.requests);
   assertEquals(ours.session, ref.session);
 });
+
+Deno.test("EXT-20 pi.sendMessage, pi.appendEntry and pi.exec: the session lines and JSON records 1.6.0 writes", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("ours/entries.ts"), "hi"],
+    turns: [{ content: [{ type: "text", text: "Hello." }] }],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(ours.code, 0, ours.stderr.join("\n"));
+  const types = ours.session.map((l) => {
+    const line = l as { type: string; customType?: string };
+    return line.customType ? `${line.type}:${line.customType}` : line.type;
+  });
+  assert(types.includes("custom_message:greeting"), types.join(", "));
+  assert(types.includes("custom:run-stats"), types.join(", "));
+  const stats = ours.session.find((l) => (l as { customType?: string }).customType === "run-stats");
+  assertEquals((stats as { data: unknown }).data, { messages: 3, exec: "from exec", code: 0 });
+  assertEquals(ours.session, ref.session);
+  assertEquals(ours.json, ref.json);
+});
