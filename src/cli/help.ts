@@ -34,8 +34,8 @@ export const NOT_AVAILABLE_MARK = " (not available yet)";
 
 /**
  * Line beginnings (after the two-space indent) of the commands and options that are a
- * "not available yet" error in this build: no package manager, MCP, TUI, themes or HTML export
- * yet.
+ * "not available yet" error in this build: no package manager, MCP, session picker, themes or
+ * HTML export yet.
  */
 export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "pi install ",
@@ -49,7 +49,6 @@ export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "--theme ",
   "--use-theme ",
   "--export ",
-  "--tui-mode ",
 ];
 
 /** Marks the lines of {@link UNAVAILABLE_HELP_ENTRIES} with {@link NOT_AVAILABLE_MARK}. */

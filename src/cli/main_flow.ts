@@ -313,8 +313,23 @@ async function runMode(
     });
   }
   if (run.appMode === "interactive") {
-    session.dispose();
-    throw new CliExit("Error: Interactive mode is not available yet in this build (use -p or --mode json)");
+    const { runInteractiveMode } = await import("../modes/interactive/interactive_mode.ts");
+    const runtime = new AgentSessionRuntime(session, services, createRuntime);
+    return await runInteractiveMode(runtime, {
+      version: VERSION,
+      tuiMode: run.parsed.tuiMode,
+      initialMessage: message.initialMessage,
+      initialImages: message.initialImages,
+      initialMessages: run.parsed.messages,
+      // Extension dialogs in the TUI come with the extensions part of issue 11; errors show in the chat.
+      onSession: async (current, notify) => {
+        const extensions = extensionHostOf(current);
+        runtime.setHooks(extensions?.runtimeHooks() ?? {});
+        await extensions?.bind(current, {
+          onError: (err) => notify("error", `Extension error (${err.extensionPath}): ${err.error}`),
+        });
+      },
+    });
   }
   const extensions = extensionHostOf(session);
   const { runPrintMode } = await import("../modes/print_mode.ts");

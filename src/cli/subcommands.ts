@@ -35,7 +35,7 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
 }
 
 /** Flags whose feature this build lacks stop the run before anything else happens. */
-export function rejectUnavailableFeatures(parsed: CliArgs, appMode: string): void {
+export function rejectUnavailableFeatures(parsed: CliArgs, _appMode: string): void {
   if (parsed.export) throw notAvailableYet("--export", "no HTML export yet");
   if (parsed.resume) {
     throw notAvailableYet("--resume", "no session picker yet; use --session <id> or --continue");
@@ -44,8 +44,4 @@ export function rejectUnavailableFeatures(parsed: CliArgs, appMode: string): voi
   if (builtin) throw notAvailableYet(`--extension ${builtin}`, "no built-in extensions yet");
   if (parsed.themes && parsed.themes.length > 0) throw notAvailableYet("--theme", "no themes yet");
   if (parsed.useTheme !== undefined) throw notAvailableYet("--use-theme", "no themes yet");
-  if (parsed.tuiMode !== undefined) throw notAvailableYet("--tui-mode", "no interactive mode yet");
-  if (appMode === "interactive" && !parsed.help && parsed.listModels === undefined) {
-    throw notAvailableYet("Interactive mode", "use -p or --mode json");
-  }
 }

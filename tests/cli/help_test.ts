@@ -56,7 +56,6 @@ Deno.test("CLI-10 --help marks every command and option this build lacks as not 
     "  --theme <path>                 Load a theme file or directory (can be used multiple times) (not available yet)",
     "  --use-theme <name[/name]>      Set the initial interactive theme for this run (not available yet)",
     "  --export <file> [output]       Export session file to HTML and exit (not available yet)",
-    "  --tui-mode <mode>              TUI mode: fullscreen (default) or regular (not available yet)",
   ]);
 });
 

@@ -63,10 +63,6 @@ Deno.test("CLI-09 e2e flags and commands this build lacks are 'not available yet
       [["--theme", "dark.json", "-p", "hi"], "--theme is not available yet in this build (no themes yet)"],
       [["--use-theme", "dark", "-p", "hi"], "--use-theme is not available yet in this build (no themes yet)"],
       [["--export", "s.jsonl"], "--export is not available yet in this build (no HTML export yet)"],
-      [
-        ["--tui-mode", "regular", "-p", "hi"],
-        "--tui-mode is not available yet in this build (no interactive mode yet)",
-      ],
       [["mcp", "list"], '"pi mcp" is not available yet in this build (no MCP support yet)'],
       [["update", "--models"], '"pi update" is not available yet in this build (no package manager yet)'],
     ];
@@ -358,26 +354,6 @@ Deno.test("CLI-24 e2e the no-model message names documentation that exists in th
       "docs/models.md",
     ]);
     for (const path of paths) assert((await Deno.stat(path)).isFile, path);
-  });
-});
-
-Deno.test("CLI-09 e2e on a terminal, plain `pi` says interactive mode is not available yet (exit 1)", async () => {
-  await withEnv([], async (env) => {
-    // `script` gives pi a pseudo-terminal for stdin and stdout.
-    const command = `"${Deno.execPath()}" run -A --no-prompt "${MAIN_TS}"; echo "exit=$?"`;
-    const out = await new Deno.Command("script", {
-      args: ["-qec", command, "/dev/null"],
-      cwd: env.cwd,
-      env: { ...env.env, TERM: "xterm" },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout).replace(/\r/g, "");
-    assertEquals(
-      text,
-      "Error: Interactive mode is not available yet in this build (use -p or --mode json)\nexit=1\n",
-    );
   });
 });
 

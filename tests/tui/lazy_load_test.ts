@@ -14,47 +14,11 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
 import { createAgentEnv, denoDir, machineEnv } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { moduleGraph, staticClosure } from "../support/module_graph.ts";
 
 const REPO = new URL("../../", import.meta.url);
 const MAIN_TS = new URL("main.ts", REPO);
 const TUI_DIR = new URL("src/tui/", REPO).href;
-
-/** The modules `deno info` reports, keyed by specifier, with their run-time import edges. */
-interface GraphModule {
-  specifier: string;
-  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
-async function moduleGraph(): Promise<Map<string, GraphModule>> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", MAIN_TS.pathname],
-    cwd: REPO.pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(out.success, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: GraphModule[] };
-  return new Map(info.modules.map((m) => [m.specifier, m]));
-}
-
-/**
- * Every module that loads together with `root`: its static imports, transitively. Type-only
- * imports have no `code` edge and load nothing.
- */
-function staticClosure(graph: Map<string, GraphModule>, root: string): Set<string> {
-  const seen = new Set<string>([root]);
-  const queue = [root];
-  while (queue.length > 0) {
-    const mod = graph.get(queue.pop()!);
-    for (const dep of mod?.dependencies ?? []) {
-      const target = dep.code?.specifier;
-      if (!target || dep.isDynamic || seen.has(target)) continue;
-      seen.add(target);
-      queue.push(target);
-    }
-  }
-  return seen;
-}
 
 Deno.test("no static import chain from the entry of --version, -p, JSON or RPC mode reaches src/tui", async () => {
   const graph = await moduleGraph();

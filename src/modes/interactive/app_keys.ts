@@ -1,0 +1,40 @@
+/**
+ * The interactive mode's own key actions (`app.*` ids of pi 1.6.0's keybindings) with their
+ * default keys on Linux and macOS, and the helpers that match and display them. User overrides
+ * from keybindings.json come with the keybindings work of issue 11.
+ *
+ * @module
+ */
+import { matchesKey } from "../../tui/mod.ts";
+
+/** An `app.*` action and its default keys. */
+export const APP_KEYS = {
+  "app.interrupt": ["escape"],
+  "app.clear": ["ctrl+c"],
+  "app.exit": ["ctrl+d"],
+  "app.suspend": ["ctrl+z"],
+  "app.thinking.cycle": ["shift+tab"],
+  "app.model.cycleForward": ["ctrl+p"],
+  "app.model.cycleBackward": ["shift+ctrl+p"],
+  "app.model.select": ["ctrl+l"],
+  "app.tools.expand": ["ctrl+o"],
+  "app.thinking.toggle": ["ctrl+t"],
+  "app.editor.external": ["ctrl+g"],
+  "app.message.copy": ["ctrl+x"],
+  "app.message.followUp": ["alt+enter"],
+  "app.message.dequeue": ["alt+up"],
+  "app.clipboard.pasteImage": ["ctrl+v"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** An action id of {@link APP_KEYS}. */
+export type AppAction = keyof typeof APP_KEYS;
+
+/** Whether the terminal input `data` is one of the action's keys. */
+export function matchesAction(data: string, action: AppAction): boolean {
+  return APP_KEYS[action].some((key) => matchesKey(data, key));
+}
+
+/** The action's keys as 1.6.0 shows them in hints: `ctrl+c`, several joined by `/`. */
+export function keyText(action: AppAction): string {
+  return APP_KEYS[action].join("/");
+}

@@ -1,0 +1,225 @@
+/**
+ * The chat transcript: turns session events into message views (user, streaming assistant
+ * replies, tool rows) and draws stored messages of a resumed session the same way. It also keeps
+ * the queued steering and follow-up messages shown below the chat.
+ *
+ * @module
+ */
+import type { AgentMessage, AgentToolResult } from "../../agent/types.ts";
+import type { AssistantMessage, ToolResultMessage } from "../../ai/types.ts";
+import type { AgentSessionEvent } from "../../core/agent_session_types.ts";
+import { userText } from "../../core/session_stats.ts";
+import { type Component, Container, Spacer, Text, TruncatedText } from "../../tui/mod.ts";
+import { APP_KEYS } from "./app_keys.ts";
+import { AssistantMessageView, UserMessageView } from "./chat_messages.ts";
+import { keyDisplayText } from "./hotkeys.ts";
+import type { Theme } from "./theme.ts";
+import { ToolExecutionView } from "./tool_execution.ts";
+
+/** The chat and the pending-message area, fed with session events. */
+export class ChatView {
+  /** The transcript. */
+  readonly chat = new Container();
+  /** Queued steering and follow-up messages. */
+  readonly pending = new Container();
+  #streaming?: AssistantMessageView;
+  #tools = new Map<string, ToolExecutionView>();
+  #expanded = false;
+  #hideThinking: boolean;
+  #lastStatus?: Text;
+
+  /** A chat drawn with `theme`; `hideThinking` as the hideThinkingBlock setting. */
+  constructor(private readonly theme: Theme, hideThinking: boolean) {
+    this.#hideThinking = hideThinking;
+  }
+
+  /** Whether tool output is expanded. */
+  get toolsExpanded(): boolean {
+    return this.#expanded;
+  }
+
+  /** Expands or collapses every tool row. */
+  setToolsExpanded(expanded: boolean): void {
+    this.#expanded = expanded;
+    for (const child of this.chat.children) {
+      if (child instanceof ToolExecutionView) child.setExpanded(expanded);
+    }
+  }
+
+  /** Whether thinking text is hidden. */
+  get thinkingHidden(): boolean {
+    return this.#hideThinking;
+  }
+
+  /** Hides or shows thinking in every reply. */
+  setHideThinking(hide: boolean): void {
+    this.#hideThinking = hide;
+    for (const child of this.chat.children) {
+      if (child instanceof AssistantMessageView) child.setHideThinking(hide);
+    }
+  }
+
+  /** A dim line (status), a warning or an error, each after a blank row. */
+  addNotice(kind: "status" | "warning" | "error" | "success", text: string): void {
+    const token = kind === "status" ? "dim" : kind === "success" ? "accent" : kind;
+    const prefix = kind === "warning" ? "Warning: " : kind === "error" ? "Error: " : "";
+    const styled = this.theme.fg(token, prefix + text);
+    const children = this.chat.children;
+    // A status line right after the previous one replaces it, as in 1.6.0.
+    if (kind === "status" && this.#lastStatus && children[children.length - 1] === this.#lastStatus) {
+      this.#lastStatus.setText(styled);
+      return;
+    }
+    const line = new Text(styled, 1, 0);
+    this.chat.addChild(new Spacer(1));
+    this.chat.addChild(line);
+    this.#lastStatus = kind === "status" ? line : undefined;
+  }
+
+  /** Adds any component after a blank row. */
+  addBlock(...components: Component[]): void {
+    this.chat.addChild(new Spacer(1));
+    for (const c of components) this.chat.addChild(c);
+  }
+
+  /** Empties the transcript (a new session). */
+  clear(): void {
+    this.chat.clear();
+    this.#tools.clear();
+    this.#streaming = undefined;
+  }
+
+  #addUser(message: AgentMessage): void {
+    const text = userText(message);
+    if (!text) return;
+    if (this.chat.children.length > 0) this.chat.addChild(new Spacer(1));
+    this.chat.addChild(new UserMessageView(text, this.theme));
+  }
+
+  #toolView(id: string, name: string, args: unknown): ToolExecutionView {
+    let view = this.#tools.get(id);
+    if (!view) {
+      view = new ToolExecutionView(this.theme, name, args);
+      view.setExpanded(this.#expanded);
+      this.chat.addChild(view);
+      this.#tools.set(id, view);
+    }
+    return view;
+  }
+
+  #showToolCalls(message: AssistantMessage): void {
+    for (const block of message.content) {
+      if (block.type !== "toolCall") continue;
+      const known = this.#tools.get(block.id);
+      if (known) known.updateArgs(block.arguments);
+      else this.#toolView(block.id, block.name, block.arguments);
+    }
+  }
+
+  /** The notice of an aborted reply; the app sets it to count retries. */
+  abortText: () => string = () => "Operation aborted";
+
+  /** Applies one session event; true when something visible changed. */
+  handleEvent(event: AgentSessionEvent): boolean {
+    switch (event.type) {
+      case "agent_start":
+        this.#tools.clear();
+        return false;
+      case "message_start":
+        if (event.message.role === "user") {
+          this.#addUser(event.message);
+          return true;
+        }
+        if (event.message.role === "assistant") {
+          this.#streaming = new AssistantMessageView(this.theme, this.#hideThinking);
+          this.chat.addChild(this.#streaming);
+          this.#streaming.update(event.message as AssistantMessage);
+          return true;
+        }
+        return false;
+      case "message_update":
+        if (this.#streaming && event.message.role === "assistant") {
+          this.#streaming.update(event.message as AssistantMessage);
+          this.#showToolCalls(event.message as AssistantMessage);
+          return true;
+        }
+        return false;
+      case "message_end": {
+        if (!this.#streaming || event.message.role !== "assistant") return false;
+        let message = event.message as AssistantMessage;
+        // An aborted reply says so in 1.6.0's words, whatever the provider's abort error said.
+        if (message.stopReason === "aborted") message = { ...message, errorMessage: this.abortText() };
+        this.#streaming.update(message);
+        if (message.stopReason === "aborted" || message.stopReason === "error") {
+          const text = message.errorMessage || "Error";
+          for (const view of this.#tools.values()) {
+            view.updateResult({ content: [{ type: "text", text }], details: undefined }, true);
+          }
+          this.#tools.clear();
+        }
+        this.#streaming = undefined;
+        return true;
+      }
+      case "tool_execution_start":
+        this.#toolView(event.toolCallId, event.toolName, event.args).markStarted();
+        return true;
+      case "tool_execution_update":
+        this.#toolView(event.toolCallId, event.toolName, event.args).updateResult(
+          event.partialResult,
+          false,
+          true,
+        );
+        return true;
+      case "tool_execution_end":
+        this.#toolView(event.toolCallId, event.toolName, undefined)
+          .updateResult(event.result, event.isError, false, event.durationMs);
+        this.#tools.delete(event.toolCallId);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Draws the stored messages of a session (resume, continue). */
+  renderMessages(messages: readonly AgentMessage[]): void {
+    const results = new Map<string, ToolResultMessage>();
+    for (const m of messages) {
+      if (m.role === "toolResult") results.set((m as ToolResultMessage).toolCallId, m as ToolResultMessage);
+    }
+    for (const m of messages) {
+      if (m.role === "user") this.#addUser(m);
+      if (m.role !== "assistant") continue;
+      const reply = m as AssistantMessage;
+      const view = new AssistantMessageView(this.theme, this.#hideThinking);
+      view.update(reply);
+      this.chat.addChild(view);
+      for (const block of reply.content) {
+        if (block.type !== "toolCall") continue;
+        const tool = this.#toolView(block.id, block.name, block.arguments);
+        const result = results.get(block.id);
+        if (result) {
+          const asResult: AgentToolResult = { content: result.content, details: result.details };
+          tool.updateResult(asResult, result.isError);
+        }
+      }
+      this.#tools.clear();
+    }
+  }
+
+  /** Shows the queued messages below the chat. */
+  setQueued(steering: readonly string[], followUp: readonly string[]): void {
+    this.pending.clear();
+    if (steering.length === 0 && followUp.length === 0) return;
+    const dim = (t: string) => this.theme.fg("dim", t);
+    this.pending.addChild(new Spacer(1));
+    for (const m of steering) this.pending.addChild(new TruncatedText(dim(`Steering: ${m}`), 1, 0));
+    for (const m of followUp) this.pending.addChild(new TruncatedText(dim(`Follow-up: ${m}`), 1, 0));
+    this.pending.addChild(
+      new TruncatedText(
+        dim(`↳ ${keyDisplayText(APP_KEYS["app.message.dequeue"])} to edit all queued messages`),
+        1,
+        0,
+      ),
+    );
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * Runs the built-in slash commands typed in the editor: /quit, /new, /name, /session, /model,
+ * /thinking, /hotkeys and /copy; the other 1.6.0 commands answer with a "not available yet"
+ * notice.
+ *
+ * @module
+ */
+import { toBase64 } from "../../util/bytes.ts";
+import {
+  type AutocompleteItem,
+  Container,
+  fuzzyFilter,
+  Markdown,
+  type SelectItem,
+  SelectList,
+  type SlashCommand,
+  Spacer,
+  Text,
+} from "../../tui/mod.ts";
+import type { AgentThinkingLevel } from "../../agent/types.ts";
+import type { Model } from "../../ai/types.ts";
+import type { AgentSession } from "../../core/agent_session.ts";
+import type { SessionRuntimeHost } from "../../core/runtime_host.ts";
+import type { ChatView } from "./chat_view.ts";
+import type { Theme } from "./theme.ts";
+import { hotkeysMarkdown } from "./hotkeys.ts";
+import { BorderLine, modelSearchText, ModelSelector } from "./model_selector.ts";
+import { sessionInfoText } from "./session_info.ts";
+import {
+  autocompleteCommands,
+  IMPLEMENTED_COMMANDS,
+  notAvailableNotice,
+  parseSlashCommand,
+} from "./slash_commands.ts";
+
+/** What the commands act on: the running interactive mode (InteractiveApp). */
+export interface CommandHost {
+  readonly host: SessionRuntimeHost;
+  readonly session: AgentSession;
+  readonly theme: Theme;
+  readonly chat: ChatView;
+  readonly ui: { terminal: { write(data: string): void } };
+  requestRender(): void;
+  addText(text: string, paddingY?: number): void;
+  updateEditorBorder(): void;
+  sessionReplaced(): Promise<void>;
+  showSelector(component: Container & { focused?: boolean }): () => void;
+  shutdown(code: number): Promise<void>;
+}
+
+/** The slash commands of one interactive app. */
+export class SlashCommandRunner {
+  /** Commands for `app`. */
+  constructor(private readonly app: CommandHost) {}
+
+  /** The autocomplete entries, with model and thinking-level argument completion. */
+  autocomplete(): SlashCommand[] {
+    const models = (prefix: string): AutocompleteItem[] | null => {
+      const available = this.app.session.modelRegistry.getAvailable();
+      if (available.length === 0) return null;
+      return fuzzyFilter(available, prefix, modelSearchText).map((m) => ({
+        value: `${m.provider}/${m.id}`,
+        label: m.id,
+        description: m.provider,
+      }));
+    };
+    const thinking = (prefix: string): AutocompleteItem[] | null =>
+      fuzzyFilter(this.app.session.getAvailableThinkingLevels(), prefix, (l) => l).map((l) => ({
+        value: l,
+        label: l,
+      }));
+    return autocompleteCommands({ model: models, thinking });
+  }
+
+  /** Runs `text` when it is a built-in command; false when it is a prompt. */
+  tryRun(text: string): boolean {
+    const command = parseSlashCommand(text);
+    if (!command) return false;
+    this.run(command.name, command.args);
+    return true;
+  }
+
+  /** Runs the command `name` with `args`. */
+  run(name: string, args: string): void {
+    const app = this.app;
+    if (!IMPLEMENTED_COMMANDS.has(name)) {
+      app.chat.addNotice("warning", notAvailableNotice(name));
+      app.requestRender();
+      return;
+    }
+    switch (name) {
+      case "quit":
+        void app.shutdown(0);
+        return;
+      case "new":
+        void this.#newSession();
+        return;
+      case "name":
+        return this.#name(args);
+      case "session":
+        app.addText(sessionInfoText(app.session, app.theme));
+        return;
+      case "hotkeys":
+        return this.#hotkeys();
+      case "copy":
+        return this.#copy();
+      case "thinking":
+        return this.#thinking(args);
+      case "model":
+        return this.#model(args);
+    }
+  }
+
+  async #newSession(): Promise<void> {
+    const app = this.app;
+    try {
+      const result = await app.host.newSession();
+      if (result.cancelled) return;
+      await app.sessionReplaced();
+      app.chat.addBlock(new Text(app.theme.fg("accent", "✓ New session started"), 1, 1));
+    } catch (error) {
+      app.chat.addNotice(
+        "error",
+        `Failed to create session: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    app.requestRender();
+  }
+
+  #name(args: string): void {
+    const app = this.app;
+    const manager = app.session.sessionManager;
+    if (!args) {
+      const current = manager.getSessionName();
+      if (current) app.addText(app.theme.fg("dim", `Session name: ${current}`));
+      else app.chat.addNotice("warning", "Usage: /name <name>");
+      app.requestRender();
+      return;
+    }
+    app.session.setSessionName(args);
+    const stored = manager.getSessionName();
+    if (stored !== args) {
+      app.chat.addNotice(
+        "warning",
+        `Session name was normalized from ${JSON.stringify(args)} to ${JSON.stringify(stored)}`,
+      );
+    }
+    app.addText(app.theme.fg("dim", `Session name set: ${stored ?? args}`));
+  }
+
+  #hotkeys(): void {
+    const app = this.app;
+    const theme = app.theme;
+    app.chat.addBlock(
+      new BorderLine(theme),
+      new Text(theme.bold(theme.fg("accent", "Keyboard Shortcuts")), 1, 0),
+      new Spacer(1),
+      new Markdown(hotkeysMarkdown(), 1, 1, theme.markdown()),
+      new BorderLine(theme),
+    );
+    app.requestRender();
+  }
+
+  #copy(): void {
+    const app = this.app;
+    const text = app.session.getLastAssistantText();
+    if (!text) {
+      app.chat.addNotice("error", "No agent messages to copy yet.");
+    } else {
+      // OSC 52: the terminal (and tmux, ssh) put it on the clipboard; no helper process needed.
+      app.ui.terminal.write(`\x1b]52;c;${toBase64(new TextEncoder().encode(text))}\x07`);
+      app.chat.addNotice("status", "Copied last agent message to clipboard");
+    }
+    app.requestRender();
+  }
+
+  #selectThinking(level: AgentThinkingLevel): void {
+    this.app.session.setThinkingLevel(level);
+    this.app.updateEditorBorder();
+    this.app.chat.addNotice("status", `Thinking level: ${level}`);
+    this.app.requestRender();
+  }
+
+  #thinking(args: string): void {
+    const app = this.app;
+    const levels = app.session.getAvailableThinkingLevels();
+    if (args) {
+      const level = levels.find((l) => l.toLowerCase() === args.toLowerCase());
+      if (level) this.#selectThinking(level);
+      else {
+        app.chat.addNotice(
+          "error",
+          `Unknown thinking level "${args}". Available levels: ${levels.join(", ")}.`,
+        );
+        app.requestRender();
+      }
+      return;
+    }
+    const items: SelectItem[] = levels.map((l) => ({ value: l, label: l }));
+    const list = new SelectList(items, items.length, app.theme.selectList());
+    list.setSelectedIndex(Math.max(0, levels.indexOf(app.session.thinkingLevel)));
+    const box = new SelectorFrame(app, list);
+    const done = app.showSelector(box);
+    list.onSelect = (item) => {
+      done();
+      this.#selectThinking(item.value as AgentThinkingLevel);
+    };
+    list.onCancel = done;
+  }
+
+  #model(args: string): void {
+    const app = this.app;
+    const models = app.session.modelRegistry.getAvailable();
+    if (args) {
+      const exact = models.find((m) => `${m.provider}/${m.id}` === args || m.id === args);
+      if (exact) {
+        void this.#setModel(exact);
+        return;
+      }
+    }
+    let done = () => {};
+    const selector = new ModelSelector(
+      app.theme,
+      models,
+      app.session.model,
+      (model) => {
+        done();
+        void this.#setModel(model);
+      },
+      () => done(),
+      args,
+    );
+    done = app.showSelector(selector);
+  }
+
+  async #setModel(model: Model): Promise<void> {
+    const app = this.app;
+    try {
+      await app.session.setModel(model);
+      app.updateEditorBorder();
+      app.chat.addNotice("status", `Model: ${model.id}`);
+    } catch (error) {
+      app.chat.addNotice("error", error instanceof Error ? error.message : String(error));
+    }
+    app.requestRender();
+  }
+}
+
+/** A selector between two border lines, passing keys to the list. */
+class SelectorFrame extends Container {
+  focused = false;
+  constructor(app: CommandHost, private readonly list: SelectList) {
+    super();
+    this.addChild(new BorderLine(app.theme));
+    this.addChild(list);
+    this.addChild(new BorderLine(app.theme));
+  }
+  handleInput(data: string): void {
+    this.list.handleInput(data);
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * The interactive mode (`pi` in a terminal): the start-up header, the chat, the prompt editor and
+ * the footer on the terminal's main screen, driven by the session runtime from src/core as RPC
+ * mode drives it. The terminal is given back (cooked mode, cursor shown) on every way out:
+ * /quit, Ctrl+C twice, Ctrl+D on an empty editor, SIGTERM, SIGHUP, an uncaught error.
+ *
+ * @module
+ */
+import type { ImageContent } from "../../ai/types.ts";
+import type { AgentSession } from "../../core/agent_session.ts";
+import type { AgentSessionEvent } from "../../core/agent_session_types.ts";
+import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
+import { onTerminationSignal } from "../../core/shutdown.ts";
+import {
+  CombinedAutocompleteProvider,
+  Container,
+  Spacer,
+  Text,
+  type TuiAltScreen,
+  type TuiMainScreen,
+} from "../../tui/mod.ts";
+import { AppEditor, WorkingIndicator } from "./app_editor.ts";
+import { ChatView } from "./chat_view.ts";
+import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
+import { Footer, readGitBranch } from "./footer.ts";
+import { StartupHeader } from "./header.ts";
+import { createScreen, type TuiMode } from "./screen.ts";
+import { loadTheme, type Theme } from "./theme.ts";
+
+/** What the CLI hands the interactive mode besides the session. */
+export interface InteractiveModeOptions {
+  /** The version the header shows. */
+  version: string;
+  /** `--tui-mode`; the tuiMode setting otherwise. */
+  tuiMode?: TuiMode;
+  /** The first prompt (arguments, `@file`s), sent at start. */
+  initialMessage?: string;
+  /** Images of the first prompt. */
+  initialImages?: ImageContent[];
+  /** Further prompt arguments, sent one after another. */
+  initialMessages?: string[];
+  /** Warnings to show under the header (start-up diagnostics). */
+  warnings?: string[];
+  /** Called with each session served (the first, and each /new one); the CLI binds extensions here. */
+  onSession?: (
+    session: AgentSession,
+    notify: (kind: "warning" | "error", text: string) => void,
+  ) => Promise<void> | void;
+}
+
+/** Runs the interactive mode until the user leaves; resolves with the exit code. */
+export function runInteractiveMode(
+  target: AgentSession | SessionRuntimeHost,
+  options: InteractiveModeOptions,
+): Promise<number> {
+  return new InteractiveApp(toRuntimeHost(target), options).run();
+}
+
+/** Two presses of the clear key this close together (ms) exit, as in 1.6.0. */
+const DOUBLE_PRESS_MS = 500;
+
+/** The running interactive mode: its components and the session they show. */
+export class InteractiveApp implements CommandHost {
+  /** The resolved theme. */
+  readonly theme: Theme;
+  /** The screen. */
+  readonly ui: TuiMainScreen | TuiAltScreen;
+  /** The transcript and queued messages. */
+  readonly chat: ChatView;
+  /** The prompt editor. */
+  readonly editor: AppEditor;
+  /** Holds the editor, or a selector while one is open. */
+  readonly editorContainer = new Container();
+  readonly #header = new Container();
+  readonly #footer: Footer;
+  readonly #commands: SlashCommandRunner;
+  #working?: WorkingIndicator;
+  #startupHeader?: StartupHeader;
+  #unsubscribe?: () => void;
+  #stopSignals?: () => void;
+  #lastClear = 0;
+  #exiting = false;
+  #resolveExit!: (code: number) => void;
+  readonly #exited = new Promise<number>((resolve) => this.#resolveExit = resolve);
+
+  /** Builds the screen over `host`; nothing is drawn until {@link InteractiveApp.run}. */
+  constructor(readonly host: SessionRuntimeHost, private readonly options: InteractiveModeOptions) {
+    const settings = host.session.settingsManager;
+    this.theme = loadTheme(settings.getTheme());
+    this.chat = new ChatView(this.theme, settings.getHideThinkingBlock());
+    this.chat.abortText = () => {
+      const attempts = this.session.retryAttempt;
+      return attempts > 0
+        ? `Aborted after ${attempts} retry attempt${attempts > 1 ? "s" : ""}`
+        : "Operation aborted";
+    };
+    this.#footer = new Footer(() => this.session, this.theme, {
+      gitBranch: readGitBranch(host.session.sessionManager.getCwd()),
+      home: Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE"),
+    });
+    const document = new Container();
+    document.addChild(this.#header);
+    document.addChild(this.chat.chat);
+    this.ui = createScreen(options.tuiMode ?? settings.getTuiMode(), {
+      document,
+      // Queued messages, the status area (empty: the working indicator sits in the editor's
+      // border), the spacer 1.6.0 keeps for widgets, the editor, the footer.
+      dock: [this.chat.pending, new Container(), new Spacer(1), this.editorContainer, this.#footer],
+    }, this.theme);
+    this.editor = new AppEditor(this.ui, {
+      borderColor: (t) => this.theme.fg("borderMuted", t),
+      selectList: this.theme.selectList(),
+    });
+    this.editorContainer.addChild(this.editor);
+    this.#commands = new SlashCommandRunner(this);
+  }
+
+  /** The session shown now (replaced by /new). */
+  get session(): AgentSession {
+    return this.host.session;
+  }
+
+  /** Asks for a frame. */
+  requestRender(): void {
+    this.ui.requestRender();
+  }
+
+  /** Takes the terminal, shows the start-up screen, sends the initial prompts, and waits for the exit. */
+  async run(): Promise<number> {
+    this.#stopSignals = onTerminationSignal((code) => void this.shutdown(code));
+    this.#bindKeys();
+    this.ui.setFocus(this.editor);
+    this.ui.start();
+    this.#showHeader();
+    for (const warning of this.options.warnings ?? []) this.chat.addNotice("warning", warning);
+    await this.#bindSession();
+    this.chat.renderMessages(this.session.messages);
+    this.updateEditorBorder();
+    this.ui.requestRender();
+    void this.#sendInitialPrompts();
+    return await this.#exited;
+  }
+
+  #showHeader(): void {
+    const quiet = this.session.settingsManager.getQuietStartup();
+    if (quiet === true) return;
+    this.#startupHeader = new StartupHeader(this.theme, this.options.version, quiet !== "header");
+    this.#header.addChild(new Spacer(1));
+    this.#header.addChild(this.#startupHeader);
+    this.#header.addChild(new Spacer(1));
+  }
+
+  async #sendInitialPrompts(): Promise<void> {
+    const { initialMessage, initialImages, initialMessages } = this.options;
+    if (initialMessage) await this.sendPrompt(initialMessage, initialImages);
+    for (const message of initialMessages ?? []) await this.sendPrompt(message);
+  }
+
+  /** Subscribes to the current session and lets the CLI bind its extensions. */
+  async #bindSession(): Promise<void> {
+    this.#unsubscribe?.();
+    this.#unsubscribe = this.session.subscribe((event) => this.#onEvent(event));
+    this.editor.setAutocompleteProvider(
+      new CombinedAutocompleteProvider(this.#commands.autocomplete(), this.session.sessionManager.getCwd()),
+    );
+    await this.options.onSession?.(this.session, (kind, text) => {
+      this.chat.addNotice(kind, text);
+      this.ui.requestRender();
+    });
+  }
+
+  /** After /new: the chat starts empty over the new session. */
+  async sessionReplaced(): Promise<void> {
+    this.chat.clear();
+    this.chat.setQueued([], []);
+    await this.#bindSession();
+    this.updateEditorBorder();
+  }
+
+  #onEvent(event: AgentSessionEvent): void {
+    if (event.type === "agent_start" || event.type === "turn_start") this.#setWorking(true);
+    if (event.type === "agent_settled") this.#setWorking(false);
+    if (event.type === "queue_update") this.chat.setQueued(event.steering, event.followUp);
+    if (event.type === "thinking_level_changed") this.updateEditorBorder();
+    this.chat.handleEvent(event);
+    this.ui.requestRender();
+  }
+
+  #setWorking(on: boolean): void {
+    if (on === (this.#working !== undefined)) return;
+    if (on) {
+      this.#working = new WorkingIndicator(
+        this.ui,
+        (t) => this.theme.fg("accent", t),
+        (t) => this.theme.fg("muted", t),
+        "Working",
+      );
+    } else {
+      this.#working?.stop();
+      this.#working = undefined;
+    }
+    this.editor.setWorkingIndicator(this.#working);
+  }
+
+  /** The editor border in the thinking level's colour. */
+  updateEditorBorder(): void {
+    const level = this.session.thinkingLevel || "off";
+    const token = `thinking${level.charAt(0).toUpperCase()}${level.slice(1)}` as const;
+    this.editor.borderColor = (t) => this.theme.fg(token as Parameters<Theme["fg"]>[0], t);
+    this.ui.requestRender();
+  }
+
+  /** Sends `text` as a prompt (or queues it while a reply streams); failures become chat errors. */
+  async sendPrompt(
+    text: string,
+    images?: ImageContent[],
+    queue: "steer" | "followUp" = "steer",
+  ): Promise<void> {
+    const streaming = this.session.isStreaming;
+    try {
+      await this.session.prompt(text, {
+        images,
+        source: "interactive",
+        ...(streaming ? { streamingBehavior: queue } : {}),
+      });
+    } catch (error) {
+      this.chat.addNotice("error", error instanceof Error ? error.message : String(error));
+      this.ui.requestRender();
+    }
+  }
+
+  #bindKeys(): void {
+    const editor = this.editor;
+    editor.onSubmit = (text) => {
+      const trimmed = text.trim();
+      if (!trimmed) return;
+      editor.addToHistory(trimmed);
+      if (this.#commands.tryRun(trimmed)) return;
+      void this.sendPrompt(trimmed);
+    };
+    editor.onEscape = () => {
+      if (!this.session.isStreaming) return;
+      // Queued messages go back to the editor, then the reply is aborted (1.6.0).
+      const { steering, followUp } = this.session.clearQueue();
+      const queued = [...steering, ...followUp];
+      if (queued.length > 0) {
+        editor.setText([queued.join("\n\n"), editor.getText()].filter((t) => t.trim()).join("\n\n"));
+        this.chat.setQueued([], []);
+      }
+      void this.session.abort();
+    };
+    editor.onCtrlD = () => void this.shutdown(0);
+    editor.onAction("app.clear", () => {
+      const now = Date.now();
+      if (now - this.#lastClear < DOUBLE_PRESS_MS) {
+        void this.shutdown(0);
+        return;
+      }
+      editor.setText("");
+      this.#lastClear = now;
+    });
+    editor.onAction("app.message.followUp", () => {
+      const text = editor.getExpandedText().trim();
+      if (!text) return;
+      if (!this.session.isStreaming) {
+        editor.onSubmit?.(editor.getExpandedText());
+        editor.setText("");
+        return;
+      }
+      editor.addToHistory(text);
+      editor.setText("");
+      void this.sendPrompt(text, undefined, "followUp");
+    });
+    editor.onAction("app.tools.expand", () => {
+      const expanded = !this.chat.toolsExpanded;
+      this.chat.setToolsExpanded(expanded);
+      this.#startupHeader?.setExpanded(expanded);
+      this.chat.addNotice("status", `Tool output: ${expanded ? "expanded" : "collapsed"}`);
+      this.ui.requestRender();
+    });
+    editor.onAction("app.thinking.toggle", () => {
+      const hide = !this.chat.thinkingHidden;
+      this.chat.setHideThinking(hide);
+      this.chat.addNotice("status", `Thinking blocks: ${hide ? "hidden" : "visible"}`);
+      this.ui.requestRender();
+    });
+    editor.onAction("app.thinking.cycle", () => {
+      const level = this.session.cycleThinkingLevel();
+      this.chat.addNotice(
+        "status",
+        level === undefined ? "Current model does not support thinking" : `Thinking level: ${level}`,
+      );
+      this.updateEditorBorder();
+    });
+    editor.onAction("app.model.select", () => this.#commands.run("model", ""));
+  }
+
+  /** Shows `component` in place of the editor until `done` is called. */
+  showSelector(component: Container & { focused?: boolean }): () => void {
+    this.editorContainer.clear();
+    this.editorContainer.addChild(component);
+    this.ui.setFocus(component);
+    this.ui.requestRender();
+    return () => {
+      this.editorContainer.clear();
+      this.editorContainer.addChild(this.editor);
+      this.ui.setFocus(this.editor);
+      this.ui.requestRender();
+    };
+  }
+
+  /** A block of text in the chat after a blank row. */
+  addText(text: string, paddingY = 0): void {
+    this.chat.addBlock(new Text(text, 1, paddingY));
+    this.ui.requestRender();
+  }
+
+  /** Gives the terminal back, ends the session and resolves the exit code (once). */
+  async shutdown(code: number): Promise<void> {
+    if (this.#exiting) return;
+    this.#exiting = true;
+    this.#working?.stop();
+    // The terminal first: whatever happens while the session ends, the shell gets it back.
+    this.ui.stop();
+    this.#unsubscribe?.();
+    try {
+      if (this.session.isStreaming) await this.session.abort();
+      await this.host.dispose();
+    } finally {
+      this.#stopSignals?.();
+      this.#resolveExit(code);
+    }
+  }
+}

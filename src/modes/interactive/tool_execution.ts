@@ -1,0 +1,168 @@
+/**
+ * A tool call in the chat, in the simple built-in rendering: a box (pending, success or error
+ * background) with the call on top and the output below, collapsed to a preview until the
+ * app.tools.expand key expands every tool row. `bash` shows `$ command`, the last lines of its
+ * output and how long it took, as pi 1.6.0 does; other tools show `name key=value…` and the first
+ * lines of their output. The per-tool renderers of 1.6.0 (diffs, read, grep…) come later.
+ *
+ * @module
+ */
+import type { AgentToolResult } from "../../agent/types.ts";
+import { Box, Container, Spacer, Text } from "../../tui/mod.ts";
+import { keyText } from "./app_keys.ts";
+import type { Theme } from "./theme.ts";
+
+const COLLAPSED_ARGS_CHARS = 100;
+const PREVIEW_LINES = 10;
+const BASH_PREVIEW_LINES = 5;
+
+/** A duration as 1.6.0 prints it: `4.2s`, `1m 30s`, `2h 3m 4s`. */
+export function formatToolDuration(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const total = Math.floor(seconds);
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}m ${total % 60}s`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m ${total % 60}s`;
+}
+
+/** The generic call line: the bold title, then `key=value` pairs (collapsed) or one per line. */
+export function formatToolCall(theme: Theme, title: string, args: unknown, expanded: boolean): string {
+  const header = theme.fg("toolTitle", theme.bold(title));
+  if (args == null) return header;
+  const entries = typeof args === "object" && !Array.isArray(args)
+    ? Object.entries(args as Record<string, unknown>)
+    : [["args", args] as [string, unknown]];
+  if (entries.length === 0) return header;
+  if (expanded) {
+    const lines = entries.map(([key, value]) => {
+      const text = typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? String(value));
+      return `  ${key}: ${text.replace(/\t/g, "   ").replace(/\r/g, "").split("\n").join("\n    ")}`;
+    });
+    return `${header}\n${theme.fg("muted", lines.join("\n"))}`;
+  }
+  const pairs = entries.map(([key, value]) => `${key}=${JSON.stringify(value) ?? String(value)}`).join(" ");
+  const preview = pairs.length > COLLAPSED_ARGS_CHARS
+    ? `${pairs.slice(0, COLLAPSED_ARGS_CHARS - 3)}...`
+    : pairs;
+  return `${header} ${theme.fg("muted", preview)}`;
+}
+
+function textOutput(result: AgentToolResult | undefined): string {
+  if (!result) return "";
+  // Escape sequences in a command's output would fight the frame; strip them.
+  // deno-lint-ignore no-control-regex
+  const ansi = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(\x07|\x1b\\)/g;
+  return result.content
+    .map((c) => c.type === "text" ? c.text.replace(ansi, "").replace(/\r/g, "") : `[image: ${c.mimeType}]`)
+    .join("\n");
+}
+
+/** The hint after a cut preview: `... (3 earlier lines, ctrl+o to expand)`. */
+function expandHint(theme: Theme, count: number, where: "earlier" | "more"): string {
+  return theme.fg("muted", `... (${count} ${where} lines,`) +
+    ` ${theme.fg("dim", keyText("app.tools.expand"))}${theme.fg("muted", " to expand")}${
+      theme.fg("muted", ")")
+    }`;
+}
+
+/** One tool call row; updated as arguments stream and the result arrives. */
+export class ToolExecutionView extends Container {
+  #box: Box;
+  #args: unknown;
+  #result?: AgentToolResult;
+  #isError = false;
+  #partial = true;
+  #expanded = false;
+  #startedAt?: number;
+  #durationMs?: number;
+
+  /** A row for a call of `toolName` with `args` so far. */
+  constructor(private readonly theme: Theme, readonly toolName: string, args: unknown) {
+    super();
+    this.#args = args;
+    this.addChild(new Spacer(1));
+    this.#box = new Box(1, 1, (t) => this.theme.bg(this.#background(), t));
+    this.addChild(this.#box);
+    this.#rebuild();
+  }
+
+  #background(): "toolPendingBg" | "toolSuccessBg" | "toolErrorBg" {
+    if (this.#partial) return "toolPendingBg";
+    return this.#isError ? "toolErrorBg" : "toolSuccessBg";
+  }
+
+  /** New (streamed) arguments. */
+  updateArgs(args: unknown): void {
+    this.#args = args;
+    this.#rebuild();
+  }
+
+  /** The tool started running. */
+  markStarted(now = performance.now()): void {
+    this.#startedAt ??= now;
+  }
+
+  /** A partial (`partial`) or final result; `durationMs` from the agent when known. */
+  updateResult(result: AgentToolResult, isError: boolean, partial = false, durationMs?: number): void {
+    this.#result = result;
+    this.#isError = isError;
+    this.#partial = partial;
+    if (!partial) {
+      this.#durationMs = durationMs ??
+        (this.#startedAt !== undefined ? performance.now() - this.#startedAt : undefined);
+    }
+    this.#rebuild();
+  }
+
+  /** Shows the whole output (true) or a preview. */
+  setExpanded(expanded: boolean): void {
+    this.#expanded = expanded;
+    this.#rebuild();
+  }
+
+  #rebuild(): void {
+    const theme = this.theme;
+    this.#box.clear();
+    const output = textOutput(this.#result).trim();
+    const styled = output ? output.split("\n").map((line) => theme.fg("toolOutput", line)) : [];
+    if (this.toolName === "bash") {
+      const args = (this.#args ?? {}) as { command?: unknown; timeout?: unknown };
+      const command = typeof args.command === "string" && args.command
+        ? args.command
+        : theme.fg("toolOutput", "...");
+      const timeout = args.timeout ? theme.fg("muted", ` (timeout ${args.timeout}s)`) : "";
+      this.#box.addChild(new Text(theme.fg("toolTitle", theme.bold(`$ ${command}`)) + timeout, 0, 0));
+      if (styled.length > 0) {
+        this.#box.addChild(new Spacer(1));
+        if (this.#expanded || styled.length <= BASH_PREVIEW_LINES) {
+          this.#box.addChild(new Text(styled.join("\n"), 0, 0));
+        } else {
+          const hidden = styled.length - BASH_PREVIEW_LINES;
+          this.#box.addChild(
+            new Text(
+              [expandHint(theme, hidden, "earlier"), ...styled.slice(-BASH_PREVIEW_LINES)].join("\n"),
+              0,
+              0,
+            ),
+          );
+        }
+      }
+      if (!this.#partial && this.#durationMs !== undefined) {
+        this.#box.addChild(
+          new Text(`\n${theme.fg("muted", `Took ${formatToolDuration(this.#durationMs)}`)}`, 0, 0),
+        );
+      }
+      return;
+    }
+    this.#box.addChild(new Text(formatToolCall(theme, this.toolName, this.#args, this.#expanded), 0, 0));
+    if (styled.length > 0) {
+      const shown = this.#expanded ? styled : styled.slice(0, PREVIEW_LINES);
+      let text = shown.join("\n");
+      if (styled.length > shown.length) {
+        text += `\n${expandHint(theme, styled.length - shown.length, "more")}`;
+      }
+      this.#box.addChild(new Text(`\n${text}`, 0, 0));
+    }
+  }
+}
