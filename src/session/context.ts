@@ -34,13 +34,23 @@ export function getLatestCompactionEntry(entries: SessionEntry[]): CompactionEnt
 
 /** Root-first path to `leaf` following parentIds (a parent cycle in a damaged file ends the walk). */
 export function pathToRoot(leaf: SessionEntry | undefined, byId: Map<string, SessionEntry>): SessionEntry[] {
+  // A walk longer than the entry count has met a cycle: only then is a visited set needed
+  // (it costs a hash insert per entry, noticeable on a 100,000-entry path).
   const path: SessionEntry[] = [];
   let current = leaf;
-  const seen = new Set<string>();
-  while (current && !seen.has(current.id)) {
-    seen.add(current.id);
+  while (current && path.length <= byId.size) {
     path.push(current);
     current = current.parentId ? byId.get(current.parentId) : undefined;
+  }
+  if (current) {
+    path.length = 0;
+    const seen = new Set<string>();
+    current = leaf;
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      path.push(current);
+      current = current.parentId ? byId.get(current.parentId) : undefined;
+    }
   }
   return path.reverse();
 }
@@ -67,18 +77,24 @@ function sessionPath(
   return leaf ? pathToRoot(leaf, index) : [];
 }
 
-/** Model and thinking level in force at the end of `path`. */
+/**
+ * Model and thinking level in force at the end of `path`: the last setting of each wins, so the
+ * walk goes backwards and stops once both are known (a resumed session's old messages are then
+ * never read).
+ */
 function contextSettings(path: SessionEntry[]): Pick<SessionContext, "thinkingLevel" | "model"> {
-  let thinkingLevel = "off";
-  let model: SessionContext["model"] = null;
-  for (const e of path) {
-    if (e.type === "thinking_level_change") thinkingLevel = e.thinkingLevel;
+  let thinkingLevel: string | undefined;
+  let model: SessionContext["model"] | undefined;
+  for (let i = path.length - 1; i >= 0 && (thinkingLevel === undefined || model === undefined); i--) {
+    const e = path[i];
+    if (e.type === "thinking_level_change") thinkingLevel ??= e.thinkingLevel;
+    else if (model !== undefined) continue;
     else if (e.type === "model_change") model = { provider: e.provider, modelId: e.modelId };
     else if (e.type === "message" && e.message.role === "assistant") {
       model = { provider: e.message.provider, modelId: e.message.model };
     }
   }
-  return { thinkingLevel, model };
+  return { thinkingLevel: thinkingLevel ?? "off", model: model ?? null };
 }
 
 /**
@@ -130,8 +146,8 @@ export function buildContextEntries(
   entries: SessionEntry[],
   leafId?: string | null,
   byId?: Map<string, SessionEntry>,
+  path: SessionEntry[] = sessionPath(entries, leafId, byId),
 ): SessionEntry[] {
-  const path = sessionPath(entries, leafId, byId);
   let compactionIdx = -1;
   for (let i = 0; i < path.length; i++) if (path[i].type === "compaction") compactionIdx = i;
   if (compactionIdx < 0) return path;
@@ -172,9 +188,10 @@ export function buildSessionProjection(
   entries: SessionEntry[],
   leafId?: string | null,
   byId?: Map<string, SessionEntry>,
+  path: SessionEntry[] = sessionPath(entries, leafId, byId),
 ): SessionProjection {
-  const settings = contextSettings(sessionPath(entries, leafId, byId));
-  const selected = buildContextEntries(entries, leafId, byId);
+  const settings = contextSettings(path);
+  const selected = buildContextEntries(entries, leafId, byId, path);
   const edits = new Map<string, ContextEditEntry>();
   for (const e of selected) if (e.type === "context_edit") edits.set(e.targetId, e);
   const projected: ProjectedEntry[] = selected.map((sourceEntry, index) => ({

@@ -146,27 +146,21 @@ function setData(target: Record<string, unknown>, key: string, value: unknown): 
 }
 
 /**
- * Defines `key` as read on use. An object value is kept through a WeakRef, so it stays the same
- * object while anyone holds it and can be collected when no one does; assigning replaces the
- * accessor with a plain value.
+ * Defines `key` as read on use: the first read loads the value from the file and turns the
+ * property into a plain one holding it, so it is read once, keeps its identity and can be changed
+ * like any value (assigning before a read just sets it). Memory grows only with what is used.
  */
-function setDeferred(
+export function setDeferred(
   target: Record<string, unknown>,
   key: string,
-  source: DeferredSource,
-  offset: number,
-  length: number,
-  line: number,
+  load: () => unknown,
 ): void {
-  let ref: WeakRef<object> | undefined;
   Object.defineProperty(target, key, {
     enumerable: true,
     configurable: true,
     get() {
-      const cached = ref?.deref();
-      if (cached !== undefined) return cached;
-      const value = source.load(offset, length, line);
-      if (typeof value === "object" && value !== null) ref = new WeakRef(value);
+      const value = load();
+      setData(target, key, value);
       return value;
     },
     set(value: unknown) {
@@ -217,7 +211,9 @@ function scanObject(
       if (!inner || inner.end !== valueEnd) return null;
       setData(out, key, inner.value);
     } else {
-      setDeferred(out, key, place.source, place.offset + i, valueEnd - i, place.line);
+      const at = place.offset + i;
+      const length = valueEnd - i;
+      setDeferred(out, key, () => place.source.load(at, length, place.line));
     }
     i = skipSpace(b, valueEnd);
     if (b[i] === COMMA) {

@@ -32,6 +32,7 @@ export class FileSource implements DeferredSource {
   readonly #path: string;
   readonly #ino: number | null;
   readonly #decoder = new TextDecoder();
+  #file: Deno.FsFile | undefined;
 
   constructor(path: string, ino: number | null) {
     this.#path = path;
@@ -43,31 +44,49 @@ export class FileSource implements DeferredSource {
       new Error(
         `Session file ${this.#path} changed on disk since it was loaded (line ${line} is no longer where it was); reopen the session.`,
       );
+    const file = this.#open(line);
+    if (file.statSync().size < offset + length) throw changed();
+    file.seekSync(offset, Deno.SeekMode.Start);
+    const buf = new Uint8Array(length);
+    let at = 0;
+    while (at < length) {
+      const n = file.readSync(buf.subarray(at));
+      if (n === null || n === 0) throw changed();
+      at += n;
+    }
+    try {
+      return JSON.parse(this.#decoder.decode(buf));
+    } catch (error) {
+      throw new Error(`${this.#path}:${line}: malformed JSON: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The open file, checked to be the one scanned. It stays open while reads come in a burst (a
+   * context being built reads hundreds of values) and is closed shortly after, so a session
+   * left alone holds no descriptor; an unref'd timer never keeps the process alive.
+   */
+  #open(line: number): Deno.FsFile {
+    if (this.#file) return this.#file;
     let file: Deno.FsFile;
     try {
       file = Deno.openSync(this.#path, { read: true });
     } catch (error) {
       throw new Error(`Cannot read ${this.#path} (line ${line}): ${(error as Error).message}`);
     }
-    try {
-      const stat = file.statSync();
-      if ((this.#ino !== null && stat.ino !== this.#ino) || stat.size < offset + length) throw changed();
-      file.seekSync(offset, Deno.SeekMode.Start);
-      const buf = new Uint8Array(length);
-      let at = 0;
-      while (at < length) {
-        const n = file.readSync(buf.subarray(at));
-        if (n === null || n === 0) throw changed();
-        at += n;
-      }
-      try {
-        return JSON.parse(this.#decoder.decode(buf));
-      } catch (error) {
-        throw new Error(`${this.#path}:${line}: malformed JSON: ${(error as Error).message}`);
-      }
-    } finally {
+    if (this.#ino !== null && file.statSync().ino !== this.#ino) {
       file.close();
+      throw new Error(
+        `Session file ${this.#path} was replaced since it was loaded (line ${line} cannot be read); reopen the session.`,
+      );
     }
+    this.#file = file;
+    const timer = setTimeout(() => {
+      this.#file = undefined;
+      file.close();
+    }, 100);
+    Deno.unrefTimer(timer);
+    return file;
   }
 }
 

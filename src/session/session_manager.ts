@@ -134,6 +134,10 @@ export class SessionManager {
   /** The file's last line has no `\n` (torn write): prefix the next append with one. */
   private needsNewline = false;
   private loadWarnings: string[] = [];
+  /** The current leaf's root-first path, reused while leaf and entries stay the same. */
+  private pathCache: { leafId: string; count: number; generation: number; path: SessionEntry[] } | undefined;
+  /** Bumped whenever the entries are replaced (load, new session, branched session). */
+  private generation = 0;
 
   private constructor(
     cwd: string,
@@ -204,6 +208,7 @@ export class SessionManager {
     this.sessionId = options?.id ?? createSessionId();
     const timestamp = now();
     this.fileEntries = [sessionHeader(this.sessionId, timestamp, this.cwd, options?.parentSession)];
+    this.generation++;
     this.byId.clear();
     this.labelsById.clear();
     this.labelTimestampsById.clear();
@@ -220,6 +225,7 @@ export class SessionManager {
 
   /** Rebuilds the id, label and leaf indexes from the loaded entries. */
   private buildIndex(): void {
+    this.generation++;
     this.byId.clear();
     this.labelsById.clear();
     this.labelTimestampsById.clear();
@@ -229,7 +235,7 @@ export class SessionManager {
       if (entry.type === "session") continue;
       this.byId.set(entry.id, entry);
       this.leafId = entry.id;
-      if (isConversation(entry)) this.hasConversation = true;
+      if (!this.hasConversation && isConversation(entry)) this.hasConversation = true;
       if (entry.type === "label") this.applyLabel(entry);
     }
   }
@@ -520,12 +526,29 @@ export class SessionManager {
   /** Root-first path to `fromId` (default: the leaf), all entry types included. */
   getBranch(fromId?: string): SessionEntry[] {
     const start = fromId ?? this.leafId;
+    if (start !== null && start === this.leafId) return this.leafPath().slice();
     return pathToRoot(start ? this.byId.get(start) : undefined, this.byId);
+  }
+
+  /**
+   * The current leaf's path, computed once per leaf and entry count (a resumed session's path
+   * can hold 100,000 entries and several start-up steps ask for it). Callers must not modify it.
+   */
+  private leafPath(): SessionEntry[] {
+    const leafId = this.leafId;
+    if (leafId === null) return [];
+    const c = this.pathCache;
+    if (c && c.leafId === leafId && c.count === this.byId.size && c.generation === this.generation) {
+      return c.path;
+    }
+    const path = pathToRoot(this.byId.get(leafId), this.byId);
+    this.pathCache = { leafId, count: this.byId.size, generation: this.generation, path };
+    return path;
   }
 
   /** The compaction-aware entries of the current branch (see context.ts), for context and rendering. */
   buildContextEntries(): SessionEntry[] {
-    return buildContextEntries(this.getEntries(), this.leafId, this.byId);
+    return buildContextEntries([], this.leafId, this.byId, this.leafPath());
   }
 
   /**
@@ -533,7 +556,7 @@ export class SessionManager {
    * compaction, then context edits. This is the canonical model context of the session.
    */
   buildSessionProjection(): SessionProjection {
-    return buildSessionProjection(this.getEntries(), this.leafId, this.byId);
+    return buildSessionProjection([], this.leafId, this.byId, this.leafPath());
   }
 
   /** What the LLM sees from the current leaf (the projection's messages and settings). */

@@ -101,7 +101,7 @@ Deno.test("SES-08 issue 12: escapes, odd spacing, odd keys and torn lines read t
   });
 });
 
-Deno.test("SES-08 issue 12: deferred values are read on use, keep identity while held and can be replaced", async () => {
+Deno.test("SES-08 issue 12: deferred values are read on first use, then kept as plain values", async () => {
   const text = "y".repeat(5000);
   const entry = {
     type: "message",
@@ -127,6 +127,7 @@ Deno.test("SES-08 issue 12: deferred values are read on use, keep identity while
     const content = message.content;
     strictEqual(content[0].text, text);
     strictEqual(message.content, content);
+    strictEqual(Object.getOwnPropertyDescriptor(message, "content")?.value, content);
     message.content = [{ text: "replaced" }];
     assertEquals(message.content, [{ text: "replaced" }]);
     strictEqual(Object.getOwnPropertyDescriptor(message, "content")?.writable, true);
@@ -173,8 +174,35 @@ Deno.test("SES-08 issue 12: a file replaced after the scan is refused naming the
     throws(
       () => (entries[1] as unknown as { message: { content: string } }).message.content,
       (error: Error) => {
-        match(error.message, /changed on disk since it was loaded \(line 2 /);
+        match(
+          error.message,
+          /was replaced since it was loaded \(line 2 cannot be read\); reopen the session\.$/,
+        );
         strictEqual(error.message.includes(path), true);
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("SES-08 issue 12: a file cut short after the scan is refused naming the file and line", async () => {
+  const entry = {
+    type: "message",
+    id: "b1",
+    parentId: null,
+    timestamp: "t",
+    message: { role: "user", content: "v".repeat(4000), timestamp: 2 },
+  };
+  await withFile(`${HEADER}\n${JSON.stringify(entry)}\n`, async (path) => {
+    const { entries } = readSessionFileLazily(path);
+    await Deno.truncate(path, HEADER.length + 100);
+    throws(
+      () => (entries[1] as unknown as { message: { content: string } }).message.content,
+      (error: Error) => {
+        strictEqual(
+          error.message,
+          `Session file ${path} changed on disk since it was loaded (line 2 is no longer where it was); reopen the session.`,
+        );
         return true;
       },
     );
