@@ -246,3 +246,41 @@ Deno.test("INT-08: slash commands: autocomplete, /name, /session, /hotkeys, /mod
     await s.close();
   }
 });
+
+Deno.test("INT-09: an error thrown from an extension's timer is shown and pi goes on; an uncaught rejection ends pi (exit 1) with the terminal restored", async () => {
+  const s = await startInteractiveScenario([]);
+  try {
+    const survivable = `${s.agent.root}/survivable.ts`;
+    await Deno.writeTextFile(
+      survivable,
+      'export default function () { setTimeout(() => { throw new Error("boom from a timer"); }, 500); }\n',
+    );
+    await startPi(s, ["-e", survivable]);
+    await s.pane.waitFor(
+      (t) =>
+        t.includes(
+          " Error: Extension error (<root>/survivable.ts): boom from a timer".replace("<root>", s.agent.root),
+        ),
+      STEP_TIMEOUT,
+      "the extension error in the chat",
+    );
+    await s.pane.command("/quit");
+    await assertTerminalRestored(s, 0);
+
+    // A rejection with no stack cannot be blamed on an extension: it stays fatal.
+    const fatal = `${s.agent.root}/fatal.ts`;
+    await Deno.writeTextFile(
+      fatal,
+      'export default function () { setTimeout(() => void Promise.reject("fatal boom"), 1500); }\n',
+    );
+    await startPi(s, ["-e", fatal]);
+    await s.pane.waitFor(
+      (t) => t.includes('error: Uncaught (in promise) "fatal boom"'),
+      STEP_TIMEOUT,
+      "the crash",
+    );
+    await assertTerminalRestored(s, 1);
+  } finally {
+    await s.close();
+  }
+});

@@ -130,10 +130,14 @@ export class InteractiveApp implements CommandHost {
     this.#stopSignals = onTerminationSignal((code) => void this.shutdown(code));
     this.#bindKeys();
     this.ui.setFocus(this.editor);
-    this.ui.start();
     this.#showHeader();
     for (const warning of this.options.warnings ?? []) this.chat.addNotice("warning", warning);
+    // Extensions bind before the screen starts: their guard for errors thrown from extension code
+    // must see an uncaught error before the screen's crash restore does, or an error pi survives
+    // would give the terminal back under a running TUI. (1.6.0 starts the screen first so that
+    // session_start handlers can open dialogs; TUI dialogs come with the extensions part.)
     await this.#bindSession();
+    this.ui.start();
     this.chat.renderMessages(this.session.messages);
     this.updateEditorBorder();
     this.ui.requestRender();
