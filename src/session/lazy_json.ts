@@ -145,28 +145,71 @@ function setData(target: Record<string, unknown>, key: string, value: unknown): 
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/** Where an object's deferred values are: `[source, line, key, offset, length, key, …]`. */
+type DeferredSlots = unknown[];
+
+/** Hidden (non-enumerable) slot of an object with deferred values; JSON and spreads never see it. */
+const SLOTS = Symbol("deferred values");
+
 /**
- * Defines `key` as read on use: the first read loads the value from the file and turns the
- * property into a plain one holding it, so it is read once, keeps its identity and can be changed
- * like any value (assigning before a read just sets it). Memory grows only with what is used.
+ * Accessors shared by every object with a deferred `key`, so such objects share their hidden
+ * class instead of each getting its own closures and shape (a 500 MB session has ~100,000).
  */
-export function setDeferred(
-  target: Record<string, unknown>,
-  key: string,
-  load: () => unknown,
-): void {
-  Object.defineProperty(target, key, {
+const accessors = new Map<string, PropertyDescriptor>();
+
+function accessorFor(key: string): PropertyDescriptor {
+  let descriptor = accessors.get(key);
+  if (descriptor) return descriptor;
+  descriptor = {
     enumerable: true,
     configurable: true,
-    get() {
-      const value = load();
-      setData(target, key, value);
-      return value;
+    get(this: Record<string | symbol, unknown>) {
+      const slots = this[SLOTS] as DeferredSlots;
+      for (let i = 2; i < slots.length; i += 3) {
+        if (slots[i] !== key) continue;
+        const value = (slots[0] as DeferredSource).load(
+          slots[i + 1] as number,
+          slots[i + 2] as number,
+          slots[1] as number,
+        );
+        setData(this as Record<string, unknown>, key, value);
+        return value;
+      }
+      return undefined;
     },
-    set(value: unknown) {
-      setData(target, key, value);
+    set(this: Record<string, unknown>, value: unknown) {
+      setData(this, key, value);
     },
-  });
+  };
+  accessors.set(key, descriptor);
+  return descriptor;
+}
+
+/**
+ * Defines `key` as read on use (`length` bytes at `offset` of the file): the first read loads the
+ * value and turns the property into a plain one holding it, so it is read once, keeps its
+ * identity and can be changed like any value (assigning before a read just sets it). Memory
+ * grows only with what is used.
+ */
+function setDeferred(
+  target: Record<string, unknown>,
+  key: string,
+  place: LinePlace,
+  offset: number,
+  length: number,
+): void {
+  let slots = (target as Record<string | symbol, unknown>)[SLOTS] as DeferredSlots | undefined;
+  if (!slots) {
+    slots = [place.source, place.line];
+    Object.defineProperty(target, SLOTS, {
+      value: slots,
+      enumerable: false,
+      writable: false,
+      configurable: false,
+    });
+  }
+  slots.push(key, offset, length);
+  Object.defineProperty(target, key, accessorFor(key));
 }
 
 /** Where a line sits in the file, for deferred reads and messages. */
@@ -213,7 +256,7 @@ function scanObject(
     } else {
       const at = place.offset + i;
       const length = valueEnd - i;
-      setDeferred(out, key, () => place.source.load(at, length, place.line));
+      setDeferred(out, key, place, at, length);
     }
     i = skipSpace(b, valueEnd);
     if (b[i] === COMMA) {
