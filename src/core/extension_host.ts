@@ -24,6 +24,7 @@ import type {
   ExtensionUIContext,
 } from "../extensions/types.ts";
 import type { AgentSession, SessionTool } from "./agent_session.ts";
+import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
 
 /** Where extensions may come from for one run. */
@@ -153,6 +154,16 @@ export class ExtensionHost {
     this.runtime = runtime;
     this.loadErrors = loadErrors;
     this.warnings = warnings;
+  }
+
+  /** The extensions' slash commands as `get_commands` lists them. */
+  commandList(): { name: string; description?: string; source: string; sourceInfo?: SourceInfo }[] {
+    return this.runner.commands().map((c) => ({
+      name: c.name,
+      description: c.description,
+      source: "extension",
+      sourceInfo: c.sourceInfo,
+    }));
   }
 
   /** The registered flags (for `--help` and the command line). */
@@ -384,15 +395,18 @@ export class ExtensionHost {
       setActiveTools: (names) => session.setActiveToolsByName(names),
       refreshTools: () => this.#refreshTools(),
       getCommands: () => [
-        ...this.runner.commands().map((c) => ({
-          name: c.name,
-          description: c.description,
-          source: "extension",
-        })),
+        ...this.commandList(),
         ...session.promptTemplates.map((t) => ({
           name: t.name,
           description: t.description,
           source: "prompt",
+          sourceInfo: t.sourceInfo,
+        })),
+        ...session.resourceLoader.getSkills().skills.map((skill) => ({
+          name: `skill:${skill.name}`,
+          description: skill.description,
+          source: "skill",
+          sourceInfo: skill.sourceInfo,
         })),
       ],
       setModel: async (model) => {

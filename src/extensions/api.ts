@@ -90,7 +90,12 @@ export function createExtensionAPI(
           `Command "/${name}" registered by extension "${extension.path}" must define handler().`,
         );
       }
-      extension.commands.set(name, { ...options, name, extensionPath: extension.path });
+      extension.commands.set(name, {
+        ...options,
+        name,
+        extensionPath: extension.path,
+        sourceInfo: extension.sourceInfo,
+      });
     },
     registerFlag(
       name: string,
@@ -145,7 +150,7 @@ export function createExtensionAPI(
     setActiveTools(names: string[]): void {
       actions(runtime).setActiveTools(names);
     },
-    getCommands(): { name: string; description?: string; source: string }[] {
+    getCommands(): ReturnType<ExtensionHostActions["getCommands"]> {
       return actions(runtime).getCommands();
     },
     setModel(model: unknown): Promise<boolean> {

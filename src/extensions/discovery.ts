@@ -12,6 +12,7 @@
 import { existsSync } from "../util/fs.ts";
 import { join, resolve } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "../config/paths.ts";
+import { createSyntheticSourceInfo, type ResourceScope, type SourceInfo } from "../resources/source_info.ts";
 
 /** Where to look. */
 export interface DiscoveryOptions {
@@ -29,10 +30,12 @@ export interface DiscoveryOptions {
   cliPaths?: readonly string[];
 }
 
-/** One extension entry to load: the path shown in messages and the file to load. */
+/** One extension entry to load: the path shown in messages, the file to load, where it came from. */
 export interface DiscoveredExtension {
   path: string;
   resolvedPath: string;
+  /** Provenance, as 1.6.0 reports it (`get_commands`, `pi.getCommands()`). */
+  sourceInfo?: SourceInfo;
 }
 
 /** What to load, and problems found while discovering. */
@@ -42,6 +45,13 @@ export interface DiscoveryResult {
   warnings: string[];
   /** `-e` paths that do not exist (1.6.0 reports them without trying to load them). */
   missing: { path: string; error: string }[];
+}
+
+/** Where a discovered entry came from. */
+interface Origin {
+  source: string;
+  scope: ResourceScope;
+  baseDir?: string;
 }
 
 function isDirectory(path: string): boolean {
@@ -112,27 +122,32 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
   const warnings: string[] = [];
   const missing: { path: string; error: string }[] = [];
   const seen = new Set<string>();
-  const add = (path: string, resolvedPath: string) => {
+  const add = (path: string, resolvedPath: string, origin: Origin) => {
     if (seen.has(resolvedPath)) return;
     seen.add(resolvedPath);
-    extensions.push({ path, resolvedPath });
+    const sourceInfo = createSyntheticSourceInfo(resolvedPath, {
+      source: origin.source,
+      scope: origin.scope,
+      ...(origin.baseDir ? { baseDir: origin.baseDir } : {}),
+    });
+    extensions.push({ path, resolvedPath, sourceInfo });
   };
-  const addConfigured = (entry: string, base: string) => {
+  const addConfigured = (entry: string, base: string, origin: Origin) => {
     const resolved = resolve(base, expandHome(entry.trim()));
     if (isDirectory(resolved)) {
       const entries = folderEntries(resolved) ?? discoverInFolder(resolved);
-      for (const file of entries) add(file, file);
+      for (const file of entries) add(file, file, origin);
       return;
     }
     // A missing file is reported when it fails to load, with its path.
-    add(entry, resolved);
+    add(entry, resolved, origin);
   };
   for (const entry of options.cliPaths ?? []) {
     const resolved = resolve(options.cwd, expandHome(entry.trim()));
-    if (existsSync(resolved)) addConfigured(entry, options.cwd);
+    if (existsSync(resolved)) addConfigured(entry, options.cwd, { source: "cli", scope: "temporary" });
     else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
   }
-  const addSettings = (entries: readonly string[] | undefined, base: string) => {
+  const addSettings = (entries: readonly string[] | undefined, base: string, scope: ResourceScope) => {
     for (const entry of entries ?? []) {
       // Built-in extensions (`builtin:mcp` …) and +/-/! filters of pi packages are not part of this build.
       if (/^[+\-!]?builtin:/.test(entry)) continue;
@@ -140,17 +155,23 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
         warnings.push(`settings.json extensions entry "${entry}": filters are not supported yet; ignored`);
         continue;
       }
-      addConfigured(entry, base);
+      addConfigured(entry, base, { source: "local", scope, baseDir: base });
     }
   };
   if (!options.noExtensions) {
     if (options.projectTrusted) {
       const projectDir = join(options.cwd, CONFIG_DIR_NAME);
-      addSettings(options.projectSettingsPaths, projectDir);
-      for (const file of discoverInFolder(join(projectDir, "extensions"))) add(file, file);
+      addSettings(options.projectSettingsPaths, projectDir, "project");
+      const folder = join(projectDir, "extensions");
+      for (const file of discoverInFolder(folder)) {
+        add(file, file, { source: "local", scope: "project", baseDir: folder });
+      }
     }
-    addSettings(options.globalSettingsPaths, options.agentDir);
-    for (const file of discoverInFolder(join(options.agentDir, "extensions"))) add(file, file);
+    addSettings(options.globalSettingsPaths, options.agentDir, "user");
+    const folder = join(options.agentDir, "extensions");
+    for (const file of discoverInFolder(folder)) {
+      add(file, file, { source: "local", scope: "user", baseDir: folder });
+    }
   }
   return { extensions, warnings, missing };
 }

@@ -117,6 +117,7 @@ async function loadOne(
     commands: new Map(),
     flags: new Map(),
     moduleUrls: [...built.sources.keys()],
+    ...(entry.sourceInfo ? { sourceInfo: entry.sourceInfo } : {}),
   };
   const api = createExtensionAPI(extension, runtime, options.cwd, eventBus);
   const timeoutMs = options.factoryTimeoutMs ?? DEFAULT_FACTORY_TIMEOUT_MS;

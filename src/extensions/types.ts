@@ -7,6 +7,7 @@
  */
 import type { ImageContent, TextContent } from "../ai/types.ts";
 import type { AgentToolResult } from "../agent/types.ts";
+import type { SourceInfo } from "../resources/source_info.ts";
 
 /** An event handler as an extension registered it. */
 export type ExtensionHandler = (event: Record<string, unknown>, ctx: ExtensionContext) => unknown;
@@ -35,6 +36,8 @@ export interface ExtensionCommand {
   description?: string;
   handler: (args: string, ctx: ExtensionContext) => unknown;
   extensionPath: string;
+  /** Provenance of the extension that registered it. */
+  sourceInfo?: SourceInfo;
 }
 
 /** A CLI flag an extension registered. */
@@ -56,6 +59,8 @@ export interface LoadedExtension {
   tools: Map<string, ExtensionToolDefinition>;
   commands: Map<string, ExtensionCommand>;
   flags: Map<string, ExtensionFlag>;
+  /** Provenance (path, source, scope), as 1.6.0 reports it. */
+  sourceInfo?: SourceInfo;
   /** URLs of the extension's built modules (to tell which extension an uncaught error came from). */
   moduleUrls: string[];
 }
@@ -134,7 +139,7 @@ export interface ExtensionHostActions {
   setActiveTools(names: string[]): void;
   /** Makes a tool registered after start-up available (the session adds and activates it). */
   refreshTools(): void;
-  getCommands(): { name: string; description?: string; source: string }[];
+  getCommands(): { name: string; description?: string; source: string; sourceInfo?: SourceInfo }[];
   setModel(model: unknown): Promise<boolean>;
   getThinkingLevel(): string;
   setThinkingLevel(level: string): void;

@@ -333,8 +333,10 @@ Deno.test("EXT-12 event-bus.ts over RPC: session_start and /emit notify through 
   assertEquals(ours, ref);
 });
 
-Deno.test("EXT-13 commands.ts over RPC: /commands asks the client to select; a cancelled dialog ends the command", async () => {
+Deno.test("EXT-13 commands.ts over RPC: get_commands lists it; /commands asks the client to select; a cancelled dialog ends the command", async () => {
   const [ours, ref] = await rpcBoth(["-ne", "-e", fixture("commands.ts"), ...MODEL], [], async (rpc) => {
+    await rpc.send({ id: "0", type: "get_commands" });
+    await rpc.waitFor(isResponse("0"), "the command list");
     await rpc.send({ id: "1", type: "prompt", message: "/commands extension" });
     const select = await rpc.waitFor((r) => r.method === "select", "the select dialog");
     await rpc.send({ type: "extension_ui_response", id: select.id, cancelled: true });

@@ -5,6 +5,7 @@
  * @module
  */
 import { existsSync } from "../../../util/fs.ts";
+import { extensionHostOf } from "../../../core/extension_host.ts";
 import type { RpcSlashCommand } from "../rpc_types.ts";
 import { fail, ok, type RpcCommandContext, type RpcHandlerTable } from "./context.ts";
 
@@ -98,8 +99,8 @@ export const sessionHandlers: RpcHandlerTable = {
   },
 
   get_commands(command, ctx) {
-    const commands: RpcSlashCommand[] = [];
-    // Extension commands come first once extensions exist; then templates, then skills.
+    // Extension commands first, then templates, then skills (1.6.0's order).
+    const commands = (extensionHostOf(ctx.session)?.commandList() ?? []) as RpcSlashCommand[];
     for (const template of ctx.session.promptTemplates) {
       commands.push({
         name: template.name,
