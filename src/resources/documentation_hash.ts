@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9ee7c7433f8c";
+export const DOCUMENTATION_HASH = "ffc9ad845a52";
