@@ -31,17 +31,33 @@ export function shellQuote(text: string): string {
 /** Starts the fake provider, the environment and a pane; `reference` runs pi 1.6.0 instead of ours. */
 export async function startInteractiveScenario(
   turns: ScriptedTurn[],
-  options: { reference?: boolean; settings?: Record<string, unknown>; width?: number; height?: number } = {},
+  options: {
+    reference?: boolean;
+    settings?: Record<string, unknown>;
+    width?: number;
+    height?: number;
+    /** Whether the fake models reason (have thinking levels). */
+    reasoning?: boolean;
+    /** tmux's extended-keys option (default on). */
+    extendedKeys?: boolean;
+  } = {},
 ): Promise<InteractiveScenario> {
   const server = await startFakeProvider(turns);
   const agent = await createAgentEnv(server.url, {
     settings: { defaultProvider: "fake-anthropic", defaultModel: "test-model", ...options.settings },
+    reasoning: options.reasoning,
   });
   const env: Record<string, string> = { ...agent.env, PI_OFFLINE: "1" };
   delete env.NO_COLOR;
   let pane: TmuxPane;
   try {
-    pane = await TmuxPane.start({ env, cwd: agent.cwd, width: options.width, height: options.height });
+    pane = await TmuxPane.start({
+      env,
+      cwd: agent.cwd,
+      width: options.width,
+      height: options.height,
+      extendedKeys: options.extendedKeys,
+    });
   } catch (error) {
     await agent.cleanup();
     await server.close();

@@ -15,6 +15,8 @@ export interface TmuxPaneOptions {
   env: Record<string, string>;
   /** The shell's working folder. */
   cwd: string;
+  /** tmux's extended-keys option (default on). */
+  extendedKeys?: boolean;
 }
 
 async function run(args: string[], check = true): Promise<string> {
@@ -41,7 +43,8 @@ export class TmuxPane {
     // without them), a big scrollback for the regular screen.
     await Deno.writeTextFile(
       conf,
-      "set -g escape-time 0\nset -g extended-keys on\nset -g history-limit 5000\nset -g status off\n",
+      `set -g escape-time 0\nset -g extended-keys ${options.extendedKeys === false ? "off" : "on"}\n` +
+        "set -g history-limit 5000\nset -g status off\n",
     );
     const pane = new TmuxPane(socket, dir);
     const env = { ...options.env, PS1: "$ ", TERM: "xterm-256color" };
@@ -71,6 +74,14 @@ export class TmuxPane {
     ]);
     await pane.waitFor((s) => s.includes("$"), 10_000, "the shell prompt");
     return pane;
+  }
+
+  /**
+   * The TMUX value a program in the pane would see (socket,pid,session); the pane's shell runs
+   * without it so that pi does not ask tmux about its settings unless a test says so.
+   */
+  get tmuxVariable(): string {
+    return `${this.socket},0,0`;
   }
 
   /** Runs a tmux command against this server. */

@@ -26,6 +26,7 @@ import { Footer, readGitBranch } from "./footer.ts";
 import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
 import { loadTheme, type Theme } from "./theme.ts";
+import { tmuxKeyboardWarning } from "./tmux_check.ts";
 
 /** What the CLI hands the interactive mode besides the session. */
 export interface InteractiveModeOptions {
@@ -141,6 +142,11 @@ export class InteractiveApp implements CommandHost {
     this.chat.renderMessages(this.session.messages);
     this.updateEditorBorder();
     this.ui.requestRender();
+    void tmuxKeyboardWarning().then((warning) => {
+      if (!warning || this.#exiting) return;
+      this.chat.addNotice("warning", warning);
+      this.ui.requestRender();
+    });
     void this.#sendInitialPrompts();
     return await this.#exited;
   }
