@@ -143,6 +143,7 @@ export class ExtensionHost {
   #ui: ExtensionUIContext = noOpUI();
   #hasUI = false;
   #knownTools = new Set<string>();
+  #turnIndex = 0;
 
   constructor(
     runner: ExtensionRunner,
@@ -302,9 +303,37 @@ export class ExtensionHost {
     this.#refreshTools();
   }
 
+  /** Agent events as 1.6.0 hands them to extensions (its shapes, a turn index, message_end replacement). */
   async #onAgentEvent(event: AgentEvent): Promise<void> {
+    if (event.type === "agent_start") this.#turnIndex = 0;
+    if (event.type === "turn_end") this.#turnIndex++;
     if (!this.runner.hasHandlers(event.type)) return;
-    await this.runner.emit(event as unknown as Record<string, unknown> & { type: string });
+    const runner = this.runner;
+    switch (event.type) {
+      case "agent_start":
+        await runner.emit({ type: "agent_start" });
+        return;
+      case "turn_start":
+        // turn_end has already counted the turn that ended, so this is the new turn's index.
+        await runner.emit({ type: "turn_start", turnIndex: this.#turnIndex, timestamp: Date.now() });
+        return;
+      case "turn_end":
+        await runner.emit({ ...event, turnIndex: this.#turnIndex - 1 });
+        return;
+      case "message_end": {
+        const replacement = await runner.emitMessageEnd(event.message);
+        // In place, as 1.6.0 does: the agent's state, later events and the session file all hold
+        // this object.
+        if (replacement && replacement !== event.message) {
+          const target = event.message as unknown as Record<string, unknown>;
+          for (const key of Object.keys(target)) delete target[key];
+          Object.assign(target, replacement);
+        }
+        return;
+      }
+      default:
+        await runner.emit(event as unknown as Record<string, unknown> & { type: string });
+    }
   }
 
   async #input(

@@ -168,6 +168,37 @@ export class ExtensionRunner {
     return result;
   }
 
+  /**
+   * `message_end`: a handler may return `{ message }` with the same role to replace the message;
+   * later handlers see the replacement. Undefined when nothing replaced it.
+   */
+  async emitMessageEnd(message: AgentMessage): Promise<AgentMessage | undefined> {
+    const ctx = this.#context();
+    let current = message;
+    let replaced = false;
+    for (const { ext, handler } of this.#handlers("message_end")) {
+      try {
+        const returned = await handler({ type: "message_end", message: current }, ctx) as
+          | { message?: AgentMessage }
+          | undefined;
+        if (!returned?.message) continue;
+        if (returned.message.role !== current.role) {
+          this.emitError({
+            extensionPath: ext.path,
+            event: "message_end",
+            error: "message_end handlers must return a message with the same role",
+          });
+          continue;
+        }
+        current = returned.message;
+        replaced = true;
+      } catch (error) {
+        this.#report(ext, "message_end", error);
+      }
+    }
+    return replaced ? current : undefined;
+  }
+
   /** `tool_result`: each handler sees the previous one's changes; undefined when nothing changed. */
   async emitToolResult(event: {
     toolName: string;

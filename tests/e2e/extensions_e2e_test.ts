@@ -548,3 +548,36 @@ Deno.test("EXT-20 pi.sendMessage, pi.appendEntry and pi.exec: the session lines 
   assertEquals(ours.session, ref.session);
   assertEquals(ours.json, ref.json);
 });
+
+Deno.test("EXT-21 message_end replaces the reply in the JSON output and the session as 1.6.0 does; turn_start's turnIndex", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("ours/redact.ts"), "tell me"],
+    turns: [
+      {
+        content: [{ type: "text", text: "the secret is 42" }, {
+          type: "toolCall",
+          id: "c1",
+          name: "bash",
+          arguments: { command: "echo ok" },
+        }],
+      },
+      { content: [{ type: "text", text: "no secret here" }] },
+    ],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(ours.code, 0, ours.stderr.join("\n"));
+  const replies = ours.session.flatMap((l) => {
+    const line = l as {
+      type: string;
+      message?: { role: string; content: { type: string; text?: string }[] };
+    };
+    return line.type === "message" && line.message?.role === "assistant"
+      ? [line.message.content.filter((b) => b.type === "text").map((b) => b.text).join("")]
+      : [];
+  });
+  assertEquals(replies, ["the [redacted] is 42", "no [redacted] here"]);
+  const turns = ours.session.find((l) => (l as { customType?: string }).customType === "turns");
+  assertEquals((turns as { data: unknown }).data, { turns: [0, 1] });
+  assertEquals(ours.session, ref.session);
+  assertEquals(ours.json, ref.json);
+});
