@@ -56,6 +56,25 @@ const STEPS: Step[] = [
   },
   { name: "aborted", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes(" Operation aborted") },
   { name: "slash list", act: (s) => s.pane.type("/"), ready: (t) => t.includes("(1/26)") },
+  {
+    name: "model selector",
+    act: async (s) => {
+      await s.pane.keys("C-c");
+      await s.pane.waitFor((t) => !t.includes("(1/26)"), STEP_TIMEOUT, "the closed list");
+      await s.pane.command("/model");
+    },
+    ready: (t) => t.includes("Model Name: Test model (anthropic-messages)") && t.includes("[fake-google]"),
+  },
+  {
+    name: "model search",
+    act: (s) => s.pane.type("respon"),
+    ready: (t) => t.includes("Model Name: Test model (openai-responses)"),
+  },
+  {
+    name: "model chosen",
+    act: (s) => s.pane.keys("Enter"),
+    ready: (t) => t.includes(" Model: test-model") && /\(fake-responses\) test-model$/.test(t),
+  },
 ];
 
 /** Screens of one run, by step, and how long the editor took to show. */
@@ -75,7 +94,7 @@ async function runScript(reference: boolean): Promise<{ screens: string[]; first
       // Let streaming and spinners settle into the frame the step ends on.
       screens.push(s.normalized(await s.pane.settle(500, 5_000)));
     }
-    await s.pane.keys("C-c", "C-c");
+    await s.pane.command("/quit");
     await s.pane.waitFor((t) => /\$ ?$/.test(t), STEP_TIMEOUT, "the shell after exit");
     return { screens, firstFrameMs };
   } finally {

@@ -223,10 +223,13 @@ Deno.test("INT-08: slash commands: autocomplete, /name, /session, /hotkeys, /mod
 
     await s.pane.command("/model");
     screen = await s.pane.waitFor((t) => t.includes("[fake-google]"), STEP_TIMEOUT, "the model selector");
-    assert(screen.includes("→ ✓ test-model [fake-anthropic]"), screen);
+    assert(
+      screen.includes("→ ✓ test-model (Test model (anthropic-messages)) [fake-anthropic] · default"),
+      screen,
+    );
     await s.pane.type("respon");
     screen = await s.pane.waitFor((t) => !t.includes("[fake-google]"), STEP_TIMEOUT, "the filtered list");
-    assert(screen.includes("→   test-model [fake-responses]"), screen);
+    assert(screen.includes("→   test-model (Test model (openai-responses)) [fake-responses]"), screen);
     await s.pane.keys("Enter");
     screen = await s.pane.waitFor((t) => t.includes(" Model: test-model"), STEP_TIMEOUT, "the model change");
     assertMatch(screen, /\(fake-responses\) test-model$/);

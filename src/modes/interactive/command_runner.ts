@@ -210,35 +210,44 @@ export class SlashCommandRunner {
 
   #model(args: string): void {
     const app = this.app;
-    const models = app.session.modelRegistry.getAvailable();
     if (args) {
+      const models = app.session.modelRegistry.getAvailable();
       const exact = models.find((m) => `${m.provider}/${m.id}` === args || m.id === args);
       if (exact) {
         void this.#setModel(exact);
         return;
       }
     }
+    const registry = app.session.modelRegistry;
+    registry.refresh();
+    const settings = app.session.settingsManager;
+    const provider = settings.getDefaultProvider();
+    const id = settings.getDefaultModel();
     let done = () => {};
-    const selector = new ModelSelector(
-      app.theme,
-      models,
-      app.session.model,
-      (model) => {
+    const selector = new ModelSelector(app.theme, registry.getAvailable(), {
+      current: app.session.model,
+      defaultModel: provider && id ? { provider, id } : undefined,
+      error: registry.getError(),
+      initialSearch: args,
+      onSelect: (model, asDefault) => {
         done();
-        void this.#setModel(model);
+        void this.#setModel(model, asDefault);
       },
-      () => done(),
-      args,
-    );
+      onCancel: () => done(),
+    });
     done = app.showSelector(selector);
   }
 
-  async #setModel(model: Model): Promise<void> {
+  async #setModel(model: Model, asDefault = false): Promise<void> {
     const app = this.app;
     try {
+      // Our session saves every model switch as the default (0.73.1's rule); 1.6.0 saves only Ctrl+S.
       await app.session.setModel(model);
       app.updateEditorBorder();
-      app.chat.addNotice("status", `Model: ${model.id}`);
+      app.chat.addNotice(
+        "status",
+        asDefault ? `Default model: ${model.provider}/${model.id}` : `Model: ${model.id}`,
+      );
     } catch (error) {
       app.chat.addNotice("error", error instanceof Error ? error.message : String(error));
     }
