@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { SessionManager } from "../../src/session/session_manager.ts";
+import { piRunFlags } from "./common.ts";
 import { writeBigSession } from "./session_gen.ts";
 
 if (Deno.args[0] === "--child") {
@@ -69,7 +70,8 @@ try {
   console.log(`${files} session files, ${(total / 1e9).toFixed(2)} GB (${turns * 4} messages each)`);
   const run = async (label: string) => {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", import.meta.filename!, "--child", join(root, "sessions")],
+      // The flags pi runs with (deno.json's pi task), so memory is measured as a user would see it.
+      args: ["run", ...piRunFlags(), import.meta.filename!, "--child", join(root, "sessions")],
       stdout: "piped",
       stderr: "inherit",
     }).output();
