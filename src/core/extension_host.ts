@@ -24,6 +24,9 @@ import type {
   ExtensionUIContext,
 } from "../extensions/types.ts";
 import type { AgentSession, SessionTool } from "./agent_session.ts";
+import { noOpUI, withPlainTheme } from "./extension_ui.ts";
+import { sessionActions } from "./extension_actions.ts";
+import { installUncaughtGuard } from "./extension_guard.ts";
 import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
 
@@ -61,74 +64,6 @@ export interface ExtensionBindings {
   ui?: ExtensionUIContext;
   /** Hears handler errors (print/JSON: a stderr line; RPC: an `extension_error` record). */
   onError(error: ExtensionError): void;
-}
-
-/**
- * `ctx.ui.theme` without a terminal: every style is the text unchanged (themes come with the
- * interactive mode), so status and widget code that styles its text runs as in 1.6.0.
- */
-const PLAIN_THEME = {
-  name: "plain",
-  style: (text: string) => text,
-  fg: (_color: string, text: string) => text,
-  bg: (_color: string, text: string) => text,
-  bold: (text: string) => text,
-  italic: (text: string) => text,
-  underline: (text: string) => text,
-  inverse: (text: string) => text,
-  strikethrough: (text: string) => text,
-  getFgAnsi: () => "",
-  getBgAnsi: () => "",
-  getColorMode: () => "truecolor",
-  getThinkingBorderColor: () => (text: string) => text,
-  getBashModeBorderColor: () => (text: string) => text,
-};
-
-/** `ui` with {@link PLAIN_THEME} as its `theme` when it has none (RPC: the client draws). */
-function withPlainTheme(ui: ExtensionUIContext): ExtensionUIContext {
-  if ("theme" in ui) return ui;
-  return new Proxy(ui, {
-    get(target, prop) {
-      if (prop === "theme") return PLAIN_THEME;
-      const value = Reflect.get(target, prop, target);
-      // Methods run on the real object (its private fields).
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-/** The no-op UI of the print and JSON modes (1.6.0's `noOpUIContext`). */
-function noOpUI(): ExtensionUIContext {
-  return {
-    select: () => Promise.resolve(undefined),
-    confirm: () => Promise.resolve(false),
-    input: () => Promise.resolve(undefined),
-    editor: () => Promise.resolve(undefined),
-    notify: () => {},
-    onTerminalInput: () => () => {},
-    setStatus: () => {},
-    setWorkingMessage: () => {},
-    setWorkingVisible: () => {},
-    setWorkingIndicator: () => {},
-    setHiddenThinkingLabel: () => {},
-    setWidget: () => {},
-    setFooter: () => {},
-    setHeader: () => {},
-    setTitle: () => {},
-    custom: () => Promise.resolve(undefined),
-    pasteToEditor: () => {},
-    setEditorText: () => {},
-    getEditorText: () => "",
-    addAutocompleteProvider: () => {},
-    setEditorComponent: () => {},
-    getEditorComponent: () => undefined,
-    theme: PLAIN_THEME,
-    getAllThemes: () => [],
-    getTheme: () => undefined,
-    setTheme: () => ({ success: false, error: "UI not available" }),
-    getToolsExpanded: () => false,
-    setToolsExpanded: () => {},
-  };
 }
 
 /** Loaded extensions, ready to bind to a session. */
@@ -268,7 +203,12 @@ export class ExtensionHost {
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
-    this.runtime.actions = this.#actions(session);
+    this.runtime.actions = sessionActions(session, {
+      runner: this.runner,
+      refreshTools: () => this.#refreshTools(),
+      commandList: () => this.commandList(),
+      context: () => this.context(),
+    });
     installUncaughtGuard(this);
     const runner = this.runner;
     session.agent.beforeToolCall = async ({ toolCall, args }) => {
@@ -386,70 +326,6 @@ export class ExtensionHost {
     return { messages, ...(result.systemPrompt !== undefined ? { systemPrompt: result.systemPrompt } : {}) };
   }
 
-  #actions(session: AgentSession): NonNullable<ExtensionRuntime["actions"]> {
-    const report = (event: string) => (error: unknown) =>
-      this.runner.emitError({
-        extensionPath: "<runtime>",
-        event,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    return {
-      sendMessage: (message, options) => {
-        session.sendCustomMessage(
-          message as Parameters<AgentSession["sendCustomMessage"]>[0],
-          options as Parameters<AgentSession["sendCustomMessage"]>[1],
-        ).catch(report("send_message"));
-      },
-      sendUserMessage: (content, options) => {
-        let text: string;
-        let images: ImageContent[] | undefined;
-        if (typeof content === "string") text = content;
-        else {
-          text = content.flatMap((part) => part.type === "text" ? [part.text] : []).join("\n");
-          const parts = content.filter((part): part is ImageContent => part.type === "image");
-          images = parts.length > 0 ? parts : undefined;
-        }
-        session.prompt(text, {
-          expandPromptTemplates: false,
-          streamingBehavior: options?.deliverAs,
-          images,
-          source: "extension",
-        }).catch(report("send_user_message"));
-      },
-      appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
-      setSessionName: (name) => session.setSessionName(name),
-      getSessionName: () => session.sessionName,
-      getActiveTools: () => session.getActiveToolNames(),
-      getAllTools: () => session.getAllTools(),
-      setActiveTools: (names) => session.setActiveToolsByName(names),
-      refreshTools: () => this.#refreshTools(),
-      getCommands: () => [
-        ...this.commandList(),
-        ...session.promptTemplates.map((t) => ({
-          name: t.name,
-          description: t.description,
-          source: "prompt",
-          sourceInfo: t.sourceInfo,
-        })),
-        ...session.resourceLoader.getSkills().skills.map((skill) => ({
-          name: `skill:${skill.name}`,
-          description: skill.description,
-          source: "skill",
-          sourceInfo: skill.sourceInfo,
-        })),
-      ],
-      setModel: async (model) => {
-        const m = model as { provider: string };
-        if (!session.modelRegistry.hasConfiguredAuth(m as never)) return false;
-        await session.setModel(model as never);
-        return true;
-      },
-      getThinkingLevel: () => session.thinkingLevel,
-      setThinkingLevel: (level) => session.setThinkingLevel(level as never),
-      context: () => this.context(),
-    };
-  }
-
   /** Runs `session_shutdown` handlers (`reason`: quit, or the replacement that ends the session). */
   async shutdown(
     reason: "quit" | "new" | "resume" | "fork" = "quit",
@@ -475,42 +351,6 @@ export class ExtensionHost {
       shutdown: (event) => this.shutdown(event.reason, event.targetSessionFile),
     };
   }
-}
-
-let guardedHost: ExtensionHost | undefined;
-
-/**
- * The extension whose code `error` was thrown from, by its stack: an error an extension causes
- * outside a handler (Deno's `fs.watch` reports a missing file asynchronously, where Node throws
- * in the handler) would otherwise end the process.
- */
-function extensionOf(host: ExtensionHost, error: unknown): string | undefined {
-  const stack = error instanceof Error ? error.stack ?? "" : "";
-  return host.runner.extensions.find((ext) => ext.moduleUrls.some((url) => stack.includes(url)))?.path;
-}
-
-/**
- * Uncaught errors and unhandled rejections thrown from an extension's code become that extension's
- * error (as 1.6.0 reports a handler's), and pi goes on; any other stays fatal. Installed once per
- * process; the latest bound host reports them.
- */
-function installUncaughtGuard(host: ExtensionHost): void {
-  const first = guardedHost === undefined;
-  guardedHost = host;
-  if (!first) return;
-  const report = (event: Event, error: unknown) => {
-    const current = guardedHost;
-    const path = current && extensionOf(current, error);
-    if (!current || !path) return;
-    event.preventDefault();
-    current.runner.emitError({
-      extensionPath: path,
-      event: "uncaught",
-      error: error instanceof Error ? error.message : String(error),
-    });
-  };
-  globalThis.addEventListener("error", (event) => report(event, event.error));
-  globalThis.addEventListener("unhandledrejection", (event) => report(event, event.reason));
 }
 
 const hosts = new WeakMap<AgentSession, ExtensionHost>();
