@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ffc9ad845a52";
+export const DOCUMENTATION_HASH = "96882abae886";
