@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "96882abae886";
+export const DOCUMENTATION_HASH = "fe56e9cec7ee";
