@@ -66,6 +66,9 @@ export interface ExtensionBindings {
   onError(error: ExtensionError): void;
 }
 
+/** The `session_start` fields for the next session bound, set when a replacement ends the current one. */
+let pendingStart: { reason: string; previousSessionFile?: string } | undefined;
+
 /** Loaded extensions, ready to bind to a session. */
 export class ExtensionHost {
   readonly runner: ExtensionRunner;
@@ -239,7 +242,10 @@ export class ExtensionHost {
       beforeAgentStart: (prompt, images, systemPrompt) =>
         this.#beforeAgentStart(prompt, images, systemPrompt),
     });
-    await runner.emit({ type: "session_start", reason: "startup" });
+    // After a replacement, why this session started and which one it replaced (1.6.0).
+    const start = pendingStart ?? { reason: "startup" };
+    pendingStart = undefined;
+    await runner.emit({ type: "session_start", ...start });
     this.#refreshTools();
   }
 
@@ -348,7 +354,13 @@ export class ExtensionHost {
     return {
       beforeSwitch: (event) => this.runner.emit({ type: "session_before_switch", ...event }),
       beforeFork: (event) => this.runner.emit({ type: "session_before_fork", ...event }),
-      shutdown: (event) => this.shutdown(event.reason, event.targetSessionFile),
+      shutdown: async (event) => {
+        if (event.reason !== "quit") {
+          const previousSessionFile = this.#session?.sessionFile;
+          pendingStart = { reason: event.reason, ...(previousSessionFile ? { previousSessionFile } : {}) };
+        }
+        await this.shutdown(event.reason, event.targetSessionFile);
+      },
     };
   }
 }

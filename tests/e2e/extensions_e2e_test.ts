@@ -581,3 +581,28 @@ Deno.test("EXT-21 message_end replaces the reply in the JSON output and the sess
   assertEquals(ours.session, ref.session);
   assertEquals(ours.json, ref.json);
 });
+
+Deno.test("EXT-22 RPC new_session: session_shutdown then session_start with 1.6.0's reasons", async () => {
+  const turns = [{ content: [{ type: "text" as const, text: "Saved." }] }];
+  const [ours, ref] = await rpcBoth(
+    ["-ne", "-e", fixture("ours/lifecycle.ts"), ...MODEL],
+    turns,
+    async (rpc) => {
+      await rpc.waitFor((r) => r.method === "notify", "the start notification");
+      await rpc.send({ id: "1", type: "prompt", message: "save this session" });
+      await rpc.waitFor((r) => r.type === "agent_settled", "the run's end");
+      await rpc.send({ id: "2", type: "new_session" });
+      await rpc.waitFor(isResponse("2"), "the new session");
+      await rpc.waitFor(
+        (r) => r.method === "notify" && String(r.message).startsWith("start new"),
+        "the new start",
+      );
+    },
+  );
+  const notes = ours.flatMap((r) => {
+    const rec = r as { method?: string; message?: string };
+    return rec.method === "notify" ? [rec.message] : [];
+  });
+  assertEquals(notes.slice(0, 3), ["start startup", "shutdown new", "start new after a saved session"]);
+  assertEquals(ours, ref);
+});
