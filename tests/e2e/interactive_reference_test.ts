@@ -75,6 +75,21 @@ const STEPS: Step[] = [
     act: (s) => s.pane.keys("Enter"),
     ready: (t) => t.includes(" Model: test-model") && /\(fake-responses\) test-model$/.test(t),
   },
+  {
+    name: "/name",
+    act: (s) => s.pane.command("/name my work"),
+    ready: (t) => t.includes("Session name set: my work"),
+  },
+  {
+    name: "/hotkeys",
+    act: (s) => s.pane.command("/hotkeys"),
+    ready: (t) => t.includes("Run bash command (excluded from context)"),
+  },
+  {
+    name: "/session",
+    act: (s) => s.pane.command("/session"),
+    ready: (t) => t.includes("Tools: 1 calls, 1 results"),
+  },
 ];
 
 /** Screens of one run, by step, and how long the editor took to show. */
@@ -116,7 +131,12 @@ function differences(step: string, ours: string, reference: string): string[] {
 }
 
 /** Differences we know of, each with its reason (a regular expression over the lines above). */
-const KNOWN_DIFFERENCES: readonly [RegExp, string][] = [];
+const KNOWN_DIFFERENCES: readonly [RegExp, string][] = [
+  [
+    /^\/session: line \d+: " Status: Inactive \(cache warming unavailable\)" \| " Status: Inactive \(cache lifetime unavailable\)"$/,
+    "this build does no cache warming yet, so /session says so instead of naming the model's cache lifetime",
+  ],
+];
 
 Deno.test("INT-REF: the scripted session gives the same screens as pi 1.6.0 (listed differences aside); the editor shows sooner", async () => {
   const ours = await runScript(false);

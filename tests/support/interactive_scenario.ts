@@ -81,8 +81,14 @@ export async function startInteractiveScenario(
     normalized: (screen) =>
       screen
         .replaceAll(agent.root, "<root>")
+        // A session file's path: the temp root's length varies, so it may or may not wrap.
+        .replace(/ <root>\/agent\/sessions\/[^\n]*?(?:\n [^\n]*?)?\.jsonl/g, " <session file>")
         .replace(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g, "<spin>")
-        .replace(/Took \d+(\.\d+)?s/g, "Took <t>"),
+        .replace(/Took \d+(\.\d+)?s/g, "Took <t>")
+        // Session ids and file names: a UUID v7 and a timestamp (a long path may wrap inside one).
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+        .replace(/\d{4}-\d{2}-\d{2}T\d{2}-(\n ?)?\d{2}-(\n ?)?\d{2}-(\n ?)?\d{3}Z/g, "<time>")
+        .replace(/pi-env-[0-9a-f]+/g, "pi-env-<x>"),
     async close() {
       await pane.close();
       await agent.cleanup();
