@@ -210,7 +210,7 @@ Deno.test("INT-08: slash commands: autocomplete, /name, /session, /hotkeys, /mod
     assertMatch(screen, /<root>\/project • my work|\/project • my work/);
 
     await s.pane.command("/session");
-    screen = await s.pane.waitFor((t) => t.includes(" Session Info"), STEP_TIMEOUT, "/session");
+    screen = await s.pane.waitFor((t) => t.includes(" Status: Inactive"), STEP_TIMEOUT, "/session");
     assert(screen.includes(" Name: my work"), screen);
     assert(screen.includes(" User: 1"), screen);
 
