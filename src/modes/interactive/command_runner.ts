@@ -8,11 +8,9 @@
 import { toBase64 } from "../../util/bytes.ts";
 import {
   type AutocompleteItem,
-  Container,
+  type Container,
   fuzzyFilter,
   Markdown,
-  type SelectItem,
-  SelectList,
   type SlashCommand,
   Spacer,
   Text,
@@ -26,6 +24,7 @@ import type { Theme } from "./theme.ts";
 import { hotkeysMarkdown } from "./hotkeys.ts";
 import { BorderLine, modelSearchText, ModelSelector } from "./model_selector.ts";
 import { sessionInfoText } from "./session_info.ts";
+import { ThinkingSelector } from "./thinking_selector.ts";
 import {
   autocompleteCommands,
   IMPLEMENTED_COMMANDS,
@@ -174,10 +173,14 @@ export class SlashCommandRunner {
     app.requestRender();
   }
 
-  #selectThinking(level: AgentThinkingLevel): void {
+  #selectThinking(level: AgentThinkingLevel, asDefault = false): void {
     this.app.session.setThinkingLevel(level);
+    if (asDefault) this.app.session.settingsManager.setDefaultThinkingLevel(level);
     this.app.updateEditorBorder();
-    this.app.chat.addNotice("status", `Thinking level: ${level}`);
+    this.app.chat.addNotice(
+      "status",
+      asDefault ? `Default thinking level: ${level}` : `Thinking level: ${level}`,
+    );
     this.app.requestRender();
   }
 
@@ -196,16 +199,18 @@ export class SlashCommandRunner {
       }
       return;
     }
-    const items: SelectItem[] = levels.map((l) => ({ value: l, label: l }));
-    const list = new SelectList(items, items.length, app.theme.selectList());
-    list.setSelectedIndex(Math.max(0, levels.indexOf(app.session.thinkingLevel)));
-    const box = new SelectorFrame(app, list);
-    const done = app.showSelector(box);
-    list.onSelect = (item) => {
-      done();
-      this.#selectThinking(item.value as AgentThinkingLevel);
-    };
-    list.onCancel = done;
+    let done = () => {};
+    const selector = new ThinkingSelector(app.theme, {
+      current: app.session.thinkingLevel,
+      levels,
+      defaultLevel: app.session.settingsManager.getDefaultThinkingLevel(),
+      onSelect: (level, asDefault) => {
+        done();
+        this.#selectThinking(level, asDefault);
+      },
+      onCancel: () => done(),
+    });
+    done = app.showSelector(selector);
   }
 
   #model(args: string): void {
@@ -252,19 +257,5 @@ export class SlashCommandRunner {
       app.chat.addNotice("error", error instanceof Error ? error.message : String(error));
     }
     app.requestRender();
-  }
-}
-
-/** A selector between two border lines, passing keys to the list. */
-class SelectorFrame extends Container {
-  focused = false;
-  constructor(app: CommandHost, private readonly list: SelectList) {
-    super();
-    this.addChild(new BorderLine(app.theme));
-    this.addChild(list);
-    this.addChild(new BorderLine(app.theme));
-  }
-  handleInput(data: string): void {
-    this.list.handleInput(data);
   }
 }
