@@ -55,6 +55,35 @@ export class BorderLine implements Component {
   }
 }
 
+/**
+ * Lays out a selector as 1.6.0 does: border, heading rows, the search field, the list, the key
+ * hint, border (blank rows between). Returns the list's child index (for replacing it).
+ */
+export function frameSelector(
+  container: Container,
+  theme: Theme,
+  heading: Component[],
+  search: Component,
+  list: Component,
+): number {
+  const parts: Component[] = [
+    new BorderLine(theme),
+    new Spacer(1),
+    ...heading,
+    new Spacer(1),
+    search,
+    new Spacer(1),
+  ];
+  for (const part of parts) container.addChild(part);
+  const index = container.children.length;
+  container.addChild(list);
+  container.addChild(new Spacer(1));
+  const keys = "  Enter to select · Ctrl+S to set as default · Escape/Ctrl+C to cancel";
+  container.addChild(new Text(theme.fg("dim", keys), 0, 0));
+  container.addChild(new BorderLine(theme));
+  return index;
+}
+
 /** What the selector needs to know besides the models. */
 export interface ModelSelectorOptions {
   current: Model | undefined;
@@ -89,28 +118,8 @@ export class ModelSelector extends Container implements Focusable {
     super();
     const rank = (m: Model) => same(options.current, m) ? 0 : same(options.defaultModel, m) ? 1 : 2;
     this.#models = [...models].sort((a, b) => rank(a) - rank(b) || a.provider.localeCompare(b.provider));
-    this.addChild(new BorderLine(theme));
-    this.addChild(new Spacer(1));
-    this.addChild(
-      new Text(
-        theme.fg("warning", "Only showing models from configured providers. Use /login to add providers."),
-        0,
-        0,
-      ),
-    );
-    this.addChild(new Spacer(1));
-    this.addChild(this.#search);
-    this.addChild(new Spacer(1));
-    this.addChild(this.#list);
-    this.addChild(new Spacer(1));
-    this.addChild(
-      new Text(
-        theme.fg("dim", "  Enter to select · Ctrl+S to set as default · Escape/Ctrl+C to cancel"),
-        0,
-        0,
-      ),
-    );
-    this.addChild(new BorderLine(theme));
+    const hint = "Only showing models from configured providers. Use /login to add providers.";
+    frameSelector(this, theme, [new Text(theme.fg("warning", hint), 0, 0)], this.#search, this.#list);
     this.#search.setValue(options.initialSearch ?? "");
     this.#filter();
   }

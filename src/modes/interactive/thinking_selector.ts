@@ -20,7 +20,7 @@ import {
 } from "../../tui/mod.ts";
 import { APP_KEYS } from "./app_keys.ts";
 import { keyDisplayText } from "./hotkeys.ts";
-import { BorderLine } from "./model_selector.ts";
+import { frameSelector } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
 
 const LAYOUT = { minPrimaryColumnWidth: 12, maxPrimaryColumnWidth: 32 };
@@ -63,28 +63,15 @@ export class ThinkingSelector extends Container implements Focusable {
         ? `${LEVEL_DESCRIPTIONS[level]} · default`
         : LEVEL_DESCRIPTIONS[level],
     }));
-    this.addChild(new BorderLine(theme));
-    this.addChild(new Spacer(1));
-    this.addChild(new Text("Thinking Level", 0, 0));
-    this.addChild(new Spacer(1));
-    this.addChild(
-      new Text(`${keyDisplayText(APP_KEYS["app.thinking.cycle"])} cycles thinking levels in-session`, 0, 0),
-    );
-    this.addChild(new Spacer(1));
-    this.addChild(this.#search);
-    this.addChild(new Spacer(1));
+    const cycle = `${keyDisplayText(APP_KEYS["app.thinking.cycle"])} cycles thinking levels in-session`;
     this.#list = this.#build(this.#items, options.current);
-    this.#listIndex = this.children.length;
-    this.addChild(this.#list);
-    this.addChild(new Spacer(1));
-    this.addChild(
-      new Text(
-        theme.fg("dim", "  Enter to select · Ctrl+S to set as default · Escape/Ctrl+C to cancel"),
-        0,
-        0,
-      ),
+    this.#listIndex = frameSelector(
+      this,
+      theme,
+      [new Text("Thinking Level", 0, 0), new Spacer(1), new Text(cycle, 0, 0)],
+      this.#search,
+      this.#list,
     );
-    this.addChild(new BorderLine(theme));
   }
 
   /** Focus goes on to the search field (its cursor). */
