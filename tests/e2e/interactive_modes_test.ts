@@ -5,6 +5,8 @@
  */
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { spawnPi } from "../support/spawn_pi.ts";
+import { summarizeSent } from "./interop.ts";
 import {
   cursorVisible,
   type InteractiveScenario,
@@ -141,6 +143,36 @@ Deno.test("INT-14: a reasoning model shows its thinking level in the footer; /th
     // high is the last level the model has: the cycle starts over at off.
     assertMatch(screen, / Thinking level: off\n[\s\S]*test-model • thinking off$/);
     await quit(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("INT-15: a session written in interactive mode (with a tool call) loads in pi 1.6.0, which sends its whole history", async () => {
+  const s = await startInteractiveScenario([
+    { content: [{ type: "toolCall", name: "bash", arguments: { command: "echo from-interactive" } }] },
+    answer("Ran it."),
+    answer("Continued by 1.6.0."),
+  ], { settings: { defaultProvider: "fake-openai" } });
+  try {
+    await startPi(s);
+    await s.pane.command("run the command");
+    await s.pane.waitFor((t) => t.includes(" Ran it."), STEP_TIMEOUT, "the reply after the tool call");
+    await quit(s);
+    const ref = await spawnPi(["-c", "-p", "and now?"], {
+      env: s.agent.env,
+      cwd: s.agent.cwd,
+      reference: true,
+    });
+    assertEquals([ref.code, ref.stdout], [0, "Continued by 1.6.0.\n"], ref.stderr);
+    const sent = summarizeSent(s.server.requests[s.server.requests.length - 1].body);
+    assertEquals(sent, [
+      "user:run the command",
+      "assistant:[bash]",
+      "tool:from-interactive\n",
+      "assistant:Ran it.",
+      "user:and now?",
+    ]);
   } finally {
     await s.close();
   }
