@@ -246,6 +246,17 @@ export class InteractiveApp implements CommandHost {
       if (!trimmed) return;
       editor.addToHistory(trimmed);
       if (this.#commands.tryRun(trimmed)) return;
+      const bang = /^!!?(.*)$/s.exec(trimmed);
+      if (bang && bang[1].trim()) {
+        // `!cmd` runs bash in 1.6.0; until it does here, the text goes back to the editor, unsent.
+        editor.setText(trimmed);
+        this.chat.addNotice(
+          "warning",
+          "Running bash from the editor (!cmd, !!cmd) is not available yet in this build.",
+        );
+        this.ui.requestRender();
+        return;
+      }
       void this.sendPrompt(trimmed);
     };
     editor.onEscape = () => {
