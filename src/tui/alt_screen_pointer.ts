@@ -22,7 +22,6 @@ import {
   getScrollbarGeometry,
   getScrollViewBox,
   getScrollViewsAt,
-  type LayoutFrame,
   type ScrollbarGeometry,
 } from "./layout.ts";
 import { getLayoutNode } from "./layout_node.ts";

@@ -183,7 +183,12 @@ export type { EditorComponent } from "./editor_component.ts";
 
 // --- markdown, latex (markdown*.ts, latex*.ts) ---
 export { Marked, type Token, type Tokens } from "npm:marked@18.0.11";
-export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./components/markdown.ts";
+export {
+  type DefaultTextStyle,
+  Markdown,
+  type MarkdownOptions,
+  type MarkdownTheme,
+} from "./components/markdown.ts";
 export { renderLatex, type RenderLatexOptions } from "./latex.ts";
 
 // --- simple components (text.ts, box.ts, select_list.ts, settings_list.ts, loader.ts, image.ts…) ---
