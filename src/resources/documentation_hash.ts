@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "4a08e8df3005";
+export const DOCUMENTATION_HASH = "08154afb2f9f";
