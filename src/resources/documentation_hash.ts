@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "08154afb2f9f";
+export const DOCUMENTATION_HASH = "7684da87f02f";
