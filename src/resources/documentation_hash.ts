@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3b005bb7822f";
+export const DOCUMENTATION_HASH = "605fcfc24c76";
