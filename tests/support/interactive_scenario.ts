@@ -81,12 +81,13 @@ export async function startInteractiveScenario(
     normalized: (screen) =>
       screen
         .replaceAll(agent.root, "<root>")
-        // A session file's path: the temp root's length varies, so it may or may not wrap.
-        .replace(/ <root>\/agent\/sessions\/[^\n]*?(?:\n [^\n]*?)?\.jsonl/g, " <session file>")
+        // A session file's path: the temp root's length varies, so it may wrap onto several rows
+        // (under a long temp folder the folder name, which repeats the cwd, takes two), anywhere.
+        .replace(SESSION_FILE_PATH, " <session file>")
         .replace(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/g, "<spin>")
         .replace(/Took \d+(\.\d+)?s/g, "Took <t>")
         // Session ids and file names: a UUID v7 and a timestamp (a long path may wrap inside one).
-        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+        .replace(UUID, "<uuid>")
         .replace(/\d{4}-\d{2}-\d{2}T\d{2}-(\n ?)?\d{2}-(\n ?)?\d{2}-(\n ?)?\d{3}Z/g, "<time>")
         .replace(/pi-env-[0-9a-f]+/g, "pi-env-<x>"),
     async close() {
@@ -96,6 +97,21 @@ export async function startInteractiveScenario(
     },
   };
 }
+
+/** A row break inside a wrapped path: the pane starts each continued row with a space. */
+const WRAP = "(?:\\n )?";
+
+/** A UUID, with a row break possible after any character (a path cut by the screen's top row). */
+const UUID = new RegExp(
+  [..."xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"].map((c) => (c === "x" ? "[0-9a-f]" : "-")).join(WRAP),
+  "g",
+);
+
+/** ` <root>/agent/sessions/….jsonl`, with a row break possible after any character. */
+const SESSION_FILE_PATH = new RegExp(
+  ` <root>/agent/sessions/(?:[^\\n]|\\n )*?\\.${WRAP}${[..."jsonl"].join(WRAP)}`,
+  "g",
+);
 
 /** The pane's terminal settings after pi exited: `stty -a` run in the shell. */
 export async function sttyAfterExit(pane: TmuxPane): Promise<string> {

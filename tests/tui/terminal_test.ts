@@ -139,6 +139,17 @@ async function runChild(
   }
 }
 
+/**
+ * Asserts that the last escape sequences written are `restore`: nothing after stop() changes a
+ * terminal mode again. Plain text after them (a line the shell or the runtime printed once the
+ * program had ended, seen once on a loaded machine) is allowed, escape sequences are not.
+ */
+function assertEndsWithRestore(output: string, restore: string): void {
+  const end = output.lastIndexOf(restore);
+  const after = end < 0 ? "" : output.slice(end + restore.length);
+  assert(end >= 0 && !after.includes("\x1b"), JSON.stringify(output.slice(-80)));
+}
+
 /** Whether an `stty -a` listing shows canonical mode with echo (a cooked terminal). */
 function cooked(stty: string): boolean {
   return /(^|\s)icanon(\s|$)/.test(stty) && /(^|\s)echo(\s|$)/.test(stty);
@@ -174,7 +185,7 @@ Deno.test({
     assertEquals((await screen.viewport()).slice(0, 3), ["hello from the tui ", "", ""]);
     assertEquals(await screen.cursor(), { x: 0, y: 2 });
     assertEquals(screen.cursorVisible, true);
-    assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u"), JSON.stringify(output.slice(-60)));
+    assertEndsWithRestore(output, "\x1b[?25h\x1b[?2004l\x1b[<u");
   },
 });
 
@@ -187,7 +198,7 @@ Deno.test({
     assertEquals(report.modifyOtherKeys, true);
     assertEquals(report.inputs, ["\x1b[27;5;106~", "q"]);
     assertStringIncludes(output, "\x1b[>4;2m");
-    assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u\x1b[>4;0m"), JSON.stringify(output.slice(-60)));
+    assertEndsWithRestore(output, "\x1b[?25h\x1b[?2004l\x1b[<u\x1b[>4;0m");
     assert(cooked(report.sttyStopped!));
   },
 });
@@ -220,7 +231,7 @@ Deno.test({
     assertEquals(report.afterDrain, { kitty: false });
     assertStringIncludes(output, "\x1b]0;title with controls\x07\x1b]9;4;3\x07\x1b[<u");
     // stop(): progress cleared, paste off; the Kitty flags were already popped by drainInput.
-    assert(output.endsWith("\x1b[?25h\x1b]9;4;0\x07\x1b[?2004l"), JSON.stringify(output.slice(-60)));
+    assertEndsWithRestore(output, "\x1b[?25h\x1b]9;4;0\x07\x1b[?2004l");
   },
 });
 
@@ -230,7 +241,7 @@ Deno.test({
   async fn() {
     const { output, rc } = await runChild("exit", ["\x1b[?7u"]);
     assertEquals(rc, 0);
-    assert(output.endsWith("\x1b[?25h\x1b[?2004l\x1b[<u"), JSON.stringify(output.slice(-60)));
+    assertEndsWithRestore(output, "\x1b[?25h\x1b[?2004l\x1b[<u");
   },
 });
 
