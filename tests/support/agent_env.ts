@@ -45,12 +45,15 @@ function baseUrlFor(api: FakeApi, serverUrl: string): string {
   }
 }
 
-/** Creates the folders and a models.json for `serverUrl`; `settings` goes to the agent dir's settings.json. */
+/**
+ * Creates the folders and a models.json for `serverUrl`; `settings` goes to the agent dir's
+ * settings.json. The root is a new folder in `tempBase` (default: the system temp folder).
+ */
 export async function createAgentEnv(
   serverUrl: string,
-  options: { settings?: Record<string, unknown>; reasoning?: boolean } = {},
+  options: { settings?: Record<string, unknown>; reasoning?: boolean; tempBase?: string } = {},
 ): Promise<AgentEnv> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-env-" }));
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-env-", dir: options.tempBase }));
   const home = join(root, "home");
   const agentDir = join(root, "agent");
   const cwd = join(root, "project");

@@ -46,6 +46,9 @@ export async function startInteractiveScenario(
   const agent = await createAgentEnv(server.url, {
     settings: { defaultProvider: "fake-anthropic", defaultModel: "test-model", ...options.settings },
     reasoning: options.reasoning,
+    // Screens show (and wrap) paths under the root, so its length must not depend on the
+    // machine's TMPDIR (the fresh-machine check's is long): always directly under /tmp.
+    tempBase: "/tmp",
   });
   const env: Record<string, string> = { ...agent.env, PI_OFFLINE: "1" };
   delete env.NO_COLOR;
