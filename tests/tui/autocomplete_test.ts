@@ -79,6 +79,10 @@ const QUERIES = [
   "#12",
 ];
 
+/**
+ * The cases. A forced completion of "/" lists the machine's root folder, so it is not recorded:
+ * the stored capture must not depend on the machine it was made on.
+ */
 function cases(): TuiCase[] {
   const out: TuiCase[] = [];
   for (const query of QUERIES) {
@@ -92,7 +96,9 @@ function cases(): TuiCase[] {
           const col = ${query.length};
           return {
             plain: await p.getSuggestions(lines, 0, col, { signal }),
-            forced: await p.getSuggestions(lines, 0, col, { signal, force: true }),
+            forced: ${
+        query === "/" ? "'not recorded'" : "await p.getSuggestions(lines, 0, col, { signal, force: true })"
+      },
             tab: p.shouldTriggerFileCompletion(lines, 0, col),
           };
         } finally { fs.rmSync(dir, { recursive: true, force: true }); }`,
