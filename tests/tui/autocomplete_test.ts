@@ -21,6 +21,12 @@ const SCRATCH = `${PREAMBLE}
   }
   fs.symlinkSync(path.join(dir, 'docs'), path.join(dir, 'docs-link'));
   fs.symlinkSync(path.join(dir, 'missing'), path.join(dir, 'broken-link'));
+  // "~" completes against a home folder of known content, never the machine's (or a HOME some
+  // earlier run left behind).
+  for (const d of ['home/.config', 'home/projects']) fs.mkdirSync(path.join(dir, d), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'home/notes.txt'), 'x');
+  const savedHome = process.env.HOME;
+  process.env.HOME = path.join(dir, 'home');
 `;
 
 const COMMANDS = `[
@@ -101,7 +107,10 @@ function cases(): TuiCase[] {
       },
             tab: p.shouldTriggerFileCompletion(lines, 0, col),
           };
-        } finally { fs.rmSync(dir, { recursive: true, force: true }); }`,
+        } finally {
+          process.env.HOME = savedHome;
+          fs.rmSync(dir, { recursive: true, force: true });
+        }`,
     });
   }
   const applies: Array<[string, number, { value: string; label: string }, string]> = [
