@@ -8,7 +8,8 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
-import { type InteractiveScenario, startInteractiveScenario } from "../support/interactive_scenario.ts";
+import { startInteractiveScenario } from "../support/interactive_scenario.ts";
+import { collectScreens, screenDifferences, type ScriptStep } from "../support/interactive_script.ts";
 
 const START_TIMEOUT = 90_000;
 const STEP_TIMEOUT = 30_000;
@@ -33,14 +34,7 @@ const TURNS: ScriptedTurn[] = [
   },
 ];
 
-/** One step of the script: what to type, then what the screen must show before it is taken. */
-interface Step {
-  name: string;
-  act: (s: InteractiveScenario) => Promise<void>;
-  ready: (screen: string) => boolean;
-}
-
-const STEPS: Step[] = [
+const STEPS: ScriptStep[] = [
   { name: "start-up", act: async () => {}, ready: (t) => t.includes("ctrl+o more") && t.includes("(auto)") },
   {
     name: "reply",
@@ -106,38 +100,23 @@ const STEPS: Step[] = [
 async function runScript(reference: boolean): Promise<{ screens: string[]; firstFrameMs: number }> {
   const s = await startInteractiveScenario(TURNS, { reference });
   try {
-    const screens: string[] = [];
     await s.pane.command("clear");
     await s.pane.waitFor((t) => t.trim() === "$", STEP_TIMEOUT, "a clear screen");
     const started = performance.now();
     await s.pane.command(s.piCommand());
     let firstFrameMs = 0;
-    for (const step of STEPS) {
-      await step.act(s);
-      await s.pane.waitFor(step.ready, screens.length === 0 ? START_TIMEOUT : STEP_TIMEOUT, step.name);
-      if (screens.length === 0) firstFrameMs = performance.now() - started;
-      // Let streaming and spinners settle into the frame the step ends on.
-      screens.push(s.normalized(await s.pane.settle(500, 5_000)));
-    }
+    const screens = await collectScreens(
+      s,
+      STEPS,
+      { start: START_TIMEOUT, step: STEP_TIMEOUT },
+      () => firstFrameMs = performance.now() - started,
+    );
     await s.pane.command("/quit");
     await s.pane.waitFor((t) => /\$ ?$/.test(t), STEP_TIMEOUT, "the shell after exit");
     return { screens, firstFrameMs };
   } finally {
     await s.close();
   }
-}
-
-/** Screen lines that differ, as `step: line N: ours | reference`. */
-function differences(step: string, ours: string, reference: string): string[] {
-  const a = ours.split("\n");
-  const b = reference.split("\n");
-  const out: string[] = [];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if ((a[i] ?? "") !== (b[i] ?? "")) {
-      out.push(`${step}: line ${i + 1}: ${JSON.stringify(a[i] ?? "")} | ${JSON.stringify(b[i] ?? "")}`);
-    }
-  }
-  return out;
 }
 
 /** Differences we know of, each with its reason (a regular expression over the lines above). */
@@ -151,7 +130,9 @@ const KNOWN_DIFFERENCES: readonly [RegExp, string][] = [
 Deno.test("INT-REF: the scripted session gives the same screens as pi 1.6.0 (listed differences aside); the editor shows sooner", async () => {
   const ours = await runScript(false);
   const reference = await runScript(true);
-  const found = STEPS.flatMap((step, i) => differences(step.name, ours.screens[i], reference.screens[i]));
+  const found = STEPS.flatMap((step, i) =>
+    screenDifferences(step.name, ours.screens[i], reference.screens[i])
+  );
   const unexplained = found.filter((line) => !KNOWN_DIFFERENCES.some(([re]) => re.test(line)));
   console.log(
     `first frame (editor visible after pi is typed): ours ${Math.round(ours.firstFrameMs)} ms, ` +

@@ -9,8 +9,10 @@ import type { AgentMessage, AgentToolResult } from "../../agent/types.ts";
 import type { AssistantMessage, ToolResultMessage } from "../../ai/types.ts";
 import type { AgentSessionEvent } from "../../core/agent_session_types.ts";
 import { userText } from "../../core/session_stats.ts";
-import { type Component, Container, Spacer, Text, TruncatedText } from "../../tui/mod.ts";
+import type { BashExecutionMessage } from "../../session/messages.ts";
+import { type Component, Container, Spacer, Text, TruncatedText, type TUI } from "../../tui/mod.ts";
 import { APP_KEYS } from "./app_keys.ts";
+import { BashExecutionView } from "./bash_execution.ts";
 import { AssistantMessageView, UserMessageView } from "./chat_messages.ts";
 import { keyDisplayText } from "./hotkeys.ts";
 import type { Theme } from "./theme.ts";
@@ -27,6 +29,9 @@ export class ChatView {
   #expanded = false;
   #hideThinking: boolean;
   #lastStatus?: Text;
+  /** `!` commands run while a reply streamed: shown below the chat until the run settles. */
+  #pendingBash: BashExecutionView[] = [];
+  #queued: [readonly string[], readonly string[]] = [[], []];
 
   /** A chat drawn with `theme`; `hideThinking` as the hideThinkingBlock setting. */
   constructor(private readonly theme: Theme, hideThinking: boolean) {
@@ -41,8 +46,10 @@ export class ChatView {
   /** Expands or collapses every tool row. */
   setToolsExpanded(expanded: boolean): void {
     this.#expanded = expanded;
-    for (const child of this.chat.children) {
-      if (child instanceof ToolExecutionView) child.setExpanded(expanded);
+    for (const child of [...this.chat.children, ...this.#pendingBash]) {
+      if (child instanceof ToolExecutionView || child instanceof BashExecutionView) {
+        child.setExpanded(expanded);
+      }
     }
   }
 
@@ -82,8 +89,29 @@ export class ChatView {
     for (const c of components) this.chat.addChild(c);
   }
 
+  /** Shows a `!` command: in the chat, or (`deferred`, while a reply streams) below it. */
+  addBash(view: BashExecutionView, deferred: boolean): void {
+    view.setExpanded(this.#expanded);
+    if (!deferred) {
+      this.chat.addChild(view);
+      return;
+    }
+    this.#pendingBash.push(view);
+    this.setQueued(...this.#queued);
+  }
+
+  /** Moves the `!` commands shown below the chat into it (the session recorded them). */
+  flushPendingBash(): void {
+    if (this.#pendingBash.length === 0) return;
+    for (const view of this.#pendingBash) this.chat.addChild(view);
+    this.#pendingBash = [];
+    this.setQueued(...this.#queued);
+  }
+
   /** Empties the transcript (a new session). */
   clear(): void {
+    for (const view of this.#pendingBash) view.dispose();
+    this.#pendingBash = [];
     this.chat.clear();
     this.#tools.clear();
     this.#streaming = undefined;
@@ -180,14 +208,15 @@ export class ChatView {
     }
   }
 
-  /** Draws the stored messages of a session (resume, continue). */
-  renderMessages(messages: readonly AgentMessage[]): void {
+  /** Draws the stored messages of a session (resume, continue); `ui` runs spinners. */
+  renderMessages(messages: readonly AgentMessage[], ui: TUI): void {
     const results = new Map<string, ToolResultMessage>();
     for (const m of messages) {
       if (m.role === "toolResult") results.set((m as ToolResultMessage).toolCallId, m as ToolResultMessage);
     }
     for (const m of messages) {
       if (m.role === "user") this.#addUser(m);
+      if (m.role === "bashExecution") this.#addStoredBash(m as BashExecutionMessage, ui);
       if (m.role !== "assistant") continue;
       const reply = m as AssistantMessage;
       const view = new AssistantMessageView(this.theme, this.#hideThinking);
@@ -206,9 +235,19 @@ export class ChatView {
     }
   }
 
-  /** Shows the queued messages below the chat. */
+  #addStoredBash(m: BashExecutionMessage, ui: TUI): void {
+    const view = new BashExecutionView(this.theme, m.command, ui, m.excludeFromContext);
+    if (m.output) view.appendOutput(m.output);
+    view.setComplete(m.exitCode, m.cancelled, m.truncated, m.fullOutputPath);
+    view.setExpanded(this.#expanded);
+    this.chat.addChild(view);
+  }
+
+  /** Shows the queued messages below the chat (after the `!` commands waiting there). */
   setQueued(steering: readonly string[], followUp: readonly string[]): void {
+    this.#queued = [steering, followUp];
     this.pending.clear();
+    for (const view of this.#pendingBash) this.pending.addChild(view);
     if (steering.length === 0 && followUp.length === 0) return;
     const dim = (t: string) => this.theme.fg("dim", t);
     this.pending.addChild(new Spacer(1));

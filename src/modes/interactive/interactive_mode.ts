@@ -20,6 +20,7 @@ import {
   type TuiMainScreen,
 } from "../../tui/mod.ts";
 import { AppEditor, WorkingIndicator } from "./app_editor.ts";
+import { BashExecutionView } from "./bash_execution.ts";
 import { ChatView } from "./chat_view.ts";
 import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
 import { Footer, readGitBranch } from "./footer.ts";
@@ -80,6 +81,8 @@ export class InteractiveApp implements CommandHost {
   #unsubscribe?: () => void;
   #stopSignals?: () => void;
   #lastClear = 0;
+  /** The editor's text starts with `!`: its border takes the bash colour. */
+  #bashMode = false;
   #exiting = false;
   #resolveExit!: (code: number) => void;
   readonly #exited = new Promise<number>((resolve) => this.#resolveExit = resolve);
@@ -139,7 +142,7 @@ export class InteractiveApp implements CommandHost {
     // session_start handlers can open dialogs; TUI dialogs come with the extensions part.)
     await this.#bindSession();
     this.ui.start();
-    this.chat.renderMessages(this.session.messages);
+    this.chat.renderMessages(this.session.messages, this.ui);
     this.updateEditorBorder();
     this.ui.requestRender();
     void tmuxKeyboardWarning().then((warning) => {
@@ -189,7 +192,11 @@ export class InteractiveApp implements CommandHost {
 
   #onEvent(event: AgentSessionEvent): void {
     if (event.type === "agent_start" || event.type === "turn_start") this.#setWorking(true);
-    if (event.type === "agent_settled") this.#setWorking(false);
+    if (event.type === "agent_settled") {
+      this.#setWorking(false);
+      // The session records `!` commands run during the reply once it settles; show them there too.
+      this.chat.flushPendingBash();
+    }
     if (event.type === "queue_update") this.chat.setQueued(event.steering, event.followUp);
     if (event.type === "thinking_level_changed") this.updateEditorBorder();
     this.chat.handleEvent(event);
@@ -212,8 +219,13 @@ export class InteractiveApp implements CommandHost {
     this.editor.setWorkingIndicator(this.#working);
   }
 
-  /** The editor border in the thinking level's colour. */
+  /** The editor border in the thinking level's colour (the bash colour for a `!` command). */
   updateEditorBorder(): void {
+    if (this.#bashMode) {
+      this.editor.borderColor = (t) => this.theme.fg("bashMode", t);
+      this.ui.requestRender();
+      return;
+    }
     const level = this.session.thinkingLevel || "off";
     const token = `thinking${level.charAt(0).toUpperCase()}${level.slice(1)}` as const;
     this.editor.borderColor = (t) => this.theme.fg(token as Parameters<Theme["fg"]>[0], t);
@@ -246,21 +258,40 @@ export class InteractiveApp implements CommandHost {
       if (!trimmed) return;
       editor.addToHistory(trimmed);
       if (this.#commands.tryRun(trimmed)) return;
-      const bang = /^!!?(.*)$/s.exec(trimmed);
-      if (bang && bang[1].trim()) {
-        // `!cmd` runs bash in 1.6.0; until it does here, the text goes back to the editor, unsent.
-        editor.setText(trimmed);
-        this.chat.addNotice(
-          "warning",
-          "Running bash from the editor (!cmd, !!cmd) is not available yet in this build.",
-        );
-        this.ui.requestRender();
-        return;
+      if (trimmed.startsWith("!")) {
+        const excluded = trimmed.startsWith("!!");
+        const command = trimmed.slice(excluded ? 2 : 1).trim();
+        if (command) {
+          if (this.session.isBashRunning) {
+            this.chat.addNotice(
+              "warning",
+              "A bash command is already running. Press Esc to cancel it first.",
+            );
+            editor.setText(trimmed);
+            this.ui.requestRender();
+            return;
+          }
+          this.#bashMode = false;
+          this.updateEditorBorder();
+          void this.runBash(command, excluded);
+          return;
+        }
       }
+      this.chat.flushPendingBash();
       void this.sendPrompt(trimmed);
     };
+    editor.onChange = (text) => {
+      const bashMode = text.trimStart().startsWith("!");
+      if (bashMode === this.#bashMode) return;
+      this.#bashMode = bashMode;
+      this.updateEditorBorder();
+    };
     editor.onEscape = () => {
-      if (!this.session.isStreaming) return;
+      if (!this.session.isStreaming) {
+        if (this.session.isBashRunning) this.session.abortBash();
+        else if (this.#bashMode) editor.setText("");
+        return;
+      }
       // Queued messages go back to the editor, then the reply is aborted (1.6.0).
       const { steering, followUp } = this.session.clearQueue();
       const queued = [...steering, ...followUp];
@@ -314,6 +345,30 @@ export class InteractiveApp implements CommandHost {
       this.updateEditorBorder();
     });
     editor.onAction("app.model.select", () => this.#commands.run("model", ""));
+  }
+
+  /**
+   * Runs a user shell command (`!cmd`; `excluded` for `!!cmd`, kept out of the model's context)
+   * with its output streaming into the chat; while a reply streams it waits below the chat.
+   */
+  async runBash(command: string, excluded: boolean): Promise<void> {
+    const view = new BashExecutionView(this.theme, command, this.ui, excluded);
+    this.chat.addBash(view, this.session.isStreaming);
+    this.ui.requestRender();
+    try {
+      const result = await this.session.executeBash(command, (chunk) => {
+        view.appendOutput(chunk);
+        this.ui.requestRender();
+      }, { excludeFromContext: excluded });
+      view.setComplete(result.exitCode, result.cancelled, result.truncated, result.fullOutputPath);
+    } catch (error) {
+      view.setComplete(undefined, false);
+      this.chat.addNotice(
+        "error",
+        `Bash command failed: ${error instanceof Error ? error.message : "Unknown error"}`,
+      );
+    }
+    this.ui.requestRender();
   }
 
   /** Shows `component` in place of the editor until `done` is called. */

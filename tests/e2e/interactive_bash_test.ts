@@ -1,0 +1,100 @@
+/**
+ * Bash from the editor (`!cmd`, `!!cmd`) in the interactive mode beside pi 1.6.0: the same
+ * scripted commands run in our `pi` and in the reference, each in a tmux pane of the same size.
+ * The normalised screens must be equal; so must the bashExecution entries of the session files
+ * and the context the next prompt sends the model (a `!` command's output included, a `!!`
+ * command's left out).
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { readSessionLines } from "../support/agent_env.ts";
+import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { startInteractiveScenario } from "../support/interactive_scenario.ts";
+import { collectScreens, screenDifferences, type ScriptStep } from "../support/interactive_script.ts";
+
+const START_TIMEOUT = 90_000;
+const STEP_TIMEOUT = 30_000;
+
+const TURNS: ScriptedTurn[] = [{ content: [{ type: "text", text: "Seen it." }] }];
+
+const STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("ctrl+o more") && t.includes("(auto)") },
+  {
+    name: "!cmd",
+    act: (s) => s.pane.command("!echo first-line; echo second-line"),
+    ready: (t) => t.includes("\n second-line") && !t.includes("Running..."),
+  },
+  {
+    name: "!!cmd",
+    act: (s) => s.pane.command("!!echo kept-out-of-context"),
+    ready: (t) => t.includes("\n kept-out-of-context") && !t.includes("Running..."),
+  },
+  {
+    name: "exit code",
+    act: (s) => s.pane.command("!echo failing; exit 3"),
+    ready: (t) => t.includes("(exit 3)"),
+  },
+  {
+    name: "long output",
+    act: (s) => s.pane.command("!seq 1 30"),
+    ready: (t) => /\.\.\. \d+ more lines \(ctrl\+o to expand\)/.test(t),
+  },
+  { name: "expanded", act: (s) => s.pane.keys("C-o"), ready: (t) => t.includes("(ctrl+o to collapse)") },
+  {
+    name: "running",
+    act: (s) => s.pane.command("!echo waiting; sleep 60"),
+    ready: (t) => t.includes("Running... (escape/ctrl+c to cancel)") && t.includes("\n waiting"),
+  },
+  { name: "cancelled", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes("(cancelled)") },
+  { name: "prompt", act: (s) => s.pane.command("what did you see?"), ready: (t) => t.includes(" Seen it.") },
+];
+
+/** What one run left: screens by step, the session's bash entries, the model's context. */
+interface RunResult {
+  screens: string[];
+  bashEntries: unknown[];
+  context: unknown;
+}
+
+/** Masks what differs between runs (times, ids) in a session entry. */
+function normalizeEntry(entry: Record<string, unknown>): unknown {
+  const message = { ...(entry.message as Record<string, unknown>) };
+  message.timestamp = "<time>";
+  return { ...entry, id: "<id>", parentId: "<id>", timestamp: "<time>", message };
+}
+
+async function runScript(reference: boolean): Promise<RunResult> {
+  const s = await startInteractiveScenario(TURNS, { reference });
+  try {
+    await s.pane.command(`clear; ${s.piCommand()}`);
+    const screens = await collectScreens(s, STEPS, { start: START_TIMEOUT, step: STEP_TIMEOUT });
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), STEP_TIMEOUT, "the shell after exit");
+    const [file] = await s.agent.sessionFiles();
+    assert(file, "a session file was written");
+    const lines = await readSessionLines(file);
+    const bashEntries = lines
+      .filter((l) => (l.message as { role?: string } | undefined)?.role === "bashExecution")
+      .map(normalizeEntry);
+    assertEquals(s.server.requests.length, 1, "one model request");
+    const body = s.server.requests[0].body as { messages: unknown };
+    return { screens, bashEntries, context: body.messages };
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("INT-BASH: !cmd and !!cmd show, record and send (or keep out of context) what pi 1.6.0 does", async () => {
+  const ours = await runScript(false);
+  const reference = await runScript(true);
+  const found = STEPS.flatMap((step, i) =>
+    screenDifferences(step.name, ours.screens[i], reference.screens[i])
+  );
+  if (found.length > 0) console.log(ours.screens.join("\n=====\n"));
+  assertEquals(found, []);
+  assertEquals(ours.bashEntries, reference.bashEntries);
+  assertEquals(ours.bashEntries.length, 5);
+  assertEquals(ours.context, reference.context);
+  const sent = JSON.stringify(ours.context);
+  assert(sent.includes("second-line"), "a ! command's output goes to the model");
+  assert(!sent.includes("kept-out-of-context"), "a !! command's output does not");
+});
