@@ -7,3 +7,4 @@ import "./anthropic.ts";
 import "./openai_completions.ts";
 import "./openai_responses.ts";
 import "./google.ts";
+import "./bedrock.ts";

@@ -20,12 +20,23 @@ import type { RecordedRequest, ScriptedTurn } from "./script.ts";
 export interface WireEncoder {
   /** True when this encoder serves the request. */
   matches(method: string, path: string): boolean;
-  /** The SSE chunks (already framed, e.g. `event: x\ndata: {...}\n\n`) of a successful answer. */
-  chunks(turn: ScriptedTurn, request: RecordedRequest): string[];
+  /** The SSE chunks (already framed, e.g. `event: x\ndata: {...}\n\n`) of a successful answer, or binary frames. */
+  chunks(turn: ScriptedTurn, request: RecordedRequest): (string | Uint8Array)[];
   /** The in-stream error chunk. */
-  errorChunk(message: string): string;
+  errorChunk(message: string): string | Uint8Array;
   /** The JSON body of an HTTP error response. */
   errorBody(status: number, message: string): unknown;
+  /** Content type of a successful answer (default `text/event-stream`). */
+  contentType?: string;
+  /** Extra headers of an HTTP error response (e.g. AWS's `x-amzn-errortype`). */
+  errorHeaders?(status: number): Record<string, string>;
+  /** The chunk a "garbage" fault sends (default: an SSE record with the fault's data). */
+  garbageChunk?(data: string, event?: string): string | Uint8Array;
+  /** Checks a request's credentials; an answer here is sent instead of the scripted turn (which stays queued). */
+  authorize?(
+    request: RecordedRequest,
+    rawBody: string,
+  ): { status: number; headers: Record<string, string>; body: unknown } | undefined;
 }
 
 const encoders: WireEncoder[] = [];
@@ -92,6 +103,12 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
       );
       return;
     }
+    const denied = encoder.authorize?.(request, raw);
+    if (denied) {
+      res.writeHead(denied.status, { "content-type": "application/json", ...denied.headers });
+      res.end(JSON.stringify(denied.body));
+      return;
+    }
     const turn = queue.shift();
     if (!turn) {
       res.writeHead(500, { "content-type": "application/json" });
@@ -100,7 +117,11 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
     }
     const fault = turn.fault;
     if (fault?.kind === "http") {
-      const headers: Record<string, string> = { "content-type": "application/json", ...fault.headers };
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        ...encoder.errorHeaders?.(fault.status),
+        ...fault.headers,
+      };
       if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
       if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
       res.writeHead(fault.status, headers);
@@ -112,19 +133,24 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
     let ending: "normal" | "drop" | "close" | "stall" = "normal";
     if (fault) {
       const marker = fault.kind === "stall" ? fault.afterChunkContaining : undefined;
-      const markerAt = marker === undefined ? -1 : chunks.findIndex((c) => c.includes(marker));
+      const markerAt = marker === undefined
+        ? -1
+        : chunks.findIndex((c) => (typeof c === "string" ? c : new TextDecoder().decode(c)).includes(marker));
       const keep = markerAt >= 0
         ? markerAt + 1
         : Math.min(fault.afterChunks ?? Math.floor(chunks.length / 2), chunks.length);
       chunks = chunks.slice(0, keep);
       if (fault.kind === "error_event") chunks.push(encoder.errorChunk(fault.message));
       else if (fault.kind === "garbage") {
-        chunks.push(`${fault.event ? `event: ${fault.event}\n` : ""}data: ${fault.data}\n\n`);
+        chunks.push(
+          encoder.garbageChunk?.(fault.data, fault.event) ??
+            `${fault.event ? `event: ${fault.event}\n` : ""}data: ${fault.data}\n\n`,
+        );
       } else ending = fault.kind;
     }
 
     res.writeHead(200, {
-      "content-type": "text/event-stream",
+      "content-type": encoder.contentType ?? "text/event-stream",
       "cache-control": "no-cache",
       "connection": "keep-alive",
     });
