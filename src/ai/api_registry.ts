@@ -13,6 +13,7 @@ const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "openai-completions": () => import("./providers/openai_completions.ts"),
   "openai-responses": () => import("./providers/openai_responses.ts"),
   "google-generative-ai": () => import("./providers/google.ts"),
+  "bedrock-converse-stream": () => import("./providers/bedrock.ts"),
 };
 
 const registered = new Map<string, { provider: ApiProvider; sourceId?: string }>();
