@@ -227,7 +227,7 @@ export function truncateLine(
 }
 
 /** The first `maxUnits` UTF-16 units of `text`, never ending on half a surrogate pair. */
-function sliceHead(text: string, maxUnits: number): string {
+export function sliceHead(text: string, maxUnits: number): string {
   const end = Math.max(0, maxUnits);
   const high = text.charCodeAt(end - 1);
   const low = text.charCodeAt(end);
