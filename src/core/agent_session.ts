@@ -125,6 +125,11 @@ export class AgentSession {
   #baseSystemPrompt = "";
   /** The prompt's named sections, as the session's `system` messages record them. */
   #promptSections: Record<string, string> = {};
+  /** Sections added by services such as MCP (`mcp_servers`), after the built-in ones. */
+  #extraSections: Record<string, string> = {};
+  /** Run before each prompt's run starts (MCP waits for its servers there). */
+  #promptPreparers: (() => Promise<void>)[] = [];
+  #disposers: (() => void)[] = [];
   #compactor: SessionCompactor;
   #retrier: SessionRetrier;
   #bash: SessionBash;
@@ -198,6 +203,7 @@ export class AgentSession {
 
   /** Detaches from the agent and drops all listeners. */
   dispose(): void {
+    for (const hook of this.#disposers.splice(0)) hook();
     this.#unsubscribeAgent?.();
     this.#unsubscribeAgent = undefined;
     this.#listeners = [];
@@ -402,7 +408,13 @@ export class AgentSession {
       }
     }
     this.agent.state.tools = tools;
-    const prompt = buildSessionSystemPrompt(this.#toolRegistry, valid, this.resourceLoader, this.cwd);
+    const prompt = buildSessionSystemPrompt(
+      this.#toolRegistry,
+      valid,
+      this.resourceLoader,
+      this.cwd,
+      this.#extraSections,
+    );
     this.#baseSystemPrompt = prompt.text;
     this.#promptSections = prompt.sections;
     this.agent.state.systemPrompt = this.#baseSystemPrompt;
@@ -445,6 +457,24 @@ export class AgentSession {
   /** Installs the extension host's hooks (src/core/extension_host.ts); undefined removes them. */
   setExtensionHooks(hooks: SessionExtensionHooks | undefined): void {
     this.#extensionHooks = hooks;
+  }
+
+  /** Sets (or, with undefined, removes) a named system prompt section kept after the built-in ones. */
+  setPromptSection(name: string, content: string | undefined): void {
+    if (this.#extraSections[name] === content) return;
+    if (content === undefined) delete this.#extraSections[name];
+    else this.#extraSections[name] = content;
+    this.refreshSystemPrompt();
+  }
+
+  /** Runs `hook` before each prompt's run starts, before extensions' `before_agent_start`. */
+  addPromptPreparer(hook: () => Promise<void>): void {
+    this.#promptPreparers.push(hook);
+  }
+
+  /** Runs `hook` when the session is disposed (closing what belongs to it, such as MCP servers). */
+  addDisposer(hook: () => void): void {
+    this.#disposers.push(hook);
   }
 
   /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */
@@ -513,6 +543,7 @@ export class AgentSession {
     await this.#runSession(async () => {
       const lastAssistant = lastAssistantOf(this.agent.state.messages);
       if (lastAssistant) await this.#compactor.check(lastAssistant, false);
+      for (const prepare of this.#promptPreparers) await prepare();
       const start = await hooks?.beforeAgentStart?.(expanded, options.images, this.#baseSystemPrompt);
       const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
       if (options.images) content.push(...options.images);

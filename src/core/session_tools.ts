@@ -75,6 +75,7 @@ export function buildSessionSystemPrompt(
   toolNames: string[],
   loader: DefaultResourceLoader,
   cwd: string,
+  extraSections?: Record<string, string>,
 ): { sections: Record<string, string>; text: string } {
   const snippets: Record<string, string> = {};
   const guidelines: string[] = [];
@@ -96,6 +97,7 @@ export function buildSessionSystemPrompt(
     contextFiles: loader.getAgentsFiles().agentsFiles,
     skills: loader.getSkills().skills,
     documentation: getDocumentationPaths(),
+    ...(extraSections ? { sections: extraSections } : {}),
   });
   return { sections, text: getSystemMessageText({ content: "", sections }) };
 }
