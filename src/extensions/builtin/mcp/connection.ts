@@ -1,0 +1,305 @@
+/**
+ * One configured MCP server and its connection, on the official MCP TypeScript SDK
+ * (`@modelcontextprotocol/sdk`, pinned). This file statically imports the SDK, so it is only ever
+ * reached through `import()` once a server is configured (see `session_mcp.ts`). Connections open
+ * lazily and reconnect on the next call after the transport dropped; messages and states follow
+ * 1.6.0's (`MCP server "x" failed to connect: …` with the tail of a stdio server's stderr,
+ * `MCP request timed out after Nms`, `MCP connection closed`).
+ *
+ * @module
+ */
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
+import { resolveConfigValueOrThrow, resolveHeadersOrThrow } from "../../../config/resolve_value.ts";
+import { homeDir } from "../../../util/os.ts";
+import { basename, join, resolve } from "../../../util/path.ts";
+import { VERSION } from "../../../version.ts";
+import type { McpServerEntry } from "./config.ts";
+import type { McpCallToolResult } from "./content.ts";
+import type { McpServerLog } from "./log.ts";
+
+const DEFAULT_TIMEOUT_SECONDS = 60;
+const STDERR_TAIL_CHARS = 2_000;
+/** Delays between attempts to connect to an HTTP server that failed with a transient error. */
+const CONNECT_RETRY_DELAYS_MS = [250, 1_000];
+
+/** A tool as a server lists it. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** Connection states, as `/mcp` and `pi mcp list` show them. */
+export type McpConnectionState = "connecting" | "connected" | "failed" | "disconnected" | "closed";
+
+/** A progress notification of a running call. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The SDK's errors in pi-mcp's words, which 1.6.0 shows. */
+function translateError(error: unknown, timeoutMs: number): Error {
+  if (error instanceof McpError) {
+    const { code, message } = error as unknown as { code: number; message: string };
+    if (code === ErrorCode.RequestTimeout) return new Error(`MCP request timed out after ${timeoutMs}ms`);
+    if (code === ErrorCode.ConnectionClosed) return new Error("MCP connection closed");
+    // The SDK prefixes "MCP error <code>: "; pi-mcp shows the server's own message.
+    return new Error(message.replace(/^MCP error -?\d+: /, ""));
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function sliceTail(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(text.length - max);
+}
+
+/** `~` and `~/…` name the home folder, as in a shell. */
+function expandHome(value: string): string {
+  if (value === "~") return homeDir();
+  if (value.startsWith("~/")) return join(homeDir(), value.slice(2));
+  return value;
+}
+
+/** Whether a failure is worth another connection attempt (network errors, 408, 429, 5xx). */
+function isTransient(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "number" &&
+    (code === 408 || code === 429 || (code >= 500 && code !== 501 && code < 600));
+}
+
+interface OpenTransport {
+  transport: Transport;
+  stderr?: () => string;
+}
+
+function createTransport(entry: McpServerEntry, cwd: string): OpenTransport {
+  const { config, name } = entry;
+  if ("url" in config) {
+    const headers = resolveHeadersOrThrow(config.headers, `MCP server "${name}"`);
+    return {
+      transport: new StreamableHTTPClientTransport(new URL(config.url), {
+        ...(headers ? { requestInit: { headers } } : {}),
+      }),
+    };
+  }
+  const env: Record<string, string> = { ...Deno.env.toObject() };
+  for (const [key, value] of Object.entries(config.env ?? {})) {
+    env[key] = resolveConfigValueOrThrow(value, `MCP server "${name}" env "${key}"`);
+  }
+  const transport = new StdioClientTransport({
+    command: expandHome(config.command),
+    args: config.args?.map(expandHome),
+    cwd: resolve(cwd, expandHome(config.cwd ?? ".")),
+    env,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+    stderr = sliceTail(
+      stderr + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)),
+      64_000,
+    );
+  });
+  return { transport, stderr: () => stderr };
+}
+
+/** Options of {@link McpServerConnection}. */
+export interface McpServerConnectionOptions {
+  entry: McpServerEntry;
+  /** The session's folder: relative `cwd` values resolve against it, and it is the client's root. */
+  cwd: string;
+  log?: McpServerLog;
+  /** Hears a new tool list (after connecting, and when the server announces a change). */
+  onTools?: (connection: McpServerConnection) => void;
+}
+
+/** One configured server. Reconnects lazily when a call finds the connection gone. */
+export class McpServerConnection {
+  readonly entry: McpServerEntry;
+  state: McpConnectionState = "connecting";
+  /** Why it failed or disconnected, with the tail of a stdio server's stderr. */
+  error: string | undefined;
+  tools: McpTool[] = [];
+  hasResources = false;
+  /** Server instructions from `initialize`. */
+  instructions: string | undefined;
+  #client: Client | undefined;
+  #opening: Promise<Client> | undefined;
+  #closed = false;
+  #options: McpServerConnectionOptions;
+
+  constructor(options: McpServerConnectionOptions) {
+    this.entry = options.entry;
+    this.#options = options;
+  }
+
+  /** The server's name. */
+  get name(): string {
+    return this.entry.name;
+  }
+
+  /** Per-request timeout in milliseconds. */
+  get timeoutMs(): number {
+    return (this.entry.config.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+  }
+
+  /** The connected client, connecting (again) when needed. */
+  getClient(): Promise<Client> {
+    if (this.#closed) return Promise.reject(new Error(`MCP server "${this.entry.name}" is shut down`));
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#opening ??= this.#open().finally(() => {
+      this.#opening = undefined;
+    });
+    return this.#opening;
+  }
+
+  /**
+   * Calls a tool. Progress notifications reset the timeout (1.6.0) and reach `onProgress`. Tool
+   * calls are never retried: the server may have run them.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; onProgress?: (progress: McpProgress) => void } = {},
+  ): Promise<McpCallToolResult> {
+    const client = await this.getClient();
+    try {
+      const result = await client.request(
+        { method: "tools/call", params: { name, arguments: args } },
+        CallToolResultSchema,
+        {
+          signal: options.signal,
+          timeout: this.timeoutMs,
+          resetTimeoutOnProgress: true,
+          // The SDK sends a progress token only when someone listens.
+          onprogress: (progress: McpProgress) => options.onProgress?.(progress),
+        },
+      );
+      return result as unknown as McpCallToolResult;
+    } catch (error) {
+      throw translateError(error, this.timeoutMs);
+    }
+  }
+
+  async #open(): Promise<Client> {
+    this.state = "connecting";
+    const retries = "url" in this.entry.config ? CONNECT_RETRY_DELAYS_MS : [];
+    for (let attempt = 0;; attempt++) {
+      let stderr: (() => string) | undefined;
+      try {
+        return await this.#connectOnce((tail) => (stderr = tail));
+      } catch (error) {
+        const delay = retries[attempt];
+        if (this.#closed || delay === undefined || !isTransient(error)) {
+          throw this.#connectFailed(error, stderr?.());
+        }
+        await new Promise((done) => setTimeout(done, delay));
+      }
+    }
+  }
+
+  async #connectOnce(setStderr: (tail: () => string) => void): Promise<Client> {
+    const client = new Client({ name: "pi", version: VERSION }, { capabilities: { roots: {} } });
+    const cwd = this.#options.cwd;
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: [{ uri: `file://${encodeURI(cwd)}`, name: basename(cwd) }],
+    }));
+    const log = this.#options.log;
+    if (log) {
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification: { params: unknown }) => {
+        log.write(this.entry.name, notification.params);
+      });
+    }
+    const open = createTransport(this.entry, cwd);
+    if (open.stderr) setStderr(open.stderr);
+    try {
+      await client.connect(open.transport, { timeout: this.timeoutMs });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.#refreshTools(client));
+      client.onclose = () => this.#handleClose(client, open.stderr);
+      const capabilities = client.getServerCapabilities();
+      // Servers without the tools capability (prompts or resources only) do not answer tools/list.
+      const tools = capabilities?.tools ? await this.#listTools(client) : [];
+      if (this.#closed) throw new Error("shut down while connecting");
+      this.#client = client;
+      this.tools = tools;
+      this.hasResources = capabilities?.resources !== undefined;
+      this.instructions = client.getInstructions()?.trim() || undefined;
+      this.state = "connected";
+      this.error = undefined;
+      this.#options.onTools?.(this);
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #listTools(client: Client): Promise<McpTool[]> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
+      tools.push(...(page.tools as unknown as McpTool[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  #connectFailed(error: unknown, stderr: string | undefined): Error {
+    const tail = stderr ? sliceTail(stderr.trim(), STDERR_TAIL_CHARS) : "";
+    const message = errorMessage(translateError(error, this.timeoutMs));
+    this.state = this.#closed ? "closed" : "failed";
+    this.error = tail ? `${message}\n${tail}` : message;
+    return new Error(`MCP server "${this.entry.name}" failed to connect: ${this.error}`);
+  }
+
+  /** The transport dropped: the next call reconnects; until then the state says why. */
+  #handleClose(client: Client, stderr: (() => string) | undefined): void {
+    if (this.#client !== client || this.#closed) return;
+    this.#client = undefined;
+    this.state = "disconnected";
+    const tail = stderr ? sliceTail(stderr().trim(), STDERR_TAIL_CHARS) : "";
+    this.error = tail ? `Connection closed\n${tail}` : "Connection closed";
+  }
+
+  async #refreshTools(client: Client): Promise<void> {
+    try {
+      const tools = await this.#listTools(client);
+      if (this.#client !== client || this.#closed) return;
+      this.tools = tools;
+      this.#options.onTools?.(this);
+    } catch (error) {
+      this.error = `Failed to refresh tools: ${errorMessage(error)}`;
+    }
+  }
+
+  /** Closes the connection (a stdio server gets EOF, then SIGTERM, then SIGKILL from the SDK). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.state = "closed";
+    const client = this.#client;
+    this.#client = undefined;
+    await Promise.all([client?.close().catch(() => undefined), this.#opening?.catch(() => undefined)]);
+  }
+}

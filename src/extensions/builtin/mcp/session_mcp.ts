@@ -1,0 +1,266 @@
+/**
+ * MCP for one session, the part of 1.6.0's built-in `mcp` extension this build has: reads the
+ * `mcp.json` files, connects every enabled server in the background (the MCP SDK loads only now),
+ * declares the tools with `direct` exposure as `mcp__<server>__<tool>`, keeps the `mcp_servers`
+ * section of the system prompt, makes the first prompt wait up to 10 s for servers with direct
+ * tools, appends server log messages to `mcp.log`, and closes the servers with the session.
+ *
+ * It reaches the session through {@link McpSessionTarget}, a narrow view core's `AgentSession`
+ * satisfies, so this folder never imports core.
+ *
+ * @module
+ */
+import type { AgentTool } from "../../../agent/types.ts";
+import { join } from "../../../util/path.ts";
+import { getMcpToolExposure, loadMcpConfig, type McpServerEntry } from "./config.ts";
+import type { McpServerConnection } from "./connection.ts";
+import { McpServerLog } from "./log.ts";
+import { createMcpToolName } from "./naming.ts";
+import { configuredExposures, MCP_SERVERS_SECTION, renderServersSection } from "./section.ts";
+import { createMcpToolDefinition } from "./tools.ts";
+
+const DEFAULT_STARTUP_WAIT_MS = 10_000;
+
+/** What MCP needs of a session. */
+export interface McpSessionTarget {
+  /** The session's folder (stdio servers' relative `cwd`, the client's root). */
+  readonly cwd: string;
+  /** Adds tools; new names become active (declared to the model). */
+  addTools(tools: readonly AgentTool[]): void;
+  /** Names of the active tools. */
+  getActiveToolNames(): string[];
+  /** Activates exactly these tools. */
+  setActiveToolsByName(names: string[]): void;
+  /** Sets (or, with undefined, removes) a named section of the system prompt. */
+  setPromptSection(name: string, content: string | undefined): void;
+  /** Runs `hook` before each prompt's run starts (before the system prompt is recorded). */
+  addPromptPreparer(hook: () => Promise<void>): void;
+  /** Runs `hook` when the session is disposed. */
+  addDisposer(hook: () => void): void;
+}
+
+/** Options of {@link startSessionMcp}. */
+export interface SessionMcpOptions {
+  agentDir: string;
+  projectTrusted: boolean;
+  /** Tells the user something (print/JSON mode: a stderr line). */
+  notify: (message: string, level: "info" | "warning" | "error") => void;
+  /** How long the first prompt waits for servers with direct tools (1.6.0: 10 s). */
+  startupWaitMs?: number;
+}
+
+interface ServerState {
+  entry: McpServerEntry;
+  connection?: McpServerConnection;
+  /** Settles when the connection attempt connected or failed. */
+  ready?: Promise<void>;
+}
+
+function isEnabled(server: ServerState): boolean {
+  return server.entry.config.enabled !== false;
+}
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? "";
+}
+
+/** The MCP state of a session: its servers and their tools. */
+export class SessionMcp {
+  readonly servers: ServerState[];
+  readonly configErrors: readonly string[];
+  #target: McpSessionTarget;
+  #options: SessionMcpOptions;
+  /** pi tool name → `<server>\0<tool>`, so names stay unique and stable. */
+  #toolOwners = new Map<string, string>();
+  /** Tool names each server currently offers. */
+  #serverTools = new Map<string, Set<string>>();
+  #waitedForStartup = false;
+  #pending: Promise<void> = Promise.resolve();
+  #log: McpServerLog;
+
+  constructor(target: McpSessionTarget, options: SessionMcpOptions) {
+    this.#target = target;
+    this.#options = options;
+    const loaded = loadMcpConfig({
+      agentDir: options.agentDir,
+      cwd: target.cwd,
+      projectTrusted: options.projectTrusted,
+    });
+    this.servers = loaded.servers.map((entry) => ({ entry }));
+    this.configErrors = loaded.errors;
+    this.#log = new McpServerLog(join(options.agentDir, "mcp.log"));
+  }
+
+  /** Starts every enabled server in the background and hooks the session. */
+  start(): void {
+    this.#updateSection();
+    this.#warnUnreachable();
+    this.#target.addPromptPreparer(() => this.#beforePrompt());
+    this.#target.addDisposer(() => void this.close());
+    const enabled = this.servers.filter(isEnabled);
+    if (enabled.length === 0) {
+      this.#reportProblems();
+      return;
+    }
+    // The MCP client (and the SDK) load only now, so runs without servers never pay for them.
+    const runtime = import("./connection.ts");
+    this.#pending = Promise.all(enabled.map((server) => this.#startConnection(server, runtime)))
+      .then(() => this.#reportProblems())
+      .catch((error) => {
+        this.#options.notify(
+          `MCP failed to load: ${error instanceof Error ? error.message : String(error)}`,
+          "error",
+        );
+      });
+  }
+
+  /** Resolves when every start-up connection attempt settled. */
+  settled(): Promise<void> {
+    return this.#pending;
+  }
+
+  #startConnection(server: ServerState, runtime: Promise<typeof import("./connection.ts")>): Promise<void> {
+    const ready = (async () => {
+      const { McpServerConnection } = await runtime;
+      const connection = new McpServerConnection({
+        entry: server.entry,
+        cwd: this.#target.cwd,
+        log: this.#log,
+        onTools: (current) => void this.#registerTools(current),
+      });
+      server.connection = connection;
+      await connection.getClient().catch(() => undefined);
+    })();
+    server.ready = ready.catch(() => undefined);
+    return ready;
+  }
+
+  async #registerTools(connection: McpServerConnection): Promise<void> {
+    const server = connection.name;
+    const entry = this.servers.find((candidate) => candidate.entry.name === server)?.entry ??
+      connection.entry;
+    const previous = this.#serverTools.get(server) ?? new Set<string>();
+    const current = new Set<string>();
+    // As 1.6.0 (and Codex): all tools whose names sanitize alike get the hash suffix.
+    const plain = await Promise.all(
+      [...new Set(connection.tools.map((tool) => tool.name))].map((tool) => createMcpToolName(server, tool)),
+    );
+    const definitions: AgentTool[] = [];
+    for (const tool of connection.tools) {
+      const owner = `${server}\0${tool.name}`;
+      const name = await createMcpToolName(server, tool.name, (candidate) => {
+        const existing = this.#toolOwners.get(candidate);
+        return (existing !== undefined && existing !== owner) || current.has(candidate) ||
+          plain.indexOf(candidate) !== plain.lastIndexOf(candidate);
+      });
+      this.#toolOwners.set(name, owner);
+      current.add(name);
+      const exposure = getMcpToolExposure(entry.config, tool.name);
+      // Only direct tools can be reached in this build: codemode and tool_search are not here yet.
+      if (exposure !== "direct") continue;
+      definitions.push(createMcpToolDefinition({
+        server,
+        tool,
+        name,
+        exposure,
+        getConnection: () => {
+          if (!connection.tools.some((offered) => offered.name === tool.name)) {
+            throw new Error(`MCP tool "${server}/${tool.name}" is no longer available.`);
+          }
+          return connection;
+        },
+      }));
+    }
+    this.#serverTools.set(server, current);
+    if (definitions.length > 0) this.#target.addTools(definitions);
+    // Tools the server withdrew stop being declared.
+    const withdrawn = [...previous].filter((name) => !current.has(name));
+    if (withdrawn.length > 0) {
+      this.#target.setActiveToolsByName(
+        this.#target.getActiveToolNames().filter((n) => !withdrawn.includes(n)),
+      );
+    }
+    this.#updateSection();
+  }
+
+  #updateSection(): void {
+    const section = renderServersSection(
+      this.servers.map((server) => ({ entry: server.entry, instructions: server.connection?.instructions })),
+    );
+    this.#target.setPromptSection(MCP_SERVERS_SECTION, section);
+  }
+
+  /**
+   * The first prompt waits for servers with direct tools (they must be declared in its request),
+   * but at most `startupWaitMs`; every prompt gets the section as the servers are now.
+   */
+  async #beforePrompt(): Promise<void> {
+    if (!this.#waitedForStartup) {
+      this.#waitedForStartup = true;
+      const ready = this.servers.flatMap((server) =>
+        isEnabled(server) && configuredExposures(server.entry).has("direct") && server.ready
+          ? [server.ready]
+          : []
+      );
+      if (ready.length > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const finished = await Promise.race([
+          Promise.all(ready).then(() => true),
+          new Promise<boolean>((done) => {
+            timer = setTimeout(() => done(false), this.#options.startupWaitMs ?? DEFAULT_STARTUP_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (!finished) {
+          this.#options.notify(
+            "MCP servers are still connecting; their tools become available once connected.",
+            "info",
+          );
+        }
+      }
+    }
+    this.#updateSection();
+  }
+
+  /** 1.6.0 warns once when non-direct tools cannot be reached; here codemode and tool_search are not built yet. */
+  #warnUnreachable(): void {
+    const indirect = this.servers.some((server) => {
+      if (!isEnabled(server)) return false;
+      const exposures = configuredExposures(server.entry);
+      return exposures.has("codemode") || exposures.has("deferred");
+    });
+    if (!indirect) return;
+    this.#options.notify(
+      'MCP tools are only reachable from the codemode or tool_search tool, but neither is active; they cannot be called. (codemode and tool_search are not available in this build yet; give servers "exposure": "direct".)',
+      "warning",
+    );
+  }
+
+  /** One message for everything that needs the user after start-up (1.6.0's wording). */
+  #reportProblems(): void {
+    const lines = this.configErrors.map((error) => `config: ${error}`);
+    for (const server of this.servers) {
+      const connection = server.connection;
+      if (isEnabled(server) && connection?.state === "failed") {
+        lines.push(`${server.entry.name}: failed: ${firstLine(connection.error ?? "unknown error")}`);
+      }
+    }
+    if (lines.length === 0) return;
+    this.#options.notify(
+      `MCP servers need attention:\n${lines.map((line) => `  ${line}`).join("\n")}\nRun /mcp to fix.`,
+      "warning",
+    );
+  }
+
+  /** Closes every connection (stdio servers are stopped). */
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.connection?.close()));
+  }
+}
+
+/** Reads the MCP configuration for `target` and starts its servers; undefined when none is configured. */
+export function startSessionMcp(target: McpSessionTarget, options: SessionMcpOptions): SessionMcp {
+  const mcp = new SessionMcp(target, options);
+  mcp.start();
+  return mcp;
+}
