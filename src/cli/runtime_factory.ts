@@ -20,6 +20,7 @@ import {
   loadExtensionHost,
 } from "../core/extension_host.ts";
 import { readEnv } from "../util/env.ts";
+import { existsSync } from "../util/fs.ts";
 import { red, yellow } from "../util/style.ts";
 import {
   type AgentSessionServices,
@@ -170,6 +171,18 @@ export function runtimeFactory(
       ...(extensionTools.length > 0 ? { customTools: extensionTools } : {}),
     });
     if (extensions) attachExtensionHost(created.session, extensions);
+    // MCP servers (1.6.0's built-in `mcp`): nothing of MCP loads unless an mcp.json exists.
+    const projectTrusted = services.settingsManager.isProjectTrusted();
+    const mcpFiles = [join(options.agentDir, "mcp.json"), join(options.cwd, ".pi", "mcp.json")];
+    if (!parsed.noMcp && (existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])))) {
+      const { startSessionMcp } = await import("../extensions/builtin/mcp/session_mcp.ts");
+      startSessionMcp(created.session, {
+        agentDir: options.agentDir,
+        projectTrusted,
+        notify: (message, level) =>
+          io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
+      });
+    }
     if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
       // Re-applied so the level is clamped to the model and recorded in the session.
       created.session.setThinkingLevel(created.session.thinkingLevel);
