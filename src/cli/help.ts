@@ -34,8 +34,7 @@ export const NOT_AVAILABLE_MARK = " (not available yet)";
 
 /**
  * Line beginnings (after the two-space indent) of the commands and options that are a
- * "not available yet" error in this build: no package manager, MCP, session picker, themes or
- * HTML export yet.
+ * "not available yet" error in this build: no package manager, MCP, session picker or themes yet.
  */
 export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "pi install ",
@@ -48,7 +47,6 @@ export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "--resume, -r ",
   "--theme ",
   "--use-theme ",
-  "--export ",
 ];
 
 /** Marks the lines of {@link UNAVAILABLE_HELP_ENTRIES} with {@link NOT_AVAILABLE_MARK}. */

@@ -110,6 +110,10 @@ async function mainSteps(
     io.stdout(`${VERSION}\n`);
     return 0;
   }
+  if (parsed.export) {
+    const { runExportCommand } = await import("./export_command.ts");
+    return await runExportCommand(parsed, io);
+  }
   const appMode = resolveAppMode(parsed, io.stdinIsTerminal(), io.stdoutIsTerminal());
   const log = appMode === "interactive" ? io.stdout : io.stderr;
   setLog(log);

@@ -36,7 +36,6 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
 
 /** Flags whose feature this build lacks stop the run before anything else happens. */
 export function rejectUnavailableFeatures(parsed: CliArgs, _appMode: string): void {
-  if (parsed.export) throw notAvailableYet("--export", "no HTML export yet");
   if (parsed.resume) {
     throw notAvailableYet("--resume", "no session picker yet; use --session <id> or --continue");
   }

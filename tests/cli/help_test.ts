@@ -55,7 +55,6 @@ Deno.test("CLI-10 --help marks every command and option this build lacks as not 
     "  --resume, -r                   Pick a session to resume (not available yet)",
     "  --theme <path>                 Load a theme file or directory (can be used multiple times) (not available yet)",
     "  --use-theme <name[/name]>      Set the initial interactive theme for this run (not available yet)",
-    "  --export <file> [output]       Export session file to HTML and exit (not available yet)",
   ]);
 });
 
