@@ -32,5 +32,7 @@ export const bold: (text: string) => string = wrap(1, 22);
 export const red: (text: string) => string = wrap(31, 39);
 /** Yellow (warnings). */
 export const yellow: (text: string) => string = wrap(33, 39);
+/** Green (success lines such as "Installed <source>"). */
+export const green: (text: string) => string = wrap(32, 39);
 /** Dim (informational lines such as "Aborted."). */
 export const dim: (text: string) => string = wrap(2, 22);
