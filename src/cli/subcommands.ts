@@ -27,6 +27,10 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
     const { runAuthCommand } = await import("./auth_command.ts");
     return await runAuthCommand(argv, ctx);
   }
+  if (command === "install" || command === "remove" || command === "uninstall" || command === "list") {
+    const { runPackageCommand } = await import("./package_command.ts");
+    return await runPackageCommand(argv, ctx);
+  }
   if (command !== undefined && PACKAGE_COMMANDS.has(command)) {
     throw notAvailableYet(`"${APP_NAME} ${command}"`, "no package manager yet");
   }
