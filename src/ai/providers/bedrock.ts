@@ -464,11 +464,23 @@ function handleDelta(
   }
 }
 
-async function* bodyChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        // A body that breaks off reads "terminated" as with the other APIs, so auto-retry sees it
+        // (pi-ai 1.6.0 reports Node's bare "aborted" here, which nothing retries).
+        throw new Error("terminated", { cause: error });
+      }
+      const { value, done } = read;
       if (done) return;
       if (value) yield value;
     }
@@ -562,7 +574,7 @@ async function run(
     response.headers.forEach((value, key) => (headers[key] = value));
     await options.onResponse?.({ status: response.status, headers }, model);
     if (!response.body) throw new Error("Bedrock answered without a body");
-    for await (const message of readEventStream(bodyChunks(response.body))) {
+    for await (const message of readEventStream(bodyChunks(response.body, options.signal))) {
       const event = handleEvent(message, open, output, stream, model);
       if (event) await options.onProviderStreamEvent?.(event, model);
     }
