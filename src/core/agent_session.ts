@@ -892,6 +892,17 @@ export class AgentSession {
     return exportToJsonl(this, outputPath);
   }
 
+  /**
+   * Writes the whole session (every branch, opening on the current leaf, with the system prompt
+   * and tools) as a self-contained HTML page; returns the path written. Default name:
+   * `pi-session-<session file name>.html` in the current folder. The exporter loads on first use.
+   */
+  async exportToHtml(outputPath?: string): Promise<string> {
+    const { exportSessionToHtml } = await import("./export/export_html.ts");
+    const { systemPrompt, tools } = this.agent.state;
+    return await exportSessionToHtml(this.sessionManager, { systemPrompt, tools }, { outputPath });
+  }
+
   /** Text of the last assistant reply (aborted empty replies skipped). */
   getLastAssistantText(): string | undefined {
     return lastAssistantText(this.agent.state.messages);

@@ -4,13 +4,9 @@
  *
  * @module
  */
-import { existsSync } from "../../../util/fs.ts";
 import { extensionHostOf } from "../../../core/extension_host.ts";
 import type { RpcSlashCommand } from "../rpc_types.ts";
 import { fail, ok, type RpcCommandContext, type RpcHandlerTable } from "./context.ts";
-
-/** Until the HTML exporter exists, a session that could be exported gets this error. */
-export const HTML_EXPORT_UNAVAILABLE = "HTML export is not available yet in this version";
 
 /**
  * Ends a run still streaming before its session is replaced, so its `message_end`, `turn_end`,
@@ -57,13 +53,9 @@ export const sessionHandlers: RpcHandlerTable = {
     return ok(command.id, "get_session_stats", ctx.session.getSessionStats());
   },
 
-  export_html(command, ctx) {
-    const file = ctx.session.sessionFile;
-    if (!file) return fail(command.id, "export_html", "Cannot export in-memory session to HTML");
-    if (!existsSync(file)) {
-      return fail(command.id, "export_html", "Nothing to export yet - start a conversation first");
-    }
-    return fail(command.id, "export_html", HTML_EXPORT_UNAVAILABLE);
+  async export_html(command, ctx) {
+    const path = await ctx.session.exportToHtml(command.outputPath);
+    return ok(command.id, "export_html", { path });
   },
 
   get_fork_messages(command, ctx) {
