@@ -18,7 +18,7 @@ export const TEMPLATE_MODULE = "src/core/export/export_template_generated.ts";
 /** The marked version inlined: the one pi 1.6.0 vendors, and the one src/tui uses. */
 export const MARKED_VERSION = "18.0.11";
 
-/** Placeholders viewer.html.tmpl and viewer.css carry; the first three are filled here. */
+/** Placeholders of viewer.html.tmpl filled here; the theme and session ones stay for export time. */
 const BUILD_SLOTS = ["{{CSS}}", "{{JS}}", "{{MARKED_JS}}"] as const;
 
 function readMarked(): string {
