@@ -1,0 +1,237 @@
+/**
+ * `--sandbox <profile>` (or `"sandbox"` in the user's settings.json): runs pi under the Deno
+ * permissions of a profile (src/config/sandbox_profile.ts). The unconfined process starts the
+ * same `main.ts` again with the profile's `--allow-*` flags and waits for it; the confined one
+ * recognises itself (the `PI_SANDBOX` variable its parent set, and write access that is not
+ * global) and tells the tools (src/tools/sandbox_state.ts), so the runtime enforces the profile.
+ *
+ * A compiled pi cannot do this: `deno compile` bakes the permissions into the binary, and the
+ * binary's arguments all go to pi, so it is refused there with a clear message (docs/security.md).
+ *
+ * @module
+ */
+import { readEnv } from "../util/env.ts";
+import { existsSync } from "../util/fs.ts";
+import { tmpDir } from "../util/os.ts";
+import { delimiter, dirname, fileUrlToPath, join, resolve } from "../util/path.ts";
+import { expandTildePath } from "../config/paths.ts";
+import { stripJsonComments } from "../config/jsonc.ts";
+import type { SettingsManager } from "../config/settings_manager.ts";
+import { BUILTIN_PROVIDER_HOSTS } from "../config/sandbox_hosts.ts";
+import {
+  parseSandboxSetting,
+  sandboxDenoFlags,
+  sandboxPlan,
+  type SandboxProfile,
+  type SandboxSetting,
+} from "../config/sandbox_profile.ts";
+import { setToolSandbox, type ToolSandbox } from "../tools/sandbox_state.ts";
+import { CliExit } from "./cli_error.ts";
+
+/** The variable through which the unconfined pi hands the confinement to the confined one. */
+export const SANDBOX_ENV = "PI_SANDBOX";
+
+/** What {@link applySandbox} needs of the run. */
+export interface SandboxRunContext {
+  /** `--sandbox`, already checked to be a profile name. */
+  flag?: SandboxProfile;
+  cwd: string;
+  agentDir: string;
+  /** The session folder the flags and settings chose; undefined for the default. */
+  sessionDir?: string;
+  /** `--session`/`--fork` values: their folders must stay writable. */
+  sessionPaths: string[];
+  /** The command-line arguments, passed on unchanged. */
+  argv: readonly string[];
+}
+
+/**
+ * Applies the chosen profile. Resolves `undefined` when this process goes on (profile `full`, or
+ * already confined), otherwise the exit code of the confined pi it ran.
+ */
+export async function applySandbox(
+  ctx: SandboxRunContext,
+  settings: SettingsManager,
+): Promise<number | undefined> {
+  const setting = readSetting(settings, ctx.agentDir);
+  const profile = ctx.flag ?? setting.profile ?? "full";
+  if (profile === "full") return undefined;
+  const inherited = inheritedSandbox();
+  if (inherited?.profile === profile) {
+    setToolSandbox(inherited);
+    return undefined;
+  }
+  if (Deno.build.standalone) {
+    throw new CliExit(
+      `Error: --sandbox ${profile} is not available in a compiled pi yet: a compiled binary keeps the ` +
+        "permissions it was compiled with. Run pi from source (deno task pi), or confine the binary " +
+        "with the operating system (a container, bubblewrap).",
+    );
+  }
+  const mainModule = new URL(Deno.mainModule);
+  if (mainModule.protocol !== "file:") {
+    throw new CliExit(`Error: --sandbox needs pi's main module on disk (it is ${mainModule.href})`);
+  }
+  const mainPath = fileUrlToPath(mainModule);
+  const codeDir = dirname(mainPath);
+  const bwrap = profile === "project" ? findOnPath("bwrap") : undefined;
+  const tempDir = tmpDir();
+  const plan = sandboxPlan(
+    profile,
+    {
+      projectDir: ctx.cwd,
+      agentDir: ctx.agentDir,
+      sessionDir: ctx.sessionDir ?? join(ctx.agentDir, "sessions"),
+      tempDir,
+      codeDirs: [codeDir, ...(existsSync("/bin/bash") ? ["/bin/bash"] : [])],
+      providerHosts: [...BUILTIN_PROVIDER_HOSTS, ...modelsJsonHosts(join(ctx.agentDir, "models.json"))],
+      bwrap,
+    },
+    setting,
+    (path) => resolve(ctx.cwd, expandTildePath(path)),
+  );
+  for (const path of ctx.sessionPaths) plan.write.push(dirname(resolve(ctx.cwd, path)));
+  let flags: string[];
+  try {
+    flags = sandboxDenoFlags(plan);
+  } catch (error) {
+    throw new CliExit(`Error: ${(error as Error).message}`);
+  }
+  const extraWrite = profile === "project"
+    ? setting.allowWrite.map((p) => resolve(ctx.cwd, expandTildePath(p)))
+    : [];
+  const tools: ToolSandbox = {
+    profile,
+    projectDir: ctx.cwd,
+    readable: [ctx.cwd, tempDir, ...setting.allowRead.map((p) => resolve(ctx.cwd, expandTildePath(p)))],
+    writable: [ctx.cwd, tempDir, ...extraWrite],
+    bwrap,
+  };
+  const config = join(codeDir, "deno.json");
+  const denoArgs = [
+    "run",
+    "--quiet",
+    ...(existsSync(config) ? ["--config", config] : []),
+    ...flags,
+    mainPath,
+    ...ctx.argv,
+  ];
+  return await runConfined(denoArgs, tools);
+}
+
+/** The user's `sandbox` setting; a bad one stops the run with the file and the problem. */
+function readSetting(settings: SettingsManager, agentDir: string): SandboxSetting {
+  const value = (settings.getGlobalSettings() as Record<string, unknown>).sandbox;
+  try {
+    return parseSandboxSetting(value, join(agentDir, "settings.json"));
+  } catch (error) {
+    throw new CliExit(`Error: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The confinement this process was started with, when it is confined: the parent's description
+ * counts only when Deno really withholds global write access, so the variable alone never turns
+ * the sandbox off (nor pretends it is on).
+ */
+function inheritedSandbox(): ToolSandbox | undefined {
+  const raw = readEnv(SANDBOX_ENV);
+  if (!raw) return undefined;
+  if (Deno.permissions.querySync({ name: "write" }).state === "granted") return undefined;
+  try {
+    const value = JSON.parse(raw) as ToolSandbox;
+    if (value.profile !== "read-only" && value.profile !== "project") return undefined;
+    if (!Array.isArray(value.readable) || !Array.isArray(value.writable)) return undefined;
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An executable called `name` on PATH. */
+function findOnPath(name: string): string | undefined {
+  for (const dir of (readEnv("PATH") ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return candidate;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Hosts (`host[:port]`) of the base URLs in models.json. A file that cannot be read or parsed
+ * adds none: the run reports it itself, with file and line.
+ */
+function modelsJsonHosts(path: string): string[] {
+  let config: unknown;
+  try {
+    config = JSON.parse(stripJsonComments(Deno.readTextFileSync(path)));
+  } catch {
+    return [];
+  }
+  const hosts: string[] = [];
+  const add = (url: unknown) => {
+    if (typeof url !== "string") return;
+    try {
+      hosts.push(new URL(url).host);
+    } catch {
+      // Not a URL: the model registry reports it.
+    }
+  };
+  const providers = (config as { providers?: Record<string, unknown> })?.providers;
+  if (providers && typeof providers === "object") {
+    for (const provider of Object.values(providers)) {
+      const p = provider as { baseUrl?: unknown; models?: unknown };
+      add(p?.baseUrl);
+      if (Array.isArray(p?.models)) { for (const m of p.models) add((m as { baseUrl?: unknown })?.baseUrl); }
+    }
+  }
+  return hosts;
+}
+
+/** Runs the confined pi with this process's streams and resolves with its exit code. */
+async function runConfined(denoArgs: string[], tools: ToolSandbox): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: denoArgs,
+    env: { [SANDBOX_ENV]: JSON.stringify(tools) },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  // A terminal's Ctrl+C reaches both processes (one process group); a signal sent to this process
+  // alone is passed on. This process never dies of them before the confined pi has ended.
+  const forwarded: Deno.Signal[] = ["SIGTERM", "SIGHUP"];
+  if (!Deno.stdin.isTerminal()) forwarded.push("SIGINT");
+  const handlers = new Map<Deno.Signal, () => void>();
+  for (const signal of [...forwarded, ...(forwarded.includes("SIGINT") ? [] : ["SIGINT" as const])]) {
+    const handler = () => {
+      if (!forwarded.includes(signal)) return;
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    handlers.set(signal, handler);
+    Deno.addSignalListener(signal, handler);
+  }
+  try {
+    const status = await child.status;
+    if (status.signal) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
+    return status.code;
+  } finally {
+    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+  }
+}
+
+const SIGNAL_NUMBERS: Partial<Record<Deno.Signal, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGKILL: 9,
+  SIGTERM: 15,
+};
