@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { permissionDeniedText } from "./permission_errors.ts";
 import { checkAccess, readFileBytes, writeTextFile } from "../util/fs.ts";
 import type { AgentTool } from "../agent/types.ts";
 import type { Edit } from "./edit_diff.ts";
@@ -180,7 +181,10 @@ export function createEditTool(
           try {
             await ops.access(absolutePath);
           } catch (error) {
-            throw new Error(`Could not edit file: ${path}. ${describeAccessError(error)}.`);
+            // A --sandbox profile's refusal reads as such (permission_errors.ts).
+            throw new Error(
+              permissionDeniedText(error) ?? `Could not edit file: ${path}. ${describeAccessError(error)}.`,
+            );
           }
           if (signal?.aborted) throw abortError();
           const raw = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await ops.readFile(absolutePath));

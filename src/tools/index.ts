@@ -13,6 +13,7 @@ import { createGrepTool, type GrepToolOptions } from "./grep.ts";
 import { createLsTool, type LsToolOptions } from "./ls.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
 import { createWriteTool, type WriteToolOptions } from "./write.ts";
+import { withPermissionErrors } from "./permission_errors.ts";
 
 /** Names of the built-in tools. */
 export type ToolName = "read" | "bash" | "edit" | "write" | "grep" | "find" | "ls";
@@ -56,8 +57,15 @@ export type BuiltinTool =
   & { promptSnippet: string; promptGuidelines?: string[] }
   & ToolDeclarations;
 
-/** Creates one built-in tool by name; unknown names throw `Unknown tool name: X`. */
+/**
+ * Creates one built-in tool by name; unknown names throw `Unknown tool name: X`. An operation
+ * Deno's permissions refuse (a `--sandbox` profile) fails with a plain "permission denied: …" text.
+ */
 export function createTool(toolName: ToolName, cwd: string, options?: ToolsOptions): BuiltinTool {
+  return withPermissionErrors(createBuiltinTool(toolName, cwd, options), cwd);
+}
+
+function createBuiltinTool(toolName: ToolName, cwd: string, options?: ToolsOptions): BuiltinTool {
   switch (toolName) {
     case "read":
       return createReadTool(cwd, options?.read);

@@ -10,6 +10,7 @@
 import { isWindows } from "../util/os.ts";
 import { getBinDir } from "../config/paths.ts";
 import { delimiter, join } from "../util/path.ts";
+import { getToolSandbox } from "./sandbox_state.ts";
 
 /** The search programs the tools know how to drive. */
 export type SearchBinary = "rg" | "fd";
@@ -72,7 +73,8 @@ export function resolveSearchBinary(
   option: SearchBinaryOption,
   binDir?: string,
 ): string | null {
-  if (option === null) return null;
+  // A confined pi cannot confine rg or fd: the walker reads through pi's own permissions.
+  if (option === null || getToolSandbox()) return null;
   if (typeof option === "string") return option;
   return findSearchBinary(tool, binDir);
 }

@@ -15,6 +15,7 @@ import {
   trackProcessGroup,
   untrackProcessGroup,
 } from "./process_registry.ts";
+import { sandboxedCommand } from "./sandbox_state.ts";
 
 /** The program and leading arguments used to run a command string. */
 export interface ShellConfig {
@@ -209,8 +210,10 @@ export function createLocalBashOperations(options?: { shellPath?: string }): Bas
       if (!existsSync(cwd)) {
         throw new Error(`Working directory does not exist: ${cwd}\nCannot execute bash commands.`);
       }
-      const child = new Deno.Command(shell, {
-        args: [...args, command],
+      // Under a --sandbox profile: through bubblewrap, or refused (sandbox_state.ts).
+      const spawn = sandboxedCommand(shell, [...args, command], cwd);
+      const child = new Deno.Command(spawn.program, {
+        args: spawn.args,
         cwd,
         env: env ?? getShellEnv(),
         clearEnv: true,
