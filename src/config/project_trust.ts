@@ -121,7 +121,8 @@ export class ProjectTrustStore {
 
   /** Runs `fn` while holding the file's lock. */
   private withLock<T>(fn: () => T): T {
-    Deno.mkdirSync(dirname(this.path), { recursive: true });
+    // Only when missing: a confined pi (--sandbox) may not write the agent dir itself.
+    if (!existsSync(dirname(this.path))) Deno.mkdirSync(dirname(this.path), { recursive: true });
     const release = lockFileSync(this.path);
     try {
       return fn();
