@@ -10,6 +10,7 @@
 import type { ModelThinkingLevel } from "../ai/types.ts";
 import { THINKING_LEVELS } from "../ai/thinking.ts";
 import { toolListError } from "../util/tool_list.ts";
+import { isSandboxProfile, SANDBOX_PROFILES } from "../config/sandbox_profile.ts";
 
 /** Output modes selectable with `--mode`. */
 export type CliMode = "text" | "json" | "rpc";
@@ -106,6 +107,8 @@ export interface CliArgs {
   projectTrustOverride?: boolean;
   /** `--offline`: no network access at start-up. */
   offline?: boolean;
+  /** `--sandbox`: the permission profile pi runs under (docs/security.md). */
+  sandbox?: "read-only" | "project" | "full";
   /** Positional messages, in order (the first becomes part of the initial message). */
   messages: string[];
   /** `@file` arguments without the `@`. */
@@ -261,6 +264,13 @@ export function parseArgs(args: readonly string[]): CliArgs {
       const name = args[i + 1];
       if (name === undefined || name.startsWith("-")) error("--use-theme requires a theme name");
       else result.useTheme = args[++i];
+    } else if (arg === "--sandbox") {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith("-")) {
+        error(`--sandbox requires ${SANDBOX_PROFILES.join(", ")}`);
+      } else if (!isSandboxProfile(args[++i])) {
+        error(`Invalid sandbox profile "${value}". Valid values: ${SANDBOX_PROFILES.join(", ")}`);
+      } else result.sandbox = value as CliArgs["sandbox"];
     } else if (arg === "--approve" || arg === "-a") {
       result.projectTrustOverride = true;
     } else if (arg === "--no-approve" || arg === "-na") {
