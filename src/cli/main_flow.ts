@@ -132,6 +132,8 @@ async function mainSteps(
   }
   const startupDiagnostics = settingsDiagnostics(startupSettings, "startup session lookup");
   for (const d of startupDiagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  const sandboxExit = await applySandboxProfile(run, startupSettings, argv);
+  if (sandboxExit !== undefined) return sandboxExit;
   const sessionManager = await openSession(run, startupSettings);
   nameSession(parsed, sessionManager);
 
@@ -159,6 +161,30 @@ function applyOfflineFlag(argv: readonly string[]): void {
     Deno.env.set("PI_OFFLINE", "1");
     Deno.env.set("PI_SKIP_VERSION_CHECK", "1");
   }
+}
+
+/**
+ * `--sandbox` or the `sandbox` setting: runs pi confined (src/cli/sandbox.ts, loaded only then).
+ * Resolves the confined run's exit code, or undefined when this process goes on.
+ */
+async function applySandboxProfile(
+  run: RunContext,
+  settings: SettingsManager,
+  argv: readonly string[],
+): Promise<number | undefined> {
+  const { parsed, cwd, agentDir } = run;
+  if (parsed.sandbox === undefined && !("sandbox" in settings.getGlobalSettings())) return undefined;
+  const { applySandbox } = await import("./sandbox.ts");
+  return await applySandbox({
+    flag: parsed.sandbox,
+    cwd,
+    agentDir,
+    sessionDir: resolveSessionDir(parsed.sessionDir, settings.getSessionDir()),
+    sessionPaths: [parsed.session, parsed.fork].filter((p): p is string =>
+      p !== undefined && p.includes("/")
+    ),
+    argv,
+  }, settings);
 }
 
 /** Parses the arguments and prints their diagnostics; an error stops the run with exit 1. */
