@@ -7,8 +7,11 @@
  * id) and are checked by the server instead: a wrong one gets 403. Needs the reference installed.
  */
 import { assertEquals } from "../support/assert.ts";
-import { FAKE_AWS_CREDENTIALS, FAKE_BEDROCK_TOKEN } from "../support/fake_provider/bedrock.ts";
-import type { RecordedRequest } from "../support/fake_provider/mod.ts";
+import {
+  bedrockRequestView,
+  FAKE_AWS_CREDENTIALS,
+  FAKE_BEDROCK_TOKEN,
+} from "../support/fake_provider/bedrock.ts";
 import {
   normaliseWire,
   runOursWire,
@@ -119,8 +122,8 @@ const HISTORY: Context = {
 
 const TEXT_TURN = { content: [{ type: "text" as const, text: "Hello there, friend." }] };
 
-/** The cases; exported so the fault tests can reuse them. */
-export const BEDROCK_CASES: WireCase[] = [
+/** The cases, each run on both sides. */
+const BEDROCK_CASES: WireCase[] = [
   {
     name: "text with budget thinking (Claude Sonnet 4.5)",
     turn: {
@@ -288,20 +291,6 @@ export const BEDROCK_CASES: WireCase[] = [
     options: { env: { ...KEYS, AWS_ACCESS_KEY_ID: "AKIDUNKNOWN" } },
   },
 ];
-
-/** What is compared of a request: path, body, the credential scope (date masked), tokens. */
-export function bedrockRequestView(request: RecordedRequest | undefined): Record<string, unknown> | null {
-  if (!request) return null;
-  const auth = request.headers.authorization ?? "";
-  const scope = /Credential=(\S+?),/.exec(auth)?.[1]?.replace(/\/\d{8}\//, "/<day>/");
-  return {
-    url: request.url,
-    contentType: request.headers["content-type"],
-    auth: auth.startsWith("Bearer ") ? auth : scope,
-    sessionToken: request.headers["x-amz-security-token"],
-    body: request.body,
-  };
-}
 
 /**
  * Our deliberate departures, applied to the reference's side: a connection that drops mid-stream

@@ -214,6 +214,20 @@ function authorize(request: RecordedRequest, rawBody: string) {
   return undefined;
 }
 
+/** What is compared of a request: path, body, the credential scope (date masked), tokens. */
+export function bedrockRequestView(request: RecordedRequest | undefined): Record<string, unknown> | null {
+  if (!request) return null;
+  const auth = request.headers.authorization ?? "";
+  const scope = /Credential=(\S+?),/.exec(auth)?.[1]?.replace(/\/\d{8}\//, "/<day>/");
+  return {
+    url: request.url,
+    contentType: request.headers["content-type"],
+    auth: auth.startsWith("Bearer ") ? auth : scope,
+    sessionToken: request.headers["x-amz-security-token"],
+    body: request.body,
+  };
+}
+
 registerEncoder({
   matches: (method, path) => method === "POST" && STREAM_PATH.test(path),
   chunks: (turn) => encodeChunks(turn),
