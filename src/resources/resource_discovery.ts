@@ -64,7 +64,12 @@ function defaultHomeDir(): string {
  * Markdown files at their root; "agents" folders (`.agents/skills`) the Markdown files in their
  * sub-folders (pi 1.6.0), never at their root.
  */
-function collectSkillFiles(dir: string, mode: "pi" | "agents", matcher?: Ignore, root = dir): string[] {
+export function collectSkillFiles(
+  dir: string,
+  mode: "pi" | "agents",
+  matcher?: Ignore,
+  root = dir,
+): string[] {
   if (!existsSync(dir)) return [];
   const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, root);
@@ -106,7 +111,7 @@ function collectPromptFiles(dir: string): string[] {
 }
 
 /** Markdown files below a folder given in settings (recursively, ignore files honoured). */
-function collectMarkdownFiles(dir: string, matcher?: Ignore, root = dir): string[] {
+export function collectMarkdownFiles(dir: string, matcher?: Ignore, root = dir): string[] {
   if (!existsSync(dir)) return [];
   const ig = matcher ?? resourceDeps().createIgnore();
   addIgnoreRules(ig, dir, root);
@@ -176,7 +181,7 @@ function enabledByOverrides(filePath: string, entries: string[], baseDir: string
 }
 
 /** Applies include globs and override patterns to files collected from plain settings entries. */
-function applyPatterns(all: string[], patterns: string[], baseDir: string, home: string): Set<string> {
+export function applyPatterns(all: string[], patterns: string[], baseDir: string, home: string): Set<string> {
   const by = (c: string) => patterns.filter((p) => p.startsWith(c)).map((p) => p.slice(1));
   const includes = patterns.filter((p) => !/^[!+-]/.test(p));
   let result = includes.length ? all.filter((f) => matchesGlob(f, includes, baseDir, home)) : [...all];
