@@ -1,0 +1,123 @@
+/**
+ * PKG: skills and prompt templates of installed packages reach the model as in pi 1.6.0 — a git
+ * package with a `pi` manifest (installed by our `pi install`), a local package with conventional
+ * folders narrowed by the object form's filters, and a project package that loads only after
+ * project trust. Ours and 1.6.0 run the same prompt in the same folders; the system prompt and the
+ * expanded template they send must be the same.
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "../support/assert.ts";
+import { createAgentEnv } from "../support/agent_env.ts";
+import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { requireReferenceCli, spawnPi } from "../support/spawn_pi.ts";
+import { requireReference } from "../../scripts/reference/locate.ts";
+import { createFixtureGitRepo, gitConfigFor } from "./packages_fixture.ts";
+
+type Json = Record<string, unknown>;
+
+const OUR_ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** System prompt and last user text of an OpenAI Chat Completions request. */
+function promptOf(body: unknown, root: string): { system: string; user: string } {
+  const messages = (body as Json).messages as Json[];
+  const last = messages[messages.length - 1];
+  const user = typeof last.content === "string"
+    ? last.content
+    : (last.content as { text?: string }[]).map((part) => part.text ?? "").join("");
+  // The documentation paths name each program's own install.
+  const mask = (text: string) =>
+    text.replaceAll(root, "<root>").replaceAll(requireReference().packageDir, "<docs>").replaceAll(
+      OUR_ROOT,
+      "<docs>",
+    )
+      .replace(/\d{4}-\d\d-\d\d/g, "<date>");
+  return { system: mask(String(messages[0].content)), user: mask(user) };
+}
+
+Deno.test("PKG-03 package skills and prompt templates (manifest, conventional folders, filters, project trust) reach the model as in pi 1.6.0", async () => {
+  requireReferenceCli();
+  const server = await startFakeProvider([]);
+  const env = await createAgentEnv(server.url);
+  try {
+    await Deno.writeTextFile(join(env.home, ".gitconfig"), gitConfigFor(env.root));
+    const repo = await createFixtureGitRepo(env.root, "alice", "tools");
+    await repo.commit({
+      "package.json": JSON.stringify({
+        name: "tools",
+        version: "1.0.0",
+        pi: { skills: ["./res/skills"], prompts: ["./res/prompts/*.md", "!res/prompts/secret.md"] },
+      }),
+      "res/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys the app\n---\nRun deploy.\n",
+      "res/prompts/greet.md": "---\ndescription: Greets\n---\nSay hello to $1 from the git package.\n",
+      "res/prompts/secret.md": "---\ndescription: hidden by the manifest\n---\nSecret\n",
+      "skills/ignored/SKILL.md": "---\nname: ignored\ndescription: not in the manifest\n---\nx\n",
+    });
+    const local = join(env.root, "localpkg");
+    const files: Record<string, string> = {
+      "skills/lint/SKILL.md": "---\nname: lint\ndescription: Lints code\n---\nLint.\n",
+      "skills/format/SKILL.md": "---\nname: format\ndescription: Formats code\n---\nFormat.\n",
+      "prompts/review.md": "---\ndescription: Reviews\n---\nReview $1 please.\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.mkdir(join(local, rel, ".."), { recursive: true });
+      await Deno.writeTextFile(join(local, rel), text);
+    }
+    const projectPkg = join(env.root, "projectpkg");
+    await Deno.mkdir(join(projectPkg, "skills", "proj"), { recursive: true });
+    await Deno.writeTextFile(
+      join(projectPkg, "skills", "proj", "SKILL.md"),
+      "---\nname: proj\ndescription: Project skill\n---\nP.\n",
+    );
+
+    const install = await spawnPi(["install", "git:example.test/alice/tools"], {
+      env: env.env,
+      cwd: env.cwd,
+    });
+    assertEquals(install.code, 0, install.stderr);
+    const settingsPath = join(env.agentDir, "settings.json");
+    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+    settings.packages.push({ source: "../localpkg", skills: ["-skills/format"] });
+    await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
+    await Deno.mkdir(join(env.cwd, ".pi"), { recursive: true });
+    await Deno.writeTextFile(
+      join(env.cwd, ".pi", "settings.json"),
+      JSON.stringify({ packages: ["../../projectpkg"] }),
+    );
+
+    const runBoth = async (args: string[]) => {
+      const out: { system: string; user: string }[] = [];
+      for (const reference of [false, true]) {
+        server.push({ content: [{ type: "text", text: "ok" }] });
+        const before = server.requests.length;
+        const run = await spawnPi(["--provider", "fake-openai", "--model", "test-model", "-p", ...args], {
+          env: env.env,
+          cwd: env.cwd,
+          reference,
+        });
+        assertEquals(run.code, 0, `${reference ? "reference" : "ours"}: ${run.stderr}`);
+        assertEquals(server.requests.length, before + 1);
+        out.push(promptOf(server.requests[before].body, env.root));
+      }
+      assertEquals(out[0], out[1]);
+      return out[0];
+    };
+
+    // Untrusted project (print mode cannot ask): only the user's packages.
+    const greeted = await runBoth(["/greet Bob"]);
+    assertEquals(greeted.user, "Say hello to Bob from the git package.");
+    for (const name of ["deploy", "lint"]) assert(greeted.system.includes(`<name>${name}</name>`), name);
+    for (const name of ["format", "ignored", "proj"]) {
+      assert(!greeted.system.includes(`<name>${name}</name>`), name);
+    }
+    const secret = await runBoth(["/secret"]);
+    assertEquals(secret.user, "/secret");
+
+    // Trusted: the project's package loads too.
+    const trusted = await runBoth(["-a", "/review main.ts"]);
+    assertEquals(trusted.user, "Review main.ts please.");
+    assert(trusted.system.includes("<name>proj</name>"));
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+});
