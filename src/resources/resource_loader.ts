@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { PackageSource } from "../config/settings_types.ts";
 import { existsSync, readTextFileSync } from "../util/fs.ts";
 import { join } from "../util/path.ts";
 import { type ContextFile, loadProjectContextFiles } from "./context_files.ts";
@@ -112,6 +113,38 @@ export class DefaultResourceLoader {
     return this.#appendSystemPrompt;
   }
 
+  /**
+   * Appends the skills and prompt templates of installed packages (lowest precedence, as in pi 1.6.0);
+   * the package code loads only when a settings scope declares packages.
+   */
+  async #addPackageResources(
+    resolved: { skills: ResolvedResource[]; prompts: ResolvedResource[] },
+    sources: {
+      cwd: string;
+      agentDir: string;
+      globalSettings: ResourceSettings;
+      projectSettings: ResourceSettings;
+    },
+  ): Promise<void> {
+    const packagesOf = (settings: ResourceSettings) =>
+      (settings as { packages?: PackageSource[] }).packages ?? [];
+    const globalPackages = packagesOf(sources.globalSettings);
+    const projectPackages = packagesOf(sources.projectSettings);
+    if (globalPackages.length === 0 && projectPackages.length === 0) return;
+    await loadResourceDeps();
+    const { resolvePackageResources } = await import("./packages/package_resources.ts");
+    const found = resolvePackageResources({
+      ...sources,
+      globalPackages,
+      projectPackages,
+      homeDir: this.#options.homeDir,
+    });
+    for (const kind of ["skills", "prompts"] as const) {
+      const known = new Set(resolved[kind].map((r) => canonicalizePath(r.path)));
+      for (const r of found[kind]) if (!known.has(canonicalizePath(r.path))) resolved[kind].push(r);
+    }
+  }
+
   /** Re-reads settings and every resource. */
   async reload(): Promise<void> {
     await this.#settings.reload?.();
@@ -129,6 +162,7 @@ export class DefaultResourceLoader {
     const explicit = [...(o.additionalSkillPaths ?? []), ...(o.additionalPromptTemplatePaths ?? [])];
     if (explicit.length > 0 || hasResourceSources(sources)) await loadResourceDeps();
     const resolved = resolveLocalResources(sources);
+    await this.#addPackageResources(resolved, sources);
     const metadata = new Map<string, ResolvedResource>();
     for (const r of [...resolved.skills, ...resolved.prompts]) {
       if (!metadata.has(r.path)) metadata.set(r.path, r);
