@@ -12,6 +12,16 @@
  */
 import { scanLazyLine } from "./lazy_json.ts";
 import { FileSource } from "./lazy_session_file.ts";
+import {
+  COUNT,
+  isEntryKey,
+  type QuickLine,
+  quickLine,
+  SLOW,
+  TIMED,
+  TYPE_KEY_LOOKAHEAD,
+} from "./listing_line.ts";
+import { LineBuffer } from "./newline_scan.ts";
 
 type Loose = Record<string, unknown>;
 
@@ -30,13 +40,12 @@ export interface SessionSummary {
   lastActivity?: number;
 }
 
-const CHUNK_SIZE = 256 * 1024;
 /** Bytes of a line's start that are enough to classify it. */
 const HEAD_BYTES = 320;
 /** Lines up to this size are parsed whole; longer ones by the lazy scanner. */
 const PARSE_WHOLE_BYTES = 64 * 1024;
-const NEWLINE = 0x0a;
 const CLOSE_OBJECT = 0x7d;
+const NEWLINE = 0x0a;
 
 const TYPE_RE = /^\s*\{\s*"type"\s*:\s*"([^"\\]*)"/;
 const ROLE_RE = /"message"\s*:\s*\{\s*"role"\s*:\s*"([^"\\]*)"/;
@@ -138,99 +147,156 @@ export interface SummaryResult {
   resumable: SessionSummary;
 }
 
+/** Buffers to read into, one per file being summarised at a time (reused). */
+const buffers: LineBuffer[] = [];
+
+/**
+ * How files are read: the buffer's size (lines longer than it are read in pieces) and whether
+ * line ends are searched with WebAssembly. Tests change these to reach every path.
+ */
+export const summaryOptions = { bufferBytes: 1 << 20, wasm: true };
+
+/** Counts for tests and benchmarks: bytes read, and lines judged by their bytes vs. parsed. */
+export const summaryStats = { bytesRead: 0, quickLines: 0, parsedLines: 0 };
+
+/** The options the pooled buffers were made with. */
+let poolKey = "";
+
+function borrowBuffer(): LineBuffer {
+  const key = `${summaryOptions.bufferBytes}:${summaryOptions.wasm}`;
+  if (key !== poolKey) {
+    buffers.length = 0;
+    poolKey = key;
+  }
+  return buffers.pop() ?? new LineBuffer(summaryOptions.bufferBytes, summaryOptions.wasm);
+}
+
 /**
  * Summarises `path` from `prior` (default: from the start; `prior` is not modified). Reading
  * stops at the end of the file, or after a first line that is no session header.
  */
 export async function summarizeSessionFile(path: string, prior?: SessionSummary): Promise<SummaryResult> {
   const s: SessionSummary = prior ? { ...prior } : { scanned: 0, messageCount: 0, firstMessage: "" };
-  const file = await Deno.open(path, { read: true });
+  const file = Deno.openSync(path, { read: true });
+  const lines = borrowBuffer();
+  const key = poolKey;
   try {
-    const source = new FileSource(path, (await file.stat()).ino);
-    if (s.scanned > 0) await file.seek(s.scanned, Deno.SeekMode.Start);
-    let buf = new Uint8Array(CHUNK_SIZE);
+    const source = new FileSource(path, file.statSync().ino);
+    if (s.scanned > 0) file.seekSync(s.scanned, Deno.SeekMode.Start);
+    const buf = lines.bytes;
+    const verdict: QuickLine = { kind: SLOW, time: 0, user: false };
     let filled = 0;
+    /** Where the search resumes after the next read (relative to the buffer's start). */
+    let resume = 0;
+    /** Whether the current line holds a `{"type":"` that starts no content block. */
+    let second = false;
     let base = s.scanned;
     /** Set while the rest of a line is skipped unread: its kind and its last non-blank byte. */
     let skipping: { kind: Kind; last: number } | null = null;
-    const finishLine = (t: SessionSummary, bytes: Uint8Array, offset: number, terminated: boolean) => {
-      if (bytes.length === 0) return;
-      if (t.header === undefined) {
-        // As a full read: the first line that parses decides (a malformed one is skipped).
-        let value: unknown;
-        try {
-          value = JSON.parse(utf8.decode(bytes));
-        } catch {
-          return;
-        }
-        const v = value as Loose | null;
-        t.header = v && typeof v === "object" && v.type === "session" ? v : null;
-        return;
+    /** The pieces so far of a line to parse that is longer than the buffer. */
+    let long: Uint8Array[] | null = null;
+    const slowLine = (
+      t: SessionSummary,
+      bytes: Uint8Array,
+      offset: number,
+      terminated: boolean,
+      strict = false,
+    ) => {
+      summaryStats.parsedLines++;
+      finishLine(t, bytes, offset, terminated, source, strict);
+    };
+    /**
+     * One complete line, buf[a, b), at file offset `offset`; `second` when a `{"type":"` inside it
+     * starts no content block (the line may hold the start of a second entry).
+     */
+    const line = (a: number, b: number, offset: number, second: boolean) => {
+      if (s.header === undefined || second) return slowLine(s, buf.subarray(a, b), offset, true, second);
+      const v = quickLine(buf, a, b, verdict);
+      if (v.kind === SLOW || (v.kind === TIMED && v.user && !s.firstMessage)) {
+        return slowLine(s, buf.subarray(a, b), offset, true);
       }
-      const kind = classify(bytes.subarray(0, HEAD_BYTES), true);
-      if (kind === "ignore") return;
-      if (kind === "count") {
-        // A skipped message line counts when it is complete: a torn write never ends in `}`.
-        const ok = terminated
-          ? lastNonSpace(bytes) === CLOSE_OBJECT
-          : scanLazyLine(bytes, { offset, line: 0, source }) !== null;
-        if (ok) t.messageCount++;
-        return;
+      summaryStats.quickLines++;
+      if (v.kind === COUNT) s.messageCount++;
+      else if (v.kind === TIMED) {
+        s.messageCount++;
+        s.lastActivity = Math.max(s.lastActivity ?? 0, v.time);
       }
-      const entry = parseLine(bytes, offset, source);
-      if (entry) applyEntry(t, entry);
     };
     for (;;) {
       if (s.header === null) break;
-      if (filled === buf.length) {
-        const bigger = new Uint8Array(buf.length * 2);
-        bigger.set(buf);
-        buf = bigger;
-      }
-      const n = await file.read(buf.subarray(filled));
+      const n = file.readSync(buf.subarray(filled));
       if (n === null || n === 0) break;
+      summaryStats.bytesRead += n;
       const end = filled + n;
       let start = 0;
-      if (skipping) {
-        const nl = buf.indexOf(NEWLINE);
-        if (nl < 0 || nl >= end) {
-          const last = lastNonSpace(buf.subarray(0, end));
-          if (last >= 0) skipping.last = last;
+      if (skipping || long) {
+        const nl = lines.newline(0, end);
+        if (nl < 0) {
+          if (skipping) {
+            const last = lastNonSpace(buf.subarray(0, end));
+            if (last >= 0) skipping.last = last;
+          } else long!.push(buf.slice(0, end));
           base += end;
           filled = 0;
+          resume = 0;
           continue;
         }
-        const last = lastNonSpace(buf.subarray(0, nl));
-        if (last >= 0) skipping.last = last;
-        if (skipping.kind === "count" && skipping.last === CLOSE_OBJECT) s.messageCount++;
-        skipping = null;
+        if (skipping) {
+          const last = lastNonSpace(buf.subarray(0, nl));
+          if (last >= 0) skipping.last = last;
+          if (skipping.kind === "count" && skipping.last === CLOSE_OBJECT) s.messageCount++;
+          skipping = null;
+        } else {
+          long!.push(buf.subarray(0, nl));
+          const whole = concat(long!);
+          long = null;
+          slowLine(s, whole, base - (whole.length - nl), true);
+        }
         start = nl + 1;
         s.scanned = base + start;
       }
-      let from = Math.max(start, filled);
+      let from = Math.max(start, resume);
+      second &&= from > start;
       for (;;) {
-        const nl = buf.indexOf(NEWLINE, from);
-        if (nl < 0 || nl >= end) break;
-        finishLine(s, buf.subarray(start, nl), base + start, true);
-        start = nl + 1;
+        const at = lines.next(from, end);
+        if (at >= end) {
+          // A `{"ty` cut by the end of the read is found again after the next one.
+          from = Math.max(start, end - 3);
+          break;
+        }
+        if (buf[at] !== NEWLINE) {
+          if (at + TYPE_KEY_LOOKAHEAD > end) {
+            // Judged once more bytes of the line are read.
+            from = at;
+            break;
+          }
+          if (at > start && isEntryKey(buf, at, end)) second = true;
+          from = at + 1;
+          continue;
+        }
+        if (at > start) line(start, at, base + start, second);
+        second = false;
+        start = at + 1;
         from = start;
         s.scanned = base + start;
         if (s.header === null) break;
       }
       if (s.header === null) break;
-      // An unfinished line: once its start shows a listing skips it, its bytes are dropped.
-      const rest = buf.subarray(start, end);
-      const kind = rest.length >= HEAD_BYTES && s.header !== undefined
-        ? classify(rest.subarray(0, HEAD_BYTES), true)
-        : "parse";
-      if (kind !== "parse") {
-        skipping = { kind, last: lastNonSpace(rest) };
+      if (start === 0 && end === buf.length) {
+        // A line longer than the buffer: skipped unread when its start shows a listing ignores
+        // it, else kept in pieces and parsed whole.
+        const kind = s.header !== undefined ? classify(buf.subarray(0, HEAD_BYTES), true) : "parse";
+        if (kind !== "parse") skipping = { kind, last: lastNonSpace(buf.subarray(0, end)) };
+        else long = [buf.slice(0, end)];
         base += end;
         filled = 0;
+        resume = 0;
+        second = false;
         continue;
       }
       buf.copyWithin(0, start, end);
       filled = end - start;
+      resume = from - start;
       base += start;
     }
     // The unterminated last line (a torn write, or one being written) shows as a full read
@@ -240,14 +306,66 @@ export async function summarizeSessionFile(path: string, prior?: SessionSummary)
       if (skipping?.kind === "count") {
         const tail = await readRange(file, s.scanned);
         if (scanLazyLine(tail, { offset: s.scanned, line: 0, source })) shown.messageCount++;
+      } else if (long) {
+        slowLine(shown, concat([...long, buf.subarray(0, filled)]), s.scanned, false);
       } else if (!skipping && filled > 0) {
-        finishLine(shown, buf.subarray(0, filled), base, false);
+        slowLine(shown, buf.subarray(0, filled), base, false);
       }
     }
     return { shown, resumable: s };
   } finally {
+    if (key === poolKey) buffers.push(lines);
     file.close();
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Applies one line by the rules of a full listing read (see {@link summarizeSessionFile}). */
+function finishLine(
+  t: SessionSummary,
+  bytes: Uint8Array,
+  offset: number,
+  terminated: boolean,
+  source: FileSource,
+  strict: boolean,
+): void {
+  if (bytes.length === 0) return;
+  if (t.header === undefined) {
+    // As a full read: the first line that parses decides (a malformed one is skipped).
+    let value: unknown;
+    try {
+      value = JSON.parse(utf8.decode(bytes));
+    } catch {
+      return;
+    }
+    // As 1.6.0: a falsy value (`null`, `0`, `""`) is skipped like a malformed line.
+    if (!value) return;
+    const v = value as Loose;
+    t.header = typeof v === "object" && v.type === "session" ? v : null;
+    return;
+  }
+  // `strict`: a line that may hold two entries is parsed even when its start looks skippable.
+  const kind = strict ? "parse" : classify(bytes.subarray(0, HEAD_BYTES), true);
+  if (kind === "ignore") return;
+  if (kind === "count") {
+    // A skipped message line counts when it is complete: a torn write never ends in `}`.
+    const ok = terminated
+      ? lastNonSpace(bytes) === CLOSE_OBJECT
+      : scanLazyLine(bytes, { offset, line: 0, source }) !== null;
+    if (ok) t.messageCount++;
+    return;
+  }
+  const entry = parseLine(bytes, offset, source);
+  if (entry) applyEntry(t, entry);
 }
 
 async function readRange(file: Deno.FsFile, from: number): Promise<Uint8Array> {
