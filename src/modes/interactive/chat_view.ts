@@ -9,11 +9,12 @@ import type { AgentMessage, AgentToolResult } from "../../agent/types.ts";
 import type { AssistantMessage, ToolResultMessage } from "../../ai/types.ts";
 import type { AgentSessionEvent } from "../../core/agent_session_types.ts";
 import { userText } from "../../core/session_stats.ts";
-import type { BashExecutionMessage } from "../../session/messages.ts";
+import type { BashExecutionMessage, CompactionSummaryMessage } from "../../session/messages.ts";
 import { type Component, Container, Spacer, Text, TruncatedText, type TUI } from "../../tui/mod.ts";
 import { APP_KEYS } from "./app_keys.ts";
 import { BashExecutionView } from "./bash_execution.ts";
 import { AssistantMessageView, UserMessageView } from "./chat_messages.ts";
+import { CompactionSummaryView } from "./compaction_summary.ts";
 import { keyDisplayText } from "./hotkeys.ts";
 import type { Theme } from "./theme.ts";
 import { ToolExecutionView } from "./tool_execution.ts";
@@ -47,7 +48,10 @@ export class ChatView {
   setToolsExpanded(expanded: boolean): void {
     this.#expanded = expanded;
     for (const child of [...this.chat.children, ...this.#pendingBash]) {
-      if (child instanceof ToolExecutionView || child instanceof BashExecutionView) {
+      if (
+        child instanceof ToolExecutionView || child instanceof BashExecutionView ||
+        child instanceof CompactionSummaryView
+      ) {
         child.setExpanded(expanded);
       }
     }
@@ -208,6 +212,22 @@ export class ChatView {
     }
   }
 
+  /**
+   * After a compaction: the transcript is redrawn from the messages kept (the model's context
+   * without its leading summary), then the new summary below them, at its place in time.
+   */
+  showCompacted(
+    context: readonly AgentMessage[],
+    summary: Pick<CompactionSummaryMessage, "summary" | "tokensBefore">,
+    ui: TUI,
+  ): void {
+    this.chat.clear();
+    this.#tools.clear();
+    this.#streaming = undefined;
+    this.renderMessages(context.filter((m) => m.role !== "compactionSummary"), ui);
+    this.addCompactionSummary(summary);
+  }
+
   /** Draws the stored messages of a session (resume, continue); `ui` runs spinners. */
   renderMessages(messages: readonly AgentMessage[], ui: TUI): void {
     const results = new Map<string, ToolResultMessage>();
@@ -217,6 +237,7 @@ export class ChatView {
     for (const m of messages) {
       if (m.role === "user") this.#addUser(m);
       if (m.role === "bashExecution") this.#addStoredBash(m as BashExecutionMessage, ui);
+      if (m.role === "compactionSummary") this.addCompactionSummary(m as CompactionSummaryMessage);
       if (m.role !== "assistant") continue;
       const reply = m as AssistantMessage;
       const view = new AssistantMessageView(this.theme, this.#hideThinking);
@@ -233,6 +254,13 @@ export class ChatView {
       }
       this.#tools.clear();
     }
+  }
+
+  /** A compaction's summary (collapsed unless tool output is expanded). */
+  addCompactionSummary(m: Pick<CompactionSummaryMessage, "summary" | "tokensBefore">): void {
+    const view = new CompactionSummaryView(this.theme, m.summary, m.tokensBefore);
+    view.setExpanded(this.#expanded);
+    this.addBlock(view);
   }
 
   #addStoredBash(m: BashExecutionMessage, ui: TUI): void {

@@ -1,6 +1,6 @@
 /**
  * Runs the built-in slash commands typed in the editor: /quit, /new, /name, /session, /model,
- * /thinking, /hotkeys and /copy; the other 1.6.0 commands answer with a "not available yet"
+ * /thinking, /hotkeys, /copy and /compact; the other 1.6.0 commands answer with a "not available yet"
  * notice.
  *
  * @module
@@ -45,6 +45,7 @@ export interface CommandHost {
   sessionReplaced(): Promise<void>;
   showSelector(component: Container & { focused?: boolean }): () => void;
   shutdown(code: number): Promise<void>;
+  compact(customInstructions?: string): Promise<void>;
 }
 
 /** The slash commands of one interactive app. */
@@ -103,6 +104,9 @@ export class SlashCommandRunner {
         return this.#hotkeys();
       case "copy":
         return this.#copy();
+      case "compact":
+        void app.compact(args || undefined);
+        return;
       case "thinking":
         return this.#thinking(args);
       case "model":

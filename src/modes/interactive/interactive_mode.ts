@@ -8,7 +8,7 @@
  */
 import type { ImageContent } from "../../ai/types.ts";
 import type { AgentSession } from "../../core/agent_session.ts";
-import type { AgentSessionEvent } from "../../core/agent_session_types.ts";
+import type { AgentSessionEvent, CompactionReason } from "../../core/agent_session_types.ts";
 import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
 import { onTerminationSignal } from "../../core/shutdown.ts";
 import {
@@ -20,6 +20,7 @@ import {
   type TuiMainScreen,
 } from "../../tui/mod.ts";
 import { AppEditor, WorkingIndicator } from "./app_editor.ts";
+import { keyText } from "./app_keys.ts";
 import { BashExecutionView } from "./bash_execution.ts";
 import { ChatView } from "./chat_view.ts";
 import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
@@ -143,6 +144,14 @@ export class InteractiveApp implements CommandHost {
     await this.#bindSession();
     this.ui.start();
     this.chat.renderMessages(this.session.messages, this.ui);
+    const compactions =
+      this.session.sessionManager.getEntries().filter((e) => e.type === "compaction").length;
+    if (compactions > 0) {
+      this.chat.addNotice(
+        "status",
+        `Session compacted ${compactions === 1 ? "1 time" : `${compactions} times`}`,
+      );
+    }
     this.updateEditorBorder();
     this.ui.requestRender();
     void tmuxKeyboardWarning().then((warning) => {
@@ -192,6 +201,8 @@ export class InteractiveApp implements CommandHost {
 
   #onEvent(event: AgentSessionEvent): void {
     if (event.type === "agent_start" || event.type === "turn_start") this.#setWorking(true);
+    if (event.type === "compaction_start") this.#showCompacting(event.reason);
+    if (event.type === "compaction_end") this.#compactionEnded(event);
     if (event.type === "agent_settled") {
       this.#setWorking(false);
       // The session records `!` commands run during the reply once it settles; show them there too.
@@ -201,6 +212,41 @@ export class InteractiveApp implements CommandHost {
     if (event.type === "thinking_level_changed") this.updateEditorBorder();
     this.chat.handleEvent(event);
     this.ui.requestRender();
+  }
+
+  /** The spinner of a running compaction, in the editor's border colours (1.6.0). */
+  #showCompacting(reason: CompactionReason): void {
+    this.#setWorking(false);
+    const hint = `(${keyText("app.interrupt")} to cancel)`;
+    const label = reason === "manual"
+      ? `Compacting context... ${hint}`
+      : `${reason === "overflow" ? "Context overflow detected, " : ""}Auto-compacting... ${hint}`;
+    const color = (t: string) => this.editor.borderColor(t);
+    this.#working = new WorkingIndicator(this.ui, color, color, label);
+    this.editor.setWorkingIndicator(this.#working);
+  }
+
+  #compactionEnded(event: Extract<AgentSessionEvent, { type: "compaction_end" }>): void {
+    this.#setWorking(false);
+    if (event.aborted) {
+      if (event.reason === "manual") this.chat.addNotice("error", "Compaction cancelled");
+      else this.chat.addNotice("status", "Auto-compaction cancelled");
+    } else if (event.result) {
+      this.chat.showCompacted(this.session.messages, event.result, this.ui);
+    } else if (event.errorMessage) {
+      if (event.reason === "manual") this.chat.addNotice("error", event.errorMessage);
+      else this.chat.addBlock(new Text(this.theme.fg("error", event.errorMessage), 1, 0));
+    }
+  }
+
+  /** Runs `/compact` with optional instructions; the outcome arrives as session events. */
+  async compact(customInstructions?: string): Promise<void> {
+    this.#setWorking(false);
+    try {
+      await this.session.compact(customInstructions);
+    } catch {
+      // compaction_end reports it.
+    }
   }
 
   #setWorking(on: boolean): void {
@@ -287,6 +333,10 @@ export class InteractiveApp implements CommandHost {
       this.updateEditorBorder();
     };
     editor.onEscape = () => {
+      if (this.session.isCompacting) {
+        this.session.abortCompaction();
+        return;
+      }
       if (!this.session.isStreaming) {
         if (this.session.isBashRunning) this.session.abortBash();
         else if (this.#bashMode) editor.setText("");

@@ -60,6 +60,7 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "hotkeys",
   "new",
   "quit",
+  "compact",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
@@ -77,7 +78,6 @@ const LATER: Readonly<Record<string, string>> = {
   trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
   logout: "account sign-in (OAuth)",
-  compact: "manual compaction in the interactive mode",
   resume: "the session picker",
   reload: "reloading resources",
   llama: "the llama.cpp router",
