@@ -59,6 +59,8 @@ export interface McpRun {
   result: PiResult;
   requests: { path: string; body: Record<string, unknown> }[];
   sessionLines: Record<string, unknown>[];
+  /** stdout lines parsed as JSON (JSON mode), normalised. */
+  jsonLines: unknown[];
   /** `mcp.log` in the agent dir, with times replaced; undefined when not written. */
   log?: string;
   stderr: string;
@@ -76,6 +78,8 @@ export interface RunMcpOptions {
   prompt?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Runs in the project folder before pi starts. */
+  prepare?: (cwd: string) => Promise<void>;
 }
 
 /** Runs `pi -p` once with fresh provider, folders and configs. */
@@ -88,6 +92,7 @@ export async function runMcp(options: RunMcpOptions): Promise<McpRun> {
     await Deno.writeTextFile(path, typeof config === "string" ? config : JSON.stringify(config, null, 2));
   try {
     if (options.globalConfig !== undefined) await write(`${agent.agentDir}/mcp.json`, options.globalConfig);
+    await options.prepare?.(agent.cwd);
     if (options.projectConfig !== undefined) {
       await Deno.mkdir(`${agent.cwd}/.pi`, { recursive: true });
       await write(`${agent.cwd}/.pi/mcp.json`, options.projectConfig);
@@ -97,7 +102,7 @@ export async function runMcp(options: RunMcpOptions): Promise<McpRun> {
         ...(options.args ?? []),
         "--model",
         `fake-anthropic/${FAKE_MODEL_ID}`,
-        "-p",
+        ...(options.args?.includes("--mode") ? [] : ["-p"]),
         options.prompt ?? "Use the MCP tool.",
       ],
       {
@@ -107,7 +112,10 @@ export async function runMcp(options: RunMcpOptions): Promise<McpRun> {
         timeoutMs: options.timeoutMs ?? 90_000,
       },
     );
-    const normalize = makeNormalizer(agent.root, packageDirs());
+    const base = makeNormalizer(agent.root, packageDirs());
+    // Saved outputs (truncated MCP text) go to new temp files.
+    const normalize = (value: unknown) =>
+      JSON.parse(JSON.stringify(base(value)).replace(/[^"\s]*\/pi-mcp-[0-9a-f]{16}(\.\w+)/g, "$$OUTPUT$1"));
     const files = await agent.sessionFiles();
     const sessionLines = files.length === 1
       ? (await Deno.readTextFile(files[0])).split("\n").filter((l) => l).map((l) =>
@@ -128,6 +136,9 @@ export async function runMcp(options: RunMcpOptions): Promise<McpRun> {
         body: normalize(r.body) as Record<string, unknown>,
       })),
       sessionLines,
+      jsonLines: options.args?.includes("json")
+        ? parseJsonLines(result.stdout).map((line) => normalize(line))
+        : [],
       log,
       stderr: String(normalize(result.stderr)),
     };
@@ -135,4 +146,8 @@ export async function runMcp(options: RunMcpOptions): Promise<McpRun> {
     await server.close();
     await agent.cleanup();
   }
+}
+
+function parseJsonLines(stdout: string): unknown[] {
+  return stdout.split("\n").filter((line) => line).map((line) => JSON.parse(line));
 }

@@ -52,8 +52,10 @@ export interface SessionMcpOptions {
 interface ServerState {
   entry: McpServerEntry;
   connection?: McpServerConnection;
-  /** Settles when the connection attempt connected or failed. */
+  /** Settles when the connection attempt connected (and its tools were added) or failed. */
   ready?: Promise<void>;
+  /** The latest tool registration (naming hashes asynchronously). */
+  registering?: Promise<void>;
 }
 
 function isEnabled(server: ServerState): boolean {
@@ -126,10 +128,13 @@ export class SessionMcp {
         entry: server.entry,
         cwd: this.#target.cwd,
         log: this.#log,
-        onTools: (current) => void this.#registerTools(current),
+        onTools: (current) => {
+          server.registering = this.#registerTools(current);
+        },
       });
       server.connection = connection;
       await connection.getClient().catch(() => undefined);
+      await server.registering;
     })();
     server.ready = ready.catch(() => undefined);
     return ready;
@@ -236,7 +241,7 @@ export class SessionMcp {
     );
   }
 
-  /** One message for everything that needs the user after start-up (1.6.0's wording). */
+  /** One message for everything that needs the user after start-up (1.6.0's wording, printed on stderr here). */
   #reportProblems(): void {
     const lines = this.configErrors.map((error) => `config: ${error}`);
     for (const server of this.servers) {
@@ -246,8 +251,9 @@ export class SessionMcp {
       }
     }
     if (lines.length === 0) return;
+    // 1.6.0 ends with "Run /mcp to fix."; `/mcp` is not in this build yet.
     this.#options.notify(
-      `MCP servers need attention:\n${lines.map((line) => `  ${line}`).join("\n")}\nRun /mcp to fix.`,
+      `MCP servers need attention:\n${lines.map((line) => `  ${line}`).join("\n")}`,
       "warning",
     );
   }
