@@ -9,14 +9,11 @@
  * @module
  */
 import { join } from "../util/path.ts";
-import type { SessionSummary, SummaryResult } from "./session_summary.ts";
+import { type SessionSummary, summaryFingerprint, type SummaryResult } from "./session_summary.ts";
 
 /** The cache file's name inside a session folder. */
 export const LISTING_CACHE_NAME = ".pi-listing-cache.json";
 const CACHE_VERSION = 2;
-/** Bytes hashed at the start and just before `scanned` to check that a grown file is the one summarised. */
-const HEAD_BYTES = 4096;
-const TAIL_BYTES = 256;
 /** Summaries with a longer first message are not cached (a pasted file would bloat the cache). */
 const MAX_CACHED_TEXT = 4096;
 
@@ -25,7 +22,7 @@ export interface CachedSummary {
   ino: number | null;
   size: number;
   mtimeMs: number;
-  /** Hash of the first bytes and of the bytes just before `resumable.scanned` (see {@link fingerprint}). */
+  /** Hash of the first bytes and of the bytes just before `resumable.scanned` (see {@link summaryFingerprint}). */
   fingerprint: string;
   shown: SessionSummary;
   resumable: SessionSummary;
@@ -36,38 +33,11 @@ interface CacheFile {
   files: Record<string, CachedSummary>;
 }
 
-/** FNV-1a, 32 bits: enough to notice that summarised bytes changed, not a security check. */
-function fnv1a(bytes: Uint8Array): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return (h >>> 0).toString(16);
-}
-
-/**
- * Hashes of the first 4 KiB and of the 256 bytes before `scanned` (within the summarised part).
- * An append leaves both alone; a rewrite (pi's own rewrites replace the file: a new inode) that
- * keeps both and the inode, and only grows the file, would go unnoticed.
- */
-async function fingerprint(path: string, scanned: number): Promise<string> {
-  if (scanned === 0) return "";
-  const head = await readAt(path, 0, Math.min(HEAD_BYTES, scanned));
-  const from = Math.max(0, scanned - TAIL_BYTES);
-  const tail = await readAt(path, from, scanned - from);
-  return `${fnv1a(head)}:${fnv1a(tail)}:${tail.length}`;
-}
-
-async function readAt(path: string, offset: number, length: number): Promise<Uint8Array> {
-  const file = await Deno.open(path, { read: true });
+/** Checks `path` against a cached fingerprint (see {@link summaryFingerprint}). */
+function fingerprintOf(path: string, scanned: number): string {
+  const file = Deno.openSync(path, { read: true });
   try {
-    await file.seek(offset, Deno.SeekMode.Start);
-    const out = new Uint8Array(length);
-    let at = 0;
-    while (at < length) {
-      const n = await file.read(out.subarray(at));
-      if (n === null || n === 0) break;
-      at += n;
-    }
-    return out.subarray(0, at);
+    return summaryFingerprint(file, scanned);
   } finally {
     file.close();
   }
@@ -107,7 +77,8 @@ export class ListingCache {
     path: string,
     summarize: (prior?: SessionSummary) => Promise<SummaryResult>,
   ): Promise<SessionSummary> {
-    const stat = await Deno.stat(path);
+    // Synchronous: one system call, where an asynchronous one waits for a thread under load.
+    const stat = Deno.statSync(path);
     const key = { ino: stat.ino ?? null, size: stat.size, mtimeMs: stat.mtime?.getTime() ?? 0 };
     const cached = Object.hasOwn(this.#files, name) ? this.#files[name] : undefined;
     if (cached && cached.ino === key.ino && cached.size === key.size && cached.mtimeMs === key.mtimeMs) {
@@ -118,7 +89,7 @@ export class ListingCache {
     if (
       cached && cached.ino === key.ino && key.size >= cached.resumable.scanned && cached.resumable.scanned > 0
     ) {
-      if (await fingerprint(path, cached.resumable.scanned) === cached.fingerprint) prior = cached.resumable;
+      if (fingerprintOf(path, cached.resumable.scanned) === cached.fingerprint) prior = cached.resumable;
     }
     const result = await summarize(prior);
     this.#changed = true;
@@ -128,7 +99,7 @@ export class ListingCache {
     ) {
       this.#next[name] = {
         ...key,
-        fingerprint: await fingerprint(path, result.resumable.scanned),
+        fingerprint: result.fingerprint,
         shown: result.shown,
         resumable: result.resumable,
       };

@@ -145,6 +145,45 @@ export interface SummaryResult {
   shown: SessionSummary;
   /** Up to the last complete line (`scanned`): what may be cached and resumed. */
   resumable: SessionSummary;
+  /** {@link summaryFingerprint} of the file at `resumable.scanned`. */
+  fingerprint: string;
+}
+
+/** Bytes hashed at the start and just before `scanned` to check that a grown file is the one summarised. */
+const PRINT_HEAD_BYTES = 4096;
+const PRINT_TAIL_BYTES = 256;
+
+/** FNV-1a, 32 bits: enough to notice that summarised bytes changed, not a security check. */
+function fnv1a(bytes: Uint8Array): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
+function readAtSync(file: Deno.FsFile, offset: number, length: number): Uint8Array {
+  file.seekSync(offset, Deno.SeekMode.Start);
+  const out = new Uint8Array(length);
+  let at = 0;
+  while (at < length) {
+    const n = file.readSync(out.subarray(at));
+    if (n === null || n === 0) break;
+    at += n;
+  }
+  return out.subarray(0, at);
+}
+
+/**
+ * Hashes of the first 4 KiB and of the 256 bytes before `scanned` (within the summarised part),
+ * so a listing cache can tell that a grown file still starts with the bytes it summarised. An
+ * append leaves both alone; a rewrite (pi's own rewrites replace the file: a new inode) that
+ * keeps both and the inode, and only grows the file, would go unnoticed.
+ */
+export function summaryFingerprint(file: Deno.FsFile, scanned: number): string {
+  if (scanned === 0) return "";
+  const head = readAtSync(file, 0, Math.min(PRINT_HEAD_BYTES, scanned));
+  const from = Math.max(0, scanned - PRINT_TAIL_BYTES);
+  const tail = readAtSync(file, from, scanned - from);
+  return `${fnv1a(head)}:${fnv1a(tail)}:${tail.length}`;
 }
 
 /** Buffers to read into, one per file being summarised at a time (reused). */
@@ -224,7 +263,7 @@ export async function summarizeSessionFile(path: string, prior?: SessionSummary)
     };
     for (;;) {
       if (s.header === null) break;
-      const n = file.readSync(buf.subarray(filled));
+      const n = await file.read(buf.subarray(filled));
       if (n === null || n === 0) break;
       summaryStats.bytesRead += n;
       const end = filled + n;
@@ -312,7 +351,7 @@ export async function summarizeSessionFile(path: string, prior?: SessionSummary)
         slowLine(shown, buf.subarray(0, filled), base, false);
       }
     }
-    return { shown, resumable: s };
+    return { shown, resumable: s, fingerprint: summaryFingerprint(file, s.scanned) };
   } finally {
     if (key === poolKey) buffers.push(lines);
     file.close();
