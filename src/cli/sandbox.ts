@@ -14,9 +14,8 @@ import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { tmpDir } from "../util/os.ts";
 import { delimiter, dirname, fileUrlToPath, join, resolve } from "../util/path.ts";
-import { expandTildePath } from "../config/paths.ts";
+import { expandTildePath, getAgentDir, resolveSessionDir } from "../config/paths.ts";
 import { stripJsonComments } from "../config/jsonc.ts";
-import type { SettingsManager } from "../config/settings_manager.ts";
 import { BUILTIN_PROVIDER_HOSTS } from "../config/sandbox_hosts.ts";
 import {
   parseSandboxSetting,
@@ -51,9 +50,9 @@ export interface SandboxRunContext {
  */
 export async function applySandbox(
   ctx: SandboxRunContext,
-  settings: SettingsManager,
+  globalSettings: Record<string, unknown>,
 ): Promise<number | undefined> {
-  const setting = readSetting(settings, ctx.agentDir);
+  const setting = readSetting(globalSettings, ctx.agentDir);
   const profile = ctx.flag ?? setting.profile ?? "full";
   if (profile === "full") return undefined;
   const inherited = inheritedSandbox();
@@ -119,9 +118,59 @@ export async function applySandbox(
   return await runConfined(denoArgs, tools);
 }
 
+/**
+ * The fast way in, before the main flow loads (that costs more than the confined run's own start):
+ * when the arguments parse cleanly, name no subcommand, and `--sandbox` or the user's settings
+ * choose a confining profile, re-runs pi confined and resolves its exit code. Anything unusual
+ * (an argument error, settings that do not parse, a bad profile) resolves undefined, and the main
+ * flow reports it through {@link applySandbox}, which also records the confinement in the
+ * confined process.
+ */
+export async function confineEarly(argv: readonly string[]): Promise<number | undefined> {
+  if (readEnv(SANDBOX_ENV) !== undefined) return undefined;
+  if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) return undefined;
+  const agentDir = getAgentDir();
+  let globalSettings: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(stripJsonComments(Deno.readTextFileSync(join(agentDir, "settings.json"))));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) globalSettings = parsed;
+    else return undefined;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return undefined;
+  }
+  if (!argv.includes("--sandbox") && globalSettings.sandbox === undefined) return undefined;
+  const { parseArgs } = await import("./args.ts");
+  const args = parseArgs(argv);
+  if (args.diagnostics.some((d) => d.type === "error")) return undefined;
+  let setting: SandboxSetting;
+  try {
+    setting = parseSandboxSetting(globalSettings.sandbox, join(agentDir, "settings.json"));
+  } catch {
+    return undefined;
+  }
+  if ((args.sandbox ?? setting.profile ?? "full") === "full") return undefined;
+  const sessionDir = typeof globalSettings.sessionDir === "string" ? globalSettings.sessionDir : undefined;
+  return await applySandbox({
+    flag: args.sandbox,
+    cwd: Deno.cwd(),
+    agentDir,
+    sessionDir: resolveSessionDir(args.sessionDir, sessionDir),
+    sessionPaths: sessionPathsOf(args),
+    argv,
+  }, globalSettings);
+}
+
+/** `--session`/`--fork` values that name files: their folders stay writable. */
+export function sessionPathsOf(args: { session?: string; fork?: string }): string[] {
+  return [args.session, args.fork].filter((p): p is string => p !== undefined && p.includes("/"));
+}
+
+/** First arguments the main flow hands to a subcommand, which runs unconfined. */
+const SUBCOMMANDS = new Set(["auth", "install", "remove", "uninstall", "update", "list", "config", "mcp"]);
+
 /** The user's `sandbox` setting; a bad one stops the run with the file and the problem. */
-function readSetting(settings: SettingsManager, agentDir: string): SandboxSetting {
-  const value = (settings.getGlobalSettings() as Record<string, unknown>).sandbox;
+function readSetting(globalSettings: Record<string, unknown>, agentDir: string): SandboxSetting {
+  const value = globalSettings.sandbox;
   try {
     return parseSandboxSetting(value, join(agentDir, "settings.json"));
   } catch (error) {
