@@ -173,18 +173,17 @@ async function applySandboxProfile(
   argv: readonly string[],
 ): Promise<number | undefined> {
   const { parsed, cwd, agentDir } = run;
-  if (parsed.sandbox === undefined && !("sandbox" in settings.getGlobalSettings())) return undefined;
-  const { applySandbox } = await import("./sandbox.ts");
+  const globalSettings = settings.getGlobalSettings() as Record<string, unknown>;
+  if (parsed.sandbox === undefined && !("sandbox" in globalSettings)) return undefined;
+  const { applySandbox, sessionPathsOf } = await import("./sandbox.ts");
   return await applySandbox({
     flag: parsed.sandbox,
     cwd,
     agentDir,
     sessionDir: resolveSessionDir(parsed.sessionDir, settings.getSessionDir()),
-    sessionPaths: [parsed.session, parsed.fork].filter((p): p is string =>
-      p !== undefined && p.includes("/")
-    ),
+    sessionPaths: sessionPathsOf(parsed),
     argv,
-  }, settings);
+  }, globalSettings);
 }
 
 /** Parses the arguments and prints their diagnostics; an error stops the run with exit 1. */
