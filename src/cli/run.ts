@@ -15,6 +15,10 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     // Child processes (the bash tool) can tell they run under pi.
     Deno.env.set("PI_CODING_AGENT", "true");
+    // --sandbox (or the sandbox setting): re-run confined before the main flow loads (issue 15).
+    const { confineEarly } = await import("./sandbox.ts");
+    const confinedExit = await confineEarly(args);
+    if (confinedExit !== undefined) return confinedExit;
     // Imported here so that a permission some dependency needs while loading is reported below too.
     const { runMain } = await import("./main_flow.ts");
     return await runMain(args, { io });
