@@ -6,10 +6,9 @@
  * command's left out).
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { readSessionLines } from "../support/agent_env.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import { startInteractiveScenario } from "../support/interactive_scenario.ts";
-import { collectScreens, screenDifferences, type ScriptStep } from "../support/interactive_script.ts";
+import { assertSameScreens, runScriptedSession, type ScriptStep } from "../support/interactive_script.ts";
 
 const START_TIMEOUT = 90_000;
 const STEP_TIMEOUT = 30_000;
@@ -65,13 +64,10 @@ function normalizeEntry(entry: Record<string, unknown>): unknown {
 async function runScript(reference: boolean): Promise<RunResult> {
   const s = await startInteractiveScenario(TURNS, { reference });
   try {
-    await s.pane.command(`clear; ${s.piCommand()}`);
-    const screens = await collectScreens(s, STEPS, { start: START_TIMEOUT, step: STEP_TIMEOUT });
-    await s.pane.command("/quit");
-    await s.pane.waitFor((t) => /\$ ?$/.test(t), STEP_TIMEOUT, "the shell after exit");
-    const [file] = await s.agent.sessionFiles();
-    assert(file, "a session file was written");
-    const lines = await readSessionLines(file);
+    const { screens, sessionLines: lines } = await runScriptedSession(s, STEPS, {
+      start: START_TIMEOUT,
+      step: STEP_TIMEOUT,
+    });
     const bashEntries = lines
       .filter((l) => (l.message as { role?: string } | undefined)?.role === "bashExecution")
       .map(normalizeEntry);
@@ -86,11 +82,7 @@ async function runScript(reference: boolean): Promise<RunResult> {
 Deno.test("INT-BASH: !cmd and !!cmd show, record and send (or keep out of context) what pi 1.6.0 does", async () => {
   const ours = await runScript(false);
   const reference = await runScript(true);
-  const found = STEPS.flatMap((step, i) =>
-    screenDifferences(step.name, ours.screens[i], reference.screens[i])
-  );
-  if (found.length > 0) console.log(ours.screens.join("\n=====\n"));
-  assertEquals(found, []);
+  assertSameScreens(STEPS, ours.screens, reference.screens);
   assertEquals(ours.bashEntries, reference.bashEntries);
   assertEquals(ours.bashEntries.length, 5);
   assertEquals(ours.context, reference.context);

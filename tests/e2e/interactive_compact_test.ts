@@ -6,10 +6,9 @@
  * summarization request's instructions and the next prompt's context must be equal.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { readSessionLines } from "../support/agent_env.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import { startInteractiveScenario } from "../support/interactive_scenario.ts";
-import { collectScreens, screenDifferences, type ScriptStep } from "../support/interactive_script.ts";
+import { assertSameScreens, runScriptedSession, type ScriptStep } from "../support/interactive_script.ts";
 
 const START_TIMEOUT = 90_000;
 const STEP_TIMEOUT = 30_000;
@@ -73,13 +72,10 @@ async function runScript(reference: boolean): Promise<RunResult> {
     settings: { compaction: { keepRecentTokens: 4 } },
   });
   try {
-    await s.pane.command(`clear; ${s.piCommand()}`);
-    const screens = await collectScreens(s, STEPS, { start: START_TIMEOUT, step: STEP_TIMEOUT });
-    await s.pane.command("/quit");
-    await s.pane.waitFor((t) => /\$ ?$/.test(t), STEP_TIMEOUT, "the shell after exit");
-    const [file] = await s.agent.sessionFiles();
-    assert(file, "a session file was written");
-    const lines = await readSessionLines(file);
+    const { screens, sessionLines: lines } = await runScriptedSession(s, STEPS, {
+      start: START_TIMEOUT,
+      step: STEP_TIMEOUT,
+    });
     const ids = new Map(lines.map((l, i) => [l.id, `<entry ${i}>`]));
     const compactions = lines.filter((l) => l.type === "compaction").map((l) => ({
       // Every field's name; the values of those that snapshot the system prompt (temp paths, the
@@ -109,11 +105,7 @@ async function runScript(reference: boolean): Promise<RunResult> {
 Deno.test("INT-COMPACT: /compact cancels, compacts with instructions, shows and expands the summary as pi 1.6.0 does", async () => {
   const ours = await runScript(false);
   const reference = await runScript(true);
-  const found = STEPS.flatMap((step, i) =>
-    screenDifferences(step.name, ours.screens[i], reference.screens[i])
-  );
-  if (found.length > 0) console.log(ours.screens.join("\n=====\n"));
-  assertEquals(found, []);
+  assertSameScreens(STEPS, ours.screens, reference.screens);
   assertEquals(ours.compactions, reference.compactions);
   assertEquals(ours.compactions.length, 1);
   assertEquals(ours.instructions, reference.instructions);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readSessionLines } from "./agent_env.ts";
 import type { InteractiveScenario } from "./interactive_scenario.ts";
 
 /** One step of a script: what to type, then what the screen must show before it is taken. */
@@ -45,4 +46,30 @@ export function screenDifferences(step: string, ours: string, reference: string)
     }
   }
   return out;
+}
+
+/**
+ * Starts pi in the pane of `s`, runs `steps`, quits with /quit and returns the screens and the
+ * parsed lines of the session file written.
+ */
+export async function runScriptedSession(
+  s: InteractiveScenario,
+  steps: readonly ScriptStep[],
+  timeouts: { start: number; step: number },
+): Promise<{ screens: string[]; sessionLines: Record<string, unknown>[] }> {
+  await s.pane.command(`clear; ${s.piCommand()}`);
+  const screens = await collectScreens(s, steps, timeouts);
+  await s.pane.command("/quit");
+  await s.pane.waitFor((t) => /\$ ?$/.test(t), timeouts.step, "the shell after exit");
+  const [file] = await s.agent.sessionFiles();
+  if (!file) throw new Error("no session file was written");
+  return { screens, sessionLines: await readSessionLines(file) };
+}
+
+/** Throws, listing the differing lines (and printing our screens), unless the screens are equal. */
+export function assertSameScreens(steps: readonly ScriptStep[], ours: string[], reference: string[]): void {
+  const found = steps.flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
+  if (found.length === 0) return;
+  console.log(ours.join("\n=====\n"));
+  throw new Error(`screens differ from pi 1.6.0's:\n${found.join("\n")}`);
 }
