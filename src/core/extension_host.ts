@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { permissionDeniedText } from "../tools/permission_errors.ts";
 import { existsSync } from "../util/fs.ts";
 import { join } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "../config/paths.ts";
@@ -181,8 +182,21 @@ export class ExtensionHost {
       ...rest,
       label: tool.label ?? tool.name,
       parameters: tool.parameters as SessionTool["parameters"],
-      execute: async (toolCallId, params, signal, onUpdate) =>
-        await execute(toolCallId, params, signal, onUpdate as (p: AgentToolResult) => void, this.context()),
+      execute: async (toolCallId, params, signal, onUpdate) => {
+        try {
+          return await execute(
+            toolCallId,
+            params,
+            signal,
+            onUpdate as (p: AgentToolResult) => void,
+            this.context(),
+          );
+        } catch (error) {
+          // Deno refusing a permission (--sandbox) reads as such, as for the built-in tools.
+          const denied = permissionDeniedText(error);
+          throw denied === undefined ? error : new Error(denied);
+        }
+      },
     } as SessionTool;
   }
 
