@@ -53,11 +53,17 @@ interface SandboxRun {
 async function runSandboxed(
   profileArgs: string[],
   calls: (project: string, outside: string, port: number) => ScriptedBlock[],
-  options: { path?: string; settings?: Record<string, unknown> } = {},
+  options: {
+    path?: string;
+    settings?: Record<string, unknown>;
+    extension?: string;
+    onServer?: (url: string) => void;
+  } = {},
 ): Promise<SandboxRun> {
   const stranger = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const strangerPort = (stranger.addr as Deno.NetAddr).port;
   const server = await startFakeProvider();
+  options.onServer?.(server.url);
   const env = await createAgentEnv(server.url, { settings: options.settings });
   try {
     const outside = `${env.root}/outside`;
@@ -71,8 +77,23 @@ async function runSandboxed(
       content: [{ type: "text", text: "done" }],
     });
     const childEnv = { ...env.env, TMPDIR: tmp, ...(options.path ? { PATH: options.path } : {}) };
+    const extensionArgs: string[] = [];
+    if (options.extension) {
+      await Deno.writeTextFile(`${env.cwd}/fetch_tool.ts`, options.extension);
+      extensionArgs.push("-e", "./fetch_tool.ts");
+    }
     const result = await spawnPi(
-      ["--provider", "fake-anthropic", "--model", "test-model", "--mode", "json", ...profileArgs, "go"],
+      [
+        "--provider",
+        "fake-anthropic",
+        "--model",
+        "test-model",
+        "--mode",
+        "json",
+        ...extensionArgs,
+        ...profileArgs,
+        "go",
+      ],
       { env: childEnv, cwd: env.cwd, timeoutMs: 90_000 },
     );
     assert(!result.timedOut, "pi timed out");
@@ -301,4 +322,52 @@ Deno.test("sandbox: a bad profile is an error naming the valid ones (issue 15)",
     await server.close();
     await env.cleanup();
   }
+});
+
+/** An extension tool `fetch_url` that fetches a URL in pi's own process. */
+const FETCH_TOOL = `
+export default function (pi) {
+  pi.registerTool({
+    name: "fetch_url",
+    label: "fetch_url",
+    description: "Fetch a URL",
+    parameters: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+    async execute(_id, params) {
+      const response = await fetch(params.url);
+      await response.body?.cancel();
+      return { content: [{ type: "text", text: "status " + response.status }], details: undefined };
+    },
+  });
+}
+`;
+
+Deno.test("sandbox read-only: pi's own network reaches the provider host only (issue 15)", async () => {
+  let providerUrl = "";
+  const run = await runSandboxed(["--sandbox", "read-only"], (_project, _outside, port) => [
+    { type: "toolCall", id: "stranger", name: "fetch_url", arguments: { url: `http://127.0.0.1:${port}/` } },
+    {
+      type: "toolCall",
+      id: "provider",
+      name: "fetch_url",
+      arguments: { url: `${providerUrl}/nothing-here` },
+    },
+  ], {
+    extension: FETCH_TOOL,
+    onServer: (url) => providerUrl = url,
+  }) as SandboxRun & DiskSnapshot;
+  assertSameInSession(run);
+  const port = new URL(providerUrl).port;
+  assert(port);
+  const stranger = run.results.get("stranger")!;
+  assertEquals(stranger.isError, true);
+  assertStringIncludes(
+    stranger.text,
+    "permission denied: network access to 127.0.0.1:",
+  );
+  assertStringIncludes(
+    stranger.text,
+    'not a provider host or in sandbox.allowNet (sandbox profile "read-only")',
+  );
+  // The fake provider answers 404 to an unknown path: the request went out.
+  assertEquals(run.results.get("provider"), { text: "status 404", isError: false });
 });
