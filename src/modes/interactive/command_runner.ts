@@ -1,6 +1,6 @@
 /**
  * Runs the built-in slash commands typed in the editor: /quit, /new, /name, /session, /model,
- * /thinking, /hotkeys, /copy and /compact; the other 1.6.0 commands answer with a "not available yet"
+ * /thinking, /hotkeys, /copy, /compact and /fork; the other 1.6.0 commands answer with a "not available yet"
  * notice.
  *
  * @module
@@ -46,6 +46,7 @@ export interface CommandHost {
   showSelector(component: Container & { focused?: boolean }): () => void;
   shutdown(code: number): Promise<void>;
   compact(customInstructions?: string): Promise<void>;
+  readonly editor: { setText(text: string): void };
 }
 
 /** The slash commands of one interactive app. */
@@ -107,6 +108,9 @@ export class SlashCommandRunner {
       case "compact":
         void app.compact(args || undefined);
         return;
+      case "fork":
+        void this.#fork();
+        return;
       case "thinking":
         return this.#thinking(args);
       case "model":
@@ -128,6 +132,39 @@ export class SlashCommandRunner {
       );
     }
     app.requestRender();
+  }
+
+  async #fork(): Promise<void> {
+    const app = this.app;
+    const messages = app.session.getUserMessagesForForking();
+    if (messages.length === 0) {
+      app.chat.addNotice("status", "No messages to fork from");
+      app.requestRender();
+      return;
+    }
+    // The picker loads when first opened: start-up does not pay for it.
+    const { ForkSelector } = await import("./fork_selector.ts");
+    let done = () => {};
+    const selector = new ForkSelector(
+      app.theme,
+      messages.map((m) => ({ id: m.entryId, text: m.text })),
+      async (entryId) => {
+        done();
+        try {
+          const result = await app.host.fork(entryId);
+          if (result.cancelled) return app.requestRender();
+          await app.sessionReplaced();
+          app.editor.setText(result.selectedText ?? "");
+          app.chat.addNotice("status", "Forked to new session");
+        } catch (error) {
+          app.chat.addNotice("error", error instanceof Error ? error.message : String(error));
+        }
+        app.requestRender();
+      },
+      () => done(),
+      messages[messages.length - 1]?.entryId,
+    );
+    done = app.showSelector(selector);
   }
 
   #name(args: string): void {

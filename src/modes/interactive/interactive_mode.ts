@@ -143,15 +143,7 @@ export class InteractiveApp implements CommandHost {
     // session_start handlers can open dialogs; TUI dialogs come with the extensions part.)
     await this.#bindSession();
     this.ui.start();
-    this.chat.renderMessages(this.session.messages, this.ui);
-    const compactions =
-      this.session.sessionManager.getEntries().filter((e) => e.type === "compaction").length;
-    if (compactions > 0) {
-      this.chat.addNotice(
-        "status",
-        `Session compacted ${compactions === 1 ? "1 time" : `${compactions} times`}`,
-      );
-    }
+    this.#renderInitialMessages();
     this.updateEditorBorder();
     this.ui.requestRender();
     void tmuxKeyboardWarning().then((warning) => {
@@ -161,6 +153,19 @@ export class InteractiveApp implements CommandHost {
     });
     void this.#sendInitialPrompts();
     return await this.#exited;
+  }
+
+  /** The session's messages, and how often it was compacted (start-up, after /new and /fork). */
+  #renderInitialMessages(): void {
+    this.chat.renderMessages(this.session.messages, this.ui);
+    const compactions =
+      this.session.sessionManager.getEntries().filter((e) => e.type === "compaction").length;
+    if (compactions > 0) {
+      this.chat.addNotice(
+        "status",
+        `Session compacted ${compactions === 1 ? "1 time" : `${compactions} times`}`,
+      );
+    }
   }
 
   #showHeader(): void {
@@ -191,10 +196,11 @@ export class InteractiveApp implements CommandHost {
     });
   }
 
-  /** After /new: the chat starts empty over the new session. */
+  /** After /new or /fork: the chat shows the new session's messages (none after /new). */
   async sessionReplaced(): Promise<void> {
     this.chat.clear();
     this.chat.setQueued([], []);
+    this.#renderInitialMessages();
     await this.#bindSession();
     this.updateEditorBorder();
   }

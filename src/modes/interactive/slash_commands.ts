@@ -61,6 +61,7 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "new",
   "quit",
   "compact",
+  "fork",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
@@ -73,7 +74,6 @@ const LATER: Readonly<Record<string, string>> = {
   share: "session sharing",
   bug: "bug reports",
   changelog: "the changelog view",
-  fork: "the fork picker",
   clone: "session cloning",
   trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
