@@ -14,6 +14,7 @@ const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "openai-responses": () => import("./providers/openai_responses.ts"),
   "google-generative-ai": () => import("./providers/google.ts"),
   "bedrock-converse-stream": () => import("./providers/bedrock.ts"),
+  "azure-openai-responses": () => import("./providers/azure_openai_responses.ts"),
 };
 
 const registered = new Map<string, { provider: ApiProvider; sourceId?: string }>();

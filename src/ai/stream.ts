@@ -20,7 +20,6 @@ type Invoke = (provider: ApiProvider) => AssistantMessageEventStream;
  * in the catalog (listed, selectable), and a request says plainly what is missing.
  */
 export const UNIMPLEMENTED_BUILTIN_APIS: readonly string[] = [
-  "azure-openai-responses",
   "google-vertex",
   "mistral-conversations",
   "openai-codex-responses",

@@ -57,10 +57,10 @@ Deno.test("PROV-01 a built-in model whose wire API is not implemented yet fails 
       'The "pi-messages" API of radius/balanced is not supported by this version of pi yet',
     );
   }
-  const azure = getModel("azure", "gpt-5.4")!;
+  const vertex = getModel("google-vertex", "gemini-2.5-pro")!;
   assertEquals(
-    (await complete(azure, CONTEXT, { apiKey: "k" })).errorMessage,
-    'The "azure-openai-responses" API of azure/gpt-5.4 is not supported by this version of pi yet',
+    (await complete(vertex, CONTEXT, { apiKey: "k" })).errorMessage,
+    'The "google-vertex" API of google-vertex/gemini-2.5-pro is not supported by this version of pi yet',
   );
 });
 
