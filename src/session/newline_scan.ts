@@ -24,6 +24,9 @@ enum Op {
   LocalTee = 0x22,
   I32Load = 0x28,
   I32Load8U = 0x2d,
+  I32Store = 0x36,
+  Call = 0x10,
+  I32Shl = 0x74,
   I32Const = 0x41,
   I32Eq = 0x46,
   I32GtU = 0x4b,
@@ -42,6 +45,32 @@ const I8X16_EQ = 0x23;
 const I8X16_BITMASK = 0x64;
 const V128_AND = 0x4e;
 const V128_OR = 0x50;
+const V128_ANY_TRUE = 0x53;
+
+/** any_true of (b[k] == '\n' | b[k] == '{') over from[0..63]; locals 3 and 4 hold the needles. */
+function anyOf64(): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < 4; k++) {
+    out.push(Op.LocalGet, 0, Op.Simd, V128_LOAD, 0x00, 16 * k, Op.LocalGet, 3, Op.Simd, I8X16_EQ);
+    out.push(
+      Op.LocalGet,
+      0,
+      Op.Simd,
+      V128_LOAD,
+      0x00,
+      16 * k,
+      Op.LocalGet,
+      4,
+      Op.Simd,
+      I8X16_EQ,
+      Op.Simd,
+      V128_OR,
+    );
+    if (k > 0) out.push(Op.Simd, V128_OR);
+  }
+  out.push(Op.Simd, V128_ANY_TRUE);
+  return out;
+}
 
 /** `{"ty` as a little-endian i32: the start of a `{"type":` key. */
 const TYPE_KEY_I32 = 0x7974227b;
@@ -49,20 +78,35 @@ const TYPE_KEY_I32 = 0x7974227b;
 /**
  * `next(from, end) -> i32`: the offset of the first `\n` or `{"ty` in memory[from, end) (a `{"ty`
  * only when its four bytes are before `end`), or `end`. Locals: 0 = from (cursor), 1 = end,
- * 2 = mask, 3 = `\n` splatted, 4..7 = `{`, `"`, `t`, `y` splatted.
+ * 2 = mask, 3 = `\n` splatted, 4..7 = `{`, `"`, `t`, `y` splatted, 8 = limit of the 16-byte steps.
  */
 // deno-fmt-ignore
 const NEXT_BODY = [
-  0x02, 0x01, 0x7f, 0x05, 0x7b,
+  0x03, 0x01, 0x7f, 0x05, 0x7b, 0x01, 0x7f,
   Op.I32Const, 0x0a, Op.Simd, I8X16_SPLAT, Op.LocalSet, 3,
   Op.I32Const, 0xfb, 0x00, Op.Simd, I8X16_SPLAT, Op.LocalSet, 4, // '{' (0x7b as a signed LEB)
   Op.I32Const, 0x22, Op.Simd, I8X16_SPLAT, Op.LocalSet, 5, // '"'
   Op.I32Const, 0xf4, 0x00, Op.Simd, I8X16_SPLAT, Op.LocalSet, 6, // 't'
   Op.I32Const, 0xf9, 0x00, Op.Simd, I8X16_SPLAT, Op.LocalSet, 7, // 'y'
-  Op.Block, Op.Void,
-  Op.Loop, Op.Void,
-  // if (from + 19 > end) break: the loads below read from[0..18]
-  Op.LocalGet, 0, Op.I32Const, 19, Op.I32Add, Op.LocalGet, 1, Op.I32GtU, Op.BrIf, 1,
+  Op.Block, Op.Void, // A: to the byte-at-a-time tail
+  Op.Loop, Op.Void, // B
+  // Skip 64 bytes at a time while they hold neither '\n' nor '{' (most of a tool result).
+  Op.Block, Op.Void, // C
+  Op.Loop, Op.Void, // D
+  Op.LocalGet, 0, Op.I32Const, 0xc0, 0x00, Op.I32Add, Op.LocalGet, 1, Op.I32GtU, Op.BrIf, 1,
+  ...anyOf64(),
+  Op.BrIf, 1,
+  Op.LocalGet, 0, Op.I32Const, 0xc0, 0x00, Op.I32Add, Op.LocalSet, 0,
+  Op.Br, 0,
+  Op.End,
+  Op.End,
+  // Then up to 64 bytes 16 at a time: limit = from + 64.
+  Op.LocalGet, 0, Op.I32Const, 0xc0, 0x00, Op.I32Add, Op.LocalSet, 8,
+  Op.Block, Op.Void, // E
+  Op.Loop, Op.Void, // F
+  // if (from + 19 > end) to the tail: the loads below read from[0..18]
+  Op.LocalGet, 0, Op.I32Const, 19, Op.I32Add, Op.LocalGet, 1, Op.I32GtU, Op.BrIf, 3,
+  Op.LocalGet, 0, Op.LocalGet, 8, Op.I32GeU, Op.BrIf, 1,
   // mask = bitmask((b[0..15] == '{') & (b[1..16] == '"') & (b[2..17] == 't') & (b[3..18] == 'y')
   //                | (b[0..15] == '\n'))
   Op.LocalGet, 0, Op.Simd, V128_LOAD, 0x00, 0x00, Op.LocalGet, 4, Op.Simd, I8X16_EQ,
@@ -73,6 +117,9 @@ const NEXT_BODY = [
   Op.Simd, I8X16_BITMASK, 0x01, Op.LocalTee, 2,
   Op.If, Op.Void, Op.LocalGet, 0, Op.LocalGet, 2, Op.I32Ctz, Op.I32Add, Op.Return, Op.End,
   Op.LocalGet, 0, Op.I32Const, 16, Op.I32Add, Op.LocalSet, 0,
+  Op.Br, 0,
+  Op.End,
+  Op.End,
   Op.Br, 0,
   Op.End,
   Op.End,
@@ -109,6 +156,32 @@ function sleb(n: number): number[] {
   }
 }
 
+/**
+ * `scan(from, end, out, max) -> count`: the offsets `next` stops at from `from` on, written as
+ * i32s at `out` (at most `max`), so the caller makes one call per chunk instead of one per stop.
+ * Locals: 0 = from, 1 = end, 2 = out, 3 = max, 4 = count, 5 = at.
+ */
+// deno-fmt-ignore
+const SCAN_BODY = [
+  0x01, 0x02, 0x7f,
+  Op.Block, Op.Void,
+  Op.Loop, Op.Void,
+  Op.LocalGet, 4, Op.LocalGet, 3, Op.I32GeU, Op.BrIf, 1,
+  Op.LocalGet, 0, Op.LocalGet, 1, Op.Call, 0, Op.LocalTee, 5,
+  Op.LocalGet, 1, Op.I32GeU, Op.BrIf, 1,
+  Op.LocalGet, 2, Op.LocalGet, 4, Op.I32Const, 2, Op.I32Shl, Op.I32Add, Op.LocalGet, 5, Op.I32Store, 0x02, 0x00,
+  Op.LocalGet, 4, Op.I32Const, 1, Op.I32Add, Op.LocalSet, 4,
+  Op.LocalGet, 5, Op.I32Const, 1, Op.I32Add, Op.LocalSet, 0,
+  Op.Br, 0,
+  Op.End,
+  Op.End,
+  Op.LocalGet, 4,
+  Op.End,
+];
+
+/** Stops one `scan` call reports at most. */
+export const MAX_STOPS = 16384;
+
 function section(id: number, body: number[]): number[] {
   return [id, ...uleb(body.length), ...body];
 }
@@ -128,9 +201,9 @@ function name(s: string): number[] {
   return [s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
 }
 
-/** The module: one memory of `pages` 64 KiB pages (exported as "mem") and `next` (exported). */
+/** The module: one memory of `pages` 64 KiB pages (exported as "mem"), `next` and `scan`. */
 function moduleBytes(pages: number): Uint8Array<ArrayBuffer> {
-  const body = [...uleb(NEXT_BODY.length), ...NEXT_BODY];
+  const bodies = [NEXT_BODY, SCAN_BODY].flatMap((b) => [...uleb(b.length), ...b]);
   return new Uint8Array([
     0x00,
     0x61,
@@ -140,11 +213,23 @@ function moduleBytes(pages: number): Uint8Array<ArrayBuffer> {
     0x00,
     0x00,
     0x00,
-    ...section(1, [0x01, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f]), // type 0: (i32, i32) -> i32
-    ...section(3, [0x01, 0x00]), // function 0 has type 0
+    // type 0: (i32, i32) -> i32; type 1: (i32, i32, i32, i32) -> i32
+    ...section(1, [0x02, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f]),
+    ...section(3, [0x02, 0x00, 0x01]), // next: type 0, scan: type 1
     ...section(5, [0x01, 0x00, ...uleb(pages)]), // memory 0: `pages`, no maximum
-    ...section(7, [0x02, ...name("next"), 0x00, 0x00, ...name("mem"), 0x02, 0x00]),
-    ...section(10, [0x01, ...body]),
+    ...section(7, [
+      0x03,
+      ...name("next"),
+      0x00,
+      0x00,
+      ...name("scan"),
+      0x00,
+      0x01,
+      ...name("mem"),
+      0x02,
+      0x00,
+    ]),
+    ...section(10, [0x02, ...bodies]),
   ]);
 }
 
@@ -155,26 +240,50 @@ function moduleBytes(pages: number): Uint8Array<ArrayBuffer> {
 export class LineBuffer {
   /** The buffer (read into it, then call {@link next} or {@link newline}). */
   readonly bytes: Uint8Array<ArrayBuffer>;
+  /** Where {@link scan} writes the stops it found. */
+  readonly stops: Int32Array<ArrayBuffer>;
   readonly #next: (from: number, end: number) => number;
+  readonly #scan: (from: number, end: number) => number;
   readonly #accelerated: boolean;
 
   /** A buffer of `size` bytes (rounded up to 64 KiB when WebAssembly is used). */
   constructor(size: number, useWasm = true) {
     let next: ((from: number, end: number) => number) | null = null;
+    let scan: ((from: number, end: number) => number) | null = null;
     let bytes: Uint8Array<ArrayBuffer> | null = null;
+    let stops: Int32Array<ArrayBuffer> | null = null;
     if (useWasm) {
       try {
-        const module = new WebAssembly.Module(moduleBytes(Math.ceil(size / 65536)));
+        // The buffer, then the stops (4-byte aligned).
+        const out = Math.ceil(size / 4) * 4;
+        const module = new WebAssembly.Module(moduleBytes(Math.ceil((out + 4 * MAX_STOPS) / 65536)));
         const instance = new WebAssembly.Instance(module);
+        const memory = (instance.exports.mem as WebAssembly.Memory).buffer as ArrayBuffer;
         next = instance.exports.next as (from: number, end: number) => number;
-        bytes = new Uint8Array((instance.exports.mem as WebAssembly.Memory).buffer as ArrayBuffer, 0, size);
+        const wasmScan = instance.exports.scan as (
+          from: number,
+          end: number,
+          out: number,
+          max: number,
+        ) => number;
+        scan = (from, end) => wasmScan(from, end, out, MAX_STOPS);
+        bytes = new Uint8Array(memory, 0, size);
+        stops = new Int32Array(memory, out, MAX_STOPS);
       } catch {
         // No WebAssembly SIMD here: the plain search below gives the same answers.
       }
     }
     this.#accelerated = next !== null;
     const b = this.bytes = bytes ?? new Uint8Array(size);
+    const st = this.stops = stops ?? new Int32Array(MAX_STOPS);
     this.#next = next ?? ((from, end) => plainNext(b, from, end));
+    this.#scan = scan ?? ((from, end) => {
+      let count = 0;
+      for (let at = plainNext(b, from, end); at < end && count < MAX_STOPS; at = plainNext(b, at + 1, end)) {
+        st[count++] = at;
+      }
+      return count;
+    });
   }
 
   /** True when the fast search is in use. */
@@ -188,6 +297,14 @@ export class LineBuffer {
    */
   next(from: number, end: number): number {
     return this.#next(from, end);
+  }
+
+  /**
+   * Writes to {@link stops} the offsets {@link next} stops at in bytes[from, end), in order, at
+   * most {@link MAX_STOPS}; returns how many.
+   */
+  scan(from: number, end: number): number {
+    return this.#scan(from, end);
   }
 
   /** The index of the first `\n` in bytes[from, end), or -1. */

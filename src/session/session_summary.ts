@@ -296,13 +296,21 @@ export async function summarizeSessionFile(path: string, prior?: SessionSummary)
       }
       let from = Math.max(start, resume);
       second &&= from > start;
+      // The stops (line ends and `{"ty`) of this read, found a batch at a time.
+      const stops = lines.stops;
+      let count = 0;
+      let i = 0;
       for (;;) {
-        const at = lines.next(from, end);
-        if (at >= end) {
-          // A `{"ty` cut by the end of the read is found again after the next one.
-          from = Math.max(start, end - 3);
-          break;
+        if (i === count) {
+          count = lines.scan(from, end);
+          i = 0;
+          if (count === 0) {
+            // A `{"ty` cut by the end of the read is found again after the next one.
+            from = Math.max(start, end - 3);
+            break;
+          }
         }
+        const at = stops[i++];
         if (buf[at] !== NEWLINE) {
           if (at + TYPE_KEY_LOOKAHEAD > end) {
             // Judged once more bytes of the line are read.

@@ -224,7 +224,7 @@ Deno.test("SES-16 issue 12: a pi-written session is listed from its bytes: two l
   });
 });
 
-Deno.test("SES-16 issue 12: the WebAssembly search finds the same line ends and keys as plain code", () => {
+Deno.test("SES-16 issue 12: the WebAssembly search finds the same line ends and keys as plain code, one at a time and in batches", () => {
   const fast = new LineBuffer(8192);
   const plain = new LineBuffer(8192, false);
   strictEqual(fast.accelerated, true);
@@ -232,7 +232,21 @@ Deno.test("SES-16 issue 12: the WebAssembly search finds the same line ends and 
   // A fixed pseudo-random sequence: newlines, `{"ty` and near misses at every alignment.
   let x = 12345;
   const rand = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const pieces = ["\n", '{"ty', '{"t', '{"', "{", "y", "a", '"', "ü"];
+  // Long runs without `\n` or `{` reach the 64-byte skipping.
+  const pieces = [
+    "\n",
+    '{"ty',
+    '{"t',
+    '{"',
+    "{",
+    "y",
+    "a",
+    '"',
+    "ü",
+    "x".repeat(70),
+    "é".repeat(45),
+    "-".repeat(130),
+  ];
   for (let round = 0; round < 40; round++) {
     const bytes = new TextEncoder().encode(
       Array.from({ length: 200 + round * 37 }, () => pieces[Math.floor(rand() * pieces.length)]).join(""),
@@ -244,6 +258,9 @@ Deno.test("SES-16 issue 12: the WebAssembly search finds the same line ends and 
       const end = from + Math.floor(rand() * (n - from + 1));
       strictEqual(fast.next(from, end), plain.next(from, end), `next(${from}, ${end})`);
       strictEqual(fast.newline(from, end), plain.newline(from, end), `newline(${from}, ${end})`);
+      const count = fast.scan(from, end);
+      strictEqual(count, plain.scan(from, end), `scan(${from}, ${end})`);
+      assertEquals(fast.stops.slice(0, count), plain.stops.slice(0, count));
     }
   }
 });
