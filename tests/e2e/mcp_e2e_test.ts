@@ -262,3 +262,48 @@ Deno.test("MCP-06 --no-mcp: no server connects and no MCP tool is declared", asy
   const tools = (run.requests[0].body as { tools: Line[] }).tools.map((tool) => tool.name);
   assertEquals(tools, ["read", "bash", "edit", "write"]);
 });
+
+/** `@modelcontextprotocol/server-everything` from npm, run under this Deno over stdio. */
+const EVERYTHING = {
+  command: Deno.execPath(),
+  args: [
+    "run",
+    "-A",
+    "--no-config",
+    "--quiet",
+    "npm:@modelcontextprotocol/server-everything@2026.8.31",
+    "stdio",
+  ],
+  exposure: "direct",
+};
+
+Deno.test("MCP-07 @modelcontextprotocol/server-everything: tool and resource tool declarations and results equal pi 1.6.0's", async () => {
+  const config = { mcpServers: { everything: EVERYTHING } };
+  const turns = [
+    call("c1", "mcp__everything__echo", { message: "hi" }),
+    call("c2", "mcp__everything__get_sum", { a: 2, b: 40 }),
+    call("c3", "mcp__everything__get_tiny_image"),
+    call("c4", "mcp__everything__get_structured_content", { location: "New York" }),
+    call("c5", "mcp__everything__get_resource_links", { count: 2 }),
+    call("c6", "mcp__everything__trigger_long_running_operation", { duration: 1, steps: 3 }),
+    call("c7", "list_mcp_resources", {}),
+    call("c8", "list_mcp_resource_templates", { server: "everything" }),
+    call("c9", "read_mcp_resource", {
+      server: "everything",
+      uri: "demo://resource/static/document/features.md",
+    }),
+    call("c10", "read_mcp_resource", { server: "nowhere", uri: "demo://x" }),
+    DONE,
+  ];
+  const ours = await runMcp({ globalConfig: config, turns });
+  const ref = await runMcp({ globalConfig: config, turns, reference: true });
+  assertEquals(ours.result.code, 0, ours.result.stderr);
+  const results = toolResults(ours.sessionLines);
+  assertEquals(results[0].content, text("Echo: hi"));
+  assertEquals(
+    results[9].content,
+    text('MCP server "nowhere" has no resources. Servers with resources: everything'),
+  );
+  assertEquals(ours.requests, ref.requests);
+  assertEquals(ours.sessionLines, ref.sessionLines);
+});

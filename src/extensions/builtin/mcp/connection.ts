@@ -11,8 +11,8 @@
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import { z } from "npm:zod@4.6.7";
 import {
-  CallToolResultSchema,
   ErrorCode,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
@@ -29,6 +29,11 @@ import type { McpCallToolResult } from "./content.ts";
 import type { McpServerLog } from "./log.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
+/**
+ * Results are taken as the server sent them, as pi-mcp does: the SDK's own result schemas rebuild
+ * objects in schema order, which changes the JSON the model sees (resource listings).
+ */
+const RAW_RESULT = z.any();
 const STDERR_TAIL_CHARS = 2_000;
 /** Delays between attempts to connect to an HTTP server that failed with a transient error. */
 const CONNECT_RETRY_DELAYS_MS = [250, 1_000];
@@ -41,6 +46,30 @@ export interface McpTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+}
+
+/** A listed resource or resource template. */
+export interface McpListItem {
+  uri?: string;
+  uriTemplate?: string;
+  name?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** One page of a listing. */
+export interface McpListPage {
+  items: McpListItem[];
+  nextCursor?: string;
+}
+
+/** The contents of a read resource. */
+export interface McpResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  _meta?: unknown;
 }
 
 /** Connection states, as `/mcp` and `pi mcp list` show them. */
@@ -67,6 +96,10 @@ function translateError(error: unknown, timeoutMs: number): Error {
     return new Error(message.replace(/^MCP error -?\d+: /, ""));
   }
   return error instanceof Error ? error : new Error(String(error));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function sliceTail(text: string, max: number): string {
@@ -187,7 +220,7 @@ export class McpServerConnection {
     try {
       const result = await client.request(
         { method: "tools/call", params: { name, arguments: args } },
-        CallToolResultSchema,
+        RAW_RESULT,
         {
           signal: options.signal,
           timeout: this.timeoutMs,
@@ -196,10 +229,84 @@ export class McpServerConnection {
           onprogress: (progress: McpProgress) => options.onProgress?.(progress),
         },
       );
+      if (!isRecord(result) || !Array.isArray(result.content)) {
+        throw new Error("Invalid MCP tools/call result");
+      }
       return result as unknown as McpCallToolResult;
     } catch (error) {
       throw translateError(error, this.timeoutMs);
     }
+  }
+
+  /**
+   * A read-only request (resources), reconnecting when needed and retried once after a transient
+   * HTTP error, as 1.6.0 does; tool calls are never retried.
+   */
+  async #readOnly<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 1;; attempt++) {
+      const client = await this.getClient();
+      try {
+        return await run(client);
+      } catch (error) {
+        if (attempt === 1 && "url" in this.entry.config && isTransient(error)) {
+          await new Promise((done) => setTimeout(done, CONNECT_RETRY_DELAYS_MS[0]));
+          continue;
+        }
+        throw translateError(error, this.timeoutMs);
+      }
+    }
+  }
+
+  /** One page of the server's resources. */
+  resourcesPage(cursor: string | undefined, signal?: AbortSignal): Promise<McpListPage> {
+    return this.#readOnly(async (client) => {
+      return await this.#listPage(client, "resources/list", "resources", cursor, signal);
+    });
+  }
+
+  /** One page of the server's resource templates (none when it does not implement them). */
+  resourceTemplatesPage(cursor: string | undefined, signal?: AbortSignal): Promise<McpListPage> {
+    return this.#readOnly(async (client) => {
+      try {
+        return await this.#listPage(client, "resources/templates/list", "resourceTemplates", cursor, signal);
+      } catch (error) {
+        if (
+          error instanceof McpError &&
+          (error as unknown as { code: number }).code === ErrorCode.MethodNotFound
+        ) {
+          return { items: [] };
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** Every page of resources (or templates). */
+  async allPages(kind: "resources" | "templates", signal?: AbortSignal): Promise<McpListItem[]> {
+    const items: McpListItem[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = kind === "resources"
+        ? await this.resourcesPage(cursor, signal)
+        : await this.resourceTemplatesPage(cursor, signal);
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  }
+
+  /** Reads one resource. */
+  readResource(uri: string, signal?: AbortSignal): Promise<{ contents: McpResourceContents[] }> {
+    return this.#readOnly(async (client) => {
+      const result = await client.request({ method: "resources/read", params: { uri } }, RAW_RESULT, {
+        signal,
+        timeout: this.timeoutMs,
+      });
+      if (!isRecord(result) || !Array.isArray(result.contents)) {
+        throw new Error("Invalid MCP resources/read result");
+      }
+      return { contents: result.contents as McpResourceContents[] };
+    });
   }
 
   async #open(): Promise<Client> {
@@ -259,11 +366,31 @@ export class McpServerConnection {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
-      tools.push(...(page.tools as unknown as McpTool[]));
+      const page = await this.#listPage(client, "tools/list", "tools", cursor);
+      tools.push(...(page.items as unknown as McpTool[]));
       cursor = page.nextCursor;
     } while (cursor);
     return tools;
+  }
+
+  /** One page of a `…/list` method, its items under `key`. */
+  async #listPage(
+    client: Client,
+    method: string,
+    key: string,
+    cursor: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<McpListPage> {
+    const result = await client.request(
+      { method, params: cursor ? { cursor } : {} } as Parameters<Client["request"]>[0],
+      RAW_RESULT,
+      { signal, timeout: this.timeoutMs },
+    );
+    if (!isRecord(result) || !Array.isArray(result[key])) throw new Error(`Invalid MCP ${method} result`);
+    const nextCursor = typeof result.nextCursor === "string" && result.nextCursor
+      ? result.nextCursor
+      : undefined;
+    return { items: result[key] as McpListItem[], ...(nextCursor ? { nextCursor } : {}) };
   }
 
   #connectFailed(error: unknown, stderr: string | undefined): Error {

@@ -39,7 +39,8 @@ export interface McpCallToolResult {
 /** Model-facing text of an MCP result beyond this is cut in the middle. */
 export const MCP_OUTPUT_MAX_BYTES = 20 * 1024;
 
-type ModelContent = TextContent | ImageContent;
+/** Text and images, what a tool result holds. */
+export type ModelContent = TextContent | ImageContent;
 
 /** Writes `data` to a new private file `<tmp>/pi-mcp-<16 hex><extension>` and returns its path. */
 export async function saveToTempFile(data: string | Uint8Array, extension: string): Promise<string> {
@@ -106,7 +107,11 @@ export interface ConvertOptions {
   saveOutput?: (data: string | Uint8Array, extension: string) => Promise<string>;
 }
 
-async function blockToContent(server: string, block: McpContentBlock, options: ConvertOptions) {
+async function blockToContent(
+  server: string,
+  block: McpContentBlock,
+  options: ConvertOptions,
+): Promise<ModelContent[]> {
   if (block.type === "resource_link") {
     const details = [block.mimeType, block.size === undefined ? undefined : formatSize(block.size)].filter(
       Boolean,
@@ -169,7 +174,17 @@ function truncateMiddle(text: string, maxBytes: number) {
   return { content: `${head}…${removed} chars truncated…${tail}`, totalBytes: buf.length, totalLines: lines };
 }
 
-async function limitContent(
+/** Model-facing content of `server`'s blocks, before the output limit. */
+export async function toModelContent(
+  server: string,
+  blocks: McpContentBlock[],
+  options: ConvertOptions = {},
+): Promise<ModelContent[]> {
+  return (await Promise.all(blocks.map((block) => blockToContent(server, block, options)))).flat();
+}
+
+/** Keeps model-facing text within {@link MCP_OUTPUT_MAX_BYTES}, saving the full text to a file. */
+export async function limitContent(
   content: ModelContent[],
   save: (data: string, extension: string) => Promise<string>,
 ): Promise<{ content: ModelContent[]; fullOutputPath?: string }> {
@@ -212,7 +227,7 @@ export async function convertMcpResult(
   const blocks = result.content ?? [];
   let converted: ModelContent[];
   if (blocks.length > 0) {
-    converted = (await Promise.all(blocks.map((block) => blockToContent(server, block, options)))).flat();
+    converted = await toModelContent(server, blocks, options);
   } else {
     converted = result.structuredContent !== undefined
       ? [{ type: "text", text: JSON.stringify(result.structuredContent, null, 2) }]

@@ -17,6 +17,7 @@ import type { McpServerConnection } from "./connection.ts";
 import { McpServerLog } from "./log.ts";
 import { createMcpToolName } from "./naming.ts";
 import { configuredExposures, MCP_SERVERS_SECTION, renderServersSection } from "./section.ts";
+import { createMcpResourceTools } from "./resources.ts";
 import { createMcpToolDefinition } from "./tools.ts";
 
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
@@ -77,6 +78,8 @@ export class SessionMcp {
   /** Tool names each server currently offers. */
   #serverTools = new Map<string, Set<string>>();
   #waitedForStartup = false;
+  /** Whether the resource tools were declared (a direct server with resources connected). */
+  #resourceToolsAdded = false;
   #pending: Promise<void> = Promise.resolve();
   #log: McpServerLog;
 
@@ -174,10 +177,12 @@ export class SessionMcp {
           }
           return connection;
         },
+        readableResources: () => this.#resourceServers().some((candidate) => candidate.name === server),
       }));
     }
     this.#serverTools.set(server, current);
     if (definitions.length > 0) this.#target.addTools(definitions);
+    this.#syncResourceTools();
     // Tools the server withdrew stop being declared.
     const withdrawn = [...previous].filter((name) => !current.has(name));
     if (withdrawn.length > 0) {
@@ -186,6 +191,30 @@ export class SessionMcp {
       );
     }
     this.#updateSection();
+  }
+
+  /** Enabled, non-hidden servers with resources: what the resource tools reach. */
+  #resourceServers(): McpServerConnection[] {
+    return this.servers.flatMap((server) =>
+      server.connection?.hasResources && isEnabled(server) &&
+        (server.entry.config.exposure ?? "codemode") !== "hidden"
+        ? [server.connection]
+        : []
+    );
+  }
+
+  /**
+   * The resource tools take the widest exposure of the servers they reach (1.6.0). Only `direct`
+   * declares them in this build; codemode and tool_search, which reach the others, are not here yet.
+   */
+  #syncResourceTools(): void {
+    if (this.#resourceToolsAdded) return;
+    const direct = this.servers.some((server) =>
+      server.connection?.hasResources && isEnabled(server) && server.entry.config.exposure === "direct"
+    );
+    if (!direct) return;
+    this.#resourceToolsAdded = true;
+    this.#target.addTools(createMcpResourceTools(() => this.#resourceServers()));
   }
 
   #updateSection(): void {

@@ -37,6 +37,8 @@ export interface McpToolDefinitionOptions {
   exposure: McpExposure;
   /** The server's connection as it is when the tool runs; throws when the tool is gone. */
   getConnection: () => McpServerConnection;
+  /** Whether `read_mcp_resource` reaches this server (resource links then name it). */
+  readableResources?: () => boolean;
 }
 
 /** The pi tool for one MCP tool. */
@@ -61,7 +63,9 @@ export function createMcpToolDefinition(options: McpToolDefinitionOptions): McpT
           onUpdate?.({ content: [{ type: "text", text }], details: { server, tool: tool.name } });
         },
       });
-      return await convertMcpResult(server, tool.name, result);
+      return await convertMcpResult(server, tool.name, result, {
+        readableResources: options.readableResources?.(),
+      });
     },
   };
 }
