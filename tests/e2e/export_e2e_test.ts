@@ -183,35 +183,13 @@ Deno.test("HTML-05 RPC export_html on a resumed session: 1.6.0's responses, defa
       resumed,
       (await Deno.readTextFile(SESSIONS.branched)).split("/home/user/project").join(project),
     );
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--no-prompt",
-        new URL("../../main.ts", import.meta.url).pathname,
-        "--mode",
-        "rpc",
-        "--session",
-        resumed,
-      ],
-      cwd: project,
-      env: s.env,
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode([
+    const stdin = [
       JSON.stringify({ id: "a", type: "export_html", outputPath: `${s.dir}/rpc.html` }),
       JSON.stringify({ id: "b", type: "export_html" }),
       "",
-    ].join("\n")));
-    await writer.close();
-    const out = await child.output();
-    const responses = new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((l) =>
-      JSON.parse(s.norm(l))
-    );
+    ].join("\n");
+    const out = await spawnPi(["--mode", "rpc", "--session", resumed], { cwd: project, env: s.env, stdin });
+    const responses = out.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(s.norm(l)));
     const ref = expected("rpc") as unknown as {
       responses: unknown;
       defaultFileWritten: string[];
