@@ -176,11 +176,13 @@ async function applySandboxProfile(
   const globalSettings = settings.getGlobalSettings() as Record<string, unknown>;
   if (parsed.sandbox === undefined && !("sandbox" in globalSettings)) return undefined;
   const { applySandbox, sessionPathsOf } = await import("./sandbox.ts");
+  // The user's own sessionDir only: a project must not choose where a confined pi may write.
+  const ownSessionDir = typeof globalSettings.sessionDir === "string" ? globalSettings.sessionDir : undefined;
   return await applySandbox({
     flag: parsed.sandbox,
     cwd,
     agentDir,
-    sessionDir: resolveSessionDir(parsed.sessionDir, settings.getSessionDir()),
+    sessionDir: resolveSessionDir(parsed.sessionDir, ownSessionDir),
     sessionPaths: sessionPathsOf(parsed),
     argv,
   }, globalSettings);
