@@ -3,6 +3,8 @@
  *
  * @module
  */
+// Mistral first: its path also ends in /chat/completions, which the OpenAI encoder would take.
+import "./mistral.ts";
 import "./anthropic.ts";
 import "./openai_completions.ts";
 import "./openai_responses.ts";

@@ -107,3 +107,37 @@ export function normaliseWire<T>(value: T): T {
     return v;
   });
 }
+
+/** A 1×1 PNG, for image cases. */
+export const PNG_1PX =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** A tool with one required string parameter. */
+export const READ_TOOL = {
+  name: "read",
+  description: "Read a file",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+
+/** A system prompt, one user message and the read tool. */
+export const SIMPLE_CONTEXT: Context = {
+  systemPrompt: "You are terse.",
+  messages: [{ role: "user", content: "Say hi", timestamp: 1 }],
+  tools: [READ_TOOL],
+};
+
+/**
+ * Applies our deliberate wording differences to the reference's side: every error message of
+ * its events and final message that `rewrite` changes.
+ */
+export function rewriteReferenceErrors(
+  outcome: WireOutcome,
+  rewrite: (message: string, stopReason: unknown) => string,
+): WireOutcome {
+  const fix = (m: Record<string, unknown>) =>
+    typeof m.errorMessage === "string" ? { ...m, errorMessage: rewrite(m.errorMessage, m.stopReason) } : m;
+  const events = outcome.events.map((e) =>
+    e.type === "error" ? { ...e, error: fix(e.error as Record<string, unknown>) } : e
+  );
+  return { ...outcome, events, final: fix(outcome.final) };
+}
