@@ -15,6 +15,7 @@ const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "google-generative-ai": () => import("./providers/google.ts"),
   "bedrock-converse-stream": () => import("./providers/bedrock.ts"),
   "azure-openai-responses": () => import("./providers/azure_openai_responses.ts"),
+  "mistral-conversations": () => import("./providers/mistral.ts"),
 };
 
 const registered = new Map<string, { provider: ApiProvider; sourceId?: string }>();

@@ -21,7 +21,6 @@ type Invoke = (provider: ApiProvider) => AssistantMessageEventStream;
  */
 export const UNIMPLEMENTED_BUILTIN_APIS: readonly string[] = [
   "google-vertex",
-  "mistral-conversations",
   "openai-codex-responses",
   "pi-messages",
 ];
