@@ -18,6 +18,7 @@ import { CompactionSummaryView } from "./compaction_summary.ts";
 import { keyDisplayText } from "./hotkeys.ts";
 import type { Theme } from "./theme.ts";
 import { ToolExecutionView } from "./tool_execution.ts";
+import type { RenderPaths } from "./tool_renderers.ts";
 
 /** The chat and the pending-message area, fed with session events. */
 export class ChatView {
@@ -35,7 +36,11 @@ export class ChatView {
   #queued: [readonly string[], readonly string[]] = [[], []];
 
   /** A chat drawn with `theme`; `hideThinking` as the hideThinkingBlock setting. */
-  constructor(private readonly theme: Theme, hideThinking: boolean) {
+  constructor(
+    private readonly theme: Theme,
+    hideThinking: boolean,
+    private readonly paths: RenderPaths = { cwd: Deno.cwd() },
+  ) {
     this.#hideThinking = hideThinking;
   }
 
@@ -131,7 +136,7 @@ export class ChatView {
   #toolView(id: string, name: string, args: unknown): ToolExecutionView {
     let view = this.#tools.get(id);
     if (!view) {
-      view = new ToolExecutionView(this.theme, name, args);
+      view = new ToolExecutionView(this.theme, name, args, this.paths);
       view.setExpanded(this.#expanded);
       this.chat.addChild(view);
       this.#tools.set(id, view);

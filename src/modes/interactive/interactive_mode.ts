@@ -92,7 +92,10 @@ export class InteractiveApp implements CommandHost {
   constructor(readonly host: SessionRuntimeHost, private readonly options: InteractiveModeOptions) {
     const settings = host.session.settingsManager;
     this.theme = loadTheme(settings.getTheme());
-    this.chat = new ChatView(this.theme, settings.getHideThinkingBlock());
+    this.chat = new ChatView(this.theme, settings.getHideThinkingBlock(), {
+      cwd: host.session.sessionManager.getCwd(),
+      home: Deno.env.get("HOME"),
+    });
     this.chat.abortText = () => {
       const attempts = this.session.retryAttempt;
       return attempts > 0

@@ -2,8 +2,8 @@
  * A tool call in the chat, in the simple built-in rendering: a box (pending, success or error
  * background) with the call on top and the output below, collapsed to a preview until the
  * app.tools.expand key expands every tool row. `bash` shows `$ command`, the last lines of its
- * output and how long it took, as pi 1.6.0 does; other tools show `name key=value…` and the first
- * lines of their output. The per-tool renderers of 1.6.0 (diffs, read, grep…) come later.
+ * output and how long it took, as pi 1.6.0 does; read, write and edit use 1.6.0's renderers
+ * (tool_renderers.ts); other tools show `name key=value…` and the first lines of their output.
  *
  * @module
  */
@@ -11,6 +11,16 @@ import type { AgentToolResult } from "../../agent/types.ts";
 import { Box, Container, Spacer, Text } from "../../tui/mod.ts";
 import { keyText } from "./app_keys.ts";
 import type { Theme } from "./theme.ts";
+import {
+  editCall,
+  editResultError,
+  readCall,
+  readResult,
+  renderDiff,
+  type RenderPaths,
+  writeCall,
+  writeResult,
+} from "./tool_renderers.ts";
 
 const COLLAPSED_ARGS_CHARS = 100;
 const PREVIEW_LINES = 10;
@@ -77,8 +87,13 @@ export class ToolExecutionView extends Container {
   #startedAt?: number;
   #durationMs?: number;
 
-  /** A row for a call of `toolName` with `args` so far. */
-  constructor(private readonly theme: Theme, readonly toolName: string, args: unknown) {
+  /** A row for a call of `toolName` with `args` so far; paths show relative to `paths`. */
+  constructor(
+    private readonly theme: Theme,
+    readonly toolName: string,
+    args: unknown,
+    private readonly paths: RenderPaths = { cwd: Deno.cwd() },
+  ) {
     super();
     this.#args = args;
     this.addChild(new Spacer(1));
@@ -88,6 +103,11 @@ export class ToolExecutionView extends Container {
   }
 
   #background(): "toolPendingBg" | "toolSuccessBg" | "toolErrorBg" {
+    if (this.toolName === "edit") {
+      // The edit box follows its diff: success once there is one, error once it failed.
+      if (this.#editDiff() !== undefined) return "toolSuccessBg";
+      return this.#isError && !this.#partial ? "toolErrorBg" : "toolPendingBg";
+    }
     if (this.#partial) return "toolPendingBg";
     return this.#isError ? "toolErrorBg" : "toolSuccessBg";
   }
@@ -121,9 +141,52 @@ export class ToolExecutionView extends Container {
     this.#rebuild();
   }
 
+  #editDiff(): string | undefined {
+    if (!this.#result || this.#isError) return undefined;
+    const diff = (this.#result.details as { diff?: unknown } | undefined)?.diff;
+    return typeof diff === "string" ? diff : undefined;
+  }
+
+  /** The read, write and edit rows; false for other tools. */
+  #rebuildBuiltin(): boolean {
+    const theme = this.theme;
+    const args = this.#args as Record<string, unknown> | undefined;
+    const result = this.#result;
+    if (this.toolName === "read") {
+      this.#box.addChild(new Text(readCall(theme, args, this.#expanded, this.paths), 0, 0));
+      if (result) {
+        this.#box.addChild(new Text(readResult(theme, result, this.#expanded, this.#isError), 0, 0));
+      }
+      return true;
+    }
+    if (this.toolName === "write") {
+      this.#box.addChild(new Text(writeCall(theme, args, this.#expanded, this.paths), 0, 0));
+      const failure = result && writeResult(theme, result, this.#isError);
+      if (failure) this.#box.addChild(new Text(failure, 0, 0));
+      return true;
+    }
+    if (this.toolName === "edit") {
+      this.#box.addChild(new Text(editCall(theme, args, this.paths), 0, 0));
+      const diff = this.#editDiff();
+      if (diff !== undefined) {
+        this.#box.addChild(new Spacer(1));
+        this.#box.addChild(new Text(renderDiff(theme, diff), 0, 0));
+      }
+      // A failure shows in the box, where 1.6.0's pre-run preview puts the same matching error.
+      const failure = result && editResultError(theme, result, this.#isError);
+      if (failure) {
+        this.#box.addChild(new Spacer(1));
+        this.#box.addChild(new Text(failure, 0, 0));
+      }
+      return true;
+    }
+    return false;
+  }
+
   #rebuild(): void {
     const theme = this.theme;
     this.#box.clear();
+    if (this.#rebuildBuiltin()) return;
     const output = textOutput(this.#result).trim();
     const styled = output ? output.split("\n").map((line) => theme.fg("toolOutput", line)) : [];
     if (this.toolName === "bash") {
