@@ -6,6 +6,9 @@
  * resumes the same file.
  *
  * Usage: deno run -A scripts/bench/session_resume.ts [rounds] [--mb 50] [--ours-only] [--ref-only]
+ *        [--profile DIR]
+ *
+ * `--profile DIR` writes a V8 CPU profile of each of our runs into DIR (`deno run --cpu-prof`).
  *
  * `--mb N` scales the session (50 → ≈50 MB, 13,800 messages; 500 → ≈500 MB, 138,000 messages).
  *
@@ -25,7 +28,8 @@ function flagValue(name: string): string | undefined {
 
 const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && !Deno.args[i - 1]?.startsWith("--")) ?? 5);
 const mb = Number(flagValue("--mb") ?? 50);
-const oursOnly = Deno.args.includes("--ours-only");
+const profileDir = flagValue("--profile");
+const oursOnly = Deno.args.includes("--ours-only") || profileDir !== undefined;
 const refOnly = Deno.args.includes("--ref-only");
 const main = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -68,7 +72,8 @@ async function run(label: string, cmd: string[]): Promise<CpuSample> {
   return sample;
 }
 
-const ours = () => run("ours", [Deno.execPath(), "run", ...piRunFlags(), main, ...piArgs]);
+const profileFlags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+const ours = () => run("ours", [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...piArgs]);
 const ref = () => run("ref", [...referenceCommand(), ...piArgs]);
 
 function report(label: string, samples: CpuSample[]): { ms: number; cpu: number; rss: number } {

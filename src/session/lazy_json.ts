@@ -37,29 +37,31 @@ function skipSpace(b: Uint8Array, i: number): number {
   return i;
 }
 
-function isHex(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-}
-
-/** Bytes that may follow a backslash in a JSON string: `"` `\` `/` b f n r t u. */
-const ESCAPABLE = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74, 0x75]);
+/** 1 for the bytes that may follow a backslash in a JSON string: `"` `\` `/` b f n r t u. */
+const ESCAPABLE = new Uint8Array(256);
+for (const c of '"\\/bfnrtu') ESCAPABLE[c.charCodeAt(0)] = 1;
+/** 1 for hexadecimal digits. */
+const HEX = new Uint8Array(256);
+for (const c of "0123456789abcdefABCDEF") HEX[c.charCodeAt(0)] = 1;
 
 /**
  * End (exclusive) of the string starting at `b[i] === '"'`, or -1 when it never closes or is not
  * valid JSON (a bad escape, a raw control character), exactly where JSON.parse would fail. A
- * plain byte loop: real tool output has so many escaped quotes that indexOf is slower.
+ * plain byte loop with table lookups: real tool output has so many escaped quotes that indexOf
+ * is slower.
  */
 function skipString(b: Uint8Array, i: number): number {
   const n = b.length;
   for (let j = i + 1; j < n; j++) {
     const c = b[j];
+    if (c > 0x5c) continue;
     if (c === QUOTE) return j + 1;
     if (c < 0x20) return -1;
     if (c === BACKSLASH) {
       const e = b[++j];
-      if (!ESCAPABLE.has(e)) return -1;
+      if (j >= n || !ESCAPABLE[e]) return -1;
       if (e === 0x75) {
-        if (!(isHex(b[j + 1]) && isHex(b[j + 2]) && isHex(b[j + 3]) && isHex(b[j + 4]))) return -1;
+        if (j + 4 >= n || !(HEX[b[j + 1]] & HEX[b[j + 2]] & HEX[b[j + 3]] & HEX[b[j + 4]])) return -1;
         j += 4;
       }
     }
