@@ -6,19 +6,12 @@
  * server) and the JSON records must be equal once paths, dates, ids and times are normalised.
  * A run with a wrong secret fails the same way in both, and its output holds no secret.
  */
-import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
-import { createAgentEnv } from "../support/agent_env.ts";
 import { bedrockRequestView, FAKE_AWS_CREDENTIALS } from "../support/fake_provider/bedrock.ts";
-import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
-import { requireReferenceCli, spawnPi } from "../support/spawn_pi.ts";
-import {
-  comparableJsonLine,
-  makeNormalizer,
-  packageDirs,
-  PROMPT,
-  writeReadEditTurns,
-} from "../e2e/scenario.ts";
+import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { type CliRun, runWireCli } from "../support/fake_provider/wire_cli.ts";
+import { requireReferenceCli } from "../support/spawn_pi.ts";
+import { writeReadEditTurns } from "../e2e/scenario.ts";
 
 const MODEL_ID = "anthropic.claude-sonnet-4-5-20250929-v1:0";
 
@@ -28,29 +21,20 @@ const AWS_ENV = {
   AWS_REGION: "us-west-2",
   // The AWS SDK inside pi 1.6.0 defaults to HTTP/2, which the plain http:// fake does not speak.
   AWS_BEDROCK_FORCE_HTTP1: "1",
-  PI_OFFLINE: "1",
 };
 
-interface CliRun {
-  code: number;
-  stderr: string;
-  stdout: string;
-  jsonLines: unknown[];
-  requests: unknown[];
-}
-
-async function runCli(
+function runCli(
   reference: boolean,
   turns: ScriptedTurn[],
   extraEnv: Record<string, string> = {},
 ): Promise<CliRun> {
-  const server = await startFakeProvider(turns);
-  const env = await createAgentEnv(server.url);
-  try {
-    const models = {
+  return runWireCli({
+    reference,
+    turns,
+    models: (url) => ({
       providers: {
         "amazon-bedrock": {
-          baseUrl: server.url,
+          baseUrl: url,
           models: [{
             id: MODEL_ID,
             name: "Claude Sonnet 4.5 (fake)",
@@ -63,22 +47,11 @@ async function runCli(
           }],
         },
       },
-    };
-    await Deno.writeTextFile(join(env.agentDir, "models.json"), JSON.stringify(models, null, 2));
-    const result = await spawnPi(
-      ["--mode", "json", "--model", `amazon-bedrock/${MODEL_ID}`, "--thinking", "low", PROMPT],
-      { env: { ...env.env, ...AWS_ENV, ...extraEnv }, cwd: env.cwd, reference },
-    );
-    const normalize = makeNormalizer(env.root, packageDirs());
-    const jsonLines = result.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) =>
-      comparableJsonLine(normalize(JSON.parse(l)))
-    );
-    const requests = server.requests.map((r) => normalize(bedrockRequestView(r)));
-    return { code: result.code, stderr: result.stderr, stdout: result.stdout, jsonLines, requests };
-  } finally {
-    await server.close();
-    await env.cleanup();
-  }
+    }),
+    args: ["--model", `amazon-bedrock/${MODEL_ID}`, "--thinking", "low"],
+    env: { ...AWS_ENV, ...extraEnv },
+    view: bedrockRequestView,
+  });
 }
 
 Deno.test("PROV-02 Bedrock via the CLI: requests and JSON records equal pi 1.6.0's (write/read/edit scenario)", async () => {
