@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "a466d3b1f5c9";
+export const DOCUMENTATION_HASH = "1da1ba452f59";
