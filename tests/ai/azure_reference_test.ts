@@ -7,8 +7,11 @@
 import { assertEquals } from "../support/assert.ts";
 import { type RecordedRequest, startFakeProvider } from "../support/fake_provider/mod.ts";
 import {
+  PNG_1PX,
+  READ_TOOL,
   runOursWire,
   runReferenceWire,
+  SIMPLE_CONTEXT,
   type WireCase,
   type WireOutcome,
 } from "../support/fake_provider/wire_reference.ts";
@@ -32,24 +35,12 @@ function azure(id: string, extra: Partial<Model> = {}, path = "/openai/v1"): (ur
   });
 }
 
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const READ_TOOL = {
-  name: "read",
-  description: "Read a file",
-  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-};
-const SIMPLE: Context = {
-  systemPrompt: "You are terse.",
-  messages: [{ role: "user", content: "Say hi", timestamp: 1 }],
-  tools: [READ_TOOL],
-};
 const HISTORY: Context = {
   systemPrompt: "You are terse.",
   messages: [
     {
       role: "user",
-      content: [{ type: "text", text: "Look" }, { type: "image", mimeType: "image/png", data: PNG }],
+      content: [{ type: "text", text: "Look" }, { type: "image", mimeType: "image/png", data: PNG_1PX }],
       timestamp: 1,
     },
     {
@@ -96,7 +87,7 @@ const AZURE_CASES: WireCase[] = [
       ],
       usage: { input: 100, output: 20, cacheRead: 40 },
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: {
       apiKey: KEY,
@@ -126,21 +117,21 @@ const AZURE_CASES: WireCase[] = [
   {
     name: "non-reasoning model, temperature, tiny max tokens raised to 16",
     turn: { ...TEXT_TURN, stopReason: "length" },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-4.1", { reasoning: false }),
     options: { apiKey: KEY, temperature: 0.2, maxTokens: 5, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
   {
     name: "HTTP 401",
     turn: { fault: { kind: "http", status: 401, message: "Access denied due to invalid subscription key." } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
   {
     name: "HTTP 429",
     turn: { fault: { kind: "http", status: 429, message: "Rate limit is exceeded." } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
@@ -154,14 +145,14 @@ const AZURE_CASES: WireCase[] = [
           "Your input exceeds the context window of this model. Please adjust your input and try again.",
       },
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
   {
     name: "HTTP 500",
     turn: { fault: { kind: "http", status: 500, message: "The server had an error." } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
@@ -171,21 +162,21 @@ const AZURE_CASES: WireCase[] = [
       ...TEXT_TURN,
       fault: { kind: "error_event", message: "The model produced invalid content.", afterChunks: 5 },
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
   {
     name: "connection dropped mid-stream",
     turn: { ...TEXT_TURN, fault: { kind: "drop", afterChunks: 5 } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
   },
   {
     name: "abort mid-stream",
     turn: { ...TEXT_TURN, fault: { kind: "stall", afterChunkContaining: "output_text.delta" } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: azure("gpt-5.4"),
     options: { apiKey: KEY, env: { AZURE_OPENAI_BASE_URL: "" } },
     abortAfterEvents: 3,
@@ -244,7 +235,7 @@ Deno.test("Azure OpenAI Responses: endpoint from AZURE_OPENAI_BASE_URL, missing 
   // The model's own base URL is never contacted: AZURE_OPENAI_BASE_URL wins.
   const server = await startFakeProvider([TEXT_TURN]);
   try {
-    const viaEnv = await complete(azure("gpt-5.4")("https://ignored.example"), SIMPLE, {
+    const viaEnv = await complete(azure("gpt-5.4")("https://ignored.example"), SIMPLE_CONTEXT, {
       apiKey: KEY,
       env: { AZURE_OPENAI_BASE_URL: `${server.url}/openai/v1/` },
     });
@@ -254,7 +245,7 @@ Deno.test("Azure OpenAI Responses: endpoint from AZURE_OPENAI_BASE_URL, missing 
   } finally {
     await server.close();
   }
-  const noEndpoint = await complete({ ...azure("gpt-5.4")(""), baseUrl: "" }, SIMPLE, {
+  const noEndpoint = await complete({ ...azure("gpt-5.4")(""), baseUrl: "" }, SIMPLE_CONTEXT, {
     apiKey: KEY,
     env: { AZURE_OPENAI_BASE_URL: "", AZURE_OPENAI_RESOURCE_NAME: "" },
   });
@@ -262,7 +253,7 @@ Deno.test("Azure OpenAI Responses: endpoint from AZURE_OPENAI_BASE_URL, missing 
     noEndpoint.errorMessage,
     "Azure OpenAI base URL is required. Set AZURE_OPENAI_BASE_URL or AZURE_OPENAI_RESOURCE_NAME, or pass azureBaseUrl, azureResourceName, or model.baseUrl.",
   );
-  const noKey = await complete(azure("gpt-5.4")("http://127.0.0.1:9"), SIMPLE, {
+  const noKey = await complete(azure("gpt-5.4")("http://127.0.0.1:9"), SIMPLE_CONTEXT, {
     env: { AZURE_OPENAI_API_KEY: "" },
   });
   assertEquals(noKey.errorMessage, "No API key for provider: azure");

@@ -14,8 +14,11 @@ import {
 } from "../support/fake_provider/bedrock.ts";
 import {
   normaliseWire,
+  PNG_1PX,
+  READ_TOOL,
   runOursWire,
   runReferenceWire,
+  SIMPLE_CONTEXT,
   type WireCase,
   type WireOutcome,
 } from "../support/fake_provider/wire_reference.ts";
@@ -55,27 +58,16 @@ const OPUS_47 = claude("global.anthropic.claude-opus-4-7", "Claude Opus 4.7");
 const GPT_OSS = claude("openai.gpt-oss-120b-1:0", "gpt-oss-120b", { maxTokens: 8192, contextWindow: 128000 });
 const NOVA = claude("amazon.nova-pro-v1:0", "Nova Pro", { reasoning: false, maxTokens: 5000 });
 
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-
-const READ_TOOL = {
-  name: "read",
-  description: "Read a file",
-  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-};
-
-const SIMPLE: Context = {
-  systemPrompt: "You are terse.",
-  messages: [{ role: "user", content: "Say hi", timestamp: 1 }],
-  tools: [READ_TOOL],
-};
-
 const HISTORY: Context = {
   systemPrompt: "You are terse.",
   messages: [
     {
       role: "user",
-      content: [{ type: "text", text: "Look at this" }, { type: "image", mimeType: "image/png", data: PNG }],
+      content: [{ type: "text", text: "Look at this" }, {
+        type: "image",
+        mimeType: "image/png",
+        data: PNG_1PX,
+      }],
       timestamp: 1,
     },
     {
@@ -112,7 +104,7 @@ const HISTORY: Context = {
       role: "toolResult",
       toolCallId: "call|odd.id",
       toolName: "read",
-      content: [{ type: "text", text: "failed" }, { type: "image", mimeType: "image/png", data: PNG }],
+      content: [{ type: "text", text: "failed" }, { type: "image", mimeType: "image/png", data: PNG_1PX }],
       isError: true,
       timestamp: 4,
     },
@@ -133,7 +125,7 @@ const BEDROCK_CASES: WireCase[] = [
       ],
       usage: { input: 120, output: 30, cacheRead: 50, cacheWrite: 10 },
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { reasoning: "medium", env: KEYS },
   },
@@ -146,7 +138,7 @@ const BEDROCK_CASES: WireCase[] = [
         { type: "toolCall", id: "tooluse_b", name: "read", arguments: { path: "y.ts" } },
       ],
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: OPUS_46,
     options: { reasoning: "high", env: { ...KEYS, AWS_SESSION_TOKEN: "FwoGZXIvYXdzEFAKE//session" } },
   },
@@ -167,14 +159,14 @@ const BEDROCK_CASES: WireCase[] = [
   {
     name: "Nova, no reasoning, no cache points, temperature, max tokens stop",
     turn: { ...TEXT_TURN, stopReason: "length" },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: NOVA,
     options: { temperature: 0.3, maxTokens: 100, env: KEYS },
   },
   {
     name: "bearer token (AWS_BEARER_TOKEN_BEDROCK)",
     turn: TEXT_TURN,
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: { ...KEYS, AWS_BEARER_TOKEN_BEDROCK: FAKE_BEDROCK_TOKEN } },
   },
@@ -183,7 +175,7 @@ const BEDROCK_CASES: WireCase[] = [
     turn: {
       fault: { kind: "http", status: 400, message: "Input is too long for requested model." },
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
@@ -197,7 +189,7 @@ const BEDROCK_CASES: WireCase[] = [
       { fault: { kind: "http", status: 429, message: "Too many tokens, please wait before trying again." } },
       { fault: { kind: "http", status: 429, message: "Too many tokens, please wait before trying again." } },
     ],
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
@@ -209,7 +201,7 @@ const BEDROCK_CASES: WireCase[] = [
       { fault: { kind: "http", status: 500, message: "The system encountered an unexpected error." } },
       { fault: { kind: "http", status: 500, message: "The system encountered an unexpected error." } },
     ],
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
@@ -221,7 +213,7 @@ const BEDROCK_CASES: WireCase[] = [
       { fault: { kind: "http", status: 503, message: "Bedrock is unable to process your request." } },
       { fault: { kind: "http", status: 503, message: "Bedrock is unable to process your request." } },
     ],
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
@@ -235,21 +227,21 @@ const BEDROCK_CASES: WireCase[] = [
         afterChunks: 3,
       },
     },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
   {
     name: "connection dropped mid-stream",
     turn: { ...TEXT_TURN, fault: { kind: "drop", afterChunks: 3 } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
   {
     name: "body ends before messageStop",
     turn: { ...TEXT_TURN, fault: { kind: "close", afterChunks: 3 } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
@@ -257,7 +249,7 @@ const BEDROCK_CASES: WireCase[] = [
     name: "abort mid-stream",
     // Nothing is buffered past the third event, so both sides stop at the same text.
     turn: { ...TEXT_TURN, fault: { kind: "stall", afterChunks: 2 } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
     abortAfterEvents: 3,
@@ -265,28 +257,28 @@ const BEDROCK_CASES: WireCase[] = [
   {
     name: "corrupt frame (bad message CRC)",
     turn: { ...TEXT_TURN, fault: { kind: "garbage", data: "zzz", afterChunks: 2 } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
   {
     name: "corrupt frame (bad prelude CRC)",
     turn: { ...TEXT_TURN, fault: { kind: "garbage", data: "zzz", event: "prelude", afterChunks: 2 } },
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: KEYS },
   },
   {
     name: "wrong secret key: the signature is refused",
     turn: TEXT_TURN,
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: { ...KEYS, AWS_SECRET_ACCESS_KEY: "not-the-right-secret-key" } },
   },
   {
     name: "unknown access key",
     turn: TEXT_TURN,
-    context: SIMPLE,
+    context: SIMPLE_CONTEXT,
     model: SONNET_45,
     options: { env: { ...KEYS, AWS_ACCESS_KEY_ID: "AKIDUNKNOWN" } },
   },
