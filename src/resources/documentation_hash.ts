@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "1da1ba452f59";
+export const DOCUMENTATION_HASH = "021ad85a5980";
