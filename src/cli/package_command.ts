@@ -6,13 +6,16 @@
  * @module
  */
 import { APP_NAME } from "../config/paths.ts";
-import { resolveProjectTrust } from "../config/project_trust.ts";
+import { ProjectTrustStore, resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { PackageManager } from "../resources/packages/package_manager.ts";
 import { bold, dim, green, red, yellow } from "../util/style.ts";
 import type { SubcommandContext } from "./subcommand_context.ts";
 
-type Command = "install" | "remove" | "list";
+type Command = "install" | "remove" | "list" | "update";
+
+/** What `pi update` updates. */
+type UpdateTarget = { type: "self" | "all" | "models" } | { type: "extensions"; source?: string };
 
 /** Parsed options of a package command. */
 interface PackageCommandOptions {
@@ -23,10 +26,18 @@ interface PackageCommandOptions {
   help: boolean;
   invalidOption?: string;
   invalidArgument?: string;
+  missingValue?: string;
+  conflict?: string;
+  update?: UpdateTarget;
+  /** `pi update` without a target: say that packages are not part of it. */
+  extensionsSkippedNote?: boolean;
 }
 
 function usage(command: Command): string {
   if (command === "list") return `${APP_NAME} list [--approve|--no-approve]`;
+  if (command === "update") {
+    return `${APP_NAME} update [source|self|pi] [--self|--extensions|--models|--all] [--extension <source>] [--approve|--no-approve] [--force]`;
+  }
   return `${APP_NAME} ${command} <source> [-l] [--approve|--no-approve]`;
 }
 
@@ -65,6 +76,28 @@ Examples:
 
 `;
   }
+  if (command === "update") {
+    return `${head}Update pi, installed packages, or model catalogs.
+
+Options:
+  --self                  Update pi only (default when no target is given)
+  --extensions            Update installed packages only
+  --models                Refresh model catalogs only
+  --all                   Update pi and installed packages
+  --extension <source>    Update one package only
+  -a, --approve           Trust project-local files for this command
+  -na, --no-approve       Ignore project-local files for this command
+  --force                 Reinstall pi even if the current version is latest
+
+Short forms:
+  ${APP_NAME} update                Update pi only
+  ${APP_NAME} update --all          Update pi and all extensions
+  ${APP_NAME} update --models       Refresh model catalogs only
+  ${APP_NAME} update <source>       Update one package
+  ${APP_NAME} update pi             Update pi only (self works as alias to pi)
+
+`;
+  }
   return `${head}List installed packages from user and project settings.
 
 Options:
@@ -78,18 +111,83 @@ function parse(argv: string[]): PackageCommandOptions {
   const [raw, ...rest] = argv;
   const command: Command = raw === "uninstall" ? "remove" : raw as Command;
   const options: PackageCommandOptions = { command, local: false, help: false };
-  for (const arg of rest) {
+  const flags = new Set<string>();
+  let extension: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
     if (arg === "-h" || arg === "--help") options.help = true;
     else if (arg === "-l" || arg === "--local") {
-      if (command === "list") options.invalidOption ??= arg;
+      if (command === "list" || command === "update") options.invalidOption ??= arg;
       else options.local = true;
     } else if (arg === "-a" || arg === "--approve") options.trust = true;
     else if (arg === "-na" || arg === "--no-approve") options.trust = false;
-    else if (arg.startsWith("-")) options.invalidOption ??= arg;
+    else if (["--self", "--extensions", "--models", "--all", "--force"].includes(arg)) {
+      if (command === "update") flags.add(arg);
+      else options.invalidOption ??= arg;
+    } else if (arg === "--extension") {
+      if (command !== "update") {
+        options.invalidOption ??= arg;
+        continue;
+      }
+      const value = rest[i + 1];
+      if (!value || value.startsWith("-")) options.missingValue ??= arg;
+      else if (extension) {
+        options.conflict ??= "--extension can only be provided once";
+        i++;
+      } else {
+        extension = value;
+        i++;
+      }
+    } else if (arg.startsWith("-")) options.invalidOption ??= arg;
     else if (options.source === undefined) options.source = arg;
     else options.invalidArgument ??= arg;
   }
+  if (command === "update") resolveUpdateTarget(options, flags, extension);
   return options;
+}
+
+/** 1.6.0's rules for combining `pi update`'s target flags. */
+function resolveUpdateTarget(
+  options: PackageCommandOptions,
+  flags: Set<string>,
+  extension: string | undefined,
+): void {
+  const [self, extensions, models, all] = ["--self", "--extensions", "--models", "--all"].map((f) =>
+    flags.has(f)
+  );
+  const source = options.source;
+  const conflict = (text: string) => options.conflict ??= text;
+  if (all && (self || extensions || models || extension)) {
+    conflict("--all cannot be combined with --self, --extensions, --models, or --extension");
+  }
+  if (all && source) conflict("--all cannot be combined with a positional source");
+  if (models) {
+    if (self || extensions || all || extension) {
+      conflict("--models cannot be combined with --self, --extensions, --all, or --extension");
+    }
+    if (source) conflict("--models cannot be combined with a positional source");
+    options.update = { type: "models" };
+  } else if (extension) {
+    if (self || extensions || all) {
+      conflict("--extension cannot be combined with --self, --extensions, or --all");
+    }
+    if (source) conflict("--extension cannot be combined with a positional source");
+    options.update = { type: "extensions", source: extension };
+  } else if (source) {
+    if (source === "self" || source === "pi") options.update = { type: extensions ? "all" : "self" };
+    else {
+      if (extensions || self || all) {
+        conflict("positional update targets cannot be combined with --self, --extensions, or --all");
+      }
+      options.update = { type: "extensions", source };
+    }
+  } else if (all || (self && extensions)) options.update = { type: "all" };
+  else if (self) options.update = { type: "self" };
+  else if (extensions) options.update = { type: "extensions" };
+  else {
+    options.update = { type: "self" };
+    options.extensionsSkippedNote = true;
+  }
 }
 
 /** Runs `pi install|remove|uninstall|list …` and resolves with the exit code. */
@@ -110,23 +208,35 @@ export async function runPackageCommand(argv: string[], ctx: SubcommandContext):
       `Use "${APP_NAME} --help" or "${usage(options.command)}".`,
     ]);
   }
+  if (options.missingValue) {
+    return fail([`Missing value for ${options.missingValue}.`, `Usage: ${usage(options.command)}`]);
+  }
   if (options.invalidArgument) {
     return fail([`Unexpected argument ${options.invalidArgument}.`, `Usage: ${usage(options.command)}`]);
   }
-  if (options.command !== "list" && !options.source) {
+  if (options.conflict) return fail([options.conflict, `Usage: ${usage(options.command)}`]);
+  if ((options.command === "install" || options.command === "remove") && !options.source) {
     return fail([`Missing ${options.command} source.`, `Usage: ${usage(options.command)}`]);
   }
 
+  if (options.update?.type === "models") {
+    return fail([
+      `Error: "${APP_NAME} update --models" is not available yet in this build (no model catalog refresh yet)`,
+    ]);
+  }
   const settingsManager = SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted: false });
   let trusted: boolean;
   try {
-    trusted = await resolveProjectTrust({
-      cwd: ctx.cwd,
-      agentDir: ctx.agentDir,
-      flag: options.trust,
-      defaultProjectTrust: settingsManager.getDefaultProjectTrust(),
-      interactive: false,
-    });
+    // `pi update` follows only a saved decision (or the flag): it must not be the moment of asking.
+    trusted = options.command === "update"
+      ? options.trust ?? new ProjectTrustStore(ctx.agentDir).get(ctx.cwd) === true
+      : await resolveProjectTrust({
+        cwd: ctx.cwd,
+        agentDir: ctx.agentDir,
+        flag: options.trust,
+        defaultProjectTrust: settingsManager.getDefaultProjectTrust(),
+        interactive: false,
+      });
   } catch (error) {
     return fail([`Error: ${(error as Error).message}`]);
   }
@@ -168,6 +278,7 @@ export async function runPackageCommand(argv: string[], ctx: SubcommandContext):
       io.stdout(`${green(`Removed ${options.source}`)}\n`);
       return 0;
     }
+    if (options.command === "update") return await runUpdate(options, manager, ctx);
     printList(manager, io.stdout);
     return 0;
   } catch (error) {
@@ -205,4 +316,75 @@ function printList(manager: PackageManager, out: (text: string) => void): void {
     add("Project packages:", project);
   }
   out(`${lines.join("\n")}\n`);
+}
+
+/** `pi update`: packages first (when the target includes them), then pi itself. */
+async function runUpdate(
+  options: PackageCommandOptions,
+  manager: PackageManager,
+  ctx: SubcommandContext,
+): Promise<number> {
+  const { io } = ctx;
+  const target = options.update ?? { type: "self" };
+  if (options.extensionsSkippedNote) {
+    io.stdout(
+      `${dim(`Extensions are skipped. Run ${APP_NAME} update --extensions to update extensions.`)}\n`,
+    );
+  }
+  if (target.type === "extensions" || target.type === "all") {
+    const source = target.type === "extensions" ? target.source : undefined;
+    const { isOfflineMode, updatePackages } = await import("../resources/packages/package_update.ts");
+    const report = await updatePackages(
+      manager,
+      ctx.cwd,
+      source,
+      (message) => io.stdout(`${dim(message)}\n`),
+    );
+    for (const warning of report.warnings) io.stdout(`${yellow(warning)}\n`);
+    if (isOfflineMode()) io.stdout(`${yellow("Skipped package updates (offline mode)")}\n`);
+    else if (report.updated.length === 0 && report.warnings.length > 0) {
+      io.stdout(
+        `${
+          yellow(
+            source
+              ? `${source} was not updated, see the warnings above`
+              : "No packages were updated, see the warnings above",
+          )
+        }\n`,
+      );
+    } else if (report.updated.length === 0) {
+      io.stdout(`${green(source ? `${source} is already up to date` : "Packages are already up to date")}\n`);
+    } else {
+      const count = report.updated.length;
+      io.stdout(`${green(`Updated ${count} package${count === 1 ? "" : "s"}:`)}\n`);
+      for (const line of report.updated) io.stdout(`  ${line}\n`);
+    }
+  }
+  if (target.type === "self" || target.type === "all") {
+    io.stderr(selfUpdateAnswer());
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * pi for Deno is not an npm install that can replace itself: say how this installation is updated
+ * (a source checkout: git pull; a compiled binary: a newer binary).
+ */
+function selfUpdateAnswer(): string {
+  const main = new URL(Deno.mainModule);
+  const lines = [`error: ${APP_NAME} cannot self-update this installation.`];
+  if (main.protocol === "file:") {
+    const checkout = decodeURIComponent(new URL(".", main).pathname).replace(/\/$/, "");
+    lines.push(
+      `This is pi for Deno run from ${checkout}. Update it with \`git -C ${checkout} pull\`, ` +
+        `then run \`deno task install\` there if the ${APP_NAME} command should be re-created.`,
+    );
+  } else {
+    lines.push(
+      `This is a compiled pi for Deno binary: build or download a newer one (\`deno task compile\`).`,
+    );
+  }
+  lines.push(`Packages are updated with \`${APP_NAME} update --extensions\`.`);
+  return `${lines.join("\n")}\n`;
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import { join } from "node:path";
+import { spawnPi } from "../support/spawn_pi.ts";
 
 /** One file of a fixture package, relative to its root. */
 export type FixtureFiles = Record<string, string>;
@@ -163,4 +164,103 @@ export async function createFixtureGitRepo(
 export function gitConfigFor(root: string): string {
   return `[url "file://${join(root, "git")}/"]\n\tinsteadOf = https://example.test/\n` +
     `[protocol "file"]\n\tallow = always\n[init]\n\tdefaultBranch = main\n`;
+}
+
+/** One isolated pi environment with its fixtures. */
+export interface Sandbox {
+  /** The sandbox's bare repo `alice/tools` (tags v1 and v2). */
+  repo: FixtureGitRepo;
+  root: string;
+  home: string;
+  agentDir: string;
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** A sandbox under `base/name`: HOME with the git rule, agent dir, project, a local package and a git repo. */
+export async function makeSandbox(registry: FixtureRegistry, base: string, name: string): Promise<Sandbox> {
+  const root = join(base, name);
+  const home = join(root, "home");
+  const agentDir = join(root, "agent");
+  const cwd = join(root, "project");
+  for (const dir of [home, agentDir, cwd, join(root, "localpkg", "prompts")]) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
+  await Deno.writeTextFile(join(root, "localpkg", "prompts", "hi.md"), "---\ndescription: hi\n---\nHi\n");
+  await Deno.writeTextFile(join(home, ".gitconfig"), gitConfigFor(root));
+  const repo = await createFixtureGitRepo(root, "alice", "tools");
+  await repo.commit(
+    { "skills/hello/SKILL.md": "---\nname: hello\ndescription: Says hello\n---\nHi\n" },
+    "v1",
+  );
+  await repo.commit({ "prompts/p.md": "---\ndescription: p\n---\nP\n" }, "v2");
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    NPM_CONFIG_REGISTRY: registry.url,
+    NPM_CONFIG_UPDATE_NOTIFIER: "false",
+    PI_SKIP_VERSION_CHECK: "1",
+    NO_COLOR: "1",
+  };
+  return { root, home, agentDir, cwd, env, repo };
+}
+
+/** What one command showed, with temp paths and npm's timings and log names masked. */
+export interface Observed {
+  code: number;
+  stdout: string;
+  /** pi's own stderr lines (npm's and git's chatter differs by timing and is not pi's). */
+  stderr: string[];
+}
+
+/** Masks the sandbox root and npm's timings. */
+export function normalise(text: string, root: string): string {
+  return text.replaceAll(root, "<root>").replace(/ in \d+(?:\.\d+)?m?s\b/g, " in <t>");
+}
+
+/** Runs one command in a sandbox, ours or 1.6.0's. */
+export async function runIn(box: Sandbox, args: string[], reference: boolean): Promise<Observed> {
+  const run = await spawnPi(args, { env: box.env, cwd: box.cwd, reference, timeoutMs: 120_000 });
+  const piLines =
+    /^(Error|Warning|No matching|Project is not|Unknown option|Unexpected argument|Missing|Usage|Use ")/;
+  return {
+    code: run.code,
+    stdout: normalise(run.stdout, box.root),
+    stderr: normalise(run.stderr, box.root).split("\n").filter((line) => piLines.test(line)),
+  };
+}
+
+/** A file's text, or null when it does not exist. */
+export async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Names in a folder, sorted; `<missing>` when it does not exist. */
+export async function listing(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) out.push(entry.name);
+  } catch {
+    return ["<missing>"];
+  }
+  return out.sort();
+}
+
+/** Files and folders a user can see after a step. */
+export async function disk(box: Sandbox): Promise<Record<string, unknown>> {
+  return {
+    settings: await readOrNull(join(box.agentDir, "settings.json")),
+    projectSettings: await readOrNull(join(box.cwd, ".pi", "settings.json")),
+    agent: await listing(box.agentDir),
+    git: await listing(join(box.agentDir, "git")),
+    gitHosts: await listing(join(box.agentDir, "git", "example.test", "alice")),
+    npmModules: (await listing(join(box.agentDir, "npm", "node_modules"))).filter((name) => name !== ".bin"),
+    npmPackageJson: await readOrNull(join(box.agentDir, "npm", "package.json")),
+    gitignore: await readOrNull(join(box.agentDir, "npm", ".gitignore")),
+  };
 }

@@ -196,7 +196,8 @@ export class PackageManager {
     return true;
   }
 
-  private client(): NpmClient {
+  /** The npm client settings name (`npmCommand`), else `npm`. */
+  client(): NpmClient {
     return npmClient(this.settings.getNpmCommand());
   }
 
@@ -204,7 +205,8 @@ export class PackageManager {
     return scope === "project" ? join(this.cwd, CONFIG_DIR_NAME, "npm") : join(this.agentDir, "npm");
   }
 
-  private npmInstallPath(source: NpmSource, scope: PackageScope): string {
+  /** Where an npm package of `scope` is installed. */
+  npmInstallPath(source: NpmSource, scope: PackageScope): string {
     return join(this.npmRoot(scope), "node_modules", source.name);
   }
 
@@ -212,7 +214,8 @@ export class PackageManager {
     return scope === "project" ? join(this.cwd, CONFIG_DIR_NAME, "git") : join(this.agentDir, "git");
   }
 
-  private gitInstallPath(source: GitSource, scope: PackageScope): string {
+  /** Where a git package of `scope` is cloned. */
+  gitInstallPath(source: GitSource, scope: PackageScope): string {
     const root = resolve(this.gitRoot(scope));
     const path = resolve(root, source.host, source.path);
     if (!path.startsWith(root + sep)) {
@@ -222,12 +225,24 @@ export class PackageManager {
   }
 
   private async installNpm(source: NpmSource, scope: PackageScope): Promise<void> {
+    await this.installNpmSpecs([source.spec], scope);
+  }
+
+  /** Runs one `npm install <specs…>` in the scope's managed npm folder. */
+  async installNpmSpecs(specs: string[], scope: PackageScope): Promise<void> {
     const root = this.npmRoot(scope);
     ensureNpmProject(root);
     const client = this.client();
     // npm writes broken nested package-lock.json paths when --prefix goes through a symlink.
     const realRoot = Deno.realPathSync(root);
-    await runInherited(client.command, [...client.args, ...npmInstallArgs(client, [source.spec], realRoot)]);
+    await runInherited(client.command, [...client.args, ...npmInstallArgs(client, specs, realRoot)]);
+  }
+
+  /** Clones a missing git package, or brings an existing checkout to its ref or upstream branch. */
+  async updateGit(source: GitSource, scope: PackageScope): Promise<void> {
+    const target = this.gitInstallPath(source, scope);
+    if (existsSync(target)) await this.reconcileGit(target, source.ref);
+    else await this.installGit(source, scope);
   }
 
   private async uninstallNpm(source: NpmSource, scope: PackageScope): Promise<void> {
