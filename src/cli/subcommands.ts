@@ -27,14 +27,25 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
     const { runAuthCommand } = await import("./auth_command.ts");
     return await runAuthCommand(argv, ctx);
   }
-  if (command === "install" || command === "remove" || command === "uninstall" || command === "list") {
+  if (
+    command === "install" || command === "remove" || command === "uninstall" || command === "list" ||
+    command === "update"
+  ) {
     const { runPackageCommand } = await import("./package_command.ts");
     return await runPackageCommand(argv, ctx);
   }
   if (command !== undefined && PACKAGE_COMMANDS.has(command)) {
     throw notAvailableYet(`"${APP_NAME} ${command}"`, "no package manager yet");
   }
-  if (command === "mcp") throw notAvailableYet(`"${APP_NAME} mcp"`, "no MCP support yet");
+  if (command === "mcp") {
+    const { runMcpCommand } = await import("../extensions/builtin/mcp/cli.ts");
+    return await runMcpCommand(argv.slice(1), {
+      cwd: ctx.cwd,
+      agentDir: ctx.agentDir,
+      log: (line) => ctx.io.stdout(`${line}\n`),
+      error: (line) => ctx.io.stderr(`${line}\n`),
+    });
+  }
   return undefined;
 }
 
