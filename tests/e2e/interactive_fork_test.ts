@@ -1,7 +1,7 @@
 /**
  * `/fork` in the interactive mode beside pi 1.6.0: the picker of user messages (moving through
  * it, choosing the newest), the forked session's chat with the chosen message back in the editor,
- * a second picker cancelled with Escape, and the forked message sent. The same script runs in our
+ * a second picker cancelled with Escape, the forked message sent, then `/clone`. The same script runs in our
  * `pi` and in the reference, in tmux panes of the same size; screens, the session files' entries
  * and what the last prompt sends the model must be equal.
  */
@@ -47,6 +47,7 @@ const STEPS: ScriptStep[] = [
     act: (s) => s.pane.command("second question, again"),
     ready: (t) => t.includes(" Answer three."),
   },
+  { name: "cloned", act: (s) => s.pane.command("/clone"), ready: (t) => t.includes("Cloned to new session") },
 ];
 
 /** A session file's lines with ids, times and paths masked. */
@@ -84,11 +85,11 @@ async function runScript(reference: boolean) {
   }
 }
 
-Deno.test("INT-FORK: /fork picks a user message, continues in a new session with it in the editor, as pi 1.6.0 does", async () => {
+Deno.test("INT-FORK: /fork picks a user message, continues in a new session with it in the editor; /clone copies the session; as pi 1.6.0 does", async () => {
   const ours = await runScript(false);
   const reference = await runScript(true);
   assertSameScreens(STEPS, ours.screens, reference.screens);
-  assertEquals(ours.sessions.length, 2, "the original and the fork");
+  assertEquals(ours.sessions.length, 3, "the original, the fork and its clone");
   assertEquals(ours.sessions, reference.sessions);
   assertEquals(ours.requests, 3);
   assertEquals(ours.context, reference.context);

@@ -30,3 +30,11 @@ Deno.test("INT-LAZY: no static import chain from main.ts, the CLI, print/JSON or
     assertEquals(reached, [], `static imports of ${entry}`);
   }
 });
+
+Deno.test("INT-LAZY: the /fork picker loads when first opened, not with the interactive mode", async () => {
+  const graph = await moduleGraph();
+  const fork = new URL("src/modes/interactive/fork_selector.ts", REPO).href;
+  assert(graph.has(fork), "the command runner imports fork_selector.ts (dynamically)");
+  const root = new URL("src/modes/interactive/interactive_mode.ts", REPO).href;
+  assert(!staticClosure(graph, root).has(fork), "no static import chain reaches fork_selector.ts");
+});

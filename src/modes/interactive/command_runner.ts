@@ -1,6 +1,6 @@
 /**
  * Runs the built-in slash commands typed in the editor: /quit, /new, /name, /session, /model,
- * /thinking, /hotkeys, /copy, /compact and /fork; the other 1.6.0 commands answer with a "not available yet"
+ * /thinking, /hotkeys, /copy, /compact, /fork and /clone; the other 1.6.0 commands answer with a "not available yet"
  * notice.
  *
  * @module
@@ -111,6 +111,9 @@ export class SlashCommandRunner {
       case "fork":
         void this.#fork();
         return;
+      case "clone":
+        void this.#clone();
+        return;
       case "thinking":
         return this.#thinking(args);
       case "model":
@@ -130,6 +133,27 @@ export class SlashCommandRunner {
         "error",
         `Failed to create session: ${error instanceof Error ? error.message : error}`,
       );
+    }
+    app.requestRender();
+  }
+
+  /** A copy of the session up to where it stands now, continued in a new session file. */
+  async #clone(): Promise<void> {
+    const app = this.app;
+    const leafId = app.session.sessionManager.getLeafId();
+    if (!leafId) {
+      app.chat.addNotice("status", "Nothing to clone yet");
+      app.requestRender();
+      return;
+    }
+    try {
+      const result = await app.host.fork(leafId, { position: "at" });
+      if (result.cancelled) return app.requestRender();
+      await app.sessionReplaced();
+      app.editor.setText("");
+      app.chat.addNotice("status", "Cloned to new session");
+    } catch (error) {
+      app.chat.addNotice("error", error instanceof Error ? error.message : String(error));
     }
     app.requestRender();
   }

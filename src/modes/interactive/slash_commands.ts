@@ -62,6 +62,7 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "quit",
   "compact",
   "fork",
+  "clone",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
@@ -74,7 +75,6 @@ const LATER: Readonly<Record<string, string>> = {
   share: "session sharing",
   bug: "bug reports",
   changelog: "the changelog view",
-  clone: "session cloning",
   trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
   logout: "account sign-in (OAuth)",
