@@ -9,6 +9,7 @@
  *        [--profile DIR]
  *
  * `--profile DIR` writes a V8 CPU profile of each of our runs into DIR (`deno run --cpu-prof`).
+ * `--deno-flag F` (repeatable) adds F to our `deno run` flags, after pi's own (to try V8 flags).
  *
  * `--mb N` scales the session (50 → ≈50 MB, 13,800 messages; 500 → ≈500 MB, 138,000 messages).
  *
@@ -73,6 +74,7 @@ async function run(label: string, cmd: string[]): Promise<CpuSample> {
 }
 
 const profileFlags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+for (const [i, a] of Deno.args.entries()) if (a === "--deno-flag") profileFlags.push(Deno.args[i + 1]);
 const ours = () => run("ours", [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...piArgs]);
 const ref = () => run("ref", [...referenceCommand(), ...piArgs]);
 
