@@ -44,6 +44,20 @@ export function permissionDeniedText(error: unknown, file?: string): string | un
 }
 
 /**
+ * ls, find and grep test a path with an `exists` that answers false for a refused read too; their
+ * "Path not found: X" for a path this process may not read is a refusal, said as such.
+ */
+function unreadablePathText(error: unknown): string | undefined {
+  const sandbox = getToolSandbox();
+  if (!sandbox || !(error instanceof Error) || !error.message.startsWith("Path not found: ")) {
+    return undefined;
+  }
+  const path = error.message.slice("Path not found: ".length);
+  if (Deno.permissions.querySync({ name: "read", path }).state === "granted") return undefined;
+  return `permission denied: read ${path} outside the project (sandbox profile "${sandbox.profile}")`;
+}
+
+/**
  * `tool` with Deno's permission refusals rethrown as {@link permissionDeniedText}; a `path`
  * argument is resolved against `cwd` to name the file.
  */
@@ -57,10 +71,8 @@ export function withPermissionErrors<T extends AgentTool<any, any>>(tool: T, cwd
         return await execute.apply(tool, args);
       } catch (error) {
         const path = (args[1] as { path?: unknown } | undefined)?.path;
-        const text = permissionDeniedText(
-          error,
-          typeof path === "string" ? resolveToCwd(path, cwd) : undefined,
-        );
+        const file = typeof path === "string" ? resolveToCwd(path, cwd) : undefined;
+        const text = permissionDeniedText(error, file) ?? unreadablePathText(error);
         if (text === undefined) throw error;
         throw new Error(text);
       }

@@ -203,9 +203,15 @@ function assertReads(run: SandboxRun, profile: string): void {
 }
 
 Deno.test("sandbox read-only: reads the project, writes nothing, runs no bash (issue 15)", async () => {
-  const run = await runSandboxed(["--sandbox", "read-only"], (project, outside) => [
+  const tools = ["--tools", "read,bash,edit,write,grep,find,ls"];
+  const run = await runSandboxed(["--sandbox", "read-only", ...tools], (project, outside) => [
     ...fileCalls(project, outside),
     { type: "toolCall", id: "bash", name: "bash", arguments: { command: "echo hi > bash.txt" } },
+    // Searching works through pi's own permissions (the built-in walker, not rg or fd).
+    { type: "toolCall", id: "grep", name: "grep", arguments: { pattern: "hello project" } },
+    { type: "toolCall", id: "find", name: "find", arguments: { pattern: "*.txt" } },
+    { type: "toolCall", id: "ls", name: "ls", arguments: {} },
+    { type: "toolCall", id: "ls_out", name: "ls", arguments: { path: outside } },
   ]) as SandboxRun & DiskSnapshot;
   assertSameInSession(run);
   const r = run.results;
@@ -226,6 +232,13 @@ Deno.test("sandbox read-only: reads the project, writes nothing, runs no bash (i
   assertEquals(r.get("bash"), {
     text:
       'permission denied: run commands (sandbox profile "read-only" runs no subprocesses; use read, grep, find and ls)',
+    isError: true,
+  });
+  assertEquals(r.get("grep"), { text: "readme.txt:1: hello project", isError: false });
+  assertEquals(r.get("find"), { text: "edit.txt\nreadme.txt", isError: false });
+  assertEquals(r.get("ls"), { text: "edit.txt\nreadme.txt", isError: false });
+  assertEquals(r.get("ls_out"), {
+    text: `permission denied: read ${run.outside} outside the project (sandbox profile "read-only")`,
     isError: true,
   });
   assertEquals(run.outsideFiles, ["secret.txt"]);
