@@ -34,14 +34,9 @@ export const NOT_AVAILABLE_MARK = " (not available yet)";
 
 /**
  * Line beginnings (after the two-space indent) of the commands and options that are a
- * "not available yet" error in this build: no package manager, MCP, session picker or themes yet.
+ * "not available yet" error in this build: no `pi config`, MCP, session picker or themes yet.
  */
 export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
-  "pi install ",
-  "pi remove ",
-  "pi uninstall ",
-  "pi update ",
-  "pi list ",
   "pi config ",
   "pi mcp ",
   "--resume, -r ",
