@@ -44,6 +44,24 @@ export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "--use-theme ",
 ];
 
+/** Options this build has beyond pi 1.6.0's, each placed after the reference line it follows. */
+const OUR_OPTIONS: readonly { after: string; line: string }[] = [
+  {
+    after: "  --offline ",
+    line: "  --sandbox <profile>            Run confined: read-only, project or full (see docs/security.md)",
+  },
+];
+
+/** The reference's help text with {@link OUR_OPTIONS} inserted. */
+export function addOurOptions(text: string): string {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    out.push(line);
+    for (const option of OUR_OPTIONS) if (line.startsWith(option.after)) out.push(option.line);
+  }
+  return out.join("\n");
+}
+
 /** Marks the lines of {@link UNAVAILABLE_HELP_ENTRIES} with {@link NOT_AVAILABLE_MARK}. */
 export function markUnavailable(text: string): string {
   return text.split("\n").map((line) => {
@@ -66,7 +84,8 @@ export function helpText(
   const color = options.color ?? colorEnabled();
   const bold = (text: string) => (color ? `\x1b[1m${text}\x1b[22m` : text);
   const extensionFlagsText = extensionFlagsSection(extensionFlags, bold);
-  return markUnavailable(`${bold(APP_NAME)} - AI coding assistant with read, bash, edit, write tools
+  return addOurOptions(
+    markUnavailable(`${bold(APP_NAME)} - AI coding assistant with read, bash, edit, write tools
 
 ${bold("Usage:")}
   ${APP_NAME} [options] [--] [@files...] [messages...]
@@ -264,5 +283,6 @@ ${bold("Built-in Tool Names:")}
   find       - Find files by glob pattern (read-only, off by default)
   ls         - List directory contents (read-only, off by default)
 
-`);
+`),
+  );
 }
