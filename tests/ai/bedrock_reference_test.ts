@@ -164,6 +164,54 @@ const BEDROCK_CASES: WireCase[] = [
     options: { temperature: 0.3, maxTokens: 100, env: KEYS },
   },
   {
+    name: "encrypted reasoning (redactedContent) from an OpenAI model, replayed on the next turn",
+    turn: {
+      content: [
+        {
+          type: "thinking",
+          thinking: "",
+          redacted: true,
+          signature: btoa("opaque-reasoning-bytes-0123456789"),
+        },
+        { type: "text", text: "Done." },
+      ],
+    },
+    context: {
+      ...SIMPLE_CONTEXT,
+      messages: [
+        ...SIMPLE_CONTEXT.messages,
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "thinking",
+              thinking: "[Reasoning redacted]",
+              thinkingSignature: btoa("earlier-bytes"),
+              redacted: true,
+            },
+            { type: "text", text: "Hi." },
+          ],
+          api: "bedrock-converse-stream",
+          provider: "amazon-bedrock",
+          model: "openai.gpt-5.6-v1:0",
+          usage: {
+            input: 1,
+            output: 1,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 2,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          },
+          stopReason: "stop",
+          timestamp: 2,
+        },
+        { role: "user", content: "Again", timestamp: 3 },
+      ],
+    },
+    model: claude("openai.gpt-5.6-v1:0", "GPT-5.6", { maxTokens: 32000 }),
+    options: { reasoning: "medium", env: KEYS },
+  },
+  {
     name: "bearer token (AWS_BEARER_TOKEN_BEDROCK)",
     turn: TEXT_TURN,
     context: SIMPLE_CONTEXT,

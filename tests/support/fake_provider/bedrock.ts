@@ -100,7 +100,12 @@ function encodeChunks(turn: ScriptedTurn): Uint8Array[] {
       for (const piece of splitDeltas(block.text, size)) delta({ text: piece });
     } else if (block.type === "thinking") {
       if (block.redacted) {
-        delta({ reasoningContent: { redactedContent: block.signature ?? btoa("opaque") } });
+        // The payload arrives in two blobs (each base64 on the wire), as long ones do.
+        const bytes = atob(block.signature ?? btoa("opaque"));
+        const half = Math.ceil(bytes.length / 2);
+        for (const part of [bytes.slice(0, half), bytes.slice(half)]) {
+          if (part) delta({ reasoningContent: { redactedContent: btoa(part) } });
+        }
       } else {
         for (const piece of splitDeltas(block.thinking, size)) delta({ reasoningContent: { text: piece } });
         if (block.signature) delta({ reasoningContent: { signature: block.signature } });
