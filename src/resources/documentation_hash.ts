@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "021ad85a5980";
+export const DOCUMENTATION_HASH = "675d53e76a57";
