@@ -90,3 +90,48 @@ Deno.test("INT-BASH: !cmd and !!cmd show, record and send (or keep out of contex
   assert(sent.includes("second-line"), "a ! command's output goes to the model");
   assert(!sent.includes("kept-out-of-context"), "a !! command's output does not");
 });
+
+const STALLED: ScriptedTurn[] = [{
+  content: [{ type: "text", text: "partial answer that never ends" }],
+  deltaSize: 7,
+  fault: { kind: "stall", afterChunkContaining: "partial" },
+}];
+
+const WHILE_STREAMING: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("ctrl+o more") && t.includes("(auto)") },
+  {
+    name: "streaming",
+    act: (s) => s.pane.command("slow"),
+    ready: (t) => t.includes("partial") && t.includes("Working"),
+  },
+  {
+    name: "!cmd below the chat",
+    act: (s) => s.pane.command("!echo during-the-reply"),
+    ready: (t) => t.includes("\n during-the-reply") && !t.includes("Running..."),
+  },
+  { name: "settled", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes(" Operation aborted") },
+];
+
+Deno.test("INT-BASH: a !cmd run while a reply streams waits below the chat and joins it (and the session) once the reply ends, as in pi 1.6.0", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario(STALLED, { reference });
+    try {
+      const { screens, sessionLines } = await runScriptedSession(s, WHILE_STREAMING, {
+        start: START_TIMEOUT,
+        step: STEP_TIMEOUT,
+      });
+      const roles = sessionLines.map((l) => (l.message as { role?: string } | undefined)?.role ?? l.type);
+      return { screens, roles };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  // Before the first usage report the footer's context share is estimated from the system prompt,
+  // which names where the docs are installed (the reference's path is longer): masked here.
+  const mask = (screens: string[]) => screens.map((t) => t.replace(/\d+\.\d%\/200k/g, "<n>%/200k"));
+  assertSameScreens(WHILE_STREAMING, mask(ours.screens), mask(reference.screens));
+  assertEquals(ours.roles, reference.roles);
+  assertEquals(ours.roles.slice(-3), ["user", "assistant", "bashExecution"]);
+});
