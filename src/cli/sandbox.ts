@@ -67,6 +67,14 @@ export async function applySandbox(
         "with the operating system (a container, bubblewrap).",
     );
   }
+  if (profile === "project" && holds(ctx.cwd, ctx.agentDir)) {
+    // Writing the project would mean writing settings.json, auth.json and the extension folders,
+    // which run unconfined code at the next plain start.
+    throw new CliExit(
+      `Error: --sandbox project cannot confine pi in ${ctx.cwd}: the folder holds pi's agent dir ` +
+        `(${ctx.agentDir}), which a confined pi must not write. Start pi in a project folder.`,
+    );
+  }
   const mainModule = new URL(Deno.mainModule);
   if (mainModule.protocol !== "file:") {
     throw new CliExit(`Error: --sandbox needs pi's main module on disk (it is ${mainModule.href})`);
@@ -195,6 +203,11 @@ function inheritedSandbox(): ToolSandbox | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether `folder` is `path` or one of its ancestors. */
+function holds(folder: string, path: string): boolean {
+  return folder === path || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
 }
 
 /** An executable called `name` on PATH. */

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "675d53e76a57";
+export const DOCUMENTATION_HASH = "a6be8665ab91";

@@ -384,3 +384,21 @@ Deno.test("sandbox read-only: pi's own network reaches the provider host only (i
   // The fake provider answers 404 to an unknown path: the request went out.
   assertEquals(run.results.get("provider"), { text: "status 404", isError: false });
 });
+
+Deno.test("sandbox project: a folder that holds the agent dir cannot be the writable project (issue 15)", async () => {
+  const server = await startFakeProvider();
+  const env = await createAgentEnv(server.url);
+  try {
+    // The test's root folder holds agent/ (the agent dir) and project/.
+    const home = await spawnPi(["--sandbox", "project", "-p", "hi"], { env: env.env, cwd: env.root });
+    assertEquals(home.code, 1);
+    assertStringIncludes(
+      home.stderr,
+      `Error: --sandbox project cannot confine pi in ${env.root}: the folder holds pi's agent dir (${env.agentDir})`,
+    );
+    assertEquals(server.requests.length, 0);
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+});
