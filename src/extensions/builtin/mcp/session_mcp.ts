@@ -48,6 +48,12 @@ export interface SessionMcpOptions {
   notify: (message: string, level: "info" | "warning" | "error") => void;
   /** How long the first prompt waits for servers with direct tools (1.6.0: 10 s). */
   startupWaitMs?: number;
+  /**
+   * Whether messages may come after start-up (failed connections, a slow start). False in the
+   * interactive TUI, which has no place for them yet (stderr would tear its screen): there only the
+   * configuration problems are told, at once, before the screen starts.
+   */
+  lateMessages?: boolean;
 }
 
 interface ServerState {
@@ -103,14 +109,16 @@ export class SessionMcp {
     this.#target.addPromptPreparer(() => this.#beforePrompt());
     this.#target.addDisposer(() => void this.close());
     const enabled = this.servers.filter(isEnabled);
-    if (enabled.length === 0) {
+    if (enabled.length === 0 || this.#options.lateMessages === false) {
       this.#reportProblems();
-      return;
+      if (enabled.length === 0) return;
     }
     // The MCP client (and the SDK) load only now, so runs without servers never pay for them.
     const runtime = import("./connection.ts");
     this.#pending = Promise.all(enabled.map((server) => this.#startConnection(server, runtime)))
-      .then(() => this.#reportProblems())
+      .then(() => {
+        if (this.#options.lateMessages !== false) this.#reportProblems();
+      })
       .catch((error) => {
         this.#options.notify(
           `MCP failed to load: ${error instanceof Error ? error.message : String(error)}`,
@@ -245,7 +253,7 @@ export class SessionMcp {
           }),
         ]);
         clearTimeout(timer);
-        if (!finished) {
+        if (!finished && this.#options.lateMessages !== false) {
           this.#options.notify(
             "MCP servers are still connecting; their tools become available once connected.",
             "info",
