@@ -56,7 +56,7 @@ function resolveCliPaths(cwd: string, paths: string[] | undefined): string[] | u
  * `switch_session`, `fork`) come from here, as the reference's `createRuntime` does.
  */
 export function runtimeFactory(
-  run: { io: CliIO; parsed: CliArgs; cwd: string },
+  run: { io: CliIO; parsed: CliArgs; cwd: string; appMode?: string },
   startupSettings: SettingsManager,
 ): RuntimeFactory {
   const { io, parsed, cwd } = run;
@@ -179,6 +179,8 @@ export function runtimeFactory(
       startSessionMcp(created.session, {
         agentDir: options.agentDir,
         projectTrusted,
+        // The TUI has no place for messages that come later yet; stderr would tear its screen.
+        lateMessages: run.appMode !== "interactive",
         notify: (message, level) =>
           io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
       });
