@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "a6be8665ab91";
+export const DOCUMENTATION_HASH = "9b65d920c33a";
