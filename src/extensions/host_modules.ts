@@ -5,11 +5,13 @@
  * include the module, yet nothing loads until an extension imports that name.
  *
  * Extensions reach these modules through the registry on `globalThis` (see
- * {@link publishHostModules}): the rewritten extension imports a small shim file that re-exports
+ * {@link publishHostImport}): the rewritten extension imports a small shim file that re-exports
  * the registry's entry, so it gets the SAME instances as the host (one `Type`, one tool factory).
  *
  * @module
  */
+
+import { HOST_PARTS } from "./host_parts.ts";
 
 /** A loaded module namespace. */
 export type ModuleNamespace = Record<string, unknown>;
@@ -47,23 +49,70 @@ export function hostModuleNames(): string[] {
 
 const REGISTRY_KEY = Symbol.for("pi-deno.extension-host-modules");
 
-/** The registry object shims read from. */
-function registry(): Record<string, ModuleNamespace> {
-  const g = globalThis as unknown as Record<symbol, Record<string, ModuleNamespace>>;
+/** What one import of a host module needs: some exported names, or all of them (`"*"`). */
+export interface HostImport {
+  /** Canonical name (a key of {@link HOST_MODULES}). */
+  name: string;
+  /** The exported names imported, sorted; `"*"` for a namespace, default or dynamic import. */
+  names: readonly string[] | "*";
+}
+
+/**
+ * The registry object shims read from: per host module, a plain object holding the exports
+ * loaded so far (all of them once the full module is loaded, else those of the loaded parts).
+ */
+function registry(): Record<string, Record<string, unknown>> {
+  const g = globalThis as unknown as Record<symbol, Record<string, Record<string, unknown>>>;
   return (g[REGISTRY_KEY] ??= {});
 }
 
-/** Loads the named host modules and publishes them for the shims; returns their namespaces. */
-export async function publishHostModules(names: Iterable<string>): Promise<Map<string, ModuleNamespace>> {
-  const loaded = new Map<string, ModuleNamespace>();
-  for (const name of names) {
+/** Full module namespaces loaded by this process. */
+const fullModules = new Map<string, Promise<ModuleNamespace>>();
+
+/** Loads the whole of host module `name` and publishes all its exports. */
+function loadFull(name: string): Promise<ModuleNamespace> {
+  let pending = fullModules.get(name);
+  if (!pending) {
     const load = HOST_MODULES[name];
     if (!load) throw new Error(`Unknown host module: ${name}`);
-    const namespace = registry()[name] ?? await load();
-    registry()[name] = namespace;
-    loaded.set(name, namespace);
+    pending = load().then((namespace) => {
+      Object.assign(registry()[name] ??= {}, namespace);
+      return namespace;
+    });
+    fullModules.set(name, pending);
   }
-  return loaded;
+  return pending;
+}
+
+/**
+ * Loads what `request` needs and publishes it for the shims: only the parts (host_parts.ts)
+ * that define the names imported, or the full module for `"*"`, a name the table does not know
+ * or a module that is not split. Returns the full namespace when its shim must export everything:
+ * for `"*"`, and when a name is not exported at all (then importing it is V8's own SyntaxError,
+ * after any error resolving the extension's other imports, as in Node).
+ */
+export async function publishHostImport(request: HostImport): Promise<ModuleNamespace | undefined> {
+  const { name, names } = request;
+  const split = HOST_PARTS[name];
+  if (names === "*") return await loadFull(name);
+  const partIndexes = new Set<number>();
+  let needFull = !split;
+  for (const key of names) {
+    const index = split?.names[key];
+    if (index === undefined) needFull = true;
+    else partIndexes.add(index);
+  }
+  if (needFull) {
+    await loadFull(name);
+  } else {
+    const parts = await Promise.all([...partIndexes].map((index) => split!.parts[index]()));
+    const target = registry()[name] ??= {};
+    for (const namespace of parts) {
+      for (const key of Object.keys(namespace)) if (key in split!.names) target[key] = namespace[key];
+    }
+  }
+  const published = registry()[name] ?? {};
+  return names.every((key) => key in published) ? undefined : await loadFull(name);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -85,6 +134,23 @@ export function shimSource(name: string, namespace: ModuleNamespace): string {
       JSON.stringify(name)
     }];`,
     `export default ("default" in ${local} ? ${local}.default : ${local});`,
+  ];
+  if (keys.length > 0) lines.push(`export const { ${keys.join(", ")} } = ${local};`);
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The source of a shim that exports only `names` of host module `name` (an extension's
+ * `import { Box, Text } from "@earendil-works/pi-tui"`): it needs only their parts loaded.
+ */
+export function namedShimSource(name: string, names: readonly string[]): string {
+  const local = "__piHostModule";
+  const keys = names.filter((key) => key !== local && key !== "globalThis" && IDENTIFIER.test(key));
+  const lines = [
+    `// Generated by pi: re-exports ${keys.length} names of the host's ${name} so extensions share its instances.`,
+    `const ${local} = globalThis[globalThis.Symbol.for("pi-deno.extension-host-modules")][${
+      JSON.stringify(name)
+    }];`,
   ];
   if (keys.length > 0) lines.push(`export const { ${keys.join(", ")} } = ${local};`);
   return lines.join("\n") + "\n";

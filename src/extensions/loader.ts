@@ -8,11 +8,17 @@
  *
  * @module
  */
-import { join } from "../util/path.ts";
+import { dirname, join } from "../util/path.ts";
 import { createExtensionAPI, createExtensionRuntime, type ExtensionRuntime } from "./api.ts";
 import { createEventBus, type EventBus } from "./event_bus.ts";
-import { hostModuleNames, publishHostModules, shimSource } from "./host_modules.ts";
-import { buildExtension, shimFileName, toFileUrl, writeAtomically } from "./module_build.ts";
+import { type HostImport, namedShimSource, publishHostImport, shimSource } from "./host_modules.ts";
+import {
+  buildExtension,
+  type BuiltExtension,
+  shimFileName,
+  toFileUrl,
+  writeAtomically,
+} from "./module_build.ts";
 import type { DiscoveredExtension } from "./discovery.ts";
 import type { ExtensionLoadError, LoadedExtension } from "./types.ts";
 
@@ -44,25 +50,39 @@ export function extensionCacheDir(agentDir: string): string {
   return join(agentDir, "cache", "extensions");
 }
 
-/** Shim files already checked by this process (cache dir + name). */
-const checkedShims = new Set<string>();
+/** Shims published and checked by this process (cache dir + name), shared by concurrent loads. */
+const checkedShims = new Map<string, Promise<void>>();
 
-/** Writes the shim of each host module, when it is missing or differs (the host changed). */
-async function ensureShims(cacheDir: string, names: readonly string[]): Promise<void> {
+/**
+ * Publishes what each host import needs and writes its shim when it is missing or differs (the
+ * host changed).
+ */
+async function ensureShims(cacheDir: string, requests: readonly HostImport[]): Promise<void> {
   const shimDir = join(cacheDir, "shims");
-  const published = await publishHostModules(names);
-  for (const [name, namespace] of published) {
-    const path = join(shimDir, shimFileName(name));
-    if (checkedShims.has(path)) continue;
-    checkedShims.add(path);
-    await Deno.mkdir(shimDir, { recursive: true });
-    const text = shimSource(name, namespace);
-    let current: string | undefined;
-    try {
-      current = await Deno.readTextFile(path);
-    } catch { /* missing */ }
-    if (current !== text) await writeAtomically(path, text);
-  }
+  await Promise.all(requests.map((request) => {
+    const path = join(shimDir, shimFileName(request));
+    let pending = checkedShims.get(path);
+    if (!pending) {
+      pending = ensureShim(path, request);
+      checkedShims.set(path, pending);
+      pending.catch(() => checkedShims.delete(path));
+    }
+    return pending;
+  }));
+}
+
+async function ensureShim(path: string, request: HostImport): Promise<void> {
+  const full = await publishHostImport(request);
+  const text = full || request.names === "*"
+    ? shimSource(request.name, full ?? {})
+    : namedShimSource(request.name, request.names);
+  let current: string | undefined;
+  try {
+    current = await Deno.readTextFile(path);
+  } catch { /* missing */ }
+  if (current === text) return;
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await writeAtomically(path, text);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -78,33 +98,41 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  * files (`…/shims/earendil-works_pi-coding-agent.mjs`, `…/<hash>/0-index.mjs`), which mean
  * nothing to the extension's author.
  */
-function nameSources(message: string, cacheDir: string, sources: ReadonlyMap<string, string>): string {
+function nameSources(message: string, cacheDir: string, built: BuiltExtension): string {
   let out = message;
-  for (const [url, source] of sources) out = out.split(url).join(source);
-  for (const name of hostModuleNames()) {
-    const shim = toFileUrl(join(cacheDir, "shims", shimFileName(name)));
-    out = out.split(`module '${shim}'`).join(`module '${name}'`).split(shim).join(name);
+  for (const [url, source] of built.sources) out = out.split(url).join(source);
+  for (const request of built.hostImports) {
+    const shim = toFileUrl(join(cacheDir, "shims", shimFileName(request)));
+    out = out.split(`module '${shim}'`).join(`module '${request.name}'`).split(shim).join(request.name);
   }
   return out;
 }
 
-/** Loads one extension; throws with the reason when it cannot. */
-async function loadOne(
+/** An extension's module, built, its host imports published and imported. */
+interface ImportedExtension {
+  built: BuiltExtension;
+  module: { default?: unknown };
+}
+
+/** Builds (or finds in the cache) and imports one extension; throws with the reason when it cannot. */
+async function importOne(entry: DiscoveredExtension, cacheDir: string): Promise<ImportedExtension> {
+  const built = await buildExtension(entry.resolvedPath, cacheDir);
+  try {
+    await ensureShims(cacheDir, built.hostImports);
+    return { built, module: await import(built.entryUrl) };
+  } catch (error) {
+    throw new Error(nameSources(error instanceof Error ? error.message : String(error), cacheDir, built));
+  }
+}
+
+/** Runs one imported extension's factory; returns the reason when it has none. */
+async function runFactory(
   entry: DiscoveredExtension,
+  { built, module }: ImportedExtension,
   options: LoadExtensionsOptions,
   runtime: ExtensionRuntime,
   eventBus: EventBus,
 ): Promise<LoadedExtension | string> {
-  const built = await buildExtension(entry.resolvedPath, options.cacheDir);
-  await ensureShims(options.cacheDir, built.hostModules);
-  let module: { default?: unknown };
-  try {
-    module = await import(built.entryUrl);
-  } catch (error) {
-    throw new Error(
-      nameSources(error instanceof Error ? error.message : String(error), options.cacheDir, built.sources),
-    );
-  }
   const factory = module.default;
   if (typeof factory !== "function") {
     return `Extension does not export a valid factory function: ${entry.path}`;
@@ -134,9 +162,13 @@ export async function loadExtensions(
   const eventBus = options.eventBus ?? createEventBus();
   const extensions: LoadedExtension[] = [];
   const errors: ExtensionLoadError[] = [];
-  for (const entry of entries) {
+  // Building, publishing host modules and importing overlap (most of it is waiting for files);
+  // the factories then run one by one in the sources' order, as in 1.6.0.
+  const imported = entries.map((entry) => importOne(entry, options.cacheDir));
+  for (const failed of imported) failed.catch(() => {}); // awaited below, in order
+  for (const [index, entry] of entries.entries()) {
     try {
-      const loaded = await loadOne(entry, options, runtime, eventBus);
+      const loaded = await runFactory(entry, await imported[index], options, runtime, eventBus);
       if (typeof loaded === "string") errors.push({ path: entry.path, error: loaded });
       else extensions.push(loaded);
     } catch (error) {

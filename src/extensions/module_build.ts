@@ -16,17 +16,17 @@
  * @module
  */
 import { basename, dirname, join, resolve } from "../util/path.ts";
-import { hostModuleName } from "./host_modules.ts";
+import { type HostImport, hostModuleName } from "./host_modules.ts";
 
 /** Bump when the output format changes, so old cache entries are not reused. */
-const BUILD_FORMAT = "1";
+const BUILD_FORMAT = "2";
 
 /** The result of building (or finding in the cache) one extension. */
 export interface BuiltExtension {
   /** file: URL of the entry module to import. */
   entryUrl: string;
-  /** Canonical pi names the extension's files import (their host modules must be published). */
-  hostModules: string[];
+  /** What the extension's files import of pi's modules (to publish before the import). */
+  hostImports: HostImport[];
   /** Whether the cache already held it. */
   cached: boolean;
   /** URL of each built file → its source path (to name sources, not cache files, in errors). */
@@ -38,8 +38,33 @@ interface Manifest {
   format: string;
   /** Source paths of the extension's local module graph, entry first. */
   files: string[];
-  hostModules: string[];
+  /** Each file's {@link FileStamp} when it was last hashed, in the order of `files`. */
+  stamps: string[];
+  hostImports: HostImport[];
   graphHash: string;
+}
+
+/**
+ * A file's size, modification and change times and inode: when all are as recorded, the file is
+ * taken as unchanged and not read or hashed again (the content hash stays the cache key).
+ */
+type FileStamp = string;
+
+async function stampOf(path: string): Promise<FileStamp> {
+  const info = await Deno.stat(path);
+  return [info.size, info.mtime?.getTime(), info.ctime?.getTime(), info.ino, info.dev].join(":");
+}
+
+/** FNV-1a over the text, 2 × 32 bits as 16 hex digits: a file name, not a security boundary. */
+function quickHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
 /** A problem in an extension's sources that stops it from loading. */
@@ -70,7 +95,8 @@ async function graphHash(files: readonly string[], sources: ReadonlyMap<string, 
  * import, reusing an earlier build when no source changed.
  */
 export async function buildExtension(entryPath: string, cacheDir: string): Promise<BuiltExtension> {
-  const manifestPath = join(cacheDir, "entries", `${(await sha256(entryPath)).slice(0, 32)}.json`);
+  // The manifest's own `files[0]` is checked, so a collision of this name only costs a rebuild.
+  const manifestPath = join(cacheDir, "entries", `${quickHash(entryPath)}.json`);
   const warm = await tryManifest(manifestPath, entryPath, cacheDir);
   if (warm) return warm;
   return await coldBuild(entryPath, cacheDir, manifestPath);
@@ -88,23 +114,28 @@ async function tryManifest(
     return undefined;
   }
   if (manifest.format !== BUILD_FORMAT || manifest.files[0] !== entryPath) return undefined;
-  const sources = new Map<string, string>();
+  const hash = manifest.graphHash;
+  const entryOut = join(cacheDir, hash, outputName(0, entryPath));
+  let stamps: FileStamp[];
   try {
-    for (const file of manifest.files) sources.set(file, await Deno.readTextFile(file));
+    [stamps] = await Promise.all([Promise.all(manifest.files.map(stampOf)), Deno.stat(entryOut)]);
   } catch {
     return undefined;
   }
-  const hash = await graphHash(manifest.files, sources);
-  if (hash !== manifest.graphHash) return undefined;
-  const entryOut = join(cacheDir, hash, outputName(0, entryPath));
-  try {
-    await Deno.stat(entryOut);
-  } catch {
-    return undefined;
+  if (stamps.some((stamp, i) => stamp !== manifest.stamps[i])) {
+    // Touched (or copied, or restored): the content decides.
+    const sources = new Map<string, string>();
+    try {
+      for (const file of manifest.files) sources.set(file, await Deno.readTextFile(file));
+    } catch {
+      return undefined;
+    }
+    if (await graphHash(manifest.files, sources) !== hash) return undefined;
+    await writeAtomically(manifestPath, JSON.stringify({ ...manifest, stamps })).catch(() => {});
   }
   return {
     entryUrl: toFileUrl(entryOut),
-    hostModules: manifest.hostModules,
+    hostImports: manifest.hostImports,
     cached: true,
     sources: sourceMap(manifest.files, join(cacheDir, hash)),
   };
@@ -220,11 +251,14 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
   await lexer.init;
   const files: string[] = [entryPath];
   const sources = new Map<string, string>();
-  const hostModules = new Set<string>();
+  const hostImports = new Map<string, HostImport>();
   /** Per file: the transpiled code and the spans to replace (start, end, kind, value). */
   const pieces = new Map<string, { code: string; edits: SpecifierEdit[] }>();
+  const stamps: FileStamp[] = [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i];
+    // Stamped before reading: a write in between makes the next start hash again.
+    stamps.push(await stampOf(file).catch(() => ""));
     const source = await readSource(file);
     sources.set(file, source);
     let code: string;
@@ -247,7 +281,8 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
     for (const entry of imports) {
       const specifier = entry.n;
       if (specifier === undefined) continue; // a computed dynamic import: left as written
-      const edit = classify(file, specifier, hostModules);
+      const clause = entry.d === -1 ? code.slice(entry.ss, entry.s) : undefined;
+      const edit = classify(file, specifier, clause, hostImports);
       if (!edit) continue;
       if (edit.kind === "local" && !files.includes(edit.path)) files.push(edit.path);
       // A dynamic import's span includes the quotes; a static one's does not.
@@ -274,14 +309,15 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
   const manifest: Manifest = {
     format: BUILD_FORMAT,
     files,
-    hostModules: [...hostModules].sort(),
+    stamps,
+    hostImports: [...hostImports.values()],
     graphHash: hash,
   };
   await Deno.mkdir(dirname(manifestPath), { recursive: true });
   await writeAtomically(manifestPath, JSON.stringify(manifest));
   return {
     entryUrl: toFileUrl(join(outDir, outputName(0, entryPath))),
-    hostModules: manifest.hostModules,
+    hostImports: manifest.hostImports,
     cached: false,
     sources: sourceMap(files, outDir),
   };
@@ -308,15 +344,23 @@ interface SpecifierEdit {
 
 /** What an import specifier becomes. */
 type Edit =
-  | { kind: "host"; name: string }
+  | { kind: "host"; request: HostImport }
   | { kind: "node"; name: string }
   | { kind: "local"; path: string };
 
-function classify(file: string, specifier: string, hostModules: Set<string>): Edit | undefined {
+function classify(
+  file: string,
+  specifier: string,
+  clause: string | undefined,
+  hostImports: Map<string, HostImport>,
+): Edit | undefined {
   const host = hostModuleName(specifier);
   if (host) {
-    hostModules.add(host);
-    return { kind: "host", name: host };
+    const names = clause === undefined ? "*" : importedNames(clause);
+    const request: HostImport = { name: host, names };
+    const key = shimFileName(request);
+    if (!hostImports.has(key)) hostImports.set(key, request);
+    return { kind: "host", request };
   }
   if (specifier.startsWith("node:")) return undefined;
   if (NODE_BUILTINS.has(specifier)) return { kind: "node", name: `node:${specifier}` };
@@ -325,14 +369,82 @@ function classify(file: string, specifier: string, hostModules: Set<string>): Ed
   return undefined;
 }
 
-/** The file name of a host module's shim. */
-export function shimFileName(name: string): string {
-  return `${name.replace(/^@/, "").replace(/[^A-Za-z0-9._-]/g, "_")}.mjs`;
+/**
+ * The file name of the shim for one kind of host import: all of the module's exports, or only
+ * some names (then named by a hash of them).
+ */
+export function shimFileName(request: HostImport): string {
+  const base = request.name.replace(/^@/, "").replace(/[^A-Za-z0-9._-]/g, "_");
+  return request.names === "*" ? `${base}.mjs` : `${base}.${quickHash(request.names.join(","))}.mjs`;
+}
+
+/**
+ * The names a static `import … from` / `export … from` clause takes from a module, sorted; `"*"`
+ * when it takes the namespace or the default export, or when the clause is not one of the plain
+ * forms (then the whole module is loaded: slower, never wrong). `clause` is the transpiled text
+ * from the statement's start to the specifier, as es-module-lexer delimits it.
+ */
+export function importedNames(clause: string): string[] | "*" {
+  const tokens = clauseTokens(clause);
+  if (!tokens) return "*";
+  if (tokens.at(-1) === "from") tokens.pop();
+  const [keyword, ...rest] = tokens;
+  if (keyword !== "import" && keyword !== "export") return "*";
+  if (rest.length === 0) return keyword === "import" ? [] : "*"; // `import "x"`: runs it, takes nothing
+  if (rest[0] !== "{" || rest.at(-1) !== "}") return "*";
+  const names = new Set<string>();
+  let item: string[] = [];
+  for (const token of [...rest.slice(1, -1), ","]) {
+    if (token !== ",") {
+      item.push(token);
+      continue;
+    }
+    if (item.length === 1 || (item.length === 3 && item[1] === "as")) {
+      if (item[0] === "default") return "*";
+      names.add(item[0]);
+    } else if (!(item[0] === "type" && (item.length === 2 || item.length === 4))) {
+      if (item.length !== 0) return "*";
+    }
+    item = [];
+  }
+  return [...names].sort();
+}
+
+/** Words and `{ } , *` of a clause, comments skipped; undefined on anything else (a string name). */
+function clauseTokens(clause: string): string[] | undefined {
+  const tokens: string[] = [];
+  let i = 0;
+  while (i < clause.length) {
+    const c = clause[i];
+    if (c === "/" && clause[i + 1] === "*") {
+      const end = clause.indexOf("*/", i + 2);
+      if (end < 0) return undefined;
+      i = end + 2;
+    } else if (c === "/" && clause[i + 1] === "/") {
+      const end = clause.indexOf("\n", i);
+      i = end < 0 ? clause.length : end + 1;
+    } else if (c === "{" || c === "}" || c === "," || c === "*") {
+      tokens.push(c);
+      i++;
+    } else if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      i++;
+    } else if (c === '"' || c === "'") {
+      if (clause.slice(i + 1).trim() === "") break; // the specifier's opening quote ends the clause
+      return undefined;
+    } else {
+      let j = i;
+      while (j < clause.length && /[A-Za-z0-9_$]/.test(clause[j])) j++;
+      if (j === i) return undefined;
+      tokens.push(clause.slice(i, j));
+      i = j;
+    }
+  }
+  return tokens;
 }
 
 function targetUrl(edit: Edit, files: readonly string[], shimDir: string): string {
   if (edit.kind === "node") return edit.name;
-  if (edit.kind === "host") return toFileUrl(join(shimDir, shimFileName(edit.name)));
+  if (edit.kind === "host") return toFileUrl(join(shimDir, shimFileName(edit.request)));
   return `./${outputName(files.indexOf(edit.path), edit.path)}`;
 }
 

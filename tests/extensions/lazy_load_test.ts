@@ -11,13 +11,14 @@ import { startFakeProvider } from "../support/fake_provider/mod.ts";
 const REPO = new URL("../../", import.meta.url);
 const MAIN_TS = new URL("main.ts", REPO).pathname;
 const EXTENSIONS_DIR = new URL("src/extensions/", REPO).href;
+const SRC_DIR = new URL("src/", REPO).href;
 
 /** Runs `deno run … main.ts args` with V8's script log on; the src/extensions modules it compiled. */
 async function extensionModulesLoaded(
   args: string[],
   env: Record<string, string> = {},
   cwd = REPO.pathname,
-): Promise<{ modules: string[]; code: number; stdout: string; stderr: string }> {
+): Promise<{ modules: string[]; src: string[]; code: number; stdout: string; stderr: string }> {
   const dir = await Deno.makeTempDir({ prefix: "pi_ext_lazy_" });
   const log = join(dir, "v8.log");
   try {
@@ -38,12 +39,15 @@ async function extensionModulesLoaded(
       stderr: "piped",
     }).output();
     const modules = new Set<string>();
+    const src = new Set<string>();
     for (const m of (await Deno.readTextFile(log)).matchAll(/^script-details,\d+,(file:\/\/[^,]*),/gm)) {
       if (m[1].startsWith(EXTENSIONS_DIR)) modules.add(m[1].slice(EXTENSIONS_DIR.length));
+      if (m[1].startsWith(SRC_DIR)) src.add(m[1].slice(SRC_DIR.length));
     }
     const decoder = new TextDecoder();
     return {
       modules: [...modules].sort(),
+      src: [...src].sort(),
       code: out.code,
       stdout: decoder.decode(out.stdout),
       stderr: decoder.decode(out.stderr),
@@ -73,11 +77,49 @@ Deno.test("EXT-LAZY pi --version and pi -p without extensions load no module of 
     );
     assertEquals([withExtension.code, withExtension.stdout], [0, "Hello.\n"], withExtension.stderr);
     assert(withExtension.modules.includes("loader.ts"), withExtension.modules.join(", "));
-    // Only the host modules hello.ts imports are loaded: not the terminal UI kit's.
-    assertEquals(withExtension.modules.filter((m) => m.startsWith("compat/")), [
-      "compat/coding_agent.ts",
-      "compat/pi_ai.ts",
-    ]);
+    // Only the files defining the names hello.ts imports (`Type`, `defineTool`) are loaded: not
+    // the whole of pi-ai's extension view (catalog, argument validation) or the terminal UI kit.
+    assertEquals(withExtension.modules.filter((m) => m.startsWith("compat/")), []);
+    assert(withExtension.modules.includes("api_helpers.ts"), withExtension.modules.join(", "));
+    for (const heavy of ["ai/validation.ts", "tui/mod.ts", "tools/mod.ts"]) {
+      assert(!withExtension.src.includes(heavy), `${heavy} loaded: ${withExtension.src.join(", ")}`);
+    }
+  } finally {
+    await agent.cleanup();
+    await server.close();
+  }
+});
+
+Deno.test("EXT-LAZY an extension importing two names of pi-tui loads their files, not the whole kit; import * loads it all", async () => {
+  const text = { content: [{ type: "text" as const, text: "Hello." }] };
+  const server = await startFakeProvider([text, text]);
+  const agent = await createAgentEnv(server.url);
+  try {
+    const model = ["--provider", "fake-anthropic", "--model", "test-model"];
+    const named = join(agent.root, "named.ts");
+    await Deno.writeTextFile(
+      named,
+      [
+        `import { Text, visibleWidth } from "@earendil-works/pi-tui";`,
+        `export default function (pi: { on(e: string, h: () => void): void }): void {`,
+        `  pi.on("session_start", () => { if (visibleWidth(new Text("ab").text) !== 2) throw new Error("width"); });`,
+        `}`,
+      ].join("\n"),
+    );
+    const whole = join(agent.root, "whole.ts");
+    await Deno.writeTextFile(
+      whole,
+      `import * as tui from "@earendil-works/pi-tui";\nexport default function (): void { void tui.Markdown; }\n`,
+    );
+    const one = await extensionModulesLoaded([...model, "-e", named, "-p", "hi"], agent.env, agent.cwd);
+    assertEquals([one.code, one.stdout, one.stderr], [0, "Hello.\n", ""]);
+    assert(one.src.includes("tui/components/text.ts"), one.src.join(", "));
+    for (const unloaded of ["tui/mod.ts", "tui/components/markdown.ts", "extensions/compat/pi_tui.ts"]) {
+      assert(!one.src.includes(unloaded), `${unloaded} loaded: ${one.src.join(", ")}`);
+    }
+    const all = await extensionModulesLoaded([...model, "-e", whole, "-p", "hi"], agent.env, agent.cwd);
+    assertEquals([all.code, all.stdout, all.stderr], [0, "Hello.\n", ""]);
+    assert(all.src.includes("tui/components/markdown.ts") && all.src.includes("extensions/compat/pi_tui.ts"));
   } finally {
     await agent.cleanup();
     await server.close();

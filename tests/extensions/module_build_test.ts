@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
-import { buildExtension, toFileUrl } from "../../src/extensions/module_build.ts";
+import { buildExtension, importedNames, shimFileName, toFileUrl } from "../../src/extensions/module_build.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi_ext_build_" }));
@@ -38,9 +38,10 @@ Deno.test("EXT-BUILD rewrites pi names, bare built-ins and .js→.ts imports; ke
     await Deno.writeTextFile(join(src, "lib", "index.ts"), `export const lazy = true;\n`);
     const cache = join(dir, "cache");
     const built = await buildExtension(join(src, "index.ts"), cache);
-    assertEquals([built.cached, built.hostModules], [false, ["@earendil-works/pi-ai"]]);
+    const request = { name: "@earendil-works/pi-ai", names: ["Type"] };
+    assertEquals([built.cached, built.hostImports], [false, [request]]);
     const code = await Deno.readTextFile(new URL(built.entryUrl));
-    const shim = toFileUrl(join(cache, "shims", "earendil-works_pi-ai.mjs"));
+    const shim = toFileUrl(join(cache, "shims", shimFileName(request)));
     assert(code.includes(`import { Type } from "${shim}";`), code);
     assert(!code.includes("pi-coding-agent"), "a type-only import is erased");
     assert(code.includes(`from "node:path"`) && code.includes(`from "node:fs"`), code);
@@ -73,5 +74,61 @@ Deno.test("EXT-BUILD errors name the file: a parse error with its position, an u
       () => buildExtension(join(dir, "none.ts"), join(dir, "cache")),
       "File not found",
     );
+  });
+});
+
+Deno.test("EXT-BUILD the names an import takes from a pi module: only plain named imports are split", () => {
+  const from = (clause: string) => importedNames(`${clause} from "`);
+  assertEquals(from(`import { Text, Box as B, type Component }`), ["Box", "Text"]);
+  assertEquals(from(`import {\n  visibleWidth, // width\n  /* a */ truncateToWidth,\n}`), [
+    "truncateToWidth",
+    "visibleWidth",
+  ]);
+  assertEquals(from(`export { Type, StringEnum as Enum }`), ["StringEnum", "Type"]);
+  assertEquals(importedNames(`import "`), []);
+  for (
+    const whole of [
+      `import * as tui`,
+      `import tui`,
+      `import tui, { Text }`,
+      `import { default as tui }`,
+      `import { "odd name" as odd }`,
+      `export *`,
+      `export * as tui`,
+    ]
+  ) {
+    assertEquals(from(whole), "*", whole);
+  }
+});
+
+Deno.test("EXT-BUILD a warm start trusts unchanged file stamps without hashing; a touched file is hashed again", async () => {
+  await withDir(async (dir) => {
+    const entry = join(dir, "ext.ts");
+    await Deno.writeTextFile(entry, `export default function (): void {}\n`);
+    const cache = join(dir, "cache");
+    const built = await buildExtension(entry, cache);
+    // Point the manifest at a copy of the build under another name: only a start that does not
+    // hash the sources (stamps as recorded) can return it.
+    const entriesDir = join(cache, "entries");
+    const [manifestName] = [...Deno.readDirSync(entriesDir)].map((e) => e.name);
+    const manifestPath = join(entriesDir, manifestName);
+    const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+    const decoy = "0".repeat(32);
+    await Deno.mkdir(join(cache, decoy));
+    for (const file of Deno.readDirSync(join(cache, manifest.graphHash))) {
+      await Deno.copyFile(join(cache, manifest.graphHash, file.name), join(cache, decoy, file.name));
+    }
+    await Deno.writeTextFile(manifestPath, JSON.stringify({ ...manifest, graphHash: decoy }));
+    const trusted = await buildExtension(entry, cache);
+    assertEquals([trusted.cached, trusted.entryUrl.includes(`/${decoy}/`)], [true, true]);
+
+    // Same content, new stamp: the hash decides, and it is not the decoy's.
+    const later = new Date(Date.now() + 5_000);
+    await Deno.utime(entry, later, later);
+    const rehashed = await buildExtension(entry, cache);
+    assertEquals([rehashed.cached, rehashed.entryUrl], [false, built.entryUrl]);
+    // The content hash was right that time: the next start trusts the new stamp.
+    const warm = await buildExtension(entry, cache);
+    assertEquals([warm.cached, warm.entryUrl], [true, built.entryUrl]);
   });
 });

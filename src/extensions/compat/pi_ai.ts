@@ -1,32 +1,37 @@
 /**
- * `@earendil-works/pi-ai` as extensions see it (1.6.0's "extension view"): our LLM layer plus
- * TypeBox's `Type` (the host's copy) and `StringEnum`.
+ * `@earendil-works/pi-ai` as extensions see it: pi 1.6.0's "extension view" (pi-ai's compat entry,
+ * TypeBox's `Type` — the host's copy — and `StringEnum`), limited to the names 1.6.0's view
+ * exports; a name outside it is a SyntaxError, as in 1.6.0. Each name comes from the file that
+ * defines it, so host_parts.ts can load only the files an extension's names need (the catalog and
+ * argument validation stay unloaded unless the extension imports `getModel` or `validateToolCall`).
  *
  * @module
  */
-import { Type } from "npm:typebox@1.4.3";
-
-export * from "../../ai/mod.ts";
-export { Type };
-
-/** Options of {@link StringEnum}. */
-export interface StringEnumOptions {
-  description?: string;
-  default?: string;
-}
-
-/**
- * A string enum schema as `{ type: "string", enum: [...] }` (providers that reject `anyOf`/`const`
- * accept it), typed for TypeBox's `Static`.
- */
-export function StringEnum<T extends readonly string[]>(
-  values: T,
-  options?: StringEnumOptions,
-): ReturnType<typeof Type.Unsafe<T[number]>> {
-  return Type.Unsafe<T[number]>({
-    type: "string",
-    enum: values,
-    ...(options?.description && { description: options.description }),
-    ...(options?.default && { default: options.default }),
-  });
-}
+export { Type } from "npm:typebox@1.4.3";
+export { StringEnum, type StringEnumOptions } from "./pi_ai_string_enum.ts";
+export type * from "../../ai/types.ts";
+export {
+  AssistantMessageEventStream,
+  createAssistantMessageEventStream,
+  EventStream,
+} from "../../ai/event_stream.ts";
+export {
+  getApiProvider,
+  getApiProviders,
+  registerApiProvider,
+  unregisterApiProviders,
+} from "../../ai/api_registry.ts";
+export { complete, completeSimple, stream, streamSimple } from "../../ai/stream.ts";
+export { findEnvKeys, getEnvApiKey } from "../../ai/env_api_keys.ts";
+export { calculateCost, getModel, getModels, getProviders, modelsAreEqual } from "../../ai/models.ts";
+export { clampThinkingLevel, getSupportedThinkingLevels } from "../../ai/thinking.ts";
+export { getOverflowPatterns, isContextOverflow } from "../../ai/overflow.ts";
+export { parseStreamingJson } from "../../ai/json_parse.ts";
+export { validateToolArguments, validateToolCall } from "../../ai/validation.ts";
+export { streamAnthropic, streamSimpleAnthropic } from "../../ai/providers/anthropic.ts";
+export {
+  streamOpenAICompletions,
+  streamSimpleOpenAICompletions,
+} from "../../ai/providers/openai_completions.ts";
+export { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../ai/providers/openai_responses.ts";
+export { streamGoogle, streamSimpleGoogle } from "../../ai/providers/google.ts";
