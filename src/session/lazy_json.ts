@@ -147,6 +147,16 @@ function setData(target: Record<string, unknown>, key: string, value: unknown): 
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/**
+ * Adds `key` to an object being built: a plain assignment (the fast path for a new property),
+ * except for `__proto__` (which would set the prototype) and for a key that is already a
+ * deferred accessor (a duplicate key in the line: its setter would run instead).
+ */
+function addData(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__" || Object.hasOwn(target, key)) setData(target, key, value);
+  else target[key] = value;
+}
+
 /** Where an object's deferred values are: `[source, line, key, offset, length, key, …]`. */
 type DeferredSlots = unknown[];
 
@@ -250,11 +260,11 @@ function scanObject(
     if (valueEnd < 0) return null;
     const first = b[i];
     if (valueEnd - i <= inline || (first !== QUOTE && first !== OPEN_OBJECT && first !== OPEN_ARRAY)) {
-      setData(out, key, JSON.parse(decoder.decode(b.subarray(i, valueEnd))));
+      addData(out, key, JSON.parse(decoder.decode(b.subarray(i, valueEnd))));
     } else if (first === OPEN_OBJECT) {
       const inner = scanObject(b, i, place);
       if (!inner || inner.end !== valueEnd) return null;
-      setData(out, key, inner.value);
+      addData(out, key, inner.value);
     } else {
       const at = place.offset + i;
       const length = valueEnd - i;
