@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9b65d920c33a";
+export const DOCUMENTATION_HASH = "9f4d491abb03";
