@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9f4d491abb03";
+export const DOCUMENTATION_HASH = "ef29c5a58035";
