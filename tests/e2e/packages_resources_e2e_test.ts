@@ -11,7 +11,7 @@ import { createAgentEnv } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
 import { requireReferenceCli, spawnPi } from "../support/spawn_pi.ts";
 import { requireReference } from "../../scripts/reference/locate.ts";
-import { createFixtureGitRepo, gitConfigFor } from "./packages_fixture.ts";
+import { createFixtureGitRepo, gitConfigFor, startFixtureRegistry } from "./packages_fixture.ts";
 
 type Json = Record<string, unknown>;
 
@@ -119,5 +119,57 @@ Deno.test("PKG-03 package skills and prompt templates (manifest, conventional fo
   } finally {
     await server.close();
     await env.cleanup();
+  }
+});
+
+Deno.test("PKG-06 configured but missing packages are installed at start-up; one that fails is a warning and pi goes on, as pi 1.6.0", async () => {
+  requireReferenceCli();
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-pkg-" }));
+  const registry = startFixtureRegistry(base);
+  const server = await startFakeProvider([]);
+  try {
+    await registry.publish("pi-fixture", "1.0.0", {
+      "skills/hi/SKILL.md": "---\nname: hi\ndescription: Greets from npm\n---\nx\n",
+    });
+    const results: unknown[] = [];
+    for (const reference of [false, true]) {
+      const env = await createAgentEnv(server.url, { tempBase: base });
+      await Deno.writeTextFile(join(env.home, ".gitconfig"), gitConfigFor(env.root));
+      const repo = await createFixtureGitRepo(env.root, "alice", "tools");
+      await repo.commit({ "skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys\n---\nx\n" });
+      const packages = ["npm:does-not-exist", "npm:pi-fixture", "git:example.test/alice/tools"];
+      await Deno.writeTextFile(join(env.agentDir, "settings.json"), JSON.stringify({ packages }, null, 2));
+      server.push({ content: [{ type: "text", text: "ok" }] });
+      const before = server.requests.length;
+      const run = await spawnPi(["--provider", "fake-openai", "--model", "test-model", "-p", "hi"], {
+        env: { ...env.env, NPM_CONFIG_REGISTRY: registry.url, NPM_CONFIG_UPDATE_NOTIFIER: "false" },
+        cwd: env.cwd,
+        reference,
+        timeoutMs: 120_000,
+      });
+      const system = promptOf(server.requests[before]?.body, env.root).system;
+      results.push({
+        code: run.code,
+        stdout: run.stdout,
+        warnings: run.stderr.replaceAll(env.root, "<root>").split("\n").filter((l) =>
+          l.startsWith("Warning:")
+        ),
+        skills: ["hi", "deploy"].filter((name) => system.includes(`<name>${name}</name>`)),
+        npm: (await Array.fromAsync(Deno.readDir(join(env.agentDir, "npm", "node_modules"))))
+          .map((e) => e.name).filter((n) => !n.startsWith(".")).sort(),
+        settings: await Deno.readTextFile(join(env.agentDir, "settings.json")),
+      });
+    }
+    assertEquals(results[0], results[1]);
+    assertEquals((results[0] as { skills: string[] }).skills, ["hi", "deploy"]);
+    assertEquals((results[0] as { warnings: string[] }).warnings, [
+      'Warning: Extension package "npm:does-not-exist": failed to install (npm install does-not-exist --prefix ' +
+      '<root>/agent/npm --legacy-peer-deps --no-audit --no-fund failed with code 1). Run "pi remove ' +
+      'npm:does-not-exist" to remove it from settings.json.',
+    ]);
+  } finally {
+    await server.close();
+    await registry.close();
+    await Deno.remove(base, { recursive: true });
   }
 });

@@ -42,13 +42,27 @@ export interface ConfiguredPackage {
   installedPath?: string;
 }
 
+/** What the manager reads and writes of the settings (a SettingsManager has all of it). */
+export type PackageSettings = Pick<
+  SettingsManager,
+  | "getGlobalSettings"
+  | "getProjectSettings"
+  | "isProjectTrusted"
+  | "getNpmCommand"
+  | "setPackages"
+  | "setProjectPackages"
+  | "flush"
+>;
+
 /** What the manager needs. */
 export interface PackageManagerOptions {
   cwd: string;
   agentDir: string;
-  settingsManager: SettingsManager;
+  settingsManager: PackageSettings;
   /** Called with "Installing <source>..." and the like before each step. */
   onProgress?: (message: string) => void;
+  /** Send npm's and git's stdout to stderr (a run whose stdout is JSON or RPC). */
+  childStdoutToStderr?: boolean;
 }
 
 const CONFIG_DIR_NAME = ".pi";
@@ -57,8 +71,9 @@ const CONFIG_DIR_NAME = ".pi";
 export class PackageManager {
   private readonly cwd: string;
   private readonly agentDir: string;
-  private readonly settings: SettingsManager;
+  private readonly settings: PackageSettings;
   private readonly onProgress: (message: string) => void;
+  private readonly quietStdout: boolean;
 
   /** A manager for `cwd` and `agentDir`. */
   constructor(options: PackageManagerOptions) {
@@ -66,6 +81,11 @@ export class PackageManager {
     this.agentDir = resolve(options.agentDir);
     this.settings = options.settingsManager;
     this.onProgress = options.onProgress ?? (() => {});
+    this.quietStdout = options.childStdoutToStderr ?? false;
+  }
+
+  private run(command: string, args: string[], cwd?: string): Promise<void> {
+    return runInherited(command, args, cwd, this.quietStdout);
   }
 
   /** Installs `source`, then adds it to the scope's settings (replacing an entry of the same package). */
@@ -235,7 +255,7 @@ export class PackageManager {
     const client = this.client();
     // npm writes broken nested package-lock.json paths when --prefix goes through a symlink.
     const realRoot = Deno.realPathSync(root);
-    await runInherited(client.command, [...client.args, ...npmInstallArgs(client, specs, realRoot)]);
+    await this.run(client.command, [...client.args, ...npmInstallArgs(client, specs, realRoot)]);
   }
 
   /** Clones a missing git package, or brings an existing checkout to its ref or upstream branch. */
@@ -250,7 +270,7 @@ export class PackageManager {
     if (!existsSync(root)) return;
     const client = this.client();
     const realRoot = Deno.realPathSync(root);
-    await runInherited(client.command, [...client.args, ...npmUninstallArgs(client, source.name, realRoot)]);
+    await this.run(client.command, [...client.args, ...npmUninstallArgs(client, source.name, realRoot)]);
   }
 
   private async installGit(source: GitSource, scope: PackageScope): Promise<void> {
@@ -264,11 +284,11 @@ export class PackageManager {
     Deno.mkdirSync(dirname(target), { recursive: true });
     removeIfPresent(updateMarkerPath(target));
     try {
-      await runInherited("git", ["clone", source.repo, target]);
-      if (source.ref) await runInherited("git", ["checkout", source.ref], target);
+      await this.run("git", ["clone", source.repo, target]);
+      if (source.ref) await this.run("git", ["checkout", source.ref], target);
       if (existsSync(join(target, "package.json"))) {
         const client = this.client();
-        await runInherited(client.command, [...client.args, ...gitDependencyInstallArgs(client)], target);
+        await this.run(client.command, [...client.args, ...gitDependencyInstallArgs(client)], target);
       }
     } catch (error) {
       removeIfPresent(target);
@@ -287,7 +307,7 @@ export class PackageManager {
     } else {
       ({ fetchArgs, ref: targetRef } = await upstreamTarget(target));
     }
-    await runInherited("git", fetchArgs, target);
+    await this.run("git", fetchArgs, target);
     const localHead = await runCaptured("git", ["rev-parse", "HEAD"], target);
     const commitRef = `${targetRef}^{commit}`;
     const targetHead = await runCaptured("git", ["rev-parse", commitRef], target);
@@ -295,12 +315,12 @@ export class PackageManager {
     if (localHead === targetHead && !existsSync(marker)) return;
     if (localHead !== targetHead) {
       Deno.writeTextFileSync(marker, "");
-      await runInherited("git", ["reset", "--hard", commitRef], target);
+      await this.run("git", ["reset", "--hard", commitRef], target);
     }
-    await runInherited("git", ["clean", "-fdx"], target);
+    await this.run("git", ["clean", "-fdx"], target);
     if (existsSync(join(target, "package.json"))) {
       const client = this.client();
-      await runInherited(client.command, [...client.args, ...gitDependencyInstallArgs(client)], target);
+      await this.run(client.command, [...client.args, ...gitDependencyInstallArgs(client)], target);
     }
     removeIfPresent(marker);
   }

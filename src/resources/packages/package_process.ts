@@ -10,18 +10,29 @@ import { basename } from "../../util/path.ts";
 /** How long a captured git query may take before it is abandoned. */
 export const NETWORK_TIMEOUT_MS = 10_000;
 
-/** Runs a command with the terminal's streams; rejects with `<cmd> <args> failed with code N`. */
-export async function runInherited(command: string, args: string[], cwd?: string): Promise<void> {
+/**
+ * Runs a command with the terminal's streams; rejects with `<cmd> <args> failed with code N`. With
+ * `stdoutToStderr` its stdout goes to stderr, for runs whose stdout is a protocol (JSON, RPC).
+ */
+export async function runInherited(
+  command: string,
+  args: string[],
+  cwd?: string,
+  stdoutToStderr = false,
+): Promise<void> {
   let status: Deno.CommandStatus;
   try {
-    status = await new Deno.Command(command, {
+    const child = new Deno.Command(command, {
       args,
       cwd,
       stdin: "null",
-      stdout: "inherit",
+      stdout: stdoutToStderr ? "piped" : "inherit",
       stderr: "inherit",
-    })
-      .spawn().status;
+    }).spawn();
+    if (stdoutToStderr) {
+      await child.stdout.pipeTo(Deno.stderr.writable, { preventClose: true }).catch(() => {});
+    }
+    status = await child.status;
   } catch (error) {
     throw spawnError(command, error);
   }

@@ -51,6 +51,12 @@ export interface PackageResourceOptions {
 }
 
 type Filter = Partial<Record<PackageResourceType, string[]>>;
+
+/** A configured npm or git package that is not installed. */
+export interface MissingPackage {
+  source: string;
+  scope: "user" | "project";
+}
 type Scope = "user" | "project";
 
 /** The `pi` key of a package.json: string arrays only, anything else ignored (as 1.6.0). */
@@ -172,9 +178,9 @@ function packageFiles(
  */
 export function resolvePackageResources(
   options: PackageResourceOptions,
-): PackageResources & { missing: string[] } {
+): PackageResources & { missing: MissingPackage[] } {
   const home = options.homeDir ?? packageHomeDir();
-  const out: PackageResources & { missing: string[] } = {
+  const out: PackageResources & { missing: MissingPackage[] } = {
     extensions: [],
     skills: [],
     prompts: [],
@@ -208,7 +214,7 @@ export function resolvePackageResources(
     else if (parsed.type === "git") root = resolve(baseDir(scope), "git", parsed.host, parsed.path);
     else root = resolveLocalPath(parsed.path, baseDir(scope), home);
     if (!existsSync(root)) {
-      if (parsed.type !== "local") out.missing.push(source);
+      if (parsed.type !== "local") out.missing.push({ source, scope });
       continue;
     }
     const metadata: ResourceMetadata = { source, scope, origin: "package", baseDir: root };
