@@ -114,8 +114,8 @@ export class DefaultResourceLoader {
   }
 
   /**
-   * Appends the skills and prompt templates of installed packages (lowest precedence, as in pi 1.6.0);
-   * the package code loads only when a settings scope declares packages.
+   * Appends the skills and prompt templates of packages (lowest precedence, as in pi 1.6.0), installing
+   * configured ones that are missing; the package code loads only when a settings scope declares packages.
    */
   async #addPackageResources(
     resolved: { skills: ResolvedResource[]; prompts: ResolvedResource[] },
@@ -132,12 +132,14 @@ export class DefaultResourceLoader {
     const projectPackages = packagesOf(sources.projectSettings);
     if (globalPackages.length === 0 && projectPackages.length === 0) return;
     await loadResourceDeps();
-    const { resolvePackageResources } = await import("./packages/package_resources.ts");
-    const found = resolvePackageResources({
+    const { resolvePackagesAtStartup } = await import("./packages/package_startup.ts");
+    const found = await resolvePackagesAtStartup({
       ...sources,
       globalPackages,
       projectPackages,
       homeDir: this.#options.homeDir,
+      npmCommand: (sources.globalSettings as { npmCommand?: string[] }).npmCommand,
+      warn: this.#options.warn ?? ((message: string) => console.error(message)),
     });
     for (const kind of ["skills", "prompts"] as const) {
       const known = new Set(resolved[kind].map((r) => canonicalizePath(r.path)));
