@@ -153,6 +153,9 @@ export class ChatView {
     }
   }
 
+  /** Called when something changed outside an event (an edit's preview is ready); the app redraws. */
+  onChange: () => void = () => {};
+
   /** The notice of an aborted reply; the app sets it to count retries. */
   abortText: () => string = () => "Operation aborted";
 
@@ -193,6 +196,9 @@ export class ChatView {
             view.updateResult({ content: [{ type: "text", text }], details: undefined }, true);
           }
           this.#tools.clear();
+        } else {
+          // The calls' arguments are final: an edit computes the diff it will make (1.6.0).
+          for (const view of this.#tools.values()) view.previewEdit(this.onChange);
         }
         this.#streaming = undefined;
         return true;

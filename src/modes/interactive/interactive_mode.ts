@@ -96,6 +96,7 @@ export class InteractiveApp implements CommandHost {
       cwd: host.session.sessionManager.getCwd(),
       home: Deno.env.get("HOME"),
     });
+    this.chat.onChange = () => this.ui.requestRender();
     this.chat.abortText = () => {
       const attempts = this.session.retryAttempt;
       return attempts > 0

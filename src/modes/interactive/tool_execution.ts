@@ -87,6 +87,10 @@ export class ToolExecutionView extends Container {
   #startedAt?: number;
   #durationMs?: number;
 
+  #preview?: { diff: string } | { error: string };
+  #previewRequested = false;
+  readonly #editFailure = new Container();
+
   /** A row for a call of `toolName` with `args` so far; paths show relative to `paths`. */
   constructor(
     private readonly theme: Theme,
@@ -99,13 +103,16 @@ export class ToolExecutionView extends Container {
     this.addChild(new Spacer(1));
     this.#box = new Box(1, 1, (t) => this.theme.bg(this.#background(), t));
     this.addChild(this.#box);
+    // edit draws its own box (1.6.0's "self" shell); a failure its preview did not tell goes below.
+    if (toolName === "edit") this.addChild(this.#editFailure);
     this.#rebuild();
   }
 
   #background(): "toolPendingBg" | "toolSuccessBg" | "toolErrorBg" {
     if (this.toolName === "edit") {
-      // The edit box follows its diff: success once there is one, error once it failed.
-      if (this.#editDiff() !== undefined) return "toolSuccessBg";
+      // The edit box follows its preview: success for a diff, error for a failure.
+      const preview = this.#editPreview();
+      if (preview) return "error" in preview ? "toolErrorBg" : "toolSuccessBg";
       return this.#isError && !this.#partial ? "toolErrorBg" : "toolPendingBg";
     }
     if (this.#partial) return "toolPendingBg";
@@ -141,10 +148,47 @@ export class ToolExecutionView extends Container {
     this.#rebuild();
   }
 
-  #editDiff(): string | undefined {
-    if (!this.#result || this.#isError) return undefined;
-    const diff = (this.#result.details as { diff?: unknown } | undefined)?.diff;
-    return typeof diff === "string" ? diff : undefined;
+  /** The edit's diff from its result, else the preview computed before it ran. */
+  #editPreview(): { diff: string } | { error: string } | undefined {
+    if (this.#result && !this.#partial && !this.#isError) {
+      const diff = (this.#result.details as { diff?: unknown } | undefined)?.diff;
+      if (typeof diff === "string") return { diff };
+    }
+    return this.#preview;
+  }
+
+  /**
+   * Once an edit call's arguments are final (its message ended): computes the diff it would
+   * make (or the error it would fail with), shown while it runs, as 1.6.0 does. `onReady` asks
+   * for a frame.
+   */
+  previewEdit(onReady: () => void): void {
+    if (this.toolName !== "edit" || this.#previewRequested) return;
+    const args = this.#args as Record<string, unknown> | undefined;
+    const path = typeof args?.path === "string"
+      ? args.path
+      : typeof args?.file_path === "string"
+      ? args.file_path
+      : "";
+    const list = Array.isArray(args?.edits)
+      ? args.edits as { oldText?: unknown; newText?: unknown }[]
+      : [{ oldText: args?.oldText, newText: args?.newText }];
+    if (!path || list.length === 0) return;
+    if (!list.every((e) => typeof e?.oldText === "string" && typeof e?.newText === "string")) return;
+    this.#previewRequested = true;
+    const edits = list as { oldText: string; newText: string }[];
+    // The diff code loads with the first edit shown, not at start-up.
+    void import("../../tools/edit_diff.ts").then(({ computeEditsDiff }) =>
+      computeEditsDiff(path, edits, this.paths.cwd)
+    )
+      .then((preview) => {
+        // After a successful run the file has changed: a late preview would be wrong (1.6.0 lets
+        // it replace the diff). After a failure it tells the same error, in the box.
+        if (this.#result && !this.#partial && !this.#isError) return;
+        this.#preview = "error" in preview ? { error: preview.error } : { diff: preview.diff };
+        this.#rebuild();
+        onReady();
+      }, () => {});
   }
 
   /** The read, write and edit rows; false for other tools. */
@@ -167,16 +211,18 @@ export class ToolExecutionView extends Container {
     }
     if (this.toolName === "edit") {
       this.#box.addChild(new Text(editCall(theme, args, this.paths), 0, 0));
-      const diff = this.#editDiff();
-      if (diff !== undefined) {
+      const preview = this.#editPreview();
+      if (preview) {
         this.#box.addChild(new Spacer(1));
-        this.#box.addChild(new Text(renderDiff(theme, diff), 0, 0));
+        const body = "error" in preview ? theme.fg("error", preview.error) : renderDiff(theme, preview.diff);
+        this.#box.addChild(new Text(body, 0, 0));
       }
-      // A failure shows in the box, where 1.6.0's pre-run preview puts the same matching error.
-      const failure = result && editResultError(theme, result, this.#isError);
-      if (failure) {
-        this.#box.addChild(new Spacer(1));
-        this.#box.addChild(new Text(failure, 0, 0));
+      // A failure the preview did not already tell goes below the box.
+      this.#editFailure.clear();
+      const failure = result && !this.#partial && editResultError(theme, result, this.#isError);
+      if (failure && !(preview && "error" in preview && theme.fg("error", preview.error) === failure)) {
+        this.#editFailure.addChild(new Spacer(1));
+        this.#editFailure.addChild(new Text(failure, 1, 0));
       }
       return true;
     }
