@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "79a5b908d3f9";
+export const DOCUMENTATION_HASH = "301cafcd9fc5";
