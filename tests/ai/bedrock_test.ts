@@ -19,7 +19,9 @@ import {
   FAKE_AWS_CREDENTIALS,
   FAKE_BEDROCK_TOKEN,
 } from "../support/fake_provider/bedrock.ts";
-import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { isContextOverflow } from "../../src/ai/overflow.ts";
+import { isRetryableError } from "../../src/ai/retryable.ts";
 
 const EXAMPLE = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const SUITE_DATE = new Date("2015-08-30T12:36:00Z");
@@ -405,4 +407,72 @@ Deno.test("Bedrock region and endpoint: ARN first, then the configured region; c
     region: "us-west-2",
     endpoint: "https://bedrock.internal.example",
   });
+});
+
+Deno.test("Bedrock errors classify as 1.6.0's: overflow compacts, 5xx and drops retry, throttling and bad keys do not", async () => {
+  const env = {
+    ...CLEAN_ENV,
+    AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
+  };
+  const cases: {
+    turns: ScriptedTurn[];
+    overflow: boolean;
+    retryable: boolean;
+    env?: Record<string, string>;
+  }[] = [
+    {
+      turns: [{ fault: { kind: "http", status: 400, message: "Input is too long for requested model." } }],
+      overflow: true,
+      retryable: false,
+    },
+    {
+      // Bedrock words throttling with "too many tokens", which is not an overflow. As in 1.6.0 the
+      // agent does not retry it again: the three attempts of the request were the retries.
+      turns: Array(3).fill({
+        fault: { kind: "http", status: 429, message: "Too many tokens, please wait." },
+      }),
+      overflow: false,
+      retryable: false,
+    },
+    {
+      turns: Array(3).fill({
+        fault: { kind: "http", status: 500, message: "The system encountered an unexpected error." },
+      }),
+      overflow: false,
+      retryable: true,
+    },
+    {
+      turns: Array(3).fill({
+        fault: { kind: "http", status: 503, message: "Bedrock is unable to process your request." },
+      }),
+      overflow: false,
+      retryable: true,
+    },
+    {
+      turns: [{ content: [{ type: "text", text: "Hello there" }], fault: { kind: "drop", afterChunks: 2 } }],
+      overflow: false,
+      retryable: true,
+    },
+    {
+      turns: [OK_TURN],
+      overflow: false,
+      retryable: false,
+      env: { ...env, AWS_SECRET_ACCESS_KEY: "wrong-secret-value" },
+    },
+  ];
+  for (const c of cases) {
+    const server = await startFakeProvider(c.turns);
+    try {
+      const reply = await complete(model(server.url), CONTEXT, { env: c.env ?? env });
+      assertEquals(reply.stopReason, "error");
+      assertEquals(
+        [isContextOverflow(reply, 200000), isRetryableError(reply, 200000)],
+        [c.overflow, c.retryable],
+        reply.errorMessage,
+      );
+    } finally {
+      await server.close();
+    }
+  }
 });

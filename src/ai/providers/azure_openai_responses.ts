@@ -196,7 +196,15 @@ export function streamSimpleAzureOpenAIResponses(
   if (!options?.apiKey) {
     return noApiKeyStream(model, (output) => (output.api = "azure-openai-responses"));
   }
-  return streamAzureOpenAIResponses(model, context, buildEffortOptions(model, context, options));
+  // The endpoint options travel along, as 1.6.0's azure provider reads them before dispatch.
+  const endpoint = options as SimpleStreamOptions & AzureEndpointOptions;
+  return streamAzureOpenAIResponses(model, context, {
+    ...buildEffortOptions(model, context, options),
+    azureBaseUrl: endpoint.azureBaseUrl,
+    azureResourceName: endpoint.azureResourceName,
+    azureApiVersion: endpoint.azureApiVersion,
+    azureDeploymentName: endpoint.azureDeploymentName,
+  });
 }
 
 /** The built-in implementation registered for "azure-openai-responses". */
