@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "301cafcd9fc5";
+export const DOCUMENTATION_HASH = "33fdc13df02c";
