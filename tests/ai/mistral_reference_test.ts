@@ -4,7 +4,9 @@
  * the final message must be equal, times and the fake's ids normalised. Needs the reference.
  */
 import { assertEquals } from "../support/assert.ts";
-import { type RecordedRequest, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { type RecordedRequest, type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { isContextOverflow } from "../../src/ai/overflow.ts";
+import { isRetryableError } from "../../src/ai/retryable.ts";
 import {
   PNG_1PX,
   READ_TOOL,
@@ -276,3 +278,96 @@ Deno.test("Mistral: no key is a clear error and nothing is sent; the key never s
     await server.close();
   }
 });
+
+Deno.test("Mistral and Azure errors classify as 1.6.0's: overflow compacts, 429/5xx and drops retry, 401 does not", async () => {
+  const cases: {
+    model: (url: string) => Model;
+    turn: ScriptedTurn;
+    overflow: boolean;
+    retryable: boolean;
+  }[] = [
+    {
+      model: LARGE,
+      turn: {
+        fault: {
+          kind: "http",
+          status: 400,
+          message: "Prompt contains 140000 tokens, too large for model with 131072 maximum context length",
+        },
+      },
+      overflow: true,
+      retryable: false,
+    },
+    {
+      model: LARGE,
+      turn: { fault: { kind: "http", status: 429, message: "Rate limit" } },
+      overflow: false,
+      retryable: true,
+    },
+    {
+      model: LARGE,
+      turn: { fault: { kind: "http", status: 401, message: "Unauthorized" } },
+      overflow: false,
+      retryable: false,
+    },
+    {
+      model: LARGE,
+      turn: { ...TEXT_TURN, fault: { kind: "error_event", message: "x", afterChunks: 2 } },
+      overflow: false,
+      retryable: true,
+    },
+    {
+      model: LARGE,
+      turn: { ...TEXT_TURN, fault: { kind: "drop", afterChunks: 2 } },
+      overflow: false,
+      retryable: true,
+    },
+    {
+      model: azureModelAt,
+      turn: {
+        fault: { kind: "http", status: 400, message: "Your input exceeds the context window of this model." },
+      },
+      overflow: true,
+      retryable: false,
+    },
+    {
+      model: azureModelAt,
+      turn: { fault: { kind: "http", status: 500, message: "Server error" } },
+      overflow: false,
+      retryable: true,
+    },
+  ];
+  for (const c of cases) {
+    const server = await startFakeProvider([c.turn]);
+    try {
+      const reply = await complete(c.model(server.url), SIMPLE_CONTEXT, {
+        apiKey: KEY,
+        env: { AZURE_OPENAI_BASE_URL: "" },
+      });
+      assertEquals(reply.stopReason, "error");
+      assertEquals(
+        [isContextOverflow(reply, 128000), isRetryableError(reply, 128000)],
+        [c.overflow, c.retryable],
+        reply.errorMessage,
+      );
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+/** An Azure model at the fake server (for the classification test). */
+function azureModelAt(url: string): Model {
+  return {
+    id: "gpt-5.4",
+    name: "GPT-5.4",
+    api: "azure-openai-responses",
+    provider: "azure",
+    baseUrl: `${url}/openai/v1`,
+    reasoning: false,
+    input: ["text"],
+    cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 128000,
+    maxTokens: 16000,
+  };
+}
