@@ -233,6 +233,9 @@ function moduleBytes(pages: number): Uint8Array<ArrayBuffer> {
   ]);
 }
 
+/** Compiled modules by memory size: each buffer gets its own instance (and memory) of one. */
+const modules = new Map<number, WebAssembly.Module>();
+
 /**
  * A buffer to read file bytes into and search for line ends (and `{"type":"` keys) in. `bytes` is
  * a view of WebAssembly memory when SIMD is available, else a plain array; its size never changes.
@@ -256,7 +259,9 @@ export class LineBuffer {
       try {
         // The buffer, then the stops (4-byte aligned).
         const out = Math.ceil(size / 4) * 4;
-        const module = new WebAssembly.Module(moduleBytes(Math.ceil((out + 4 * MAX_STOPS) / 65536)));
+        const pages = Math.ceil((out + 4 * MAX_STOPS) / 65536);
+        let module = modules.get(pages);
+        if (!module) modules.set(pages, module = new WebAssembly.Module(moduleBytes(pages)));
         const instance = new WebAssembly.Instance(module);
         const memory = (instance.exports.mem as WebAssembly.Memory).buffer as ArrayBuffer;
         next = instance.exports.next as (from: number, end: number) => number;
