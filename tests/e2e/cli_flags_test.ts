@@ -62,7 +62,6 @@ Deno.test("CLI-09 e2e flags and commands this build lacks are 'not available yet
       ],
       [["--theme", "dark.json", "-p", "hi"], "--theme is not available yet in this build (no themes yet)"],
       [["--use-theme", "dark", "-p", "hi"], "--use-theme is not available yet in this build (no themes yet)"],
-      [["update", "--models"], '"pi update" is not available yet in this build (no package manager yet)'],
     ];
     for (const [args, message] of cases) {
       assertEquals(await run(env, [...args, ...MODEL]), {
