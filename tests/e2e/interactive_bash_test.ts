@@ -43,7 +43,19 @@ const STEPS: ScriptStep[] = [
     act: (s) => s.pane.command("!echo waiting; sleep 60"),
     ready: (t) => t.includes("Running... (escape/ctrl+c to cancel)") && t.includes("\n waiting"),
   },
+  {
+    name: "already running",
+    act: (s) => s.pane.command("!echo second"),
+    ready: (t) => t.includes("A bash command is already running. Press Esc to cancel it first."),
+  },
   { name: "cancelled", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes("(cancelled)") },
+  // The text stays in the editor; Ctrl+C clears it (a second Escape would too here, since the
+  // editor is in bash mode; 1.6.0 leaves bash mode when the cancelled command ends: a difference).
+  {
+    name: "cleared",
+    act: (s) => s.pane.keys("C-c"),
+    ready: (t) => !t.includes("\n!echo second\n"),
+  },
   { name: "prompt", act: (s) => s.pane.command("what did you see?"), ready: (t) => t.includes(" Seen it.") },
 ];
 
