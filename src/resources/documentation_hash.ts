@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "33fdc13df02c";
+export const DOCUMENTATION_HASH = "ba1ed23c6ee0";
