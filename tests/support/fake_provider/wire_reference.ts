@@ -21,7 +21,8 @@ export interface WireCase {
   context: Context;
   /** The model, given the fake server's URL. */
   model: (url: string) => Model;
-  options?: SimpleStreamOptions & Record<string, unknown>;
+  /** Options of `streamSimple`, or of the API's own `stream` (with `simple: false`). */
+  options?: Omit<SimpleStreamOptions, "toolChoice"> & Record<string, unknown>;
   /** Abort once this many events arrived. */
   abortAfterEvents?: number;
   /** Use streamSimple (default true). */
@@ -40,7 +41,7 @@ export async function runOursWire(c: WireCase): Promise<WireOutcome> {
   const server = await startFakeProvider([c.turn, ...c.moreTurns ?? []]);
   try {
     const controller = new AbortController();
-    const options = { ...c.options, signal: controller.signal };
+    const options = { ...c.options, signal: controller.signal } as SimpleStreamOptions;
     const model = c.model(server.url);
     const s = c.simple === false
       ? stream(model, c.context, options)
