@@ -1,5 +1,5 @@
 /**
- * The LLM layer (pi-ai's names): models and their catalog, `stream`/`complete` on the four wire
+ * The LLM layer (pi-ai's names): models and their catalog, `stream`/`complete` on the built-in wire
  * APIs, the provider registry, API keys from the environment, thinking levels and overflow checks.
  * It imports nothing else of pi, so a script that only talks to models loads only this.
  *
