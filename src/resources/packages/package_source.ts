@@ -132,6 +132,12 @@ export function parseGitSource(source: string): GitSource | undefined {
     }
     return buildGit(repo, parsed.hostname, split.path, split.ref);
   }
+  // `git:owner/repo` is GitHub shorthand, as npm's hosted-git-info reads it.
+  const shorthand = url.match(/^([^/:@]+)\/([^/:@]+)(?:@(.+))?$/);
+  if (shorthand && !url.endsWith("@")) {
+    const path = `${shorthand[1]}/${shorthand[2].replace(/\.git$/, "")}`;
+    return buildGit(`https://github.com/${path}`, "github.com", path, shorthand[3]);
+  }
   const slash = url.indexOf("/");
   if (slash < 0) return undefined;
   const host = url.slice(0, slash);
@@ -176,11 +182,11 @@ export function resolveLocalPath(input: string, baseDir: string, home: string = 
  * The identity of a source: `npm:<name>`, `git:<host>/<path>` or `local:<absolute path>` (a local
  * path resolved against `baseDir`, the folder of the settings file that names it, or the cwd).
  */
-export function packageIdentity(source: string, baseDir: string): string {
+export function packageIdentity(source: string, baseDir: string, home: string = packageHomeDir()): string {
   const parsed = parseSource(source);
   if (parsed.type === "npm") return `npm:${parsed.name}`;
   if (parsed.type === "git") return `git:${parsed.host}/${parsed.path}`;
-  return `local:${resolveLocalPath(parsed.path, baseDir)}`;
+  return `local:${resolveLocalPath(parsed.path, baseDir, home)}`;
 }
 
 /** The `source` of a settings entry (a string or the object form). */
