@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ba1ed23c6ee0";
+export const DOCUMENTATION_HASH = "2cd2414c854e";
