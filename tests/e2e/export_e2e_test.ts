@@ -2,7 +2,8 @@
  * `pi --export` and RPC `export_html` against what pi 1.6.0 produces for the same session files
  * (tests/fixtures/export/*.expected.json, captured by capture_export.mjs there): the page's
  * title, element ids, theme colours and embedded session data; the printed path; the default
- * file name; errors; malformed lines; secrets; start-up staying lazy. IDs: HTML-01…HTML-09.
+ * file name; errors; malformed lines; secrets; start-up staying lazy. IDs: HTML-01, HTML-02, HTML-04,
+ * CLI-11, RPC-21.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { spawnPi } from "../support/spawn_pi.ts";
@@ -80,7 +81,7 @@ async function sandbox(): Promise<Sandbox> {
   };
 }
 
-Deno.test("HTML-01 pi --export writes 1.6.0's page for each fixture session: title, element ids, theme colours, embedded data; prints the path", async () => {
+Deno.test("HTML-01 HTML-02 CLI-11 pi --export writes 1.6.0's page for each fixture session: title, element ids, theme colours, embedded data; prints the path", async () => {
   const s = await sandbox();
   try {
     for (const [name, file] of Object.entries(SESSIONS)) {
@@ -101,7 +102,7 @@ Deno.test("HTML-01 pi --export writes 1.6.0's page for each fixture session: tit
   }
 });
 
-Deno.test("HTML-02 without an output path the page is pi-session-<file name>.html in the current folder, printed relative", async () => {
+Deno.test("HTML-04 CLI-11 without an output path the page is pi-session-<file name>.html in the current folder, printed relative", async () => {
   const s = await sandbox();
   try {
     await Deno.mkdir(`${s.dir}/work`);
@@ -119,7 +120,7 @@ Deno.test("HTML-02 without an output path the page is pi-session-<file name>.htm
   }
 });
 
-Deno.test("HTML-03 a missing file, a folder or a file that is not a session: Error naming the file, exit 1, nothing written", async () => {
+Deno.test("CLI-11 a missing file, a folder or a file that is not a session: Error naming the file, exit 1, nothing written", async () => {
   const s = await sandbox();
   try {
     const ref = expected("errors") as Record<string, { code: number; stdout: string; stderr: string }>;
@@ -153,7 +154,7 @@ Deno.test("HTML-03 a missing file, a folder or a file that is not a session: Err
   }
 });
 
-Deno.test("HTML-04 a malformed line is skipped as 1.6.0 skips it, with a warning naming file and line; exit 0", async () => {
+Deno.test("CLI-11 a malformed line is skipped as 1.6.0 skips it, with a warning naming file and line; exit 0", async () => {
   const s = await sandbox();
   try {
     const ref = expected("errors").malformed as Record<string, unknown>;
@@ -173,7 +174,7 @@ Deno.test("HTML-04 a malformed line is skipped as 1.6.0 skips it, with a warning
   }
 });
 
-Deno.test("HTML-05 RPC export_html on a resumed session: 1.6.0's responses, default name, and page data", async () => {
+Deno.test("RPC-21 HTML-02 RPC export_html on a resumed session: 1.6.0's responses, default name, and page data", async () => {
   const s = await sandbox();
   try {
     const project = `${s.dir}/project`;
@@ -209,7 +210,7 @@ Deno.test("HTML-05 RPC export_html on a resumed session: 1.6.0's responses, defa
   }
 });
 
-Deno.test("HTML-06 RPC export_html after a live turn: the page holds the conversation, the prompt and tools, and no credential", async () => {
+Deno.test("RPC-21 HTML-02 RPC export_html after a live turn: the page holds the conversation, the prompt and tools, and no credential", async () => {
   const f = await startRpc([textTurn("Hello from the fake model")]);
   try {
     assertEquals((await f.client.send({ type: "export_html", outputPath: "early.html" })).success, false);
@@ -230,7 +231,7 @@ Deno.test("HTML-06 RPC export_html after a live turn: the page holds the convers
   }
 });
 
-Deno.test("HTML-07 RPC export_html of an in-memory session answers as 1.6.0", async () => {
+Deno.test("RPC-21 RPC export_html of an in-memory session answers as 1.6.0", async () => {
   const f = await startRpc([], { args: ["--no-session"] });
   try {
     const r = await f.client.send({ type: "export_html" });
@@ -246,14 +247,14 @@ Deno.test("HTML-07 RPC export_html of an in-memory session answers as 1.6.0", as
   }
 });
 
-Deno.test("HTML-08 the page template module is current with src/core/export/assets (run scripts/gen_export_template.ts)", () => {
+Deno.test("HTML-01 the page template module is current with src/core/export/assets (run scripts/gen_export_template.ts)", () => {
   assert(
     buildExportTemplate() === EXPORT_TEMPLATE,
     "export_template_generated.ts is stale: run deno run -A scripts/gen_export_template.ts",
   );
 });
 
-Deno.test("HTML-09 no static import chain from the start-up path reaches the exporter", async () => {
+Deno.test("HTML-01 no static import chain from the start-up path reaches the exporter", async () => {
   const graph = await moduleGraph();
   const exporter = new URL("../../src/core/export/export_html.ts", import.meta.url).href;
   assert(graph.has(exporter), "the CLI, RPC and AgentSession import the exporter (dynamically)");

@@ -1,7 +1,7 @@
 /**
  * Sharing as a private gist through the real `gh` protocol, against a stand-in `gh` script on the
  * child's PATH: the calls 1.6.0 makes, the uploaded page, the viewer link; and each failure with
- * 1.6.0's text (gh missing, not logged in, gist creation failing, export failing). IDs: HTML-15.
+ * 1.6.0's text (gh missing, not logged in, gist creation failing, export failing). ID: TUI-05.
  */
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { SessionManager } from "../../../src/session/session_manager.ts";
@@ -43,7 +43,7 @@ async function setup() {
   return { dir, session, env, log };
 }
 
-Deno.test("HTML-15 /share: gh auth status, then gh gist create --public=false <page>; the viewer link and the gist", async () => {
+Deno.test("TUI-05 /share: gh auth status, then gh gist create --public=false <page>; the viewer link and the gist", async () => {
   const t = await setup();
   try {
     const result = await shareSessionAsGist(t.session, {
@@ -71,7 +71,7 @@ Deno.test("HTML-15 /share: gh auth status, then gh gist create --public=false <p
   }
 });
 
-Deno.test("HTML-15 /share failures answer with 1.6.0's texts", async () => {
+Deno.test("TUI-05 /share failures answer with 1.6.0's texts", async () => {
   const t = await setup();
   try {
     const fails = async (env: Record<string, string>, message: string, destination?: "radius") => {

@@ -17,6 +17,7 @@
   let leafId = pick(params.get("leafId")) || pick(data.leafId) ||
     (entries.length ? entries[entries.length - 1].id : null);
   const linkTarget = pick(params.get("targetId"));
+  const openingLeaf = leafId;
 
   const childrenOf = new Map();
   const roots = [];
@@ -133,6 +134,13 @@
     if (typeof content === "string") return content;
     if (!Array.isArray(content)) return "";
     return content.filter((b) => b && b.type === "text").map((b) => b.text).join("\n");
+  };
+  // A prompt that invoked a skill carries it as `<skill name=".." location="..">…</skill>`, then the
+  // user's own words; the page shows the skill as a folded block and the words as the message.
+  const SKILL = /^<skill name="([^"]+)" location="([^"]+)">\n([\s\S]*?)\n<\/skill>(?:\n\n([\s\S]+))?$/;
+  const skillOf = (text) => {
+    const m = SKILL.exec(text);
+    return m ? { name: m[1], location: m[2], body: m[3], rest: (m[4] || "").trim() } : null;
   };
   const imagesOf = (
     content,
@@ -251,10 +259,20 @@
       const m = e.message;
       const time = `<div class="message-timestamp">${esc(fmtTime(e.timestamp))}</div>`;
       switch (m.role) {
-        case "user":
-          return `<div class="user-message">${time}<div class="markdown-content">${
-            markdown(textOf(m.content))
+        case "user": {
+          const text = textOf(m.content);
+          const skill = skillOf(text);
+          const skillHtml = skill
+            ? `<div class="skill-invocation"><div class="skill-invocation-label">skill: ${
+              esc(skill.name)
+            }</div><div class="skill-invocation-content markdown-content">${markdown(skill.body)}</div></div>`
+            : "";
+          const words = skill ? skill.rest : text;
+          const userHtml = `<div class="user-message">${time}<div class="markdown-content">${
+            markdown(words)
           }</div>${imagesHtml(imagesOf(m.content))}</div>`;
+          return skillHtml + (words || !skill ? userHtml : "");
+        }
         case "assistant": {
           let html = "";
           for (const block of Array.isArray(m.content) ? m.content : []) {
@@ -458,6 +476,11 @@
     if (e.type === "message") {
       const m = e.message;
       if (m.role === "user") {
+        const skill = skillOf(textOf(m.content));
+        if (skill) {
+          const words = skill.rest ? ` · <span class="tree-role-user">user:</span> ${short(skill.rest)}` : "";
+          return `${label}<span class="tree-role-skill">skill:</span> ${esc(skill.name)}${words}`;
+        }
         return `${label}<span class="tree-role-user">user:</span> ${short(textOf(m.content))}`;
       }
       if (m.role === "assistant") {
@@ -765,7 +788,7 @@
       }
       return;
     }
-    const folded = el.closest(".system-prompt.expandable, .tool-item.has-params");
+    const folded = el.closest(".system-prompt.expandable, .tool-item.has-params, .skill-invocation");
     if (folded && !String(globalThis.getSelection())) {
       folded.classList.toggle(folded.classList.contains("tool-item") ? "params-expanded" : "expanded");
       return;
@@ -786,12 +809,23 @@
     document.getElementById("image-modal").classList.remove("open");
   });
   document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      // Closes the image; otherwise clears the search and goes back to the leaf the page opened on.
+      const modal = document.getElementById("image-modal");
+      if (modal.classList.contains("open")) modal.classList.remove("open");
+      else {
+        document.getElementById("tree-search").value = "";
+        query = "";
+        if (openingLeaf) show(openingLeaf, null);
+        else renderTree();
+      }
+      return;
+    }
     if (ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const key = ev.key.toLowerCase();
     if (key === "t") toggles["toggle-thinking"]();
     else if (key === "o") toggles["toggle-tools"]();
     else if (key === "h") toggles["toggle-hidden-messages"]();
-    else if (ev.key === "Escape") document.getElementById("image-modal").classList.remove("open");
     else return;
     document.getElementById("header-container").innerHTML = statsHtml();
   });
