@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "2cd2414c854e";
+export const DOCUMENTATION_HASH = "74785d4e79e5";
