@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "74785d4e79e5";
+export const DOCUMENTATION_HASH = "837509fb2768";
