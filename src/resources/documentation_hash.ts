@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "837509fb2768";
+export const DOCUMENTATION_HASH = "bd8fba42d143";
