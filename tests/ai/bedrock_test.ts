@@ -290,6 +290,13 @@ aws_secret_access_key = ${FAKE_AWS_CREDENTIALS.secretAccessKey}
     const configFile = `[profile proc]
 region = eu-central-1
 credential_process = printf '%s' '${process}'
+
+[profile role]
+role_arn = arn:aws:iam::123456789012:role/pi
+source_profile = work
+
+[profile sso]
+sso_session = corp
 `;
     await withHome({ credentials: credentialsFile, config: configFile }, async (home) => {
       // AWS_PROFILE scoped to the request wins over access keys (pi-ai 1.6.0, #6957).
@@ -322,6 +329,20 @@ credential_process = printf '%s' '${process}'
         missing.errorMessage,
         'AWS profile "nope" was not found in ~/.aws/credentials or ~/.aws/config',
       );
+      for (
+        const [profile, kind] of [["role", "role assumption (role_arn)"], [
+          "sso",
+          "IAM Identity Center (SSO)",
+        ]]
+      ) {
+        const unsupported = await complete(model(server.url), CONTEXT, {
+          env: { ...CLEAN_ENV, HOME: home, AWS_PROFILE: profile },
+        });
+        assertEquals(
+          unsupported.errorMessage,
+          `AWS profile "${profile}" uses ${kind}, which is not available in this build yet; use access keys, credential_process or AWS_BEARER_TOKEN_BEDROCK`,
+        );
+      }
       assertEquals(server.requests.length, 2);
     });
     const viaToken = await complete(model(server.url), CONTEXT, {
