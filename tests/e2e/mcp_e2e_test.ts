@@ -307,3 +307,20 @@ Deno.test("MCP-07 @modelcontextprotocol/server-everything: tool and resource too
   assertEquals(ours.requests, ref.requests);
   assertEquals(ours.sessionLines, ref.sessionLines);
 });
+
+Deno.test("MCP-11 --tools and --exclude-tools apply to MCP tools as in pi 1.6.0 (declared tools equal)", async () => {
+  const config = { mcpServers: { fx: stdioServer({ exposure: "direct" }) } };
+  const cases = [
+    ["--exclude-tools", "mcp__fx__e*,bash"],
+    ["--tools", "read,mcp__fx__echo,mcp__fx__a*"],
+    ["--tools", "read,write"],
+  ];
+  for (const args of cases) {
+    const ours = await runMcp({ globalConfig: config, turns: [DONE], args });
+    const ref = await runMcp({ globalConfig: config, turns: [DONE], args, reference: true });
+    const names = (run: typeof ours) =>
+      (run.requests[0].body as { tools: Line[] }).tools.map((tool) => tool.name as string);
+    assertEquals(names(ours), names(ref), args.join(" "));
+    assertEquals(ours.requests, ref.requests, args.join(" "));
+  }
+});

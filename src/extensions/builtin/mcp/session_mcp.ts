@@ -11,6 +11,7 @@
  * @module
  */
 import type { AgentTool } from "../../../agent/types.ts";
+import { toolNameMatcher } from "../../../tools/tool_name_matcher.ts";
 import { join } from "../../../util/path.ts";
 import { getMcpToolExposure, loadMcpConfig, type McpServerEntry } from "./config.ts";
 import type { McpServerConnection } from "./connection.ts";
@@ -54,6 +55,30 @@ export interface SessionMcpOptions {
    * configuration problems are told, at once, before the screen starts.
    */
   lateMessages?: boolean;
+  /** `--tools`, `--exclude-tools` and `--no-tools`, which apply to MCP tools as in 1.6.0. */
+  toolFlags?: McpToolFlags;
+}
+
+/** The tool flags of a run. */
+export interface McpToolFlags {
+  tools?: readonly string[];
+  excludeTools?: readonly string[];
+  noTools?: boolean;
+}
+
+/**
+ * Whether an MCP tool (server or resource tool) may be declared directly: `--exclude-tools` removes
+ * matches; an allowlist `--tools` (or `--no-tools`) declares only the MCP tools it names or matches
+ * (1.6.0, docs/cli.md "MCP tools"; its other rule, that `mcp__` entries also limit what codemode
+ * reaches, waits for codemode).
+ */
+export function mcpToolAllowed(flags: McpToolFlags | undefined): (name: string) => boolean {
+  const excluded = toolNameMatcher(flags?.excludeTools ?? []);
+  const list = (flags?.tools ?? []).filter((entry) => !/^[+-]/.test(entry));
+  const named = toolNameMatcher(list);
+  // An allowlist declares only the MCP tools it names or matches (modifier-only lists are none).
+  const filtering = list.length > 0 || flags?.noTools === true;
+  return (name) => !excluded(name) && (!filtering || named(name));
 }
 
 interface ServerState {
@@ -88,6 +113,7 @@ export class SessionMcp {
   #resourceToolsAdded = false;
   #pending: Promise<void> = Promise.resolve();
   #log: McpServerLog;
+  #allowed: (name: string) => boolean;
 
   constructor(target: McpSessionTarget, options: SessionMcpOptions) {
     this.#target = target;
@@ -100,6 +126,7 @@ export class SessionMcp {
     this.servers = loaded.servers.map((entry) => ({ entry }));
     this.configErrors = loaded.errors;
     this.#log = new McpServerLog(join(options.agentDir, "mcp.log"));
+    this.#allowed = mcpToolAllowed(options.toolFlags);
   }
 
   /** Starts every enabled server in the background and hooks the session. */
@@ -173,7 +200,7 @@ export class SessionMcp {
       current.add(name);
       const exposure = getMcpToolExposure(entry.config, tool.name);
       // Only direct tools can be reached in this build: codemode and tool_search are not here yet.
-      if (exposure !== "direct") continue;
+      if (exposure !== "direct" || !this.#allowed(name)) continue;
       definitions.push(createMcpToolDefinition({
         server,
         tool,
@@ -222,7 +249,10 @@ export class SessionMcp {
     );
     if (!direct) return;
     this.#resourceToolsAdded = true;
-    this.#target.addTools(createMcpResourceTools(() => this.#resourceServers()));
+    const tools = createMcpResourceTools(() => this.#resourceServers()).filter((tool) =>
+      this.#allowed(tool.name)
+    );
+    if (tools.length > 0) this.#target.addTools(tools);
   }
 
   #updateSection(): void {
