@@ -181,6 +181,7 @@ export function runtimeFactory(
         projectTrusted,
         // The TUI has no place for messages that come later yet; stderr would tear its screen.
         lateMessages: run.appMode !== "interactive",
+        toolFlags: { tools: parsed.tools, excludeTools: parsed.excludeTools, noTools: parsed.noTools },
         notify: (message, level) =>
           io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
       });
