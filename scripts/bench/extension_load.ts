@@ -2,9 +2,9 @@
  * What loading 20 extensions adds to a `pi -p "hi"` run: 20 of 1.6.0's single-file examples that
  * behave as in 1.6.0 (tests/e2e/extensions_examples_parity_test.ts), each passed with `-e`, against the same run without them. Ours and the reference alternate
  * round by round with the same agent dir and fake provider; the added wall and CPU time are the
- * differences of the medians. Warm: both have run once before (our build cache is filled; Node's
- * and jiti's caches as they are). Cold (`--cold`): ours starts every run with an empty extension
- * cache (`<agentDir>/cache/extensions`).
+ * differences of the medians. Warm: both have run once before (our build cache and jiti's are
+ * filled). Cold (`--cold`): every run with extensions starts with an empty transpile cache, ours
+ * (`<agentDir>/cache/extensions`) and jiti's (`$TMPDIR/jiti`, TMPDIR being this run's own folder).
  *
  * Usage: deno run -A scripts/bench/extension_load.ts [rounds] [--cold] [--budget-ms N] [--bundle FILE]
  *
@@ -66,18 +66,23 @@ const env = await createAgentEnv(server.url);
 const childEnv: Record<string, string> = { ...env.env, PI_OFFLINE: "1" };
 // Keep Deno's module cache where it is although HOME moves (else every run downloads metadata).
 childEnv.DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+// jiti (the reference's loader) caches transpiled extensions in `<os.tmpdir()>/jiti`: give it a
+// folder of this run's own, emptied before each of its cold runs as ours is.
+const refTmp = join(env.root, "tmp");
+await Deno.mkdir(refTmp, { recursive: true });
+const refEnv: Record<string, string> = { ...childEnv, TMPDIR: refTmp };
 const piArgs = ["-p", "--model", `${FAKE_PROVIDERS["anthropic-messages"]}/${FAKE_MODEL_ID}`, "hi"];
 const main = bundle ?? new URL("../../main.ts", import.meta.url).pathname;
 const ourCache = join(env.agentDir, "cache/extensions");
 
-async function run(cmd: string[]): Promise<CpuSample> {
+async function run(cmd: string[], runEnv = childEnv): Promise<CpuSample> {
   server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
-  const sample = await timeWithCpu(cmd, { env: childEnv, cwd: env.cwd });
+  const sample = await timeWithCpu(cmd, { env: runEnv, cwd: env.cwd });
   if (sample.code !== 0) {
     // Run it again to show why (timeWithCpu keeps only its statistics).
     const again = await new Deno.Command(cmd[0], {
       args: cmd.slice(1),
-      env: childEnv,
+      env: runEnv,
       clearEnv: true,
       cwd: env.cwd,
       stdin: "null",
@@ -103,8 +108,10 @@ const ours = (withExtensions: boolean) => async () => {
     ...piArgs,
   ]);
 };
-const ref = (withExtensions: boolean) => () =>
-  run([...referenceCommand(), ...(withExtensions ? extensionArgs : []), ...piArgs]);
+const ref = (withExtensions: boolean) => async () => {
+  if (cold && withExtensions) await Deno.remove(join(refTmp, "jiti"), { recursive: true }).catch(() => {});
+  return await run([...referenceCommand(), ...(withExtensions ? extensionArgs : []), ...piArgs], refEnv);
+};
 
 const variants = {
   oursBase: ours(false),
@@ -119,6 +126,9 @@ const samples: Record<keyof typeof variants, CpuSample[]> = {
   refExt: [],
 };
 let failed = false;
+/** The machine's 1-minute load average (these runs share it with other work). */
+const loadAverage = () => Deno.loadavg()[0].toFixed(1);
+const loadAtStart = loadAverage();
 try {
   for (const fn of Object.values(variants)) await fn(); // warm-up: fills caches
   for (let i = 0; i < rounds; i++) {
@@ -145,7 +155,13 @@ try {
       refAdded.toFixed(0)
     } ms wall, +${(cpu("refExt") - cpu("refBase")).toFixed(0)} ms CPU`,
   );
-  console.log(`added time: ours is ${(refAdded / oursAdded).toFixed(1)}x smaller`);
+  const oursCpu = cpu("oursExt") - cpu("oursBase");
+  const refCpu = cpu("refExt") - cpu("refBase");
+  console.log(
+    `added time: ours is ${(refAdded / oursAdded).toFixed(1)}x smaller (wall), ${
+      (refCpu / oursCpu).toFixed(1)
+    }x smaller (CPU); load average ${loadAtStart} at the start, ${loadAverage()} at the end`,
+  );
   if (budget !== undefined) {
     failed = oursAdded > budget;
     console.log(failed ? `OVER the ${budget} ms budget` : `within the ${budget} ms budget`);
