@@ -15,6 +15,7 @@ import type {
   Context,
   ImageContent,
   Model,
+  StreamOptions,
   TextContent,
   ThinkingBudgets,
   ThinkingLevel,
@@ -45,6 +46,9 @@ export interface BedrockOptions {
   /** Bedrock API key: sent as `Authorization: Bearer` instead of a SigV4 signature. */
   bearerToken?: string;
 }
+
+/** Options of the Bedrock `stream`: the common ones plus {@link BedrockOptions}. */
+export type BedrockStreamOptions = StreamOptions & BedrockOptions;
 
 type Json = Record<string, unknown>;
 
