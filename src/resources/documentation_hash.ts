@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "bd8fba42d143";
+export const DOCUMENTATION_HASH = "70d80b7b921e";
