@@ -8,7 +8,7 @@
  */
 import { stripAnsi } from "../../tools/ansi_strip.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../../tools/truncate.ts";
-import { type Component, Container, Loader, Spacer, Text, type TUI } from "../../tui/mod.ts";
+import { type Component, Container, Loader, Spacer, Text, truncateToWidth, type TUI } from "../../tui/mod.ts";
 import { keyText } from "./app_keys.ts";
 import type { Theme } from "./theme.ts";
 
@@ -18,21 +18,30 @@ const PREVIEW_ROWS = 20;
 /** The cancel key of 1.6.0's spinner text (tui.select.cancel's default keys). */
 const CANCEL_KEYS = "escape/ctrl+c";
 
-/** The last `rows` rows of `text` drawn as a Text with `paddingX`, cached per width. */
-class TailRows implements Component {
+/**
+ * The last `rows` screen rows of `text` drawn as a Text with `paddingX` (a long line counts the
+ * rows it wraps to), cached per width; `hint(hidden)` heads them when rows were cut.
+ */
+export class TailRows implements Component {
   #width?: number;
   #lines?: string[];
   constructor(
     private readonly text: string,
     private readonly rows: number,
     private readonly paddingX: number,
+    private readonly hint?: (hidden: number) => string,
   ) {}
   invalidate(): void {
     this.#width = undefined;
   }
   render(width: number): string[] {
     if (this.#lines === undefined || this.#width !== width) {
-      this.#lines = new Text(this.text, this.paddingX, 0).render(width).slice(-this.rows);
+      const all = new Text(this.text, this.paddingX, 0).render(width);
+      const kept = all.slice(-this.rows);
+      const hidden = all.length - kept.length;
+      this.#lines = hidden > 0 && this.hint
+        ? [truncateToWidth(this.hint(hidden), width, "..."), ...kept]
+        : kept;
       this.#width = width;
     }
     return this.#lines;

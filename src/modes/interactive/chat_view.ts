@@ -119,6 +119,7 @@ export class ChatView {
 
   /** Empties the transcript (a new session). */
   clear(): void {
+    for (const child of this.chat.children) if (child instanceof ToolExecutionView) child.dispose();
     for (const view of this.#pendingBash) view.dispose();
     this.#pendingBash = [];
     this.chat.clear();
@@ -137,6 +138,7 @@ export class ChatView {
     let view = this.#tools.get(id);
     if (!view) {
       view = new ToolExecutionView(this.theme, name, args, this.paths);
+      view.onTick = () => this.onChange();
       view.setExpanded(this.#expanded);
       this.chat.addChild(view);
       this.#tools.set(id, view);

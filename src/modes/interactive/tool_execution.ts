@@ -10,6 +10,8 @@
 import type { AgentToolResult } from "../../agent/types.ts";
 import { Box, Container, Spacer, Text } from "../../tui/mod.ts";
 import { keyText } from "./app_keys.ts";
+import { TailRows } from "./bash_execution.ts";
+import { formatSize } from "../../tools/truncate.ts";
 import type { Theme } from "./theme.ts";
 import {
   editCall,
@@ -88,6 +90,9 @@ export class ToolExecutionView extends Container {
   #durationMs?: number;
 
   #preview?: { diff: string } | { error: string };
+  #ticker?: ReturnType<typeof setInterval>;
+  /** Asks for a frame (the running time changed); the chat sets it. */
+  onTick: () => void = () => {};
   #previewRequested = false;
   readonly #editFailure = new Container();
 
@@ -229,6 +234,96 @@ export class ToolExecutionView extends Container {
     return false;
   }
 
+  /**
+   * bash as 1.6.0 shows it: `$ command`, the output's last 5 screen rows (all when expanded), the
+   * full-output and truncation note, and `Elapsed 3.0s` (redrawn each second) while it runs,
+   * `Took 4.2s` once done.
+   */
+  #rebuildBash(): void {
+    const theme = this.theme;
+    const args = (this.#args ?? {}) as { command?: unknown; timeout?: unknown };
+    const command = typeof args.command === "string" && args.command
+      ? args.command
+      : theme.fg("toolOutput", "...");
+    const timeout = args.timeout ? theme.fg("muted", ` (timeout ${args.timeout}s)`) : "";
+    this.#box.addChild(new Text(theme.fg("toolTitle", theme.bold(`$ ${command}`)) + timeout, 0, 0));
+    if (!this.#result) return;
+    const details = this.#result.details as
+      | {
+        fullOutputPath?: string;
+        truncation?: {
+          truncated?: boolean;
+          truncatedBy?: string;
+          outputLines?: number;
+          totalLines?: number;
+          maxBytes?: number;
+        };
+      }
+      | undefined;
+    const truncation = details?.truncation;
+    const fullOutputPath = details?.fullOutputPath;
+    let output = textOutput(this.#result).trim();
+    // The tool's own "[… Full output: …]" footer gives way to the note below.
+    if (!this.#partial && truncation?.truncated && fullOutputPath && output.endsWith("]")) {
+      const footer = output.lastIndexOf("\n\n[");
+      if (footer !== -1 && output.slice(footer).includes(fullOutputPath)) {
+        output = output.slice(0, footer).trimEnd();
+      }
+    }
+    if (output) {
+      const styled = output.split("\n").map((line) => theme.fg("toolOutput", line)).join("\n");
+      if (this.#expanded) this.#box.addChild(new Text(`\n${styled}`, 0, 0));
+      else {
+        this.#box.addChild(new Spacer(1));
+        this.#box.addChild(
+          new TailRows(styled, BASH_PREVIEW_LINES, 0, (hidden) => expandHint(theme, hidden, "earlier")),
+        );
+      }
+    }
+    if (truncation?.truncated || fullOutputPath) {
+      const notes: string[] = [];
+      if (fullOutputPath) notes.push(`Full output: ${fullOutputPath}`);
+      if (truncation?.truncated) {
+        notes.push(
+          truncation.truncatedBy === "lines"
+            ? `Truncated: showing ${truncation.outputLines} of ${truncation.totalLines} lines`
+            : `Truncated: ${truncation.outputLines} lines shown (${
+              formatSize(truncation.maxBytes ?? 50 * 1024)
+            } limit)`,
+        );
+      }
+      this.#box.addChild(new Text(`\n${theme.fg("warning", `[${notes.join(". ")}]`)}`, 0, 0));
+    }
+    const timer = this.#timerText();
+    if (timer) this.#box.addChild(new Text(`\n${theme.fg("muted", timer)}`, 0, 0));
+  }
+
+  /** `Elapsed …` while a started call streams output (ticking each second), `Took …` when done. */
+  #timerText(): string | undefined {
+    const running = this.#partial && !this.#isError;
+    if (running && this.#startedAt !== undefined && this.#ticker === undefined) {
+      this.#ticker = setInterval(() => {
+        this.#rebuild();
+        this.onTick();
+      }, 1000);
+    }
+    if (!running && this.#ticker !== undefined) {
+      clearInterval(this.#ticker);
+      this.#ticker = undefined;
+    }
+    if (!this.#partial && this.#durationMs !== undefined) {
+      return `Took ${formatToolDuration(this.#durationMs)}`;
+    }
+    if (this.#startedAt === undefined || !this.#partial) return undefined;
+    return `Elapsed ${formatToolDuration(performance.now() - this.#startedAt)}`;
+  }
+
+  /** Stops the running-time ticker (the row is gone). */
+  dispose(): void {
+    if (this.#ticker !== undefined) clearInterval(this.#ticker);
+    this.#ticker = undefined;
+  }
+
   #rebuild(): void {
     const theme = this.theme;
     this.#box.clear();
@@ -236,32 +331,7 @@ export class ToolExecutionView extends Container {
     const output = textOutput(this.#result).trim();
     const styled = output ? output.split("\n").map((line) => theme.fg("toolOutput", line)) : [];
     if (this.toolName === "bash") {
-      const args = (this.#args ?? {}) as { command?: unknown; timeout?: unknown };
-      const command = typeof args.command === "string" && args.command
-        ? args.command
-        : theme.fg("toolOutput", "...");
-      const timeout = args.timeout ? theme.fg("muted", ` (timeout ${args.timeout}s)`) : "";
-      this.#box.addChild(new Text(theme.fg("toolTitle", theme.bold(`$ ${command}`)) + timeout, 0, 0));
-      if (styled.length > 0) {
-        this.#box.addChild(new Spacer(1));
-        if (this.#expanded || styled.length <= BASH_PREVIEW_LINES) {
-          this.#box.addChild(new Text(styled.join("\n"), 0, 0));
-        } else {
-          const hidden = styled.length - BASH_PREVIEW_LINES;
-          this.#box.addChild(
-            new Text(
-              [expandHint(theme, hidden, "earlier"), ...styled.slice(-BASH_PREVIEW_LINES)].join("\n"),
-              0,
-              0,
-            ),
-          );
-        }
-      }
-      if (!this.#partial && this.#durationMs !== undefined) {
-        this.#box.addChild(
-          new Text(`\n${theme.fg("muted", `Took ${formatToolDuration(this.#durationMs)}`)}`, 0, 0),
-        );
-      }
+      this.#rebuildBash();
       return;
     }
     this.#box.addChild(new Text(formatToolCall(theme, this.toolName, this.#args, this.#expanded), 0, 0));
