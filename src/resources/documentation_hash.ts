@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "70d80b7b921e";
+export const DOCUMENTATION_HASH = "813e272f35a9";
