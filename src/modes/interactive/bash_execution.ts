@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { stripAnsi } from "../../tools/ansi_strip.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail } from "../../tools/truncate.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, stripAnsi, truncateTail } from "../../core/tool_display.ts";
 import { type Component, Container, Loader, Spacer, Text, truncateToWidth, type TUI } from "../../tui/mod.ts";
 import { keyText } from "./app_keys.ts";
 import type { Theme } from "./theme.ts";

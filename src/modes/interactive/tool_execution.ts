@@ -11,7 +11,7 @@ import type { AgentToolResult } from "../../agent/types.ts";
 import { Box, Container, Spacer, Text } from "../../tui/mod.ts";
 import { keyText } from "./app_keys.ts";
 import { TailRows } from "./bash_execution.ts";
-import { formatSize } from "../../tools/truncate.ts";
+import { formatSize, previewEditsDiff } from "../../core/tool_display.ts";
 import type { Theme } from "./theme.ts";
 import {
   editCall,
@@ -183,9 +183,7 @@ export class ToolExecutionView extends Container {
     this.#previewRequested = true;
     const edits = list as { oldText: string; newText: string }[];
     // The diff code loads with the first edit shown, not at start-up.
-    void import("../../tools/edit_diff.ts").then(({ computeEditsDiff }) =>
-      computeEditsDiff(path, edits, this.paths.cwd)
-    )
+    void previewEditsDiff(path, edits, this.paths.cwd)
       .then((preview) => {
         // After a successful run the file has changed: a late preview would be wrong (1.6.0 lets
         // it replace the diff). After a failure it tells the same error, in the box.

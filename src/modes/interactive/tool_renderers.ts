@@ -7,7 +7,7 @@
  * @module
  */
 import type { AgentToolResult } from "../../agent/types.ts";
-import { formatSize } from "../../tools/truncate.ts";
+import { formatSize } from "../../core/tool_display.ts";
 import { basename, dirname, isAbsolute, relative, resolve } from "../../util/path.ts";
 import { keyText } from "./app_keys.ts";
 import type { Theme } from "./theme.ts";
