@@ -110,6 +110,15 @@ async function rpcRun(cmd: string[]): Promise<CpuSample> {
 const FLOOR_READER = `const r = await fetch(Deno.args[0], { method: "POST", body: "{}" });
 let n = 0; for await (const c of r.body!) n += c.length; if (n < ${STREAM_BYTES}) Deno.exit(1);`;
 
+/** The Deno reader that also parses each event's JSON, as any client of this wire must. */
+const PARSE_READER = `const r = await fetch(Deno.args[0], { method: "POST", body: "{}" });
+const d = new TextDecoder(); let rest = ""; let n = 0;
+for await (const c of r.body!) {
+  const lines = (rest + d.decode(c, { stream: true })).split("\\n"); rest = lines.pop()!;
+  for (const l of lines) if (l.startsWith("data: {")) { JSON.parse(l.slice(6)); n++; }
+}
+if (n < ${STREAM_BYTES / DELTA}) Deno.exit(1);`;
+
 interface Case {
   name: string;
   label: string;
@@ -177,6 +186,15 @@ const cases: Case[] = [
     ours: () =>
       drained(
         [Deno.execPath(), "eval", "--quiet", FLOOR_READER, `${bulk.url}/v1/chat/completions`],
+        0,
+      ),
+  },
+  {
+    name: "floor-parse",
+    label: "floor: the same stream to a Deno fetch reader that parses each event's JSON",
+    ours: () =>
+      drained(
+        [Deno.execPath(), "eval", "--quiet", PARSE_READER, `${bulk.url}/v1/chat/completions`],
         0,
       ),
   },
@@ -255,5 +273,7 @@ console.log(
     ratio("stream", "floor-curl", "cpu")
   } CPU; / Deno reader floor: ${ratio("stream", "floor-deno", "ms")} wall, ${
     ratio("stream", "floor-deno", "cpu")
+  } CPU; / parsing reader: ${ratio("stream", "floor-parse", "ms")} wall, ${
+    ratio("stream", "floor-parse", "cpu")
   } CPU`,
 );
