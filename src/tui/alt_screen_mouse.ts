@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TuiMouseButton, TuiMouseEvent, TuiMouseEventType } from "./tui.ts";
+import type { TuiMouseButton, TuiMouseEvent, TuiMouseEventType } from "./tui_component.ts";
 
 /** A wheel notch: up (-1) or down (1) at a cell, with its raw button code (for the modifiers). */
 export interface AltScreenWheelEvent {

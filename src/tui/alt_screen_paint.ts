@@ -8,7 +8,7 @@ import type { AltScreenSearchMatch } from "./alt_screen_search.ts";
 import type { ScrollView } from "./components/scroll_view.ts";
 import { getScrollbarGeometry, getScrollViewBox, type LayoutFrame } from "./layout.ts";
 import { isImageLine } from "./terminal_image.ts";
-import { compositeTuiLine } from "./tui.ts";
+import { compositeTuiLine } from "./tui_overlay_layout.ts";
 import { extractAnsiCode, sliceByColumn, truncateToWidth, visibleWidth } from "./utils.ts";
 
 /** Styles the text of a match; escape sequences inside it are passed through unstyled. */

@@ -34,7 +34,7 @@ import {
   type TuiMouseDispatchTarget,
   type TuiMouseEvent,
   type TuiMouseEventType,
-} from "./tui.ts";
+} from "./tui_component.ts";
 import { readEnv } from "../util/env.ts";
 
 const DOUBLE_CLICK_INTERVAL_MS = 500;

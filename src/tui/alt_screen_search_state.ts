@@ -13,7 +13,7 @@ import {
   getAltScreenSearchMatchKey,
 } from "./alt_screen_search.ts";
 import type { ScrollView } from "./components/scroll_view.ts";
-import type { OverlayHandle } from "./tui.ts";
+import type { OverlayHandle } from "./tui_types.ts";
 
 /**
  * What the next refresh does with the selection: pick by the query's anchor row, step to the

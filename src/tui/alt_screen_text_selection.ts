@@ -20,7 +20,7 @@ import {
 import type { ScrollView } from "./components/scroll_view.ts";
 import { getScrollViewBox, getScrollViewsAt, type LayoutBox, type LayoutFrame } from "./layout.ts";
 import type { Terminal } from "./terminal_interface.ts";
-import type { TuiMouseEvent } from "./tui.ts";
+import type { TuiMouseEvent } from "./tui_component.ts";
 import { getOsc8LinkAtColumn } from "./utils.ts";
 
 const DOUBLE_CLICK_INTERVAL_MS = 500;

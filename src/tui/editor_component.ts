@@ -5,7 +5,7 @@
  * @module
  */
 import type { AutocompleteProvider } from "./autocomplete.ts";
-import type { Component } from "./tui.ts";
+import type { Component } from "./tui_component.ts";
 
 /**
  * Interface for custom editor components.

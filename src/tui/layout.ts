@@ -18,7 +18,7 @@ import {
 } from "./layout_node.ts";
 import { paintLayoutBox } from "./layout_paint.ts";
 import type { LayoutBox, LayoutFrame, LayoutRect, LayoutRenderCache } from "./layout_types.ts";
-import { type Component, CURSOR_MARKER } from "./tui.ts";
+import { type Component, CURSOR_MARKER } from "./tui_component.ts";
 import { visibleWidth } from "./utils.ts";
 
 export type {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Component } from "./tui.ts";
+import type { Component } from "./tui_component.ts";
 
 /** Key of the method that returns a component's {@link LayoutNode}. */
 export const LAYOUT_NODE: unique symbol = Symbol.for("@earendil-works/pi-tui/layout-node");

@@ -11,7 +11,7 @@ import {
   getMaxKittyImageRows,
   isImageLine,
 } from "./terminal_image.ts";
-import { compositeTuiLine } from "./tui.ts";
+import { compositeTuiLine } from "./tui_overlay_layout.ts";
 import {
   extractAnsiCode,
   getActiveBackgroundAnsi,

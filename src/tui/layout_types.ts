@@ -4,7 +4,7 @@
  * @module
  */
 import type { ScrollView } from "./components/scroll_view.ts";
-import type { Component } from "./tui.ts";
+import type { Component } from "./tui_component.ts";
 
 /** A rectangle of terminal cells; `x`/`y` are zero-based screen coordinates. */
 export interface LayoutRect {

@@ -53,7 +53,7 @@ import {
   setCapabilities,
   type TerminalCapabilities,
 } from "./terminal_image.ts";
-import { type Component, CURSOR_MARKER, type TuiMouseEvent } from "./tui.ts";
+import { type Component, CURSOR_MARKER, type TuiMouseEvent } from "./tui_component.ts";
 import { TuiBase } from "./tui_base.ts";
 import {
   type TuiInputListenerResult,

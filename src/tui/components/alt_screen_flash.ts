@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Component } from "../tui.ts";
+import type { Component } from "../tui_component.ts";
 import { truncateToWidth } from "../utils.ts";
 
 const DEFAULT_DURATION_MS = 1000;

@@ -11,7 +11,7 @@ import {
   renderChildLines,
   type TuiMouseDispatchResult,
   type TuiMouseEvent,
-} from "../tui.ts";
+} from "../tui_component.ts";
 import { flattenLines, visibleWidth } from "../utils.ts";
 
 /** What the last render produced, and from what. */

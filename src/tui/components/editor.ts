@@ -8,7 +8,8 @@
 import type { AutocompleteProvider } from "../autocomplete.ts";
 import { getKeybindings, type KeybindingsManager } from "../keybindings.ts";
 import { decodePrintableKey, matchesKey } from "../keys.ts";
-import type { Component, Focusable, TUI, TuiMouseEvent, TuiMouseEventResult } from "../tui.ts";
+import type { Component, Focusable, TuiMouseEvent, TuiMouseEventResult } from "../tui_component.ts";
+import type { TUI } from "../tui_types.ts";
 import type { SelectListTheme } from "./select_list.ts";
 import { EditorAutocomplete } from "./editor_autocomplete.ts";
 import { BracketedPasteBuffer } from "./editor_bracketed_paste.ts";

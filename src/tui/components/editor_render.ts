@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CURSOR_MARKER, renderFakeCursor } from "../tui.ts";
+import { CURSOR_MARKER, renderFakeCursor } from "../tui_component.ts";
 import { sliceByColumn, visibleWidth } from "../utils.ts";
 import type { LayoutLine } from "./editor_wrap.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { compositeTuiLine } from "../tui.ts";
+import { compositeTuiLine } from "../tui_overlay_layout.ts";
 import { visibleWidth } from "../utils.ts";
 import {
   allocateStackSizes,

@@ -18,7 +18,7 @@ import {
   imageFallback,
   renderImage,
 } from "../terminal_image.ts";
-import type { Component } from "../tui.ts";
+import type { Component } from "../tui_component.ts";
 import { truncateToWidth } from "../utils.ts";
 
 /**

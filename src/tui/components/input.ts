@@ -15,7 +15,7 @@ import {
   renderFakeCursor,
   type TuiMouseEvent,
   type TuiMouseEventResult,
-} from "../tui.ts";
+} from "../tui_component.ts";
 import { UndoStack } from "../undo_stack.ts";
 import {
   getGraphemeSegmenter,

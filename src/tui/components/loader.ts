@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { TUI } from "../tui.ts";
+import type { TUI } from "../tui_types.ts";
 import { Text } from "./text.ts";
 
 /** How the indicator is drawn. */

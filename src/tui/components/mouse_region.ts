@@ -9,7 +9,7 @@ import {
   type TuiMouseDispatchResult,
   type TuiMouseEvent,
   type TuiMouseEventResult,
-} from "../tui.ts";
+} from "../tui_component.ts";
 
 /** Called with the event when the wrapped component did not handle it. */
 export type MouseRegionHandler = (event: TuiMouseEvent) => TuiMouseEventResult | undefined;

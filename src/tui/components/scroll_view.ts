@@ -9,7 +9,7 @@
  * @module
  */
 import { LAYOUT_NODE, type ScrollLayoutNode } from "../layout_node.ts";
-import { type Component, Container } from "../tui.ts";
+import { type Component, Container } from "../tui_component.ts";
 
 /** When the scrollbar is drawn: never, briefly after scrolling (when the content overflows), or always. */
 export type ScrollViewScrollbar = "hidden" | "auto" | "always";

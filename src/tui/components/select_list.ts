@@ -5,7 +5,7 @@
  * @module
  */
 import { getKeybindings, getSelectPageIndex } from "../keybindings.ts";
-import type { Component, TuiMouseEvent, TuiMouseEventResult } from "../tui.ts";
+import type { Component, TuiMouseEvent, TuiMouseEventResult } from "../tui_component.ts";
 import { truncateToWidth, visibleWidth } from "../utils.ts";
 
 /** One entry of a {@link SelectList}: `label` is shown (falling back to `value` when empty). */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Component } from "../tui.ts";
+import type { Component } from "../tui_component.ts";
 
 /** Renders `lines` empty rows. */
 export class Spacer implements Component {

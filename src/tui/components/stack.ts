@@ -11,7 +11,7 @@ import {
   type StackLayoutEntry,
   type StackLayoutNode,
 } from "../layout_node.ts";
-import { type Component, Container } from "../tui.ts";
+import { type Component, Container } from "../tui_component.ts";
 
 export type { StackEntryOptions } from "../layout_node.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Component } from "../tui.ts";
+import type { Component } from "../tui_component.ts";
 import { applyBackgroundToLine, flattenLines, visibleWidth, wrapTextWithAnsi } from "../utils.ts";
 
 /** A tab is drawn as three spaces (terminals would jump to the next tab stop instead). */

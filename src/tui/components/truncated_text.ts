@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Component } from "../tui.ts";
+import type { Component } from "../tui_component.ts";
 import { truncateToWidth, visibleWidth } from "../utils.ts";
 
 /** One row of text (up to its first newline), truncated with an ellipsis and padded to the width. */
