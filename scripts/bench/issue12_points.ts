@@ -47,21 +47,24 @@ function shQuote(words: string[]): string {
   return words.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
 }
 
-/** Runs through `sh -c '… | wc -c'`: stdout is a pipe drained by a consumer, as in real use. */
+/**
+ * Runs through `sh -c '… | wc -c'`: stdout is a pipe drained by a consumer, as in real use. The
+ * command's own exit code and stderr are kept (the pipe's status would be wc's).
+ */
 async function drained(cmd: string[], minBytes: number): Promise<CpuSample> {
-  const count = await Deno.makeTempFile({ prefix: "pi-bench-" });
+  const dir = await Deno.makeTempDir({ prefix: "pi-bench-" });
   try {
-    const sample = await timeWithCpu(["sh", "-c", `${shQuote(cmd)} | wc -c > '${count}'`], {
-      env: childEnv,
-      cwd: env.cwd,
-    });
-    const bytes = Number((await Deno.readTextFile(count)).trim());
-    if (sample.code !== 0 || bytes < minBytes) {
-      throw new Error(`${cmd.slice(0, 3).join(" ")} … exited ${sample.code} after ${bytes} bytes`);
+    const script = `{ ${shQuote(cmd)} 2> '${dir}/err'; echo $? > '${dir}/code'; } | wc -c > '${dir}/count'`;
+    const sample = await timeWithCpu(["sh", "-c", script], { env: childEnv, cwd: env.cwd });
+    const bytes = Number((await Deno.readTextFile(`${dir}/count`)).trim());
+    const code = Number((await Deno.readTextFile(`${dir}/code`)).trim());
+    if (sample.code !== 0 || code !== 0 || bytes < minBytes) {
+      const err = (await Deno.readTextFile(`${dir}/err`)).slice(-800);
+      throw new Error(`${cmd.slice(0, 3).join(" ")} … exited ${code} after ${bytes} bytes:\n${err}`);
     }
     return sample;
   } finally {
-    await Deno.remove(count);
+    await Deno.remove(dir, { recursive: true });
   }
 }
 
