@@ -13,6 +13,7 @@ import { resolveModelScope } from "../config/model_resolver.ts";
 import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
+import { resolvePackageExtensions } from "../core/package_extensions.ts";
 import {
   attachExtensionHost,
   type ExtensionHost,
@@ -223,6 +224,12 @@ async function loadRunExtensions(
     globalSettingsPaths: settings.getGlobalSettings().extensions,
     projectSettingsPaths: projectTrusted ? settings.getProjectSettings().extensions : undefined,
     noExtensions: run.parsed.noExtensions,
+    packagePaths: run.parsed.noExtensions ? [] : await resolvePackageExtensions({
+      cwd: options.cwd,
+      agentDir: options.agentDir,
+      globalPackages: settings.getGlobalSettings().packages,
+      projectPackages: projectTrusted ? settings.getProjectSettings().packages : undefined,
+    }),
   };
   if (!hasExtensionSources(sources)) return undefined;
   const timeout = Number(readEnv("PI_EXTENSION_LOAD_TIMEOUT_MS"));

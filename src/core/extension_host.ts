@@ -17,6 +17,7 @@ import type { AgentEvent, AgentMessage, AgentToolResult } from "../agent/types.t
 import type { ImageContent } from "../ai/types.ts";
 import type { ExtensionRunner } from "../extensions/runner.ts";
 import type { ExtensionRuntime } from "../extensions/api.ts";
+import type { PackageExtensionPath } from "../extensions/discovery.ts";
 import type {
   ExtensionContext,
   ExtensionError,
@@ -44,6 +45,8 @@ export interface ExtensionSources {
   projectSettingsPaths?: readonly string[];
   /** `--no-extensions`. */
   noExtensions?: boolean;
+  /** Extension files of installed packages (see `resolvePackageExtensions`). */
+  packagePaths?: readonly PackageExtensionPath[];
 }
 
 /**
@@ -53,6 +56,7 @@ export interface ExtensionSources {
 export function hasExtensionSources(sources: ExtensionSources): boolean {
   if ((sources.cliPaths?.length ?? 0) > 0) return true;
   if (sources.noExtensions) return false;
+  if ((sources.packagePaths?.length ?? 0) > 0) return true;
   const settings = [...(sources.globalSettingsPaths ?? []), ...(sources.projectSettingsPaths ?? [])];
   if (settings.some((entry) => !/^[+\-!]?builtin:/.test(entry))) return true;
   if (existsSync(join(sources.agentDir, "extensions"))) return true;

@@ -2,7 +2,7 @@
  * Which extension files a run loads, in 1.6.0's order: `-e` paths, then (when the project is
  * trusted) the project's `.pi/settings.json` `extensions` (relative to `.pi`) and its
  * `.pi/extensions/`, then the agent dir's `settings.json` `extensions` (relative to the agent dir)
- * and its `extensions/`. A folder is an extension when it has a
+ * and its `extensions/`, then the extensions of installed pi packages. A folder is an extension when it has a
  * `package.json` whose `pi.extensions` lists entry files, or an `index.ts` / `index.js`; an
  * extensions folder holds such folders and plain `.ts` / `.js` files (one level, no deeper).
  * Each file loads once, whichever source names it first.
@@ -13,6 +13,17 @@ import { existsSync } from "../util/fs.ts";
 import { join, resolve } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "../config/paths.ts";
 import { createSyntheticSourceInfo, type ResourceScope, type SourceInfo } from "../resources/source_info.ts";
+
+/** An extension entry file an installed pi package provides (`pi` key of its package.json, or its `extensions/`). */
+export interface PackageExtensionPath {
+  /** The entry file. */
+  path: string;
+  /** The package's settings source (`npm:…`, `git:…`, a local path). */
+  source: string;
+  scope: "user" | "project";
+  /** The package's root folder. */
+  baseDir?: string;
+}
 
 /** Where to look. */
 export interface DiscoveryOptions {
@@ -28,6 +39,8 @@ export interface DiscoveryOptions {
   projectSettingsPaths?: readonly string[];
   /** `-e` paths, as given. */
   cliPaths?: readonly string[];
+  /** The enabled extensions of installed packages (project packages only when trusted), in 1.6.0's order. */
+  packagePaths?: readonly PackageExtensionPath[];
 }
 
 /** One extension entry to load: the path shown in messages, the file to load, where it came from. */
@@ -51,6 +64,7 @@ export interface DiscoveryResult {
 interface Origin {
   source: string;
   scope: ResourceScope;
+  origin?: "top-level" | "package";
   baseDir?: string;
 }
 
@@ -128,6 +142,7 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
     const sourceInfo = createSyntheticSourceInfo(resolvedPath, {
       source: origin.source,
       scope: origin.scope,
+      ...(origin.origin ? { origin: origin.origin } : {}),
       ...(origin.baseDir ? { baseDir: origin.baseDir } : {}),
     });
     extensions.push({ path, resolvedPath, sourceInfo });
@@ -171,6 +186,16 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
     const folder = join(options.agentDir, "extensions");
     for (const file of discoverInFolder(folder)) {
       add(file, file, { source: "local", scope: "user", baseDir: folder });
+    }
+    // Package extensions load after every file of the settings and folders (1.6.0 ranks a
+    // package resource below top-level ones), project packages first.
+    for (const entry of options.packagePaths ?? []) {
+      add(entry.path, entry.path, {
+        source: entry.source,
+        scope: entry.scope,
+        origin: "package",
+        ...(entry.baseDir ? { baseDir: entry.baseDir } : {}),
+      });
     }
   }
   return { extensions, warnings, missing };

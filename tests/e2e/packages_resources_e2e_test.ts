@@ -173,3 +173,100 @@ Deno.test("PKG-06 configured but missing packages are installed at start-up; one
     await Deno.remove(base, { recursive: true });
   }
 });
+
+/** An extension that registers one tool named `name`. */
+function toolExtension(name: string): string {
+  return `export default function (pi) {
+  pi.registerTool({
+    name: ${JSON.stringify(name)},
+    label: ${JSON.stringify(name)},
+    description: "Registered by a package extension",
+    parameters: { type: "object", properties: {} },
+    execute: async () => ({ content: [{ type: "text", text: ${JSON.stringify(name)} }], details: {} }),
+  });
+}
+`;
+}
+
+/** Tool names of an OpenAI Chat Completions request, in the order sent. */
+function toolNamesOf(body: unknown): string[] {
+  return (((body as Json).tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+}
+
+Deno.test("PKG-09 extensions of installed packages (manifest, extensions/ folder, filters, project trust, --no-extensions) load in pi 1.6.0's order", async () => {
+  requireReferenceCli();
+  const server = await startFakeProvider([]);
+  const env = await createAgentEnv(server.url);
+  try {
+    await Deno.writeTextFile(join(env.home, ".gitconfig"), gitConfigFor(env.root));
+    const repo = await createFixtureGitRepo(env.root, "alice", "exts");
+    await repo.commit({
+      "package.json": JSON.stringify({
+        name: "exts",
+        version: "1.0.0",
+        pi: { extensions: ["./src/main.ts"] },
+      }),
+      "src/main.ts": toolExtension("git_pkg_tool"),
+      "extensions/not_listed.ts": toolExtension("not_in_manifest"),
+    });
+    const local = join(env.root, "localpkg");
+    await Deno.mkdir(join(local, "extensions", "folder_ext"), { recursive: true });
+    await Deno.writeTextFile(join(local, "extensions", "a.ts"), toolExtension("local_a"));
+    await Deno.writeTextFile(join(local, "extensions", "b.ts"), toolExtension("local_b_filtered"));
+    await Deno.writeTextFile(
+      join(local, "extensions", "folder_ext", "index.ts"),
+      toolExtension("local_folder"),
+    );
+    const projectPkg = join(env.root, "projectpkg");
+    await Deno.mkdir(join(projectPkg, "extensions"), { recursive: true });
+    await Deno.writeTextFile(join(projectPkg, "extensions", "p.ts"), toolExtension("project_pkg_tool"));
+    // A settings entry of its own, to show where package extensions go relative to it.
+    await Deno.mkdir(join(env.agentDir, "extensions"), { recursive: true });
+    await Deno.writeTextFile(join(env.agentDir, "extensions", "own.ts"), toolExtension("own_folder_tool"));
+
+    const install = await spawnPi(["install", "git:example.test/alice/exts"], { env: env.env, cwd: env.cwd });
+    assertEquals(install.code, 0, install.stderr);
+    const settingsPath = join(env.agentDir, "settings.json");
+    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+    settings.packages.push({ source: "../localpkg", extensions: ["-extensions/b.ts"] });
+    await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
+    await Deno.mkdir(join(env.cwd, ".pi"), { recursive: true });
+    await Deno.writeTextFile(
+      join(env.cwd, ".pi", "settings.json"),
+      JSON.stringify({ packages: ["../../projectpkg"] }),
+    );
+
+    const toolsBoth = async (args: string[]) => {
+      const out: string[][] = [];
+      for (const reference of [false, true]) {
+        server.push({ content: [{ type: "text", text: "ok" }] });
+        const before = server.requests.length;
+        const run = await spawnPi(
+          ["--provider", "fake-openai", "--model", "test-model", ...args, "-p", "hi"],
+          {
+            env: env.env,
+            cwd: env.cwd,
+            reference,
+          },
+        );
+        assertEquals(run.code, 0, `${reference ? "reference" : "ours"}: ${run.stderr}`);
+        out.push(toolNamesOf(server.requests[before].body));
+      }
+      assertEquals(out[0], out[1]);
+      return out[0].filter((name) => !["read", "bash", "edit", "write"].includes(name));
+    };
+
+    assertEquals(await toolsBoth([]), ["own_folder_tool", "git_pkg_tool", "local_a", "local_folder"]);
+    assertEquals(await toolsBoth(["-a"]), [
+      "own_folder_tool",
+      "project_pkg_tool",
+      "git_pkg_tool",
+      "local_a",
+      "local_folder",
+    ]);
+    assertEquals(await toolsBoth(["--no-extensions"]), []);
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+});
