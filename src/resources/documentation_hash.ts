@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9c7fbfe251e8";
+export const DOCUMENTATION_HASH = "9a2bb2651efe";
