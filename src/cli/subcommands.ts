@@ -34,6 +34,10 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
     const { runPackageCommand } = await import("./package_command.ts");
     return await runPackageCommand(argv, ctx);
   }
+  if (command === "config") {
+    const { runConfigCommand } = await import("./config_command.ts");
+    return await runConfigCommand(argv, ctx);
+  }
   if (command !== undefined && PACKAGE_COMMANDS.has(command)) {
     throw notAvailableYet(`"${APP_NAME} ${command}"`, "no package manager yet");
   }
