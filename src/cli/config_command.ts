@@ -1,0 +1,100 @@
+/**
+ * `pi config [-l] [--approve|--no-approve]` (pi 1.6.0 docs/packages.md "Enable and disable
+ * resources", docs/cli.md): its help, usage errors and project-trust check, with 1.6.0's texts and
+ * exit codes. The resource selector itself (1.6.0 draws a TUI, even when stdin is not a terminal)
+ * needs the interactive mode's components, which this build does not have yet: after the checks the
+ * command stops with a clear "not available yet" error and writes nothing.
+ *
+ * @module
+ */
+import { APP_NAME, CONFIG_DIR_NAME } from "../config/paths.ts";
+import { resolveProjectTrust } from "../config/project_trust.ts";
+import { SettingsManager } from "../config/settings_manager.ts";
+import { bold, dim, red, yellow } from "../util/style.ts";
+import { CliExit } from "./cli_error.ts";
+import type { SubcommandContext } from "./subcommand_context.ts";
+
+const USAGE = `${APP_NAME} config [-l] [--approve|--no-approve]`;
+
+/** What `pi config …` asked for, or the first thing wrong with it. */
+interface ConfigOptions {
+  local: boolean;
+  trust?: boolean;
+  /** The first error's two lines (red, then dim), as 1.6.0 prints them. */
+  error?: [string, string];
+}
+
+function helpText(): string {
+  return `${bold("Usage:")}
+  ${USAGE}
+
+Open the resource configuration TUI to enable or disable package resources.
+Without -l, starts in global settings (~/${CONFIG_DIR_NAME}/agent/settings.json).
+Press Tab in the TUI to switch between global and project-local modes.
+
+Options:
+  -l, --local       Edit project overrides (${CONFIG_DIR_NAME}/settings.json)
+  -a, --approve     Trust project-local files for this command with -l
+  -na, --no-approve Ignore project-local files for this command with -l
+
+`;
+}
+
+function parse(args: string[]): ConfigOptions {
+  const options: ConfigOptions = { local: false };
+  for (const arg of args) {
+    if (arg === "-l" || arg === "--local") options.local = true;
+    else if (arg === "-a" || arg === "--approve") options.trust = true;
+    else if (arg === "-na" || arg === "--no-approve") options.trust = false;
+    else if (arg.startsWith("-")) {
+      options.error = [`Unknown option ${arg} for "config".`, `Use "${APP_NAME} --help" or "${USAGE}".`];
+      return options;
+    } else {
+      options.error = [`Unexpected argument ${arg}.`, `Usage: ${USAGE}`];
+      return options;
+    }
+  }
+  return options;
+}
+
+/** Runs `pi config …` (argv[0] is "config") and resolves with the exit code. */
+export async function runConfigCommand(argv: string[], ctx: SubcommandContext): Promise<number> {
+  const { io } = ctx;
+  const rest = argv.slice(1);
+  // Like 1.6.0, a help flag anywhere wins over every other argument.
+  if (rest.includes("-h") || rest.includes("--help")) {
+    io.stdout(helpText());
+    return 0;
+  }
+  const options = parse(rest);
+  if (options.error) {
+    io.stderr(`${red(options.error[0])}\n${dim(options.error[1])}\n`);
+    return 1;
+  }
+  const settingsManager = SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted: false });
+  let trusted: boolean;
+  try {
+    trusted = await resolveProjectTrust({
+      cwd: ctx.cwd,
+      agentDir: ctx.agentDir,
+      flag: options.trust,
+      defaultProjectTrust: settingsManager.getDefaultProjectTrust(),
+      interactive: false,
+    });
+  } catch (error) {
+    io.stderr(`${red(`Error: ${(error as Error).message}`)}\n`);
+    return 1;
+  }
+  if (options.local && !trusted) {
+    io.stderr(`${red("Project is not trusted. Use --approve to modify local resource config.")}\n`);
+    return 1;
+  }
+  settingsManager.setProjectTrusted(trusted);
+  for (const { scope, error } of settingsManager.drainErrors()) {
+    io.stderr(`${yellow(`Warning (config command, ${scope} settings): ${error.message}`)}\n`);
+  }
+  throw new CliExit(
+    `Error: the "${APP_NAME} config" resource selector is not available yet in this build ` +
+      `(no TUI yet; edit the extensions/skills/prompts/themes entries of settings.json, see docs/packages.md)`,
+  );
+}
