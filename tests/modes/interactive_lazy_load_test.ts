@@ -38,3 +38,14 @@ Deno.test("INT-LAZY: the /fork picker loads when first opened, not with the inte
   const root = new URL("src/modes/interactive/interactive_mode.ts", REPO).href;
   assert(!staticClosure(graph, root).has(fork), "no static import chain reaches fork_selector.ts");
 });
+
+Deno.test("INT-LAZY: the HTML exporter and gist sharing load when /export or /share runs, not with the interactive mode", async () => {
+  const graph = await moduleGraph();
+  const root = new URL("src/modes/interactive/interactive_mode.ts", REPO).href;
+  const closure = staticClosure(graph, root);
+  for (const file of ["src/core/export/export_html.ts", "src/core/export/share_gist.ts"]) {
+    const url = new URL(file, REPO).href;
+    assert(graph.has(url), `${file} is imported (dynamically) somewhere`);
+    assert(!closure.has(url), `no static import chain from the interactive mode reaches ${file}`);
+  }
+});

@@ -1,6 +1,6 @@
 /**
  * Runs the built-in slash commands typed in the editor: /quit, /new, /name, /session, /model,
- * /thinking, /hotkeys, /copy, /compact, /fork and /clone; the other 1.6.0 commands answer with a "not available yet"
+ * /thinking, /hotkeys, /copy, /compact, /fork, /clone, /export and /share; the other 1.6.0 commands answer with a "not available yet"
  * notice.
  *
  * @module
@@ -21,6 +21,7 @@ import type { AgentSession } from "../../core/agent_session.ts";
 import type { SessionRuntimeHost } from "../../core/runtime_host.ts";
 import type { ChatView } from "./chat_view.ts";
 import type { Theme } from "./theme.ts";
+import { runExportCommand, runShareCommand } from "./export_commands.ts";
 import { hotkeysMarkdown } from "./hotkeys.ts";
 import { BorderLine, modelSearchText, ModelSelector } from "./model_selector.ts";
 import { sessionInfoText } from "./session_info.ts";
@@ -113,6 +114,12 @@ export class SlashCommandRunner {
         return;
       case "clone":
         void this.#clone();
+        return;
+      case "export":
+        void runExportCommand(app, args);
+        return;
+      case "share":
+        void runShareCommand(app);
         return;
       case "thinking":
         return this.#thinking(args);

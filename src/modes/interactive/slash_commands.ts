@@ -63,6 +63,8 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "compact",
   "fork",
   "clone",
+  "export",
+  "share",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
@@ -70,9 +72,7 @@ const LATER: Readonly<Record<string, string>> = {
   settings: "the settings selector",
   tree: "tree navigation",
   "scoped-models": "the scoped models selector",
-  export: "session export",
   import: "session import",
-  share: "session sharing",
   bug: "bug reports",
   changelog: "the changelog view",
   trust: "the project trust prompt",
