@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "0e474b3c1ab4";
+export const DOCUMENTATION_HASH = "e35603af3124";
