@@ -13,6 +13,7 @@ const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "openai-completions": () => import("./providers/openai_completions.ts"),
   "openai-responses": () => import("./providers/openai_responses.ts"),
   "google-generative-ai": () => import("./providers/google.ts"),
+  "google-vertex": () => import("./providers/google_vertex.ts"),
   "bedrock-converse-stream": () => import("./providers/bedrock.ts"),
   "azure-openai-responses": () => import("./providers/azure_openai_responses.ts"),
   "mistral-conversations": () => import("./providers/mistral.ts"),

@@ -20,7 +20,6 @@ type Invoke = (provider: ApiProvider) => AssistantMessageEventStream;
  * in the catalog (listed, selectable), and a request says plainly what is missing.
  */
 export const UNIMPLEMENTED_BUILTIN_APIS: readonly string[] = [
-  "google-vertex",
   "openai-codex-responses",
   "pi-messages",
 ];

@@ -57,10 +57,10 @@ Deno.test("PROV-01 a built-in model whose wire API is not implemented yet fails 
       'The "pi-messages" API of radius/balanced is not supported by this version of pi yet',
     );
   }
-  const vertex = getModel("google-vertex", "gemini-2.5-pro")!;
+  const codex = getModel("openai-codex", "gpt-5.6-sol")!;
   assertEquals(
-    (await complete(vertex, CONTEXT, { apiKey: "k" })).errorMessage,
-    'The "google-vertex" API of google-vertex/gemini-2.5-pro is not supported by this version of pi yet',
+    (await complete(codex, CONTEXT, { apiKey: "k" })).errorMessage,
+    'The "openai-codex-responses" API of openai-codex/gpt-5.6-sol is not supported by this version of pi yet',
   );
 });
 

@@ -59,37 +59,92 @@ function setGoogleApi(output: AssistantMessage): void {
   output.api = "google-generative-ai";
 }
 
+/**
+ * Where and how one Gemini-shaped request goes: the wire API named in the output message, the
+ * URL and auth headers for the request (resolved per request, so credentials may be fetched),
+ * the secrets to keep out of error texts, and the text for a stream without a finish reason.
+ * Vertex AI sends the same body to another host with other credentials.
+ */
+export interface GoogleWireTarget {
+  api: "google-generative-ai" | "google-vertex";
+  resolve(model: Model, params: GoogleParams): Promise<GoogleWireRequest>;
+  endedWithoutFinish: string;
+}
+
+/** The URL, auth headers and secrets of one request of a {@link GoogleWireTarget}. */
+export interface GoogleWireRequest {
+  url: string;
+  headers: Record<string, string>;
+  secrets: string[];
+}
+
+const GEMINI_TARGET: GoogleWireTarget = {
+  api: "google-generative-ai",
+  resolve: () => Promise.reject(new Error("unused")),
+  endedWithoutFinish: "Google stream ended without a finishReason",
+};
+
 /** Streams one Gemini request. */
 export function streamGoogle(
   model: Model,
   context: Context,
   options?: GoogleOptions,
 ): AssistantMessageEventStream {
-  const signal = options?.signal;
-  return runProviderStream(model, signal, (stream, output) => run(model, context, options, stream, output), {
-    prepare: setGoogleApi,
-    // Whatever broke once the signal fired (fetch, body read), the SDK path reports this.
-    report: (error) =>
-      signal?.aborted && !(error instanceof FixedMessageError)
-        ? new Error("This operation was aborted")
-        : error,
-  });
+  return streamGoogleWire(model, context, options, GEMINI_TARGET);
 }
 
-function send(
+/** Streams one request of a Gemini-shaped wire API to `target` (see {@link GoogleWireTarget}). */
+export function streamGoogleWire(
+  model: Model,
+  context: Context,
+  options: GoogleOptions | undefined,
+  target: GoogleWireTarget,
+): AssistantMessageEventStream {
+  const signal = options?.signal;
+  return runProviderStream(
+    model,
+    signal,
+    (stream, output) => run(model, context, options, stream, output, target),
+    {
+      prepare: (output) => (output.api = target.api),
+      // Whatever broke once the signal fired (fetch, body read), the SDK path reports this.
+      report: (error) =>
+        signal?.aborted && !(error instanceof FixedMessageError)
+          ? new Error("This operation was aborted")
+          : error,
+    },
+  );
+}
+
+function geminiRequest(
   model: Model,
   params: GoogleParams,
   options: GoogleOptions | undefined,
-): Promise<Response> {
+): GoogleWireRequest {
   const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env) || "";
   const baseUrl = (model.baseUrl || DEFAULT_GOOGLE_BASE_URL).replace(/\/$/, "");
+  const headers: Record<string, string> = apiKey ? { "x-goog-api-key": apiKey } : {};
+  return { url: `${baseUrl}/${streamPath(params.model)}`, headers, secrets: [apiKey] };
+}
+
+async function send(
+  model: Model,
+  params: GoogleParams,
+  options: GoogleOptions | undefined,
+  target: GoogleWireTarget,
+): Promise<Response> {
+  const request = target === GEMINI_TARGET
+    ? geminiRequest(model, params, options)
+    : await target.resolve(model, params);
+  const { url, secrets } = request;
   const headers = new Headers({ "content-type": "application/json" });
   for (const [key, value] of Object.entries({ ...model.headers, ...options?.headers })) {
     headers.set(key, value);
   }
-  if (apiKey && !headers.has("x-goog-api-key")) headers.set("x-goog-api-key", apiKey);
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (!headers.has(key)) headers.set(key, value);
+  }
   const body = JSON.stringify(toWireBody(params));
-  const url = `${baseUrl}/${streamPath(params.model)}`;
   return withProviderRetries(async () => {
     let response: Response;
     try {
@@ -105,7 +160,7 @@ function send(
       formatHttpError(response.status, text, {
         style: "google",
         statusText: response.statusText,
-        secrets: [apiKey],
+        secrets,
       }),
       response.status,
       shouldRetryResponse(response),
@@ -146,6 +201,7 @@ async function run(
   options: GoogleOptions | undefined,
   stream: AssistantMessageEventStream,
   output: AssistantMessage,
+  target: GoogleWireTarget,
 ): Promise<void> {
   let params: GoogleParams;
   try {
@@ -156,7 +212,7 @@ async function run(
   const replaced = await options?.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced as GoogleParams;
 
-  const response = await send(model, params, options);
+  const response = await send(model, params, options, target);
   await options?.onResponse?.(
     { status: response.status, headers: Object.fromEntries(response.headers) },
     model,
@@ -262,13 +318,13 @@ async function run(
   if (options?.signal?.aborted) throw new FixedMessageError("Request was aborted");
   // A stream that stops before any finishReason is a failed reply, not a short answer (the
   // reference accepts it as "stop"); "ended without" is a phrase auto-retry recognises.
-  if (!finished) throw new FixedMessageError("Google stream ended without a finishReason");
+  if (!finished) throw new FixedMessageError(target.endedWithoutFinish);
   // A safety stop (or similar) leaves nothing usable; say which.
   if (output.stopReason === "aborted" || output.stopReason === "error") {
     const raw = output.rawStopReason;
     throw new FixedMessageError(raw ? `Provider stopped with: ${raw}` : "An unknown error occurred");
   }
-  finishWithDone(stream, output, "Google stream ended without a finishReason");
+  finishWithDone(stream, output, target.endedWithoutFinish);
 }
 
 /**
@@ -282,21 +338,32 @@ export function streamSimpleGoogle(
 ): AssistantMessageEventStream {
   const apiKey = options?.apiKey || getEnvApiKey(model.provider, options?.env);
   if (!apiKey) return noApiKeyStream(model, setGoogleApi);
+  return streamGoogle(model, context, googleSimpleOptions(model, context, options, apiKey));
+}
+
+/**
+ * The stream options for the unified entry of a Gemini-shaped API (shared with Vertex AI):
+ * Gemini 3 and Gemma 4 get a thinking level, other models a token budget; without `reasoning`,
+ * thinking is switched off as far as the model allows.
+ */
+export function googleSimpleOptions(
+  model: Model,
+  context: Context,
+  options: SimpleStreamOptions | undefined,
+  apiKey: string | undefined,
+): GoogleOptions {
   const base = { ...buildBaseOptions(model, context, options, apiKey), toolChoice: options?.toolChoice };
-  if (!options?.reasoning) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
+  if (!options?.reasoning) return { ...base, thinking: { enabled: false } };
 
   const clamped = clampThinkingLevel(model, options.reasoning);
   const effort: ThinkingLevel = clamped === "off" ? "high" : clamped;
   if (isGemini3ProModel(model) || isGemini3FlashModel(model) || isGemma4Model(model)) {
-    return streamGoogle(model, context, {
-      ...base,
-      thinking: { enabled: true, level: getThinkingLevel(effort, model) },
-    });
+    return { ...base, thinking: { enabled: true, level: getThinkingLevel(effort, model) } };
   }
-  return streamGoogle(model, context, {
+  return {
     ...base,
     thinking: { enabled: true, budgetTokens: getGoogleBudget(model, effort, options.thinkingBudgets) },
-  });
+  };
 }
 
 /** The registry entry for `google-generative-ai`. */

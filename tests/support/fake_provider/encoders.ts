@@ -9,4 +9,5 @@ import "./anthropic.ts";
 import "./openai_completions.ts";
 import "./openai_responses.ts";
 import "./google.ts";
+import "./google_vertex_token.ts";
 import "./bedrock.ts";
