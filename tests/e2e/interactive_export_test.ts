@@ -1,8 +1,8 @@
 /**
  * `/export [path]` and `/share` in the interactive mode beside pi 1.6.0 (TUI-05, HTML-04): the
  * same script (a reply, `/export` to the default page name, `/export out.jsonl`, `/export` to a
- * quoted path with a space, `/share` through a stand-in `gh` on the child's PATH, then `/share`
- * while `gh` is logged out) runs in our `pi` and in the reference, in tmux panes of the same size.
+ * quoted path with a space, `/share` through a stand-in `gh` on the child's PATH, a `/share`
+ * cancelled with Escape while the upload hangs, then `/share` while `gh` is logged out) runs in our `pi` and in the reference, in tmux panes of the same size.
  * Screens, the files written (the pages' embedded session data, the JSONL branch) and the calls
  * made to `gh` must be equal.
  */
@@ -21,7 +21,10 @@ const FAKE_GH = `#!/bin/sh
 echo "$*" >> "$FAKE_GH_DIR/gh.log"
 case "$1" in
   auth) if [ -e "$FAKE_GH_DIR/logged-out" ]; then echo "You are not logged into any GitHub hosts." >&2; exit 1; fi; exit 0 ;;
-  gist) cp "$4" "$FAKE_GH_DIR/uploaded.html"; echo "https://gist.github.com/tester/0a1b2c3d4e5f"; exit 0 ;;
+  gist)
+    # While "slow" exists the upload hangs (for at most 30 s) until pi stops it.
+    i=0; while [ -e "$FAKE_GH_DIR/slow" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    cp "$4" "$FAKE_GH_DIR/uploaded.html"; echo "https://gist.github.com/tester/0a1b2c3d4e5f"; exit 0 ;;
 esac
 exit 2
 `;
@@ -45,6 +48,23 @@ const STEPS: ScriptStep[] = [
     ready: (t) => t.includes("my page.html"),
   },
   { name: "share", act: (s) => s.pane.command("/share"), ready: (t) => t.includes("Gist: https://gist") },
+  {
+    name: "share waiting",
+    act: async (s) => {
+      await Deno.writeTextFile(`${s.agent.root}/gh/slow`, "");
+      await s.pane.command("/share");
+    },
+    ready: (t) => t.includes("Creating gist...") && t.includes("cancel"),
+  },
+  {
+    name: "share cancelled",
+    act: async (s) => {
+      await s.pane.keys("Escape");
+      await s.pane.waitFor((t) => t.includes("Share cancelled"), TIMEOUTS.step, "the cancelled share");
+      await Deno.remove(`${s.agent.root}/gh/slow`);
+    },
+    ready: (t) => t.includes("Share cancelled"),
+  },
   {
     name: "share logged out",
     act: async (s) => {
@@ -146,6 +166,7 @@ Deno.test("TUI-05 HTML-04 /export writes the page (default name, quoted path) or
   ]);
   assertEquals(ours.files, reference.files);
   assertEquals(ours.calls, reference.calls);
-  assertEquals(ours.calls, ["auth status", "gist create --public=false <tmp>/session.html", "auth status"]);
+  const gist = "gist create --public=false <tmp>/session.html";
+  assertEquals(ours.calls, ["auth status", gist, "auth status", gist, "auth status"]);
   assertEquals(ours.uploaded, reference.uploaded);
 });

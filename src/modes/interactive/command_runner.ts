@@ -14,6 +14,7 @@ import {
   type SlashCommand,
   Spacer,
   Text,
+  type TUI,
 } from "../../tui/mod.ts";
 import type { AgentThinkingLevel } from "../../agent/types.ts";
 import type { Model } from "../../ai/types.ts";
@@ -39,7 +40,7 @@ export interface CommandHost {
   readonly session: AgentSession;
   readonly theme: Theme;
   readonly chat: ChatView;
-  readonly ui: { terminal: { write(data: string): void } };
+  readonly ui: TUI;
   requestRender(): void;
   addText(text: string, paddingY?: number): void;
   updateEditorBorder(): void;

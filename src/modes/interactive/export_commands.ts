@@ -6,14 +6,20 @@
  *
  * @module
  */
-import { hyperlink } from "../../tui/mod.ts";
+import { hyperlink, type TUI } from "../../tui/mod.ts";
 import type { AgentSession } from "../../core/agent_session.ts";
+import { BorderedLoader } from "./bordered_loader.ts";
+import type { Theme } from "./theme.ts";
 
 /** Where the two commands report. */
 export interface ExportCommandHost {
   readonly session: AgentSession;
+  readonly theme: Theme;
+  readonly ui: TUI;
   readonly chat: { addNotice(kind: "status" | "error", text: string): void };
   requestRender(): void;
+  /** Puts `component` in the editor's place; the function returned puts the editor back. */
+  showSelector(component: BorderedLoader): () => void;
 }
 
 /**
@@ -49,18 +55,37 @@ export async function runExportCommand(app: ExportCommandHost, args: string): Pr
   app.requestRender();
 }
 
-/** `/share`: the page as a private gist; shows the viewer link and the gist (as hyperlinks). */
+/**
+ * `/share`: the page as a private gist; shows the viewer link and the gist (as hyperlinks). A
+ * spinner stands in the editor's place meanwhile; the cancel key stops `gh` ("Share cancelled").
+ */
 export async function runShareCommand(app: ExportCommandHost): Promise<void> {
   const { shareSessionAsGist, ShareError } = await import("../../core/export/share_gist.ts");
+  const loader = new BorderedLoader(app.ui, app.theme, "Creating gist...");
+  const hide = app.showSelector(loader);
+  const restore = () => {
+    loader.dispose();
+    hide();
+  };
+  loader.onAbort = () => {
+    restore();
+    app.chat.addNotice("status", "Share cancelled");
+    app.requestRender();
+  };
   try {
     const { shareUrl, gistUrl } = await shareSessionAsGist(app.session, {
       destination: app.session.settingsManager.getSessionShareDestination(),
+      signal: loader.signal,
     });
+    if (loader.signal.aborted) return;
+    restore();
     app.chat.addNotice(
       "status",
       `Share URL: ${hyperlink(shareUrl, shareUrl)}\nGist: ${hyperlink(gistUrl, gistUrl)}`,
     );
   } catch (error) {
+    if (loader.signal.aborted) return;
+    restore();
     const message = error instanceof ShareError
       ? error.message
       : `Failed to create gist: ${error instanceof Error ? error.message : "Unknown error"}`;
