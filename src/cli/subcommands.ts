@@ -58,8 +58,6 @@ export function rejectUnavailableFeatures(parsed: CliArgs, _appMode: string): vo
   if (parsed.resume) {
     throw notAvailableYet("--resume", "no session picker yet; use --session <id> or --continue");
   }
-  const builtin = parsed.extensions?.find((path) => path.trim().startsWith("builtin:"));
-  if (builtin) throw notAvailableYet(`--extension ${builtin}`, "no built-in extensions yet");
   if (parsed.themes && parsed.themes.length > 0) throw notAvailableYet("--theme", "no themes yet");
   if (parsed.useTheme !== undefined) throw notAvailableYet("--use-theme", "no themes yet");
 }
