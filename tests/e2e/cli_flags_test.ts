@@ -56,10 +56,6 @@ Deno.test("CLI-09 e2e flags and commands this build lacks are 'not available yet
         ["--resume"],
         "--resume is not available yet in this build (no session picker yet; use --session <id> or --continue)",
       ],
-      [
-        ["-e", "builtin:mcp", "-p", "hi"],
-        "--extension builtin:mcp is not available yet in this build (no built-in extensions yet)",
-      ],
       [["--theme", "dark.json", "-p", "hi"], "--theme is not available yet in this build (no themes yet)"],
       [["--use-theme", "dark", "-p", "hi"], "--use-theme is not available yet in this build (no themes yet)"],
     ];
