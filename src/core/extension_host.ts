@@ -47,6 +47,8 @@ export interface ExtensionSources {
   noExtensions?: boolean;
   /** Extension files of installed packages (see `resolvePackageExtensions`). */
   packagePaths?: readonly PackageExtensionPath[];
+  /** Extension files of the `-e npm:…` / `-e git:…` one-off packages (see `resolveTemporaryPackageExtensions`). */
+  temporaryPaths?: readonly PackageExtensionPath[];
 }
 
 /**
