@@ -13,13 +13,15 @@ import { resolveModelScope } from "../config/model_resolver.ts";
 import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
-import { resolvePackageExtensions } from "../core/package_extensions.ts";
+import { resolvePackageExtensions, resolveTemporaryPackageExtensions } from "../core/package_extensions.ts";
 import {
   attachExtensionHost,
   type ExtensionHost,
+  type ExtensionSources,
   hasExtensionSources,
   loadExtensionHost,
 } from "../core/extension_host.ts";
+import { isBuiltinEnabled } from "../extensions/discovery.ts";
 import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { red, yellow } from "../util/style.ts";
@@ -175,7 +177,14 @@ export function runtimeFactory(
     // MCP servers (1.6.0's built-in `mcp`): nothing of MCP loads unless an mcp.json exists.
     const projectTrusted = services.settingsManager.isProjectTrusted();
     const mcpFiles = [join(options.agentDir, "mcp.json"), join(options.cwd, ".pi", "mcp.json")];
-    if (!parsed.noMcp && (existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])))) {
+    // `builtin:mcp` is on by default; `-builtin:mcp` in the settings' `extensions` turns it off.
+    const mcpEnabled = isBuiltinEnabled(
+      "mcp",
+      runExtensionSources(run, options, projectTrusted, services.settingsManager),
+    );
+    if (
+      !parsed.noMcp && mcpEnabled && (existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])))
+    ) {
       const { startSessionMcp } = await import("../extensions/builtin/mcp/session_mcp.ts");
       startSessionMcp(created.session, {
         agentDir: options.agentDir,
@@ -216,14 +225,16 @@ async function loadRunExtensions(
   projectTrusted: boolean,
   settings: SettingsManager,
 ): Promise<ExtensionHost | undefined> {
-  const sources = {
+  // `-e npm:…` / `-e git:…` one-off packages: installed into the temporary cache first.
+  const temporary = await resolveTemporaryPackageExtensions(run.parsed.extensions, {
     cwd: options.cwd,
     agentDir: options.agentDir,
-    projectTrusted,
-    cliPaths: run.parsed.extensions,
-    globalSettingsPaths: settings.getGlobalSettings().extensions,
-    projectSettingsPaths: projectTrusted ? settings.getProjectSettings().extensions : undefined,
-    noExtensions: run.parsed.noExtensions,
+    npmCommand: settings.getNpmCommand(),
+  });
+  for (const warning of temporary.warnings) run.io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
+  const sources = {
+    ...runExtensionSources(run, options, projectTrusted, settings),
+    temporaryPaths: temporary.paths,
     packagePaths: run.parsed.noExtensions ? [] : await resolvePackageExtensions({
       cwd: options.cwd,
       agentDir: options.agentDir,
@@ -241,6 +252,24 @@ async function loadRunExtensions(
     run.io.stderr(`${red(`Error: Failed to load extension "${path}": ${error}`)}\n`);
   }
   return host;
+}
+
+/** The `-e` entries and the settings' `extensions` lists of a run. */
+function runExtensionSources(
+  run: { parsed: CliArgs },
+  options: CreateAgentSessionRuntimeOptions,
+  projectTrusted: boolean,
+  settings: SettingsManager,
+): ExtensionSources {
+  return {
+    cwd: options.cwd,
+    agentDir: options.agentDir,
+    projectTrusted,
+    cliPaths: run.parsed.extensions,
+    globalSettingsPaths: settings.getGlobalSettings().extensions,
+    projectSettingsPaths: projectTrusted ? settings.getProjectSettings().extensions : undefined,
+    noExtensions: run.parsed.noExtensions,
+  };
 }
 
 /** {@link runtimeFactory}'s two stages: `create` is the runtime factory RPC mode reuses. */

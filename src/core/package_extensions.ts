@@ -8,7 +8,7 @@
  * @module
  */
 import type { PackageSource } from "../config/settings_types.ts";
-import type { PackageExtensionPath } from "../extensions/discovery.ts";
+import { isPackageSourceEntry, type PackageExtensionPath } from "../extensions/discovery.ts";
 
 /** Where the packages are declared. */
 export interface PackageExtensionOptions {
@@ -47,4 +47,49 @@ export async function resolvePackageExtensions(
     scope: r.metadata.scope === "project" ? "project" : "user",
     ...(r.metadata.baseDir ? { baseDir: r.metadata.baseDir } : {}),
   }));
+}
+
+/** What the `-e npm:…` / `-e git:…` one-off packages of a run bring. */
+export interface TemporaryPackageExtensions {
+  /** Their enabled extension files (scope `temporary`), in `-e` order. */
+  paths: PackageExtensionPath[];
+  /** 1.6.0's warning for each package that failed to install. */
+  warnings: string[];
+}
+
+/**
+ * Installs the `-e` package sources into 1.6.0's temporary cache (reusing what is there) and
+ * returns their extensions. Nothing of the package code loads when no `-e` entry is a package.
+ */
+export async function resolveTemporaryPackageExtensions(
+  cliPaths: readonly string[] | undefined,
+  options: { cwd: string; agentDir: string; npmCommand?: string[] },
+): Promise<TemporaryPackageExtensions> {
+  const candidates = (cliPaths ?? []).filter(isPackageSourceEntry).map((entry) => entry.trim());
+  if (candidates.length === 0) return { paths: [], warnings: [] };
+  const { isTemporaryPackageSource, resolveTemporaryPackages } = await import(
+    "../resources/packages/package_temporary.ts"
+  );
+  const sources = candidates.filter(isTemporaryPackageSource);
+  if (sources.length === 0) return { paths: [], warnings: [] };
+  const installed = await resolveTemporaryPackages(sources, options);
+  const [{ loadResourceDeps }, { resolvePackageResources }] = await Promise.all([
+    import("../resources/resource_deps.ts"),
+    import("../resources/packages/package_resources.ts"),
+  ]);
+  await loadResourceDeps();
+  const paths: PackageExtensionPath[] = [];
+  for (const { source, root } of installed.roots) {
+    // The installed folder is read as a local package; its metadata names the `-e` source.
+    const resolved = resolvePackageResources({
+      cwd: options.cwd,
+      agentDir: options.agentDir,
+      globalPackages: [root],
+      projectPackages: [],
+    });
+    for (const resource of resolved.extensions.filter((r) => r.enabled)) {
+      paths.push({ path: resource.path, source, scope: "temporary", baseDir: root });
+    }
+  }
+  return { paths, warnings: installed.warnings };
 }

@@ -20,7 +20,8 @@ export interface PackageExtensionPath {
   path: string;
   /** The package's settings source (`npm:…`, `git:…`, a local path). */
   source: string;
-  scope: "user" | "project";
+  /** `temporary` for the one-off packages of `-e npm:…` / `-e git:…`. */
+  scope: "user" | "project" | "temporary";
   /** The package's root folder. */
   baseDir?: string;
 }
@@ -41,6 +42,45 @@ export interface DiscoveryOptions {
   cliPaths?: readonly string[];
   /** The enabled extensions of installed packages (project packages only when trusted), in 1.6.0's order. */
   packagePaths?: readonly PackageExtensionPath[];
+  /** The extensions of the `-e` one-off packages (installed already), loaded in the `-e` order. */
+  temporaryPaths?: readonly PackageExtensionPath[];
+}
+
+/** The built-in extensions of pi 1.6.0 this build has. */
+export const AVAILABLE_BUILTINS: readonly string[] = ["mcp"];
+/** 1.6.0's other built-in extensions, not in this build yet. */
+const UNAVAILABLE_BUILTINS: readonly string[] = ["codemode", "tool-search", "llama.cpp"];
+const BUILTIN_PREFIX = "builtin:";
+
+/** Whether an `-e` entry names a package source (`npm:`, `git:`, a git URL) rather than a file. */
+export function isPackageSourceEntry(entry: string): boolean {
+  return /^(npm:|git:|https?:\/\/|ssh:\/\/|git@)/.test(entry.trim());
+}
+
+/** The last `+`/`-`/`!`/plain entry of `list` naming `path`: true (load), false (unload), or undefined. */
+function overrideFor(list: readonly string[] | undefined, path: string): boolean | undefined {
+  let state: boolean | undefined;
+  for (const raw of list ?? []) {
+    const entry = raw.trim();
+    const sign = /^[+\-!]/.test(entry) ? entry[0] : "";
+    if ((sign ? entry.slice(1) : entry) !== path) continue;
+    state = sign !== "-" && sign !== "!";
+  }
+  return state;
+}
+
+/**
+ * Whether the built-in extension `name` runs, as 1.6.0 decides: enabled by default; the user's
+ * settings `extensions` can turn it off (`-builtin:mcp` or `!builtin:mcp`); a matching `+`, `-` or
+ * `!` entry of a trusted project's settings overrides that; `--no-extensions` drops it unless an
+ * `-e builtin:<name>` asks for it.
+ */
+export function isBuiltinEnabled(name: string, options: DiscoveryOptions): boolean {
+  const path = `${BUILTIN_PREFIX}${name}`;
+  if ((options.cliPaths ?? []).some((entry) => entry.trim() === path)) return true;
+  if (options.noExtensions) return false;
+  const project = options.projectTrusted ? overrideFor(options.projectSettingsPaths, path) : undefined;
+  return project ?? overrideFor(options.globalSettingsPaths, path) ?? true;
 }
 
 /** One extension entry to load: the path shown in messages, the file to load, where it came from. */
@@ -158,14 +198,40 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
     add(entry, resolved, origin);
   };
   for (const entry of options.cliPaths ?? []) {
+    const trimmed = entry.trim();
+    if (trimmed.startsWith(BUILTIN_PREFIX)) {
+      const name = trimmed.slice(BUILTIN_PREFIX.length);
+      if (UNAVAILABLE_BUILTINS.includes(name)) {
+        missing.push({
+          path: trimmed,
+          error: `Built-in extension ${trimmed} is not available in this build yet`,
+        });
+      } else if (!AVAILABLE_BUILTINS.includes(name)) {
+        missing.push({ path: trimmed, error: `Unknown built-in extension: ${trimmed}` });
+      }
+      continue;
+    }
+    if (isPackageSourceEntry(trimmed)) {
+      // Installed (or reported as failing) before discovery; here only its extension files load.
+      for (const file of options.temporaryPaths ?? []) {
+        if (file.source !== trimmed) continue;
+        add(file.path, file.path, {
+          source: file.source,
+          scope: "temporary",
+          origin: "package",
+          ...(file.baseDir ? { baseDir: file.baseDir } : {}),
+        });
+      }
+      continue;
+    }
     const resolved = resolve(options.cwd, expandHome(entry.trim()));
     if (existsSync(resolved)) addConfigured(entry, options.cwd, { source: "cli", scope: "temporary" });
     else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
   }
   const addSettings = (entries: readonly string[] | undefined, base: string, scope: ResourceScope) => {
     for (const entry of entries ?? []) {
-      // Built-in extensions (`builtin:mcp` …) and +/-/! filters of pi packages are not part of this build.
-      if (/^[+\-!]?builtin:/.test(entry)) continue;
+      // Built-in extension entries (`-builtin:mcp` …) decide isBuiltinEnabled, not files.
+      if (/^[+\-!]?builtin:/.test(entry.trim())) continue;
       if (/^[+\-!]/.test(entry)) {
         warnings.push(`settings.json extensions entry "${entry}": filters are not supported yet; ignored`);
         continue;

@@ -265,6 +265,11 @@ export class PackageManager {
     else await this.installGit(source, scope);
   }
 
+  /** Brings the checkout at `target` to `ref` (or its upstream branch): the refresh of a one-off git package. */
+  async refreshCheckout(target: string, ref: string | undefined): Promise<void> {
+    await this.reconcileGit(target, ref);
+  }
+
   private async uninstallNpm(source: NpmSource, scope: PackageScope): Promise<void> {
     const root = this.npmRoot(scope);
     if (!existsSync(root)) return;
@@ -398,7 +403,7 @@ function ensureGitIgnore(dir: string): void {
 }
 
 /** The managed npm folder: a private package.json npm installs into. */
-function ensureNpmProject(root: string): void {
+export function ensureNpmProject(root: string): void {
   Deno.mkdirSync(root, { recursive: true });
   ensureGitIgnore(root);
   const path = join(root, "package.json");

@@ -74,7 +74,7 @@ function installedVersion(path: string): string | undefined {
 }
 
 /** The newest registry version for a spec (`npm view` already narrows a range to its matches). */
-async function latestVersion(manager: PackageManager, cwd: string, spec: string): Promise<string> {
+export async function latestVersion(manager: PackageManager, cwd: string, spec: string): Promise<string> {
   const client = manager.client();
   const raw = await runCaptured(client.command, [...client.args, "view", spec, "version", "--json"], cwd);
   if (!raw) throw new Error("Empty response from npm view");
