@@ -68,9 +68,14 @@ function replayableSignature(sameModel: boolean, signature: string | undefined):
   return signature;
 }
 
-/** Models served through Google APIs that need explicit ids on function calls and responses. */
+/**
+ * Models served through Google APIs that need explicit ids on function calls and responses
+ * (Gemini 3 and later too, as pi-ai 1.6.0).
+ */
 export function requiresToolCallId(modelId: string): boolean {
-  return modelId.startsWith("claude-") || modelId.startsWith("gpt-oss-");
+  const major = geminiMajorVersion(modelId);
+  return modelId.startsWith("claude-") || modelId.startsWith("gpt-oss-") ||
+    (major !== undefined && major >= 3);
 }
 
 /** The major version of a Gemini model id; undefined for other models. */

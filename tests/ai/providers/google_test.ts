@@ -467,8 +467,10 @@ Deno.test("PROV-02 google: Gemini 3 gets tool-result images nested in the functi
     await run(server, { messages: history.messages.slice(0, 3) }, {}, { id: "gemini-3-flash-preview" });
     const contents = body(server).contents as { parts: unknown[] }[];
     assertEquals(contents.length, 3);
+    // Gemini 3 also gets the call's id (pi-ai 1.6.0).
     assertEquals(contents[2].parts, [{
       functionResponse: {
+        id: "t1",
         name: "read",
         response: { output: "file body" },
         parts: [{ inlineData: { mimeType: "image/png", data: "aGVsbG8=" } }],
