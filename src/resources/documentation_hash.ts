@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "5deb4d8f1215";
+export const DOCUMENTATION_HASH = "9894d401e3fe";
