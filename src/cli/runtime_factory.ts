@@ -21,7 +21,7 @@ import {
   hasExtensionSources,
   loadExtensionHost,
 } from "../core/extension_host.ts";
-import { isBuiltinEnabled } from "../extensions/discovery.ts";
+import { isBuiltinEnabled } from "../resources/builtin_extensions.ts";
 import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { red, yellow } from "../util/style.ts";

@@ -8,7 +8,8 @@
  * @module
  */
 import type { PackageSource } from "../config/settings_types.ts";
-import { isPackageSourceEntry, type PackageExtensionPath } from "../extensions/discovery.ts";
+import type { PackageExtensionPath } from "../extensions/discovery.ts";
+import { isPackageSourceEntry } from "../resources/builtin_extensions.ts";
 
 /** Where the packages are declared. */
 export interface PackageExtensionOptions {

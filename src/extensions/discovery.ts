@@ -12,6 +12,12 @@
 import { existsSync } from "../util/fs.ts";
 import { join, resolve } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "../config/paths.ts";
+import {
+  AVAILABLE_BUILTINS,
+  BUILTIN_PREFIX,
+  isPackageSourceEntry,
+  UNAVAILABLE_BUILTINS,
+} from "../resources/builtin_extensions.ts";
 import { createSyntheticSourceInfo, type ResourceScope, type SourceInfo } from "../resources/source_info.ts";
 
 /** An extension entry file an installed pi package provides (`pi` key of its package.json, or its `extensions/`). */
@@ -44,43 +50,6 @@ export interface DiscoveryOptions {
   packagePaths?: readonly PackageExtensionPath[];
   /** The extensions of the `-e` one-off packages (installed already), loaded in the `-e` order. */
   temporaryPaths?: readonly PackageExtensionPath[];
-}
-
-/** The built-in extensions of pi 1.6.0 this build has. */
-export const AVAILABLE_BUILTINS: readonly string[] = ["mcp"];
-/** 1.6.0's other built-in extensions, not in this build yet. */
-const UNAVAILABLE_BUILTINS: readonly string[] = ["codemode", "tool-search", "llama.cpp"];
-const BUILTIN_PREFIX = "builtin:";
-
-/** Whether an `-e` entry names a package source (`npm:`, `git:`, a git URL) rather than a file. */
-export function isPackageSourceEntry(entry: string): boolean {
-  return /^(npm:|git:|https?:\/\/|ssh:\/\/|git@)/.test(entry.trim());
-}
-
-/** The last `+`/`-`/`!`/plain entry of `list` naming `path`: true (load), false (unload), or undefined. */
-function overrideFor(list: readonly string[] | undefined, path: string): boolean | undefined {
-  let state: boolean | undefined;
-  for (const raw of list ?? []) {
-    const entry = raw.trim();
-    const sign = /^[+\-!]/.test(entry) ? entry[0] : "";
-    if ((sign ? entry.slice(1) : entry) !== path) continue;
-    state = sign !== "-" && sign !== "!";
-  }
-  return state;
-}
-
-/**
- * Whether the built-in extension `name` runs, as 1.6.0 decides: enabled by default; the user's
- * settings `extensions` can turn it off (`-builtin:mcp` or `!builtin:mcp`); a matching `+`, `-` or
- * `!` entry of a trusted project's settings overrides that; `--no-extensions` drops it unless an
- * `-e builtin:<name>` asks for it.
- */
-export function isBuiltinEnabled(name: string, options: DiscoveryOptions): boolean {
-  const path = `${BUILTIN_PREFIX}${name}`;
-  if ((options.cliPaths ?? []).some((entry) => entry.trim() === path)) return true;
-  if (options.noExtensions) return false;
-  const project = options.projectTrusted ? overrideFor(options.projectSettingsPaths, path) : undefined;
-  return project ?? overrideFor(options.globalSettingsPaths, path) ?? true;
 }
 
 /** One extension entry to load: the path shown in messages, the file to load, where it came from. */
@@ -230,7 +199,7 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
   }
   const addSettings = (entries: readonly string[] | undefined, base: string, scope: ResourceScope) => {
     for (const entry of entries ?? []) {
-      // Built-in extension entries (`-builtin:mcp` …) decide isBuiltinEnabled, not files.
+      // Built-in extension entries (`-builtin:mcp` …) decide isBuiltinEnabled (resources/builtin_extensions.ts), not files.
       if (/^[+\-!]?builtin:/.test(entry.trim())) continue;
       if (/^[+\-!]/.test(entry)) {
         warnings.push(`settings.json extensions entry "${entry}": filters are not supported yet; ignored`);
