@@ -279,6 +279,12 @@ Deno.test("PROV-01 Vertex credential failures name the file and never show a sec
       `The incoming JSON object does not contain a client_email field (${noEmail})`,
     );
 
+    const external = await writeJson(dir, "external.json", { type: "external_account", audience: "x" });
+    assertEquals(
+      await errorOf({ ...place, GOOGLE_APPLICATION_CREDENTIALS: external }),
+      `Google credentials of type "external_account" (${external}) are not available in this build yet; use a service-account key or gcloud's application default credentials`,
+    );
+
     const revoked = await writeJson(dir, "revoked.json", serviceAccount(pem, `${server.url}/token-401`));
     const message = await errorOf({ ...place, GOOGLE_APPLICATION_CREDENTIALS: revoked });
     assertEquals(

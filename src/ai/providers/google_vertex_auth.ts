@@ -215,8 +215,8 @@ export async function getVertexAccess(env?: ProviderEnv, signal?: AbortSignal): 
     );
   } else {
     throw new Error(
-      `The Google credentials file ${path} has type ${JSON.stringify(json.type ?? null)}; ` +
-        `this build supports "service_account" and "authorized_user"`,
+      `Google credentials of type ${JSON.stringify(json.type ?? null)} (${path}) are not available in this ` +
+        `build yet; use a service-account key or gcloud's application default credentials`,
     );
   }
   cache.set(path, { token: result.token, expiresAt: Date.now() + result.expiresInS * 1000, fingerprint });
