@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9894d401e3fe";
+export const DOCUMENTATION_HASH = "57bc75808cc3";
