@@ -54,3 +54,61 @@ Deno.test("PROV-02 Google Vertex via the CLI: requests and JSON records equal pi
   assertEquals(ours.jsonLines, theirs.jsonLines);
   assertEquals([ours.code, ours.stderr], [theirs.code, theirs.stderr]);
 });
+
+Deno.test("PROV-01 Google Vertex via the CLI with a service-account file: one token for the whole run, project path, no secret in the output", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pair = await crypto.subtle.generateKey(
+      {
+        name: "RSASSA-PKCS1-v1_5",
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+        hash: "SHA-256",
+      },
+      true,
+      ["sign", "verify"],
+    );
+    const der = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+    const pem = `-----BEGIN PRIVATE KEY-----\n${
+      btoa(String.fromCharCode(...der))
+    }\n-----END PRIVATE KEY-----\n`;
+    const keyFile = `${dir}/sa.json`;
+    const ours = await runWireCli({
+      reference: false,
+      turns: writeReadEditTurns(),
+      models: () => ({ providers: {} }),
+      args: ["--model", "google-vertex/gemini-2.5-flash"],
+      env: (url) => {
+        Deno.writeTextFileSync(
+          keyFile,
+          JSON.stringify({
+            type: "service_account",
+            private_key: pem,
+            client_email: "cli@p.iam.gserviceaccount.com",
+            token_uri: `${url}/token`,
+          }),
+        );
+        return {
+          GOOGLE_APPLICATION_CREDENTIALS: keyFile,
+          GOOGLE_CLOUD_PROJECT: "cli-project",
+          GOOGLE_CLOUD_LOCATION: "europe-west4",
+          GOOGLE_VERTEX_BASE_URL: url,
+        };
+      },
+      view: (r: RecordedRequest) => ({
+        url: r.url,
+        authorization: r.headers.authorization?.replace(/\d+$/, "<n>"),
+      }),
+    });
+    assertEquals([ours.code, ours.stderr], [0, ""]);
+    const chat = {
+      url:
+        "/v1/projects/cli-project/locations/europe-west4/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      authorization: "Bearer fake-sa-token-<n>",
+    };
+    assertEquals(ours.requests, [{ url: "/token", authorization: undefined }, chat, chat, chat, chat]);
+    assertEquals(ours.stdout.includes("fake-sa-token") || ours.stdout.includes("PRIVATE KEY"), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
