@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "57bc75808cc3";
+export const DOCUMENTATION_HASH = "b0efa66c1168";
