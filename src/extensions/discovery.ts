@@ -1,5 +1,7 @@
 /**
- * Which extension files a run loads, in 1.6.0's order: `-e` paths, then (when the project is
+ * Which extension files a run loads, in 1.6.0's order: `-e` paths (files, and the extensions of
+ * `-e npm:…` / `-e git:…` one-off packages installed beforehand; an `-e builtin:<name>` this build
+ * lacks is reported here, `builtin:mcp` is started by the runtime), then (when the project is
  * trusted) the project's `.pi/settings.json` `extensions` (relative to `.pi`) and its
  * `.pi/extensions/`, then the agent dir's `settings.json` `extensions` (relative to the agent dir)
  * and its `extensions/`, then the extensions of installed pi packages. A folder is an extension when it has a
