@@ -38,18 +38,24 @@ export function getToolSandbox(): ToolSandbox | undefined {
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc"];
 
 /**
- * The program and arguments that run `program args…` in `cwd` under the current confinement:
- * unchanged without a sandbox; through bubblewrap under `project` (system folders and `readable`
- * read-only, `writable` read-write, no network, nothing else of the file system); refused with an
- * error the model reads under `read-only` or when no bubblewrap was found.
+ * The program, arguments and environment that run `program args…` in `cwd` under the current
+ * confinement: unchanged without a sandbox; through bubblewrap under `project` (system folders and
+ * `readable` read-only, `writable` read-write, no network, nothing else of the file system); refused
+ * with an error the model reads under `read-only` or when no bubblewrap was found.
+ *
+ * Deno refuses to spawn a program with an `LD_*` or `DYLD_*` variable in its environment unless
+ * every program may be run, and a confined pi may run only bubblewrap; so those variables are
+ * handed to bubblewrap as `--setenv` arguments: the command inside still sees them (libfaketime,
+ * a user's LD_LIBRARY_PATH), bubblewrap itself starts without them.
  */
 export function sandboxedCommand(
   program: string,
   args: string[],
   cwd: string,
-): { program: string; args: string[] } {
+  env: Record<string, string> = {},
+): { program: string; args: string[]; env: Record<string, string> } {
   const sandbox = current;
-  if (!sandbox) return { program, args };
+  if (!sandbox) return { program, args, env };
   if (sandbox.profile === "read-only") {
     throw new Error(
       'permission denied: run commands (sandbox profile "read-only" runs no subprocesses; use read, grep, find and ls)',
@@ -73,6 +79,11 @@ export function sandboxedCommand(
   for (const dir of SYSTEM_DIRS) bwrapArgs.push("--ro-bind-try", dir, dir);
   for (const dir of sandbox.readable) bwrapArgs.push("--ro-bind-try", dir, dir);
   for (const dir of sandbox.writable) bwrapArgs.push("--bind-try", dir, dir);
+  const outer: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (/^(LD_|DYLD_)/.test(name)) bwrapArgs.push("--setenv", name, value);
+    else outer[name] = value;
+  }
   bwrapArgs.push("--chdir", cwd, "--", program, ...args);
-  return { program: sandbox.bwrap, args: bwrapArgs };
+  return { program: sandbox.bwrap, args: bwrapArgs, env: outer };
 }

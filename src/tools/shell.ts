@@ -211,11 +211,11 @@ export function createLocalBashOperations(options?: { shellPath?: string }): Bas
         throw new Error(`Working directory does not exist: ${cwd}\nCannot execute bash commands.`);
       }
       // Under a --sandbox profile: through bubblewrap, or refused (sandbox_state.ts).
-      const spawn = sandboxedCommand(shell, [...args, command], cwd);
+      const spawn = sandboxedCommand(shell, [...args, command], cwd, env ?? getShellEnv());
       const child = new Deno.Command(spawn.program, {
         args: spawn.args,
         cwd,
-        env: env ?? getShellEnv(),
+        env: spawn.env,
         clearEnv: true,
         stdin: "null",
         stdout: "piped",

@@ -27,9 +27,31 @@ function withSandbox(sandbox: ToolSandbox | undefined, fn: () => void): void {
 }
 
 Deno.test("sandboxedCommand: unchanged without a sandbox", () => {
-  assertEquals(sandboxedCommand("/bin/bash", ["-c", "ls"], "/w"), {
+  assertEquals(sandboxedCommand("/bin/bash", ["-c", "ls"], "/w", { LD_PRELOAD: "/x.so", PATH: "/bin" }), {
     program: "/bin/bash",
     args: ["-c", "ls"],
+    env: { LD_PRELOAD: "/x.so", PATH: "/bin" },
+  });
+});
+
+Deno.test("sandboxedCommand: LD_* and DYLD_* variables reach the command through bubblewrap's --setenv, not its environment", () => {
+  // Deno refuses to spawn anything with them in the environment when only bwrap may be run (the
+  // fresh-machine check runs under libfaketime's LD_PRELOAD and caught it).
+  withSandbox(PROJECT, () => {
+    const env = {
+      LD_PRELOAD: "/lib/faketime.so",
+      LD_LIBRARY_PATH: "/opt/lib",
+      DYLD_X: "1",
+      PATH: "/bin",
+      HOME: "/h",
+    };
+    const spawn = sandboxedCommand("/bin/bash", ["-c", "ls"], "/w/proj", env);
+    assertEquals(spawn.env, { PATH: "/bin", HOME: "/h" });
+    const setenv = spawn.args.flatMap((arg, i) =>
+      arg === "--setenv" ? [`${spawn.args[i + 1]}=${spawn.args[i + 2]}`] : []
+    );
+    assertEquals(setenv, ["LD_PRELOAD=/lib/faketime.so", "LD_LIBRARY_PATH=/opt/lib", "DYLD_X=1"]);
+    assertEquals(spawn.args.slice(-6), ["--chdir", "/w/proj", "--", "/bin/bash", "-c", "ls"]);
   });
 });
 
