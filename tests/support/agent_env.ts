@@ -114,8 +114,27 @@ export async function createAgentEnv(
       await walk(join(agentDir, "sessions"));
       return out.sort();
     },
-    cleanup: () => Deno.remove(root, { recursive: true }),
+    cleanup: () => removeSettledTree(root),
   };
+}
+
+/**
+ * Removes a scenario's folder. A pi that was just told to end (a tmux pane killed, a signal) may
+ * still be writing its last session line as the removal runs, which then fails with "directory not
+ * empty" (seen once in the fresh-machine check): retried for up to 3 s, then the error stands.
+ */
+async function removeSettledTree(root: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    try {
+      await Deno.remove(root, { recursive: true });
+      return;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 /** Certificate settings of this machine (a registry behind a TLS-inspecting proxy needs them). */
