@@ -9,6 +9,7 @@ import { findReference } from "../../scripts/reference/locate.ts";
 import { stream, streamSimple } from "../../src/ai/stream.ts";
 import type { AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../src/ai/types.ts";
 import { type RecordedRequest, type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
+import { captureWithReference } from "../support/fake_provider/wire_reference.ts";
 
 /** The four wire APIs we implement. */
 export const WIRE_APIS = [
@@ -115,28 +116,7 @@ export async function runReference(cases: StreamCase[]): Promise<StreamOutcome[]
       options: { apiKey: "test-key", ...c.options },
       abortAfterEvents: c.abortAfterEvents,
     }));
-    const child = new Deno.Command(ref.node, {
-      args: [new URL("./fixtures/capture_stream.mjs", import.meta.url).pathname],
-      env: { PI_REFERENCE_DIR: ref.nodeModules.replace(/\/node_modules$/, "") },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify(input)));
-    await writer.close();
-    const result = await child.output();
-    if (result.code !== 0) {
-      throw new Error(`reference capture failed: ${new TextDecoder().decode(result.stderr)}`);
-    }
-    const lines = new TextDecoder().decode(result.stdout).trim().split("\n").filter(Boolean);
-    return lines.map((line, i) => {
-      const parsed = JSON.parse(line) as {
-        events: Record<string, unknown>[];
-        final: Record<string, unknown>;
-      };
-      return { ...parsed, requests: servers[i].requests };
-    });
+    return await captureWithReference(ref.node, ref.nodeModules, input, servers);
   } finally {
     await Promise.all(servers.map((s) => s.close()));
   }

@@ -10,7 +10,7 @@ import { findReference } from "../../../scripts/reference/locate.ts";
 import { stream, streamSimple } from "../../../src/ai/stream.ts";
 import type { Context, Model, SimpleStreamOptions } from "../../../src/ai/types.ts";
 import type { RecordedRequest, ScriptedTurn } from "./script.ts";
-import { startFakeProvider } from "./server.ts";
+import { type FakeProvider, startFakeProvider } from "./server.ts";
 
 /** One request to run on both sides. */
 export interface WireCase {
@@ -59,6 +59,47 @@ export async function runOursWire(c: WireCase): Promise<WireOutcome> {
   }
 }
 
+/** One case as the reference's capture script (tests/ai/fixtures/capture_stream.mjs) takes it. */
+export interface ReferenceCaptureInput {
+  name: string;
+  simple: boolean;
+  model: unknown;
+  context: unknown;
+  options: Record<string, unknown>;
+  abortAfterEvents?: number;
+}
+
+/**
+ * Streams each input through pi-ai 1.6.0 (the capture script under the reference's Node) and pairs
+ * its events and final message with the requests the input's own fake server received.
+ */
+export async function captureWithReference(
+  node: string,
+  nodeModules: string,
+  input: ReferenceCaptureInput[],
+  servers: readonly Pick<FakeProvider, "requests">[],
+): Promise<WireOutcome[]> {
+  const child = new Deno.Command(node, {
+    args: [new URL("../../ai/fixtures/capture_stream.mjs", import.meta.url).pathname],
+    env: { PI_REFERENCE_DIR: nodeModules.replace(/\/node_modules$/, "") },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(input)));
+  await writer.close();
+  const result = await child.output();
+  if (result.code !== 0) {
+    throw new Error(`reference capture failed: ${new TextDecoder().decode(result.stderr)}`);
+  }
+  const lines = new TextDecoder().decode(result.stdout).trim().split("\n").filter(Boolean);
+  return lines.map((line, i) => {
+    const parsed = JSON.parse(line) as { events: Record<string, unknown>[]; final: Record<string, unknown> };
+    return { ...parsed, requests: servers[i].requests };
+  });
+}
+
 /** Runs the cases through the reference pi-ai; undefined when the reference is not installed. */
 export async function runReferenceWire(cases: WireCase[]): Promise<WireOutcome[] | undefined> {
   const ref = findReference();
@@ -73,28 +114,7 @@ export async function runReferenceWire(cases: WireCase[]): Promise<WireOutcome[]
       options: c.options ?? {},
       abortAfterEvents: c.abortAfterEvents,
     }));
-    const child = new Deno.Command(ref.node, {
-      args: [new URL("../../ai/fixtures/capture_stream.mjs", import.meta.url).pathname],
-      env: { PI_REFERENCE_DIR: ref.nodeModules.replace(/\/node_modules$/, "") },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify(input)));
-    await writer.close();
-    const result = await child.output();
-    if (result.code !== 0) {
-      throw new Error(`reference capture failed: ${new TextDecoder().decode(result.stderr)}`);
-    }
-    const lines = new TextDecoder().decode(result.stdout).trim().split("\n").filter(Boolean);
-    return lines.map((line, i) => {
-      const parsed = JSON.parse(line) as {
-        events: Record<string, unknown>[];
-        final: Record<string, unknown>;
-      };
-      return { ...parsed, requests: servers[i].requests };
-    });
+    return await captureWithReference(ref.node, ref.nodeModules, input, servers);
   } finally {
     await Promise.all(servers.map((s) => s.close()));
   }
