@@ -8,11 +8,11 @@
  * @module
  */
 import { APP_NAME, CONFIG_DIR_NAME } from "../config/paths.ts";
-import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { bold, dim, red, yellow } from "../util/style.ts";
 import { CliExit } from "./cli_error.ts";
 import type { SubcommandContext } from "./subcommand_context.ts";
+import { resolveSubcommandTrust } from "./subcommand_trust.ts";
 
 const USAGE = `${APP_NAME} config [-l] [--approve|--no-approve]`;
 
@@ -74,13 +74,7 @@ export async function runConfigCommand(argv: string[], ctx: SubcommandContext): 
   const settingsManager = SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted: false });
   let trusted: boolean;
   try {
-    trusted = await resolveProjectTrust({
-      cwd: ctx.cwd,
-      agentDir: ctx.agentDir,
-      flag: options.trust,
-      defaultProjectTrust: settingsManager.getDefaultProjectTrust(),
-      interactive: false,
-    });
+    trusted = await resolveSubcommandTrust(ctx, options.trust, settingsManager);
   } catch (error) {
     io.stderr(`${red(`Error: ${(error as Error).message}`)}\n`);
     return 1;

@@ -6,11 +6,12 @@
  * @module
  */
 import { APP_NAME } from "../config/paths.ts";
-import { ProjectTrustStore, resolveProjectTrust } from "../config/project_trust.ts";
+import { ProjectTrustStore } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { PackageManager } from "../resources/packages/package_manager.ts";
 import { bold, dim, green, red, yellow } from "../util/style.ts";
 import type { SubcommandContext } from "./subcommand_context.ts";
+import { resolveSubcommandTrust } from "./subcommand_trust.ts";
 
 type Command = "install" | "remove" | "list" | "update";
 
@@ -230,13 +231,7 @@ export async function runPackageCommand(argv: string[], ctx: SubcommandContext):
     // `pi update` follows only a saved decision (or the flag): it must not be the moment of asking.
     trusted = options.command === "update"
       ? options.trust ?? new ProjectTrustStore(ctx.agentDir).get(ctx.cwd) === true
-      : await resolveProjectTrust({
-        cwd: ctx.cwd,
-        agentDir: ctx.agentDir,
-        flag: options.trust,
-        defaultProjectTrust: settingsManager.getDefaultProjectTrust(),
-        interactive: false,
-      });
+      : await resolveSubcommandTrust(ctx, options.trust, settingsManager);
   } catch (error) {
     return fail([`Error: ${(error as Error).message}`]);
   }
