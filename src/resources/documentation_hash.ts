@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "e0500b4d0e2a";
+export const DOCUMENTATION_HASH = "3b24bf9ad536";
