@@ -115,8 +115,14 @@ export async function referenceResults(
       Deno.writeTextFileSync(fixturePath(suite), liveText);
     }
   } else if (!stored || JSON.stringify(stored, null, 1) + "\n" !== liveText) {
+    const differing = stored
+      ? Object.keys({ ...stored, ...live }).filter((k) =>
+        JSON.stringify(stored[k]) !== JSON.stringify(live[k])
+      )
+      : [];
     throw new Error(
-      `tests/fixtures/tui/${suite}.json is missing or stale against the live reference: rerun with PI_TUI_CAPTURE=1`,
+      `tests/fixtures/tui/${suite}.json is missing or stale against the live reference: rerun with PI_TUI_CAPTURE=1` +
+        (differing.length ? ` (cases that differ: ${differing.slice(0, 8).join(", ")})` : ""),
     );
   }
   return live;

@@ -86,9 +86,12 @@ const QUERIES = [
 ];
 
 /**
- * The cases. A forced completion of "/" lists the machine's root folder, so it is not recorded:
- * the stored capture must not depend on the machine it was made on.
+ * The cases. A forced completion of a word right after "/" ("/", "/co", "  /mo") completes a path
+ * in the machine's root folder (pi-tui 1.6.0 offered "/container_info.js" for "/co" on the CI
+ * machine), so it is not recorded: the stored capture must not depend on the machine it was made on.
  */
+const ROOT_WORD = /^\s*\/[^\s/]*$/;
+
 function cases(): TuiCase[] {
   const out: TuiCase[] = [];
   for (const query of QUERIES) {
@@ -103,7 +106,9 @@ function cases(): TuiCase[] {
           return {
             plain: await p.getSuggestions(lines, 0, col, { signal }),
             forced: ${
-        query === "/" ? "'not recorded'" : "await p.getSuggestions(lines, 0, col, { signal, force: true })"
+        ROOT_WORD.test(query)
+          ? "'not recorded'"
+          : "await p.getSuggestions(lines, 0, col, { signal, force: true })"
       },
             tab: p.shouldTriggerFileCompletion(lines, 0, col),
           };
