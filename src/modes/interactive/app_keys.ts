@@ -24,6 +24,12 @@ export const APP_KEYS = {
   "app.message.followUp": ["alt+enter"],
   "app.message.dequeue": ["alt+up"],
   "app.clipboard.pasteImage": ["ctrl+v"],
+  "app.models.save": ["ctrl+s"],
+  "app.models.enableAll": ["ctrl+a"],
+  "app.models.clearAll": ["ctrl+x"],
+  "app.models.toggleProvider": ["ctrl+p"],
+  "app.models.reorderUp": ["alt+up"],
+  "app.models.reorderDown": ["alt+down"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** An action id of {@link APP_KEYS}. */
