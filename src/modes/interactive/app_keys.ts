@@ -30,6 +30,18 @@ export const APP_KEYS = {
   "app.models.toggleProvider": ["ctrl+p"],
   "app.models.reorderUp": ["alt+up"],
   "app.models.reorderDown": ["alt+down"],
+  // The /tree navigator's (1.6.0's Linux defaults).
+  "app.tree.foldOrUp": ["ctrl+left", "alt+left"],
+  "app.tree.unfoldOrDown": ["ctrl+right", "alt+right"],
+  "app.tree.editLabel": ["shift+l"],
+  "app.tree.toggleLabelTimestamp": ["shift+t"],
+  "app.tree.filter.default": ["ctrl+d"],
+  "app.tree.filter.noTools": ["ctrl+t"],
+  "app.tree.filter.userOnly": ["ctrl+u"],
+  "app.tree.filter.labeledOnly": ["ctrl+l"],
+  "app.tree.filter.all": ["ctrl+a"],
+  "app.tree.filter.cycleForward": ["ctrl+o"],
+  "app.tree.filter.cycleBackward": ["shift+ctrl+o"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** An action id of {@link APP_KEYS}. */
