@@ -1,0 +1,59 @@
+/**
+ * The session lists a resume picker shows (the current folder's sessions, or every project's)
+ * and the two changes it makes to a listed file (rename, delete), for the modes, which reach
+ * src/session only through src/core.
+ *
+ * @module
+ */
+import type { SessionInfo, SessionListProgress } from "../session/entries.ts";
+import { isSharedSessionDir } from "../session/paths.ts";
+import { SessionManager } from "../session/session_manager.ts";
+
+export type { SessionInfo, SessionListProgress };
+
+/** Loads one scope's sessions, newest first, reporting files read so far. */
+export type SessionListLoader = (onProgress?: SessionListProgress) => Promise<SessionInfo[]>;
+
+/** The two loaders of a picker: this folder's sessions and all projects' sessions. */
+export interface SessionListLoaders {
+  /** Sessions started in the current folder. */
+  current: SessionListLoader;
+  /** Sessions of every project (or of the one shared `--session-dir` folder). */
+  all: SessionListLoader;
+}
+
+/**
+ * The loaders for a picker opened in `cwd` with sessions kept in `sessionDir`: a custom session
+ * folder (not the per-project default) is the only place "all" looks, as in pi 1.6.0; otherwise
+ * "all" scans every project folder under `sessionsRoot` (default `<agentDir>/sessions`).
+ */
+export function sessionListLoaders(
+  cwd: string,
+  sessionDir: string | undefined,
+  sessionsRoot?: string,
+): SessionListLoaders {
+  return {
+    current: (onProgress) => SessionManager.list(cwd, sessionDir, onProgress),
+    all: (onProgress) =>
+      isSharedSessionDir(sessionDir, cwd)
+        ? SessionManager.listAll(sessionDir, onProgress)
+        : SessionManager.listAll(onProgress, sessionsRoot),
+  };
+}
+
+/** Gives the session in `path` the display name `name` (a `session_info` entry appended to it). */
+export function renameSessionFile(path: string, name: string): void {
+  const next = name.trim();
+  if (!next) return;
+  SessionManager.open(path).appendSessionInfo(next);
+}
+
+/** Deletes the session file at `path`; the error message when it could not be removed. */
+export async function deleteSessionFile(path: string): Promise<{ ok: true } | { ok: false; error: string }> {
+  try {
+    await Deno.remove(path);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
