@@ -55,9 +55,6 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
 
 /** Flags whose feature this build lacks stop the run before anything else happens. */
 export function rejectUnavailableFeatures(parsed: CliArgs, _appMode: string): void {
-  if (parsed.resume) {
-    throw notAvailableYet("--resume", "no session picker yet; use --session <id> or --continue");
-  }
   if (parsed.themes && parsed.themes.length > 0) throw notAvailableYet("--theme", "no themes yet");
   if (parsed.useTheme !== undefined) throw notAvailableYet("--use-theme", "no themes yet");
 }
