@@ -1,6 +1,6 @@
 /**
  * Which session a run uses (CLI-13, CLI-20…23): `--no-session`, `--fork <path|id>`,
- * `--session <path|id>`, `--session-id <id>`, `--continue`, or a new session; plus the check that a
+ * `--session <path|id>`, `--resume` (the picker), `--session-id <id>`, `--continue`, or a new session; plus the check that a
  * stored session's working directory still exists. Problems with the sessions folder or the file
  * named are one clear error line, never a stack trace.
  *
@@ -12,6 +12,7 @@ import { assertValidSessionId } from "../session/ids.ts";
 import type { SessionInfo } from "../session/entries.ts";
 import type { CliArgs } from "./args.ts";
 import { formatMissingSessionCwdError, getMissingSessionCwdIssue } from "../core/missing_cwd.ts";
+import { type SessionListLoaders, sessionListLoaders } from "../core/session_listing.ts";
 import { CliExit } from "./cli_error.ts";
 import { dim, yellow } from "../util/style.ts";
 
@@ -108,6 +109,11 @@ export interface SessionTargetContext {
   confirm: (question: string) => Promise<boolean | undefined>;
   /** Reports a warning (stderr). */
   warn: (message: string) => void;
+  /**
+   * `--resume`: shows the session picker over this folder's and all projects' sessions; the
+   * chosen file, or null when cancelled. Missing where there is no terminal to show it on.
+   */
+  pickSession?: (loaders: SessionListLoaders) => Promise<string | null>;
 }
 
 function forkOrExit(sourcePath: string, ctx: SessionTargetContext, id?: string): SessionManager {
@@ -194,6 +200,16 @@ async function selectSession(args: CliArgs, ctx: SessionTargetContext): Promise<
       case "not_found":
         throw new CliExit(`No session found matching '${resolved.arg}'`);
     }
+  }
+  if (args.resume) {
+    if (!ctx.pickSession) {
+      throw new CliExit(
+        "Error: --resume needs a terminal to show the session picker; use --session <id> or --continue",
+      );
+    }
+    const picked = await ctx.pickSession(sessionListLoaders(cwd, sessionDir, sessionsRoot));
+    if (!picked) throw new CliExit(dim("No session selected"), 0, false);
+    return SessionManager.open(picked, sessionDir);
   }
   if (args.continue) return SessionManager.continueRecent(cwd, sessionDir);
   if (id !== undefined) {
