@@ -226,6 +226,16 @@ async function openSession(run: RunContext, startupSettings: SettingsManager): P
         if (answer === undefined) return undefined;
         return answer.toLowerCase() === "y" || answer.toLowerCase() === "yes";
       },
+      pickSession: io.stdinIsTerminal() && io.stdoutIsTerminal()
+        ? async (loaders) => {
+          const { pickSessionAtStartup } = await import("../modes/interactive/session_picker.ts");
+          return await pickSessionAtStartup({
+            loaders,
+            theme: startupSettings.getTheme(),
+            home: readEnv("HOME"),
+          });
+        }
+        : undefined,
     });
   } catch (error) {
     if (error instanceof InvalidSessionFileError) throw new CliExit(`Error: ${error.message}`);
