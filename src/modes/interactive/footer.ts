@@ -1,6 +1,7 @@
 /**
  * The footer of pi 1.6.0: the working folder (with `~`, the git branch and the session name),
- * then the token, cost and context figures on the left and the model on the right, dimmed.
+ * then the token, cost and context figures on the left and the model on the right, dimmed; below
+ * them the extensions' statuses.
  *
  * @module
  */
@@ -59,6 +60,8 @@ export interface FooterData {
   gitBranch?: string;
   /** The HOME folder for `~`. */
   home?: string;
+  /** Extension statuses (`ctx.ui.setStatus`) by key: one line below the stats, sorted by key. */
+  statuses?: ReadonlyMap<string, string>;
 }
 
 /** The footer component. */
@@ -138,7 +141,17 @@ export class Footer implements Component {
     }
     // Dim the two parts apart: a coloured context figure ends with a reset that would end one dim.
     const statsLine = theme.fg("dim", left) + theme.fg("dim", line.slice(left.length));
-    return [truncateToWidth(theme.fg("dim", pwd), width, theme.fg("dim", "...")), statsLine];
+    const lines = [truncateToWidth(theme.fg("dim", pwd), width, theme.fg("dim", "...")), statsLine];
+    const statuses = this.data.statuses;
+    if (statuses && statuses.size > 0) {
+      const line = [...statuses.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        // One line: breaks and tabs become spaces, runs of spaces one.
+        .map(([, text]) => text.replace(/[\r\n\t]/g, " ").replace(/ +/g, " ").trim())
+        .join(" ");
+      lines.push(truncateToWidth(line, width, theme.fg("dim", "...")));
+    }
+    return lines;
   }
 }
 
