@@ -23,6 +23,8 @@ export class AppEditor extends Editor {
   onEscape?: () => void;
   /** The exit key on an empty editor. */
   onCtrlD?: () => void;
+  /** Extension shortcuts (`pi.registerShortcut`), asked first; true when one took the key. */
+  onExtensionShortcut?: (data: string) => boolean;
   #actions = new Map<AppAction, () => void>();
   #working?: WorkingIndicator;
 
@@ -52,6 +54,7 @@ export class AppEditor extends Editor {
   }
 
   override handleInput(data: string): void {
+    if (this.onExtensionShortcut?.(data)) return;
     if (matchesAction(data, "app.interrupt")) {
       if (!this.isShowingAutocomplete() && this.onEscape) {
         this.onEscape();
