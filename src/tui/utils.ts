@@ -23,5 +23,6 @@ export {
   truncateToWidth,
 } from "./utils_slice.ts";
 export { getActiveBackgroundAnsi } from "./utils_style.ts";
-export { getGraphemeSegmenter, getWordSegmenter, visibleWidth } from "./utils_width.ts";
+export { getGraphemeSegmenter, getWordSegmenter } from "./utils_graphemes.ts";
+export { visibleWidth } from "./utils_width.ts";
 export { flattenLines, wrapTextWithAnsi } from "./utils_wrap.ts";

@@ -14,24 +14,7 @@
  */
 import { eastAsianWidth } from "npm:get-east-asian-width@1.6.0";
 import { ansiCodeLength, stripTerminalSequences, walkRuns } from "./utils_ansi.ts";
-
-let graphemes: Intl.Segmenter | undefined;
-let words: Intl.Segmenter | undefined;
-
-/**
- * Get the shared grapheme segmenter instance.
- */
-export function getGraphemeSegmenter(): Intl.Segmenter {
-  // Made on first use: building a segmenter loads ICU break data, which loading the kit need not pay for.
-  return graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-}
-
-/**
- * Get the shared word segmenter instance.
- */
-export function getWordSegmenter(): Intl.Segmenter {
-  return words ??= new Intl.Segmenter(undefined, { granularity: "word" });
-}
+import { getGraphemeSegmenter, isOneClusterPerCodePoint } from "./utils_graphemes.ts";
 
 // Character classes as string-width uses them. V8 compiles these on their first run, so they cost
 // little until a non-trivial cluster is measured.
@@ -244,11 +227,13 @@ function* segmentMixed(text: string): Generator<string> {
 
 /**
  * The grapheme clusters of a run without escape sequences. Intl.Segmenter costs far more than the
- * slicing it serves, so runs of standalone units are iterated per code unit.
+ * slicing it serves (and its first use loads ICU's rules), so runs of standalone units, and any
+ * text without a code point that can join a neighbour, are iterated per code point; only the
+ * stretches around such a code point go to the segmenter.
  */
 export function graphemesOf(text: string): Iterable<string> {
   for (let i = 0; i < text.length; i++) {
-    if (!isLoneCluster(text.charCodeAt(i))) return segmentMixed(text);
+    if (!isLoneCluster(text.charCodeAt(i))) return isOneClusterPerCodePoint(text) ? text : segmentMixed(text);
   }
   return text;
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { isWhitespaceChar, PUNCTUATION_REGEX } from "./utils_chars.ts";
-import { getWordSegmenter } from "./utils_width.ts";
+import { getWordSegmenter } from "./utils_graphemes.ts";
 
 /**
  * Options for word navigation functions.
