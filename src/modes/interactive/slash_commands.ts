@@ -65,16 +65,16 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "clone",
   "export",
   "share",
+  "settings",
+  "scoped-models",
+  "changelog",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
-  settings: "the settings selector",
   tree: "tree navigation",
-  "scoped-models": "the scoped models selector",
   import: "session import",
   bug: "bug reports",
-  changelog: "the changelog view",
   trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
   logout: "account sign-in (OAuth)",
