@@ -1,6 +1,6 @@
 /**
  * Runs the built-in slash commands typed in the editor: /quit, /new, /name, /session, /model,
- * /thinking, /hotkeys, /copy, /compact, /fork, /clone, /export and /share; the other 1.6.0 commands answer with a "not available yet"
+ * /thinking, /hotkeys, /copy, /compact, /fork, /clone, /export, /share, /settings, /scoped-models and /changelog; the other 1.6.0 commands answer with a "not available yet"
  * notice.
  *
  * @module
@@ -24,6 +24,7 @@ import type { ChatView } from "./chat_view.ts";
 import type { Theme } from "./theme.ts";
 import { runExportCommand, runShareCommand } from "./export_commands.ts";
 import { hotkeysMarkdown } from "./hotkeys.ts";
+import type { DisplayTargets } from "./display_settings.ts";
 import { BorderLine, modelSearchText, ModelSelector } from "./model_selector.ts";
 import { sessionInfoText } from "./session_info.ts";
 import { ThinkingSelector } from "./thinking_selector.ts";
@@ -48,7 +49,9 @@ export interface CommandHost {
   showSelector(component: Container & { focused?: boolean }): () => void;
   shutdown(code: number): Promise<void>;
   compact(customInstructions?: string): Promise<void>;
-  readonly editor: { setText(text: string): void };
+  readonly editor: { setText(text: string): void } & DisplayTargets["editor"];
+  /** The footer (its `(auto)` compaction mark). */
+  readonly footer: DisplayTargets["footer"];
 }
 
 /** The slash commands of one interactive app. */
@@ -122,11 +125,26 @@ export class SlashCommandRunner {
       case "share":
         void runShareCommand(app);
         return;
+      // These load when first used: start-up does not pay for them.
+      case "settings":
+        return this.#later(async () => (await import("./settings_command.ts")).openSettings(app));
+      case "scoped-models":
+        return this.#later(async () => (await import("./scoped_models_command.ts")).openScopedModels(app));
+      case "changelog":
+        return this.#later(async () => (await import("./changelog_command.ts")).showChangelog(app));
       case "thinking":
         return this.#thinking(args);
       case "model":
         return this.#model(args);
     }
+  }
+
+  /** Runs `command`; a failure shows in the chat. */
+  #later(command: () => Promise<void>): void {
+    command().catch((error) => {
+      this.app.chat.addNotice("error", error instanceof Error ? error.message : String(error));
+      this.app.requestRender();
+    });
   }
 
   async #newSession(): Promise<void> {
