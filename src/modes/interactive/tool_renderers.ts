@@ -39,7 +39,7 @@ export function replaceTabs(text: string): string {
 }
 
 /** `~` for the home folder at the start of a path. */
-function shortenHome(path: string, home?: string): string {
+export function shortenHome(path: string, home?: string): string {
   if (home && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
   return path;
 }
