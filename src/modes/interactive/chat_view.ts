@@ -9,10 +9,15 @@ import type { AgentMessage, AgentToolResult } from "../../agent/types.ts";
 import type { AssistantMessage, ToolResultMessage } from "../../ai/types.ts";
 import type { AgentSessionEvent } from "../../core/agent_session_types.ts";
 import { userText } from "../../core/session_stats.ts";
-import type { BashExecutionMessage, CompactionSummaryMessage } from "../../session/messages.ts";
+import type {
+  BashExecutionMessage,
+  BranchSummaryMessage,
+  CompactionSummaryMessage,
+} from "../../session/messages.ts";
 import { type Component, Container, Spacer, Text, TruncatedText, type TUI } from "../../tui/mod.ts";
 import { APP_KEYS } from "./app_keys.ts";
 import { BashExecutionView } from "./bash_execution.ts";
+import { BranchSummaryView } from "./branch_summary.ts";
 import { AssistantMessageView, UserMessageView } from "./chat_messages.ts";
 import { CompactionSummaryView } from "./compaction_summary.ts";
 import { keyDisplayText } from "./hotkeys.ts";
@@ -55,7 +60,7 @@ export class ChatView {
     for (const child of [...this.chat.children, ...this.#pendingBash]) {
       if (
         child instanceof ToolExecutionView || child instanceof BashExecutionView ||
-        child instanceof CompactionSummaryView
+        child instanceof CompactionSummaryView || child instanceof BranchSummaryView
       ) {
         child.setExpanded(expanded);
       }
@@ -251,6 +256,11 @@ export class ChatView {
       if (m.role === "user") this.#addUser(m);
       if (m.role === "bashExecution") this.#addStoredBash(m as BashExecutionMessage, ui);
       if (m.role === "compactionSummary") this.addCompactionSummary(m as CompactionSummaryMessage);
+      if (m.role === "branchSummary") {
+        const view = new BranchSummaryView(this.theme, (m as BranchSummaryMessage).summary);
+        view.setExpanded(this.#expanded);
+        this.addBlock(view);
+      }
       if (m.role !== "assistant") continue;
       const reply = m as AssistantMessage;
       const view = new AssistantMessageView(this.theme, this.#hideThinking);
