@@ -62,7 +62,7 @@ function isStringRecord(value: unknown): boolean {
 }
 
 /** Why an auth.json entry is not a usable credential (1.6.0's rules), or undefined when it is. */
-function credentialProblem(entry: unknown): string | undefined {
+export function credentialProblem(entry: unknown): string | undefined {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     return 'expected an object such as {"type": "api_key", "key": "..."}';
   }
