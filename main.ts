@@ -14,6 +14,12 @@ async function main(args: string[]): Promise<number> {
   }
   let runCli: (args: string[]) => Promise<number>;
   try {
+    if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+      // Without extensions or diagnostics the help text is static: skip building the runtime.
+      const { printFastHelp } = await import("./src/cli/help_fast_path.ts");
+      const code = await printFastHelp();
+      if (code !== undefined) return code;
+    }
     ({ runCli } = await import("./src/cli/run.ts"));
   } catch (error) {
     // Modules load on demand, which needs read access to them: report a denied permission
