@@ -27,6 +27,8 @@ import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
 import { Footer, readGitBranch } from "./footer.ts";
 import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
+import { applyDisplaySettings } from "./display_settings.ts";
+import { cycleModel } from "./model_cycle.ts";
 import { loadTheme, type Theme } from "./theme.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
 
@@ -129,6 +131,11 @@ export class InteractiveApp implements CommandHost {
     return this.host.session;
   }
 
+  /** The footer. */
+  get footer(): Footer {
+    return this.#footer;
+  }
+
   /** Asks for a frame. */
   requestRender(): void {
     this.ui.requestRender();
@@ -147,6 +154,8 @@ export class InteractiveApp implements CommandHost {
     // session_start handlers can open dialogs; TUI dialogs come with the extensions part.)
     await this.#bindSession();
     this.ui.start();
+    // The saved cursor, padding and autocomplete settings, once the screen is the terminal's.
+    applyDisplaySettings(this, this.session.settingsManager);
     this.#renderInitialMessages();
     this.updateEditorBorder();
     this.ui.requestRender();
@@ -405,6 +414,8 @@ export class InteractiveApp implements CommandHost {
       this.updateEditorBorder();
     });
     editor.onAction("app.model.select", () => this.#commands.run("model", ""));
+    editor.onAction("app.model.cycleForward", () => void cycleModel(this, "forward"));
+    editor.onAction("app.model.cycleBackward", () => void cycleModel(this, "backward"));
   }
 
   /**
