@@ -34,11 +34,10 @@ export const NOT_AVAILABLE_MARK = " (not available yet)";
 
 /**
  * Line beginnings (after the two-space indent) of the commands and options that are a
- * "not available yet" error in this build: no `pi config`, session picker or themes yet.
+ * "not available yet" error in this build: no `pi config` or themes yet.
  */
 export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
   "pi config ",
-  "--resume, -r ",
   "--theme ",
   "--use-theme ",
 ];
