@@ -48,14 +48,6 @@ function toolNames(body: Json): string[] {
 Deno.test("CLI-09 e2e flags and commands this build lacks are 'not available yet' errors, exit 1", async () => {
   await withEnv([], async (env, requests) => {
     const cases: [string[], string][] = [
-      [
-        ["-r", "-p", "hi"],
-        "--resume is not available yet in this build (no session picker yet; use --session <id> or --continue)",
-      ],
-      [
-        ["--resume"],
-        "--resume is not available yet in this build (no session picker yet; use --session <id> or --continue)",
-      ],
       [["--theme", "dark.json", "-p", "hi"], "--theme is not available yet in this build (no themes yet)"],
       [["--use-theme", "dark", "-p", "hi"], "--use-theme is not available yet in this build (no themes yet)"],
     ];
