@@ -1,0 +1,70 @@
+/**
+ * `/resume` in a running session: the session picker (session_selector.ts) in place of the
+ * editor; the chosen session replaces the current one and the chat shows its history with
+ * "Resumed session" below it (pi 1.6.0). Escape closes the picker and changes nothing. Renaming
+ * works here (Ctrl+R); the open session is renamed through the live session, so its next entries
+ * still follow the name entry.
+ *
+ * @module
+ */
+import type { AgentSession } from "../../core/agent_session.ts";
+import type { SessionRuntimeHost } from "../../core/runtime_host.ts";
+import { renameSessionFile, sessionListLoaders } from "../../core/session_listing.ts";
+import type { Container } from "../../tui/mod.ts";
+import type { ChatView } from "./chat_view.ts";
+import { SessionSelector } from "./session_selector.ts";
+import type { Theme } from "./theme.ts";
+
+/** What `/resume` acts on: the running interactive mode. */
+export interface ResumeHost {
+  readonly host: SessionRuntimeHost;
+  readonly session: AgentSession;
+  readonly theme: Theme;
+  readonly chat: ChatView;
+  requestRender(): void;
+  showSelector(component: Container & { focused?: boolean }): () => void;
+  sessionReplaced(): Promise<void>;
+}
+
+/** Opens the picker over the current folder's sessions (Tab: all projects). */
+export function openResumePicker(app: ResumeHost): void {
+  const manager = app.session.sessionManager;
+  const currentPath = app.session.sessionFile;
+  let done = () => {};
+  const selector = new SessionSelector(app.theme, {
+    loaders: sessionListLoaders(manager.getCwd(), manager.getSessionDir()),
+    onSelect: (path) => {
+      done();
+      void resumeSession(app, path);
+    },
+    onCancel: () => done(),
+    requestRender: () => app.requestRender(),
+    renameSession: (path, name) => {
+      if (path === app.session.sessionFile) app.session.setSessionName(name);
+      else renameSessionFile(path, name);
+    },
+    currentSessionPath: currentPath,
+    home: Deno.env.get("HOME"),
+  });
+  const close = app.showSelector(selector);
+  done = () => {
+    selector.dispose();
+    close();
+  };
+}
+
+/** Switches to the session in `path`; a failure is shown in the chat and the current session stays. */
+export async function resumeSession(app: ResumeHost, path: string): Promise<void> {
+  try {
+    const result = await app.host.switchSession(path);
+    if (result.cancelled) return app.requestRender();
+    await app.sessionReplaced();
+    app.chat.addNotice("status", "Resumed session");
+  } catch (error) {
+    app.chat.addNotice(
+      "error",
+      `Failed to resume session: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  app.requestRender();
+}
