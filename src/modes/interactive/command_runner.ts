@@ -119,6 +119,10 @@ export class SlashCommandRunner {
       case "clone":
         void this.#clone();
         return;
+      case "resume":
+        // The picker loads when first opened: start-up does not pay for it.
+        void import("./resume_command.ts").then(({ openResumePicker }) => openResumePicker(app));
+        return;
       case "export":
         void runExportCommand(app, args);
         return;
