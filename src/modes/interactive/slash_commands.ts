@@ -68,6 +68,7 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "settings",
   "scoped-models",
   "changelog",
+  "resume",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
@@ -78,7 +79,6 @@ const LATER: Readonly<Record<string, string>> = {
   trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
   logout: "account sign-in (OAuth)",
-  resume: "the session picker",
   reload: "reloading resources",
   llama: "the llama.cpp router",
   mcp: "MCP servers",
