@@ -159,14 +159,23 @@ export class AgentSession {
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
     // Compaction between tool turns (1.6.0): the run goes on from the compacted context.
     this.agent.prepareNextTurn = async (turn) => {
-      if (!(await this.#compactor.compactBetweenTurns(turn.message))) return undefined;
+      const compacted = await this.#compactor.compactBetweenTurns(turn.message);
       const state = this.agent.state;
+      // A tool that changed the active tools (1.6.0's `tool_search`) has them declared from the next
+      // request on, after a `system` message recording the change.
+      const toolsChanged = turn.context.tools?.map((t) => t.name).join("\0") !==
+        state.tools.map((t) => t.name).join("\0");
+      if (!compacted && !toolsChanged) return undefined;
+      const update = toolsChanged
+        ? systemMessageUpdate(state.messages, this.#promptSections, state.tools)
+        : undefined;
       return {
         context: {
           systemPrompt: state.systemPrompt,
-          messages: state.messages.slice(),
+          messages: compacted ? state.messages.slice() : turn.context.messages,
           tools: state.tools.slice(),
         },
+        ...(update ? { messages: [update] } : {}),
       };
     };
     const tools = buildToolSet({
