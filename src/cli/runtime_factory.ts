@@ -192,6 +192,10 @@ export function runtimeFactory(
         // The TUI has no place for messages that come later yet; stderr would tear its screen.
         lateMessages: run.appMode !== "interactive",
         toolFlags: { tools: parsed.tools, excludeTools: parsed.excludeTools, noTools: parsed.noTools },
+        toolSearch: isBuiltinEnabled(
+          "tool-search",
+          runExtensionSources(run, options, projectTrusted, services.settingsManager),
+        ),
         notify: (message, level) =>
           io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
       });
