@@ -1,9 +1,11 @@
 /**
  * MCP for one session, the part of 1.6.0's built-in `mcp` extension this build has: reads the
  * `mcp.json` files, connects every enabled server in the background (the MCP SDK loads only now),
- * declares the tools with `direct` exposure as `mcp__<server>__<tool>`, keeps the `mcp_servers`
- * section of the system prompt, makes the first prompt wait up to 10 s for servers with direct
- * tools, appends server log messages to `mcp.log`, and closes the servers with the session.
+ * registers the tools as `mcp__<server>__<tool>` (`direct` ones declared to the model, `deferred`
+ * and `codemode` ones kept undeclared for `tool_search` to load), activates `tool_search` when a
+ * server has deferred tools, keeps the `mcp_servers` section of the system prompt, makes the first
+ * prompt wait up to 10 s for servers with direct tools, appends server log messages to `mcp.log`,
+ * and closes the servers with the session.
  *
  * It reaches the session through {@link McpSessionTarget}, a narrow view core's `AgentSession`
  * satisfies, so this folder never imports core.
@@ -13,13 +15,15 @@
 import type { AgentTool } from "../../../agent/types.ts";
 import { toolNameMatcher } from "../../../tools/tool_name_matcher.ts";
 import { join } from "../../../util/path.ts";
-import { getMcpToolExposure, loadMcpConfig, type McpServerEntry } from "./config.ts";
+import { getMcpToolExposure, loadMcpConfig, type McpExposure, type McpServerEntry } from "./config.ts";
 import type { McpServerConnection } from "./connection.ts";
 import { McpServerLog } from "./log.ts";
-import { createMcpToolName } from "./naming.ts";
+import { createMcpToolName, mcpNamespace } from "./naming.ts";
 import { configuredExposures, MCP_SERVERS_SECTION, renderServersSection } from "./section.ts";
 import { createMcpResourceTools } from "./resources.ts";
 import { createMcpToolDefinition } from "./tools.ts";
+import type { SearchableTool, ToolNamespace } from "../tool_search/ranker.ts";
+import { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from "../tool_search/tool.ts";
 
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
 
@@ -57,6 +61,8 @@ export interface SessionMcpOptions {
   lateMessages?: boolean;
   /** `--tools`, `--exclude-tools` and `--no-tools`, which apply to MCP tools as in 1.6.0. */
   toolFlags?: McpToolFlags;
+  /** Whether `builtin:tool-search` is on (default true): it reaches the `deferred` tools. */
+  toolSearch?: boolean;
 }
 
 /** The tool flags of a run. */
@@ -109,11 +115,17 @@ export class SessionMcp {
   /** Tool names each server currently offers. */
   #serverTools = new Map<string, Set<string>>();
   #waitedForStartup = false;
-  /** Whether the resource tools were declared (a direct server with resources connected). */
-  #resourceToolsAdded = false;
+  /** The exposure the resource tools were registered with; undefined until a server has resources. */
+  #resourceExposure: McpExposure | undefined;
   #pending: Promise<void> = Promise.resolve();
   #log: McpServerLog;
   #allowed: (name: string) => boolean;
+  /** Registered tools that are not declared until loaded (`deferred`/`codemode` exposure), by name. */
+  #indirect = new Map<string, SearchableTool>();
+  /** Names this session registered (so re-registration keeps a loaded tool declared). */
+  #registered = new Set<string>();
+  /** Whether `tool_search` was registered and activated. */
+  #toolSearchActive = false;
 
   constructor(target: McpSessionTarget, options: SessionMcpOptions) {
     this.#target = target;
@@ -132,7 +144,7 @@ export class SessionMcp {
   /** Starts every enabled server in the background and hooks the session. */
   start(): void {
     this.#updateSection();
-    this.#warnUnreachable();
+    this.#activateDiscovery();
     this.#target.addPromptPreparer(() => this.#beforePrompt());
     this.#target.addDisposer(() => void this.close());
     const enabled = this.servers.filter(isEnabled);
@@ -183,25 +195,29 @@ export class SessionMcp {
     const entry = this.servers.find((candidate) => candidate.entry.name === server)?.entry ??
       connection.entry;
     const previous = this.#serverTools.get(server) ?? new Set<string>();
+    /** Every name given out this time (hidden tools too), so names stay as 1.6.0 gives them. */
+    const named = new Set<string>();
     const current = new Set<string>();
+    const namespace = this.#namespaceOf(entry, connection.instructions);
     // As 1.6.0 (and Codex): all tools whose names sanitize alike get the hash suffix.
     const plain = await Promise.all(
       [...new Set(connection.tools.map((tool) => tool.name))].map((tool) => createMcpToolName(server, tool)),
     );
     const definitions: AgentTool[] = [];
+    const undeclared: SearchableTool[] = [];
     for (const tool of connection.tools) {
       const owner = `${server}\0${tool.name}`;
       const name = await createMcpToolName(server, tool.name, (candidate) => {
         const existing = this.#toolOwners.get(candidate);
-        return (existing !== undefined && existing !== owner) || current.has(candidate) ||
+        return (existing !== undefined && existing !== owner) || named.has(candidate) ||
           plain.indexOf(candidate) !== plain.lastIndexOf(candidate);
       });
       this.#toolOwners.set(name, owner);
-      current.add(name);
+      named.add(name);
       const exposure = getMcpToolExposure(entry.config, tool.name);
-      // Only direct tools can be reached in this build: codemode and tool_search are not here yet.
-      if (exposure !== "direct" || !this.#allowed(name)) continue;
-      definitions.push(createMcpToolDefinition({
+      if (exposure === "hidden" || !this.#allowed(name)) continue;
+      current.add(name);
+      const definition = createMcpToolDefinition({
         server,
         tool,
         name,
@@ -213,19 +229,54 @@ export class SessionMcp {
           return connection;
         },
         readableResources: () => this.#resourceServers().some((candidate) => candidate.name === server),
-      }));
+      });
+      definitions.push(definition);
+      if (exposure !== "direct") undeclared.push({ ...definition, namespace });
     }
     this.#serverTools.set(server, current);
-    if (definitions.length > 0) this.#target.addTools(definitions);
+    this.#register(definitions, undeclared);
     this.#syncResourceTools();
-    // Tools the server withdrew stop being declared.
+    // Tools the server withdrew stop being declared and can no longer be loaded.
     const withdrawn = [...previous].filter((name) => !current.has(name));
+    for (const name of withdrawn) this.#indirect.delete(name);
     if (withdrawn.length > 0) {
       this.#target.setActiveToolsByName(
         this.#target.getActiveToolNames().filter((n) => !withdrawn.includes(n)),
       );
     }
-    this.#updateSection();
+    // The mcp_servers section changes only when a prompt starts (1.6.0), never in the middle of a run.
+  }
+
+  /**
+   * Adds `definitions` to the session. Those in `undeclared` are registered without being declared
+   * (a new name is taken out of the active set again); one already loaded stays declared.
+   */
+  #register(definitions: readonly AgentTool[], undeclared: readonly SearchableTool[]): void {
+    if (definitions.length === 0) return;
+    const fresh = new Set(
+      undeclared.filter((tool) => !this.#registered.has(tool.name)).map((tool) => tool.name),
+    );
+    for (const tool of undeclared) this.#indirect.set(tool.name, tool);
+    for (const tool of definitions) {
+      this.#registered.add(tool.name);
+      // A tool whose exposure became direct is no longer a search candidate.
+      if (!undeclared.some((candidate) => candidate.name === tool.name)) this.#indirect.delete(tool.name);
+    }
+    this.#target.addTools(definitions);
+    if (fresh.size > 0) {
+      this.#target.setActiveToolsByName(this.#target.getActiveToolNames().filter((name) => !fresh.has(name)));
+    }
+  }
+
+  /** A server's namespace as tool search and codemode see it. */
+  #namespaceOf(entry: McpServerEntry, instructions: string | undefined): ToolNamespace {
+    const description = entry.config.description?.trim();
+    return {
+      name: mcpNamespace(entry.name),
+      aliases: [entry.name],
+      ...(description ? { description } : {}),
+      ...(instructions ? { instructions } : {}),
+    };
   }
 
   /** Enabled, non-hidden servers with resources: what the resource tools reach. */
@@ -239,20 +290,29 @@ export class SessionMcp {
   }
 
   /**
-   * The resource tools take the widest exposure of the servers they reach (1.6.0). Only `direct`
-   * declares them in this build; codemode and tool_search, which reach the others, are not here yet.
+   * The resource tools take the widest exposure of the servers they reach (1.6.0): `direct` declares
+   * them, `codemode` or `deferred` registers them for `tool_search` to load.
    */
   #syncResourceTools(): void {
-    if (this.#resourceToolsAdded) return;
-    const direct = this.servers.some((server) =>
-      server.connection?.hasResources && isEnabled(server) && server.entry.config.exposure === "direct"
+    const exposures = new Set(
+      this.servers.flatMap((server) =>
+        server.connection?.hasResources && isEnabled(server)
+          ? [server.entry.config.exposure ?? "codemode"]
+          : []
+      ),
     );
-    if (!direct) return;
-    this.#resourceToolsAdded = true;
+    const next = (["direct", "codemode", "deferred"] as const).find((exposure) => exposures.has(exposure));
+    if (next === undefined || next === this.#resourceExposure) return;
+    const wasDirect = this.#resourceExposure === "direct";
+    this.#resourceExposure = next;
     const tools = createMcpResourceTools(() => this.#resourceServers()).filter((tool) =>
       this.#allowed(tool.name)
     );
-    if (tools.length > 0) this.#target.addTools(tools);
+    this.#register(tools, next === "direct" ? [] : tools);
+    if (wasDirect) {
+      const names = new Set(tools.map((tool) => tool.name));
+      this.#target.setActiveToolsByName(this.#target.getActiveToolNames().filter((name) => !names.has(name)));
+    }
   }
 
   #updateSection(): void {
@@ -294,16 +354,38 @@ export class SessionMcp {
     this.#updateSection();
   }
 
-  /** 1.6.0 warns once when non-direct tools cannot be reached; here codemode and tool_search are not built yet. */
-  #warnUnreachable(): void {
-    const indirect = this.servers.some((server) => {
-      if (!isEnabled(server)) return false;
-      const exposures = configuredExposures(server.entry);
-      return exposures.has("codemode") || exposures.has("deferred");
-    });
-    if (!indirect) return;
+  /**
+   * Activates what reaches the tools that are not declared, from the configuration so it is there
+   * before the servers connect (1.6.0): `tool_search` for `deferred` tools. Warns once when
+   * something stays unreachable (`codemode` exposure needs the codemode tool, not in this build yet).
+   */
+  #activateDiscovery(): void {
+    const exposures = new Set<McpExposure>();
+    for (const server of this.servers) {
+      if (isEnabled(server)) {
+        for (const exposure of configuredExposures(server.entry)) exposures.add(exposure);
+      }
+    }
+    const needsToolSearch = exposures.has("deferred");
+    const needsCodemode = exposures.has("codemode");
+    if (!needsToolSearch && !needsCodemode) return;
+    if (needsToolSearch && this.#options.toolSearch !== false && !this.#toolSearchActive) {
+      this.#toolSearchActive = true;
+      this.#target.addTools([createToolSearchTool({
+        ready: () => this.settled(),
+        candidates: () => {
+          const active = new Set(this.#target.getActiveToolNames());
+          return [...this.#indirect.values()].filter((tool) => !active.has(tool.name));
+        },
+        load: (names) => this.#target.setActiveToolsByName([...this.#target.getActiveToolNames(), ...names]),
+      })]);
+    }
+    // 1.6.0 is content once either tool is active: each reaches every undeclared tool.
+    if (this.#target.getActiveToolNames().includes(TOOL_SEARCH_TOOL_NAME)) return;
     this.#options.notify(
-      'MCP tools are only reachable from the codemode or tool_search tool, but neither is active; they cannot be called. (codemode and tool_search are not available in this build yet; give servers "exposure": "direct".)',
+      needsCodemode
+        ? 'MCP tools are only reachable from the codemode or tool_search tool, but neither is active; they cannot be called. (codemode is not available in this build yet; give servers "exposure": "direct" or "deferred".)'
+        : "MCP tools are only reachable from the codemode or tool_search tool, but neither is active; they cannot be called.",
       "warning",
     );
   }
