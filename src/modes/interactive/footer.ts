@@ -126,7 +126,10 @@ export class Footer implements Component {
       const level = session.thinkingLevel || "off";
       right = level === "off" ? `${modelName} • thinking off` : `${modelName} • ${level}`;
     }
-    const providers = new Set(session.modelRegistry.getAvailable().map((m) => m.provider));
+    // Within a model scope (--models, enabledModels, /scoped-models) only its providers count (1.6.0).
+    const scoped = session.scopedModels.map((s) => s.model);
+    const models = scoped.length > 0 ? scoped : session.modelRegistry.getAvailable();
+    const providers = new Set(models.map((m) => m.provider));
     if (providers.size > 1 && model) {
       const withProvider = `(${model.provider}) ${right}`;
       if (leftWidth + 2 + visibleWidth(withProvider) <= width) right = withProvider;
