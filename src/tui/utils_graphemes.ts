@@ -15,27 +15,31 @@
  * The code points that can join a neighbour into one grapheme cluster: CR (CR LF), Extend
  * (Grapheme_Extend: combining marks, variation selectors, ZWNJ, tags; Emoji_Modifier: skin tones),
  * ZWJ, SpacingMark (all Mc, plus the Thai and Lao AM vowels), Prepend (listed: no regex property
- * names it), the Hangul L, V and T jamo blocks, and regional indicators (flags). Between two code
- * points outside this set no rule of UAX #29 holds them together, so each is a cluster of its own.
+ * names it), the Hangul L, V and T jamo blocks and the Kirat Rai vowel signs (class V since
+ * Unicode 16), and regional indicators (flags). Between two code points outside this set no rule
+ * of UAX #29 holds them together, so each is a cluster of its own.
  * tests/tui/utils_graphemes_test.ts checks every code point outside it against ICU's segmenter.
+ * Built on first use: creating it costs about a millisecond, which loading the kit need not pay.
  */
-const MAY_JOIN = new RegExp(
-  "[\\r\\u200D\\p{Grapheme_Extend}\\p{Emoji_Modifier}\\p{Mc}\\u0E33\\u0EB3" +
-    // Prepend (Unicode 16).
-    "\\u0600-\\u0605\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u0D4E\\u{110BD}\\u{110CD}\\u{111C2}\\u{111C3}" +
-    "\\u{113D1}\\u{1193F}\\u{11941}\\u{11A3A}\\u{11A84}-\\u{11A89}\\u{11D46}\\u{11F02}" +
-    // Hangul jamo: L, V and T (precomposed syllables join only with these); Kirat Rai vowel signs (V).
-    "\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF\\u{16D63}\\u{16D67}-\\u{16D6A}" +
-    "\\p{Regional_Indicator}]",
-  "u",
-);
+let mayJoin: RegExp | undefined;
+const mayJoinRegex = () =>
+  mayJoin ??= new RegExp(
+    "[\\r\\u200D\\p{Grapheme_Extend}\\p{Emoji_Modifier}\\p{Mc}\\u0E33\\u0EB3" +
+      // Prepend (Unicode 16).
+      "\\u0600-\\u0605\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u0D4E\\u{110BD}\\u{110CD}\\u{111C2}\\u{111C3}" +
+      "\\u{113D1}\\u{1193F}\\u{11941}\\u{11A3A}\\u{11A84}-\\u{11A89}\\u{11D46}\\u{11F02}" +
+      // Hangul jamo: L, V and T (precomposed syllables join only with these); Kirat Rai vowel signs (V).
+      "\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF\\u{16D63}\\u{16D67}-\\u{16D6A}" +
+      "\\p{Regional_Indicator}]",
+    "u",
+  );
 
 /**
  * Whether every code point of `text` is a grapheme cluster of its own, so iterating the string
  * (which yields code points, surrogate pairs whole) segments it as `Intl.Segmenter` would.
  */
 export function isOneClusterPerCodePoint(text: string): boolean {
-  return !MAY_JOIN.test(text);
+  return !mayJoinRegex().test(text);
 }
 
 let icuGraphemes: Intl.Segmenter | undefined;

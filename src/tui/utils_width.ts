@@ -26,12 +26,16 @@ const NON_PRINTING_CHAR =
 const MARK_CHAR = /^\p{Mark}$/v;
 // Marks that terminals give a cell of their own: Unicode spacing marks (less three that legacy
 // wcwidth tables treat as zero) plus non-spacing ones those tables count as one.
-// (Built from a string: deno lint does not know the `v` flag's set subtraction `--`.)
-const TERMINAL_SPACING_MARKS = new RegExp(
-  String
-    .raw`^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])+$`,
-  "v",
-);
+// (Built from a string: deno lint does not know the `v` flag's set subtraction `--`. Built on
+// first use: creating it costs about 1 ms, which loading the kit need not pay.)
+let terminalSpacingMarks: RegExp | undefined;
+function isTerminalSpacingMarks(text: string): boolean {
+  return (terminalSpacingMarks ??= new RegExp(
+    String
+      .raw`^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])+$`,
+    "v",
+  )).test(text);
+}
 // Built on first use: creating this set of strings costs V8 4–25 ms even before it runs, which a
 // first frame without a multi-code-point emoji should not pay.
 let rgiEmoji: RegExp | undefined;
@@ -76,7 +80,7 @@ function isEmoji(cluster: string): boolean {
 /** Width of a cluster the fast paths could not settle (exported for the tests that check those paths). */
 export function clusterWidth(cluster: string): number {
   // Some marks take cells even without a base character.
-  if (TERMINAL_SPACING_MARKS.test(cluster)) return [...cluster].length;
+  if (isTerminalSpacingMarks(cluster)) return [...cluster].length;
   if (ZERO_WIDTH_CLUSTER.test(cluster)) return 0;
   if (mayBeEmoji(cluster) && isEmoji(cluster)) return 2;
   const base = cluster.replace(LEADING_NON_PRINTING, "");
@@ -96,7 +100,7 @@ export function clusterWidth(cluster: string): number {
       first = false;
       continue;
     }
-    if (TERMINAL_SPACING_MARKS.test(char)) {
+    if (isTerminalSpacingMarks(char)) {
       width += 1;
       afterMark = false;
     } else if (MARK_CHAR.test(char)) {
@@ -233,9 +237,23 @@ function* segmentMixed(text: string): Generator<string> {
  */
 export function graphemesOf(text: string): Iterable<string> {
   for (let i = 0; i < text.length; i++) {
-    if (!isLoneCluster(text.charCodeAt(i))) return isOneClusterPerCodePoint(text) ? text : segmentMixed(text);
+    if (!isLoneCluster(text.charCodeAt(i))) {
+      // Lone pictographs among standalone units (🚀 in a styled line) are told by ranges alone;
+      // other text by the joining-code-point regex, which costs a compile on first use.
+      return allLone(text, i) || isOneClusterPerCodePoint(text) ? text : segmentMixed(text);
+    }
   }
   return text;
+}
+
+/** Whether the text from `i` on is all lone clusters (standalone units and lone pictographs). */
+function allLone(text: string, i: number): boolean {
+  while (i < text.length) {
+    const length = loneLength(text, i);
+    if (length === 0) return false;
+    i += length;
+  }
+  return true;
 }
 
 /**
