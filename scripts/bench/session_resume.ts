@@ -3,15 +3,19 @@
  * reference (`node dist/cli.js`), alternated round by round after one warm-up each; medians of
  * wall time, CPU time and peak RSS (GNU time). The session (see session_gen.ts: ~13,800 messages
  * with big tool results, side branches, one compaction) is restored before every run so each run
- * resumes the same file.
+ * resumes the same file. Ours runs twice per round: "cold" without a session index (the first
+ * resume of a file: a scan of its bytes, which writes the index) and "warm" with the index the
+ * warm-up wrote (every later resume: only the index and the appended part are read).
  *
  * Usage: deno run -A scripts/bench/session_resume.ts [rounds] [--mb 50] [--ours-only] [--ref-only]
- *        [--profile DIR]
+ *        [--profile DIR] [--ref-timeout SECONDS]
  *
  * `--profile DIR` writes a V8 CPU profile of each of our runs into DIR (`deno run --cpu-prof`).
  * `--deno-flag F` (repeatable) adds F to our `deno run` flags, after pi's own (to try V8 flags).
+ * `--ref-timeout S` ends a reference run after S seconds (default 600; it is reported as failed).
  *
  * `--mb N` scales the session (50 → ≈50 MB, 13,800 messages; 500 → ≈500 MB, 138,000 messages).
+ * The load average (/proc/loadavg) is printed before and after: the machine may be shared.
  *
  * @module
  */
@@ -32,6 +36,7 @@ const mb = Number(flagValue("--mb") ?? 50);
 const profileDir = flagValue("--profile");
 const oursOnly = Deno.args.includes("--ours-only") || profileDir !== undefined;
 const refOnly = Deno.args.includes("--ref-only");
+const refTimeout = Number(flagValue("--ref-timeout") ?? 600);
 const main = new URL("../../main.ts", import.meta.url).pathname;
 
 const server = await startFakeProvider();
@@ -53,20 +58,31 @@ const summary = await writeBigSession(pristine, {
   model: FAKE_MODEL_ID,
 });
 
-/** Puts the pristine session back (and nothing else) so every run resumes the same file. */
-async function restore(): Promise<void> {
+const pristineIndex = join(env.root, "pristine.jsonl.idx");
+
+/**
+ * Puts the pristine session back (and nothing else) so every run resumes the same file; with
+ * `index`, also the session index a first run wrote for it.
+ */
+async function restore(index: boolean): Promise<void> {
   for await (const e of Deno.readDir(sessionDir)) {
     await Deno.remove(join(sessionDir, e.name), { recursive: true });
   }
   await Deno.copyFile(pristine, live);
+  if (index) await Deno.copyFile(pristineIndex, `${live}.idx`);
 }
 
-async function run(label: string, cmd: string[]): Promise<CpuSample> {
-  await restore();
+function loadAverage(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+async function run(label: string, cmd: string[], index = false): Promise<CpuSample> {
+  await restore(index);
   const before = server.requests.length;
   server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
   const sample = await timeWithCpu(cmd, { env: childEnv, cwd: env.cwd });
-  if (sample.code !== 0) console.error(`${label}: exited with ${sample.code}`);
+  if (sample.code === 124 && label === "ref") console.error(`ref: timed out after ${refTimeout} s`);
+  else if (sample.code !== 0) console.error(`${label}: exited with ${sample.code}`);
   else if (server.requests.length !== before + 1) {
     console.error(`${label}: made ${server.requests.length - before} requests`);
   }
@@ -75,8 +91,15 @@ async function run(label: string, cmd: string[]): Promise<CpuSample> {
 
 const profileFlags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 for (const [i, a] of Deno.args.entries()) if (a === "--deno-flag") profileFlags.push(Deno.args[i + 1]);
-const ours = () => run("ours", [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...piArgs]);
-const ref = () => run("ref", [...referenceCommand(), ...piArgs]);
+const oursCmd = [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...piArgs];
+const oursCold = async () => {
+  const sample = await run("ours (cold)", oursCmd);
+  // The index the cold run wrote describes the pristine file (appends came after it).
+  await Deno.copyFile(`${live}.idx`, pristineIndex);
+  return sample;
+};
+const oursWarm = () => run("ours (warm)", oursCmd, true);
+const ref = () => run("ref", ["timeout", String(refTimeout), ...referenceCommand(), ...piArgs]);
 
 function report(label: string, samples: CpuSample[]): { ms: number; cpu: number; rss: number } {
   const ms = median(samples.map((s) => s.ms));
@@ -95,24 +118,33 @@ function report(label: string, samples: CpuSample[]): { ms: number; cpu: number;
 try {
   console.log(
     `pi -c -p hi on a ${(summary.bytes / 1e6).toFixed(1)} MB session (${summary.messages} messages, ` +
-      `${summary.entries} entries), ${rounds} alternated rounds after a warm-up, medians`,
+      `${summary.entries} entries), ${rounds} alternated rounds after a warm-up, medians; load ${loadAverage()}`,
   );
-  const a: CpuSample[] = [];
+  const cold: CpuSample[] = [];
+  const warm: CpuSample[] = [];
   const b: CpuSample[] = [];
-  if (!refOnly) await ours();
+  if (!refOnly) await oursCold();
+  if (!refOnly) await oursWarm();
   if (!oursOnly) await ref();
   for (let i = 0; i < rounds; i++) {
-    if (!refOnly) a.push(await ours());
+    if (!refOnly) cold.push(await oursCold());
+    if (!refOnly) warm.push(await oursWarm());
     if (!oursOnly) b.push(await ref());
   }
-  const o = refOnly ? undefined : report("ours", a);
-  const r = oursOnly ? undefined : report("ref ", b);
-  if (o && r) {
-    console.log(
-      `ours is ${(r.ms / o.ms).toFixed(1)}x faster (wall), ${(r.cpu / o.cpu).toFixed(1)}x less CPU, ` +
-        `${(o.rss / r.rss).toFixed(2)} of the memory`,
-    );
+  const c = refOnly ? undefined : report("ours, no index (first resume)", cold);
+  const w = refOnly ? undefined : report("ours, with index (later resumes)", warm);
+  const r = oursOnly ? undefined : report("reference pi 1.6.0", b);
+  if (c && w && r) {
+    for (const [label, o] of [["no index", c], ["with index", w]] as const) {
+      console.log(
+        `ours (${label}) is ${(r.ms / o.ms).toFixed(1)}x faster (wall), ${
+          (r.cpu / o.cpu).toFixed(1)
+        }x less CPU, ` +
+          `${(o.rss / r.rss).toFixed(2)} of the memory`,
+      );
+    }
   }
+  console.log(`load after: ${loadAverage()}`);
 } finally {
   await server.close();
   await env.cleanup();

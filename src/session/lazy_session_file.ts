@@ -27,12 +27,32 @@ export interface LazyLoadedFile {
   blank: boolean;
 }
 
+/**
+ * Where the complete lines of a lazy read end, so a session index (session_index.ts) can
+ * cover them: a torn or unterminated last line is never covered, it is read again next time.
+ */
+export interface LazyScanExtent {
+  /** Offset just past the last `\n` read (or where the read started, when there was none). */
+  coveredBytes: number;
+  /** Line number of the last complete line (counting lines before the start). */
+  lines: number;
+  /** How many of the entries, warnings come from complete lines (all but a last unterminated one). */
+  coveredEntries: number;
+  coveredWarnings: number;
+  /** True when the complete lines held no non-blank line. */
+  coveredBlank: boolean;
+  /** The line number of each entry. */
+  entryLines: number[];
+}
+
 /** Reads deferred values from a file, refusing when it was replaced or cut since the scan. */
 export class FileSource implements DeferredSource {
   readonly #path: string;
   readonly #ino: number | null;
   readonly #decoder = new TextDecoder();
   #file: Deno.FsFile | undefined;
+  /** The size of the open file when last asked. */
+  #size = 0;
 
   constructor(path: string, ino: number | null) {
     this.#path = path;
@@ -45,7 +65,11 @@ export class FileSource implements DeferredSource {
         `Session file ${this.#path} changed on disk since it was loaded (line ${line} is no longer where it was); reopen the session.`,
       );
     const file = this.#open(line);
-    if (file.statSync().size < offset + length) throw changed();
+    // The file only grows: a size seen once need not be asked again for bytes below it.
+    if (this.#size < offset + length) {
+      this.#size = file.statSync().size;
+      if (this.#size < offset + length) throw changed();
+    }
     file.seekSync(offset, Deno.SeekMode.Start);
     const buf = new Uint8Array(length);
     let at = 0;
@@ -81,6 +105,7 @@ export class FileSource implements DeferredSource {
       );
     }
     this.#file = file;
+    this.#size = 0;
     const timer = setTimeout(() => {
       this.#file = undefined;
       file.close();
@@ -108,6 +133,25 @@ export interface LazyReadOptions {
   eagerLineBytes?: number;
   /** Values up to this many bytes inside a lazy line are parsed at once (default 1024). */
   inlineValueBytes?: number;
+  /**
+   * Every line is scanned and only its top-level small values are kept (see LinePlace.shallow):
+   * the reads behind the session index. Line and value thresholds then default to 0 and
+   * {@link SHALLOW_INLINE_BYTES}.
+   */
+  shallow?: boolean;
+}
+
+/** Values up to this many bytes stay in memory in a shallow read (ids, timestamps, types, names). */
+export const SHALLOW_INLINE_BYTES = 96;
+
+/** Where a lazy read starts: after the part of the file a session index already covers. */
+export interface LazyScanStart {
+  /** Byte offset of the first line to read (just after a `\n`). */
+  from: number;
+  /** Number of lines before `from`. */
+  linesBefore: number;
+  /** Reads deferred values (shared with the entries the index gave). */
+  source: DeferredSource;
 }
 
 /**
@@ -115,22 +159,56 @@ export interface LazyReadOptions {
  * texts; `blank` is judged like `line.trim()` there (any whitespace-only line is blank).
  */
 export function readSessionFileLazily(path: string, options: LazyReadOptions = {}): LazyLoadedFile {
-  const eagerLineBytes = options.eagerLineBytes ?? EAGER_LINE_BYTES;
+  const { extent: _, ...loaded } = scanSessionFileLazily(path, options);
+  return loaded;
+}
+
+/**
+ * {@link readSessionFileLazily} from `start` on (default: the whole file), also telling where
+ * its complete lines end and on which line each entry is.
+ */
+export function scanSessionFileLazily(
+  path: string,
+  options: LazyReadOptions = {},
+  start?: LazyScanStart,
+): LazyLoadedFile & { extent: LazyScanExtent } {
+  const eagerLineBytes = options.eagerLineBytes ?? (options.shallow ? 0 : EAGER_LINE_BYTES);
+  const inlineBytes = options.inlineValueBytes ?? (options.shallow ? SHALLOW_INLINE_BYTES : undefined);
   const file = Deno.openSync(path, { read: true });
   const entries: FileEntry[] = [];
   const warnings: string[] = [];
   const decoder = new TextDecoder();
+  const entryLines: number[] = [];
   let blank = true;
   let lastByte = NEWLINE;
+  const extent: LazyScanExtent = {
+    coveredBytes: start?.from ?? 0,
+    lines: start?.linesBefore ?? 0,
+    coveredEntries: 0,
+    coveredWarnings: 0,
+    coveredBlank: true,
+    entryLines,
+  };
   try {
-    const source = new FileSource(path, file.statSync().ino);
+    const source = start?.source ?? new FileSource(path, file.statSync().ino);
     let buf = new Uint8Array(CHUNK_SIZE);
     let filled = 0;
     /** File offset of buf[0]. */
-    let base = 0;
-    let lineNumber = 0;
+    let base = start?.from ?? 0;
+    if (base > 0) file.seekSync(base, Deno.SeekMode.Start);
+    let lineNumber = start?.linesBefore ?? 0;
     const takeLine = (bytes: Uint8Array, offset: number, terminated: boolean) => {
       lineNumber++;
+      takeLineInner(bytes, offset, terminated);
+      if (terminated) {
+        extent.coveredBytes = offset + bytes.length + 1;
+        extent.lines = lineNumber;
+        extent.coveredEntries = entries.length;
+        extent.coveredWarnings = warnings.length;
+        extent.coveredBlank = blank;
+      }
+    };
+    const takeLineInner = (bytes: Uint8Array, offset: number, terminated: boolean) => {
       if (bytes.length === 0 || (bytes.length < 64 && isBlank(bytes))) return;
       let value: unknown = null;
       if (bytes.length > eagerLineBytes) {
@@ -138,7 +216,8 @@ export function readSessionFileLazily(path: string, options: LazyReadOptions = {
           offset,
           line: lineNumber,
           source,
-          inlineBytes: options.inlineValueBytes,
+          inlineBytes,
+          shallow: options.shallow,
         });
       }
       if (value === null) {
@@ -162,6 +241,7 @@ export function readSessionFileLazily(path: string, options: LazyReadOptions = {
         return;
       }
       entries.push(value as unknown as FileEntry);
+      entryLines.push(lineNumber);
     };
     for (;;) {
       if (filled === buf.length) {
@@ -192,5 +272,5 @@ export function readSessionFileLazily(path: string, options: LazyReadOptions = {
   } finally {
     file.close();
   }
-  return { entries, warnings, endsWithNewline: lastByte === NEWLINE, blank };
+  return { entries, warnings, endsWithNewline: lastByte === NEWLINE, blank, extent };
 }

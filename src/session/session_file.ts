@@ -10,6 +10,7 @@ import { existsSync, renameSync, writeAllSync, writeTextFileSync } from "../util
 import type { FileEntry, SessionHeader } from "./entries.ts";
 import { readLinesSync } from "./jsonl_reader.ts";
 import { type LazyReadOptions, readSessionFileLazily } from "./lazy_session_file.ts";
+import { type IndexOptions, readSessionFileIndexed, removeSessionIndex } from "./session_index.ts";
 
 /** Thrown when a non-empty file does not start with a readable session header. */
 export class InvalidSessionFileError extends Error {
@@ -41,31 +42,59 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/**
- * How resume loads a file: lazily with the default thresholds, unless `PI_SESSION_LOAD` says
- * `eager` (every line parsed in full) or `lazy-all` (every line and value through the lazy
- * path). The variable exists for the tests that prove both loads send the same requests.
- */
-export function sessionLoadMode(): LazyReadOptions | false {
-  let mode: string | undefined;
+/** How resume loads a file: lazily or in full, with or without the session index. */
+export interface SessionLoadMode {
+  /** Lazy read thresholds, or false for a full load. */
+  lazy: LazyReadOptions | false;
+  /** Session index settings (session_index.ts), or false to neither read nor write one. */
+  index: IndexOptions | false;
+}
+
+function envValue(name: string): string | undefined {
   try {
-    mode = Deno.env.get("PI_SESSION_LOAD");
+    return Deno.env.get(name);
   } catch {
-    // No env permission: the default.
+    return undefined; // No env permission: the default.
   }
-  if (mode === "eager") return false;
-  if (mode === "lazy-all") return { eagerLineBytes: 0, inlineValueBytes: 0 };
-  return {};
+}
+
+/**
+ * How resume loads a file: lazily with the default thresholds and the session index, unless
+ * `PI_SESSION_LOAD` says `eager` (every line parsed in full, no index) or `lazy-all` (every line
+ * and value through the lazy path), or `PI_SESSION_INDEX` says `off` (no index) or `always`
+ * (write one after any scan, not only after a big one). The variables exist for the tests that
+ * prove every way sends the same requests.
+ */
+export function sessionLoadMode(): SessionLoadMode {
+  const mode = envValue("PI_SESSION_LOAD");
+  if (mode === "eager") return { lazy: false, index: false };
+  const indexMode = envValue("PI_SESSION_INDEX");
+  const index = indexMode === "off" ? false : indexMode === "always" ? { minScanBytes: 1 } : {};
+  // With the index, reads are shallow: entries keep only their small top-level fields.
+  const shallow = index !== false;
+  if (mode === "lazy-all") return { lazy: { eagerLineBytes: 0, inlineValueBytes: 0, shallow }, index };
+  return { lazy: { shallow }, index };
 }
 
 /**
  * Reads a session file: lazily with `lazy` options (see lazy_session_file.ts; big content is
- * read back when used), else every line parsed in full. The same result either way.
+ * read back when used), through the session index with `index` options (see
+ * session_index.ts), else every line parsed in full. The same result every way.
  */
-export function readSessionFile(path: string, lazy: LazyReadOptions | false = false): LoadedSessionFile {
+export function readSessionFile(
+  path: string,
+  lazy: LazyReadOptions | false = false,
+  index: IndexOptions | false = false,
+): LoadedSessionFile {
   if (lazy) {
-    const loaded = readSessionFileLazily(path, lazy);
-    return { ...loaded, header: headerOf(loaded.entries) };
+    const loaded = index ? readSessionFileIndexed(path, lazy, index) : readSessionFileLazily(path, lazy);
+    return {
+      entries: loaded.entries,
+      warnings: loaded.warnings,
+      endsWithNewline: loaded.endsWithNewline,
+      blank: loaded.blank,
+      header: headerOf(loaded.entries),
+    };
   }
   const entries: FileEntry[] = [];
   const warnings: string[] = [];
@@ -126,6 +155,8 @@ export function replaceFileAtomically(path: string, text: string): void {
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   writeTextFileSync(tmp, text);
   renameSync(tmp, path);
+  // The session index described the old bytes (it would be ignored, but need not linger).
+  if (path.endsWith(".jsonl")) removeSessionIndex(path);
 }
 
 /** Creates a new file with `text`; refuses to clobber an existing one with data. */

@@ -165,7 +165,8 @@ export class SessionManager {
       this.sessionFile = path;
       return;
     }
-    let loaded = readSessionFile(path, sessionLoadMode());
+    const mode = sessionLoadMode();
+    let loaded = readSessionFile(path, mode.lazy, mode.index);
     if (loaded.header && loaded.header.version !== CURRENT_SESSION_VERSION) {
       // Old formats are migrated in place and rewritten: that needs every entry in full.
       loaded = readSessionFile(path);
