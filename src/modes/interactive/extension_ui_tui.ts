@@ -40,8 +40,8 @@ export interface ExtensionUIHost {
   readonly editorContainer: Container;
   /** Starts the screen if it is not running yet (a dialog opened by a `session_start` handler). */
   startScreen(): void;
-  /** Toggles collapsed / expanded tool output (Ctrl+O in a selector). */
-  toggleToolsExpanded(): void;
+  /** Toggles collapsed / expanded tool output (Ctrl+O in a selector, `setToolsExpanded`). */
+  toggleToolsExpanded?(): void;
   /** The extensions bound to the current session, for shortcuts and error attribution. */
   extensions(): ExtensionHost | undefined;
 }
@@ -167,7 +167,7 @@ export class TuiExtensionUI {
       setTheme: () => ({ success: false, error: "Switching themes is not available in this build yet" }),
       getToolsExpanded: () => host.chat.toolsExpanded,
       setToolsExpanded: (expanded: boolean) => {
-        if (expanded !== host.chat.toolsExpanded) host.toggleToolsExpanded();
+        if (expanded !== host.chat.toolsExpanded) host.toggleToolsExpanded?.();
       },
     };
   }
@@ -263,7 +263,7 @@ export class TuiExtensionUI {
         new ExtensionSelector(this.host.theme, title, options, finish, () => finish(undefined), {
           tui: this.host.ui,
           timeout: opts?.timeout,
-          onToggleToolsExpanded: () => this.host.toggleToolsExpanded(),
+          onToggleToolsExpanded: () => this.host.toggleToolsExpanded?.(),
         }),
     );
   }
