@@ -362,13 +362,11 @@ async function runMode(
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,
       initialMessages: run.parsed.messages,
-      // Extension dialogs in the TUI come with the extensions part of issue 11; errors show in the chat.
-      onSession: async (current, notify) => {
+      // As 1.6.0's interactive mode: the TUI's dialogs, widgets and statuses; errors in the chat.
+      onSession: async (current, _notify, extensionUI) => {
         const extensions = extensionHostOf(current);
         runtime.setHooks(extensions?.runtimeHooks() ?? {});
-        await extensions?.bind(current, {
-          onError: (err) => notify("error", `Extension error (${err.extensionPath}): ${err.error}`),
-        });
+        await extensions?.bind(current, extensionUI);
       },
     });
   }
