@@ -64,6 +64,13 @@ const MODIFY_OTHER_KEYS_ON = "\x1b[>4;2m";
 const MODIFY_OTHER_KEYS_OFF = "\x1b[>4;0m";
 const RESIZE_POLL_MS = 500;
 
+/**
+ * One reader for the process, shared by every ProcessTerminal: stdin is one stream, and a second
+ * reader's pending read would take input meant for the terminal started after it (the start-up
+ * session picker's, then the interactive mode's).
+ */
+const PROCESS_STDIN = new StdinReader();
+
 /** Real terminal using the process's stdin and stdout. */
 export class ProcessTerminal implements Terminal {
   private wasRaw = false;
@@ -77,7 +84,7 @@ export class ProcessTerminal implements Terminal {
   private keyboardProtocolNegotiationBuffer = "";
   private keyboardProtocolBufferFlushTimer?: ReturnType<typeof setTimeout>;
   private stdinBuffer?: StdinBuffer;
-  private readonly stdin = new StdinReader();
+  private readonly stdin = PROCESS_STDIN;
   private progressInterval?: ReturnType<typeof setInterval>;
   /** Latest program status, kept across stop() so start() can report it again. */
   private programStatus?: ProgramStatus;
