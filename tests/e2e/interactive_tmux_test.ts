@@ -266,7 +266,7 @@ Deno.test("INT-09: an error thrown from an extension's timer is shown and pi goe
     );
     await startPi(s, ["-e", survivable]);
     // Compared without whitespace: under a long temp folder the message wraps onto a second row.
-    const shown = `Error: Extension error (${s.agent.root}/survivable.ts): boom from a timer`.replace(
+    const shown = `Extension "${s.agent.root}/survivable.ts" error: boom from a timer`.replace(
       /\s+/g,
       "",
     );
