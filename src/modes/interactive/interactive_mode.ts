@@ -9,14 +9,10 @@
 import type { ImageContent } from "../../ai/types.ts";
 import type { AgentSession } from "../../core/agent_session.ts";
 import type { AgentSessionEvent, CompactionReason } from "../../core/agent_session_types.ts";
-import type { ExtensionHost } from "../../core/extension_host.ts";
 import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
 import { onTerminationSignal } from "../../core/shutdown.ts";
-import { extensionHostOf } from "../../core/extension_host.ts";
-import type { ExtensionError, ExtensionUIContext } from "../../extensions/types.ts";
 import {
   CombinedAutocompleteProvider,
-  type Component,
   Container,
   Spacer,
   Text,
@@ -31,7 +27,6 @@ import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
 import { Footer, readGitBranch } from "./footer.ts";
 import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
-import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { applyDisplaySettings } from "./display_settings.ts";
 import { cycleModel } from "./model_cycle.ts";
 import { loadTheme, type Theme } from "./theme.ts";
@@ -51,14 +46,10 @@ export interface InteractiveModeOptions {
   initialMessages?: string[];
   /** Warnings to show under the header (start-up diagnostics). */
   warnings?: string[];
-  /**
-   * Called with each session served (the first, and each /new one); the CLI binds extensions here,
-   * with `extensionUI` as their `ctx.ui` and error display.
-   */
+  /** Called with each session served (the first, and each /new one); the CLI binds extensions here. */
   onSession?: (
     session: AgentSession,
     notify: (kind: "warning" | "error", text: string) => void,
-    extensionUI: { ui: ExtensionUIContext; onError(error: ExtensionError): void },
   ) => Promise<void> | void;
 }
 
@@ -88,14 +79,13 @@ export class InteractiveApp implements CommandHost {
   readonly #header = new Container();
   readonly #footer: Footer;
   readonly #commands: SlashCommandRunner;
-  /** `ctx.ui` of the extensions: dialogs, widgets, statuses, shortcuts. */
-  readonly #extensionUI: TuiExtensionUI;
-  #screenStarted = false;
   #working?: WorkingIndicator;
   #startupHeader?: StartupHeader;
   #unsubscribe?: () => void;
   #stopSignals?: () => void;
   #lastClear = 0;
+  /** When Escape was last pressed on an empty editor (a second press soon after opens /tree). */
+  #lastEscape = 0;
   /** The editor's text starts with `!`: its border takes the bash colour. */
   #bashMode = false;
   #exiting = false;
@@ -117,12 +107,9 @@ export class InteractiveApp implements CommandHost {
         ? `Aborted after ${attempts} retry attempt${attempts > 1 ? "s" : ""}`
         : "Operation aborted";
     };
-    this.#extensionUI = new TuiExtensionUI(this);
-    this.#extensionUI.onWorkingChange = () => this.#workingChanged();
     this.#footer = new Footer(() => this.session, this.theme, {
       gitBranch: readGitBranch(host.session.sessionManager.getCwd()),
       home: Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE"),
-      statuses: this.#extensionUI.statuses,
     });
     const document = new Container();
     document.addChild(this.#header);
@@ -130,15 +117,8 @@ export class InteractiveApp implements CommandHost {
     this.ui = createScreen(options.tuiMode ?? settings.getTuiMode(), {
       document,
       // Queued messages, the status area (empty: the working indicator sits in the editor's
-      // border), extension widgets above the editor (a blank row while none), the editor, then
-      // widgets below it and the footer.
-      dock: [
-        this.chat.pending,
-        new Container(),
-        this.#extensionUI.widgetsAbove,
-        this.editorContainer,
-        containerOf(this.#extensionUI.widgetsBelow, this.#footer),
-      ],
+      // border), the spacer 1.6.0 keeps for widgets, the editor, the footer.
+      dock: [this.chat.pending, new Container(), new Spacer(1), this.editorContainer, this.#footer],
     }, this.theme);
     this.editor = new AppEditor(this.ui, {
       borderColor: (t) => this.theme.fg("borderMuted", t),
@@ -175,7 +155,7 @@ export class InteractiveApp implements CommandHost {
     // would give the terminal back under a running TUI. (1.6.0 starts the screen first so that
     // session_start handlers can open dialogs; TUI dialogs come with the extensions part.)
     await this.#bindSession();
-    this.startScreen();
+    this.ui.start();
     // The saved cursor, padding and autocomplete settings, once the screen is the terminal's.
     applyDisplaySettings(this, this.session.settingsManager);
     this.#renderInitialMessages();
@@ -228,29 +208,36 @@ export class InteractiveApp implements CommandHost {
     await this.options.onSession?.(this.session, (kind, text) => {
       this.chat.addNotice(kind, text);
       this.ui.requestRender();
-    }, { ui: this.#extensionUI.context(), onError: (error) => this.#extensionUI.showError(error) });
-    this.#extensionUI.bindShortcuts();
+    });
   }
 
-  /**
-   * Takes the terminal and draws (once). Usually right after the extensions are bound; earlier
-   * when a `session_start` handler opens a dialog, which would otherwise wait for a screen that
-   * starts only once the handler is done.
-   */
-  startScreen(): void {
-    if (this.#screenStarted || this.#exiting) return;
-    this.#screenStarted = true;
-    this.ui.start();
+  /** Redraws the chat from the session's messages (after /tree moved the leaf). */
+  redrawChat(): void {
+    this.chat.clear();
+    this.#renderInitialMessages();
   }
 
-  /** The extensions bound to the current session, if any. */
-  extensions(): ExtensionHost | undefined {
-    return extensionHostOf(this.session);
+  /** Opens the /tree navigator (it loads on first use). */
+  openTree(): void {
+    void import("./tree_command.ts").then(({ showTreeSelector }) => showTreeSelector(this));
+  }
+
+  /** Escape twice on an empty editor: /tree, /fork or nothing, as the doubleEscapeAction setting says. */
+  #doubleEscape(): void {
+    const action = this.session.settingsManager.getDoubleEscapeAction();
+    if (action === "none") return;
+    const now = Date.now();
+    if (now - this.#lastEscape >= DOUBLE_PRESS_MS) {
+      this.#lastEscape = now;
+      return;
+    }
+    this.#lastEscape = 0;
+    if (action === "tree") this.openTree();
+    else this.#commands.run("fork", "");
   }
 
   /** After /new or /fork: the chat shows the new session's messages (none after /new). */
   async sessionReplaced(): Promise<void> {
-    this.#extensionUI.reset();
     this.chat.clear();
     this.chat.setQueued([], []);
     this.#renderInitialMessages();
@@ -309,34 +296,19 @@ export class InteractiveApp implements CommandHost {
   }
 
   #setWorking(on: boolean): void {
-    if (on && !this.#extensionUI.workingVisible) on = false;
     if (on === (this.#working !== undefined)) return;
     if (on) {
       this.#working = new WorkingIndicator(
         this.ui,
         (t) => this.theme.fg("accent", t),
         (t) => this.theme.fg("muted", t),
-        this.#extensionUI.workingMessage ?? "Working",
-        this.#extensionUI.workingIndicator,
+        "Working",
       );
     } else {
       this.#working?.stop();
       this.#working = undefined;
     }
     this.editor.setWorkingIndicator(this.#working);
-  }
-
-  /** An extension changed the working message, frames or visibility: the running indicator follows. */
-  #workingChanged(): void {
-    if (!this.#extensionUI.workingVisible) {
-      this.#setWorking(false);
-    } else if (this.#working) {
-      this.#working.setMessage(this.#extensionUI.workingMessage ?? "Working");
-      this.#working.setIndicator(this.#extensionUI.workingIndicator);
-    } else if (this.session.isStreaming) {
-      this.#setWorking(true);
-    }
-    this.ui.requestRender();
   }
 
   /** The editor border in the thinking level's colour (the bash colour for a `!` command). */
@@ -414,6 +386,7 @@ export class InteractiveApp implements CommandHost {
       if (!this.session.isStreaming) {
         if (this.session.isBashRunning) this.session.abortBash();
         else if (this.#bashMode) editor.setText("");
+        else if (!editor.getText().trim()) this.#doubleEscape();
         return;
       }
       // Queued messages go back to the editor, then the reply is aborted (1.6.0).
@@ -447,13 +420,7 @@ export class InteractiveApp implements CommandHost {
       editor.setText("");
       void this.sendPrompt(text, undefined, "followUp");
     });
-    editor.onAction("app.tools.expand", () => {
-      const expanded = !this.chat.toolsExpanded;
-      this.chat.setToolsExpanded(expanded);
-      this.#startupHeader?.setExpanded(expanded);
-      this.chat.addNotice("status", `Tool output: ${expanded ? "expanded" : "collapsed"}`);
-      this.ui.requestRender();
-    });
+    editor.onAction("app.tools.expand", () => this.toggleToolsExpanded());
     editor.onAction("app.thinking.toggle", () => {
       const hide = !this.chat.thinkingHidden;
       this.chat.setHideThinking(hide);
@@ -497,6 +464,15 @@ export class InteractiveApp implements CommandHost {
     this.ui.requestRender();
   }
 
+  /** Expands or collapses tool output (and the header's help), with a status line saying which. */
+  toggleToolsExpanded(): void {
+    const expanded = !this.chat.toolsExpanded;
+    this.chat.setToolsExpanded(expanded);
+    this.#startupHeader?.setExpanded(expanded);
+    this.chat.addNotice("status", `Tool output: ${expanded ? "expanded" : "collapsed"}`);
+    this.ui.requestRender();
+  }
+
   /** Shows `component` in place of the editor until `done` is called. */
   showSelector(component: Container & { focused?: boolean }): () => void {
     this.editorContainer.clear();
@@ -533,11 +509,4 @@ export class InteractiveApp implements CommandHost {
       this.#resolveExit(code);
     }
   }
-}
-
-/** A container holding `children`, top to bottom. */
-function containerOf(...children: Component[]): Container {
-  const container = new Container();
-  for (const child of children) container.addChild(child);
-  return container;
 }
