@@ -9,10 +9,14 @@
 import type { ImageContent } from "../../ai/types.ts";
 import type { AgentSession } from "../../core/agent_session.ts";
 import type { AgentSessionEvent, CompactionReason } from "../../core/agent_session_types.ts";
+import type { ExtensionHost } from "../../core/extension_host.ts";
 import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
 import { onTerminationSignal } from "../../core/shutdown.ts";
+import { extensionHostOf } from "../../core/extension_host.ts";
+import type { ExtensionError, ExtensionUIContext } from "../../extensions/types.ts";
 import {
   CombinedAutocompleteProvider,
+  type Component,
   Container,
   Spacer,
   Text,
@@ -29,6 +33,7 @@ import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
 import { applyDisplaySettings } from "./display_settings.ts";
 import { cycleModel } from "./model_cycle.ts";
+import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { loadTheme, type Theme } from "./theme.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
 
@@ -46,10 +51,14 @@ export interface InteractiveModeOptions {
   initialMessages?: string[];
   /** Warnings to show under the header (start-up diagnostics). */
   warnings?: string[];
-  /** Called with each session served (the first, and each /new one); the CLI binds extensions here. */
+  /**
+   * Called with each session served (the first, and each /new one); the CLI binds extensions here,
+   * with `extensionUI` as their `ctx.ui` and error display.
+   */
   onSession?: (
     session: AgentSession,
     notify: (kind: "warning" | "error", text: string) => void,
+    extensionUI: { ui: ExtensionUIContext; onError(error: ExtensionError): void },
   ) => Promise<void> | void;
 }
 
@@ -79,6 +88,9 @@ export class InteractiveApp implements CommandHost {
   readonly #header = new Container();
   readonly #footer: Footer;
   readonly #commands: SlashCommandRunner;
+  /** `ctx.ui` of the extensions: dialogs, widgets, statuses, shortcuts. */
+  readonly #extensionUI: TuiExtensionUI;
+  #screenStarted = false;
   #working?: WorkingIndicator;
   #startupHeader?: StartupHeader;
   #unsubscribe?: () => void;
@@ -107,9 +119,12 @@ export class InteractiveApp implements CommandHost {
         ? `Aborted after ${attempts} retry attempt${attempts > 1 ? "s" : ""}`
         : "Operation aborted";
     };
+    this.#extensionUI = new TuiExtensionUI(this);
+    this.#extensionUI.onWorkingChange = () => this.#workingChanged();
     this.#footer = new Footer(() => this.session, this.theme, {
       gitBranch: readGitBranch(host.session.sessionManager.getCwd()),
       home: Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE"),
+      statuses: this.#extensionUI.statuses,
     });
     const document = new Container();
     document.addChild(this.#header);
@@ -117,8 +132,15 @@ export class InteractiveApp implements CommandHost {
     this.ui = createScreen(options.tuiMode ?? settings.getTuiMode(), {
       document,
       // Queued messages, the status area (empty: the working indicator sits in the editor's
-      // border), the spacer 1.6.0 keeps for widgets, the editor, the footer.
-      dock: [this.chat.pending, new Container(), new Spacer(1), this.editorContainer, this.#footer],
+      // border), extension widgets above the editor (a blank row while none), the editor, then
+      // widgets below it and the footer.
+      dock: [
+        this.chat.pending,
+        new Container(),
+        this.#extensionUI.widgetsAbove,
+        this.editorContainer,
+        containerOf(this.#extensionUI.widgetsBelow, this.#footer),
+      ],
     }, this.theme);
     this.editor = new AppEditor(this.ui, {
       borderColor: (t) => this.theme.fg("borderMuted", t),
@@ -155,7 +177,7 @@ export class InteractiveApp implements CommandHost {
     // would give the terminal back under a running TUI. (1.6.0 starts the screen first so that
     // session_start handlers can open dialogs; TUI dialogs come with the extensions part.)
     await this.#bindSession();
-    this.ui.start();
+    this.startScreen();
     // The saved cursor, padding and autocomplete settings, once the screen is the terminal's.
     applyDisplaySettings(this, this.session.settingsManager);
     this.#renderInitialMessages();
@@ -208,7 +230,24 @@ export class InteractiveApp implements CommandHost {
     await this.options.onSession?.(this.session, (kind, text) => {
       this.chat.addNotice(kind, text);
       this.ui.requestRender();
-    });
+    }, { ui: this.#extensionUI.context(), onError: (error) => this.#extensionUI.showError(error) });
+    this.#extensionUI.bindShortcuts();
+  }
+
+  /**
+   * Takes the terminal and draws (once). Usually right after the extensions are bound; earlier
+   * when a `session_start` handler opens a dialog, which would otherwise wait for a screen that
+   * starts only once the handler is done.
+   */
+  startScreen(): void {
+    if (this.#screenStarted || this.#exiting) return;
+    this.#screenStarted = true;
+    this.ui.start();
+  }
+
+  /** The extensions bound to the current session, if any. */
+  extensions(): ExtensionHost | undefined {
+    return extensionHostOf(this.session);
   }
 
   /** Redraws the chat from the session's messages (after /tree moved the leaf). */
@@ -238,6 +277,7 @@ export class InteractiveApp implements CommandHost {
 
   /** After /new or /fork: the chat shows the new session's messages (none after /new). */
   async sessionReplaced(): Promise<void> {
+    this.#extensionUI.reset();
     this.chat.clear();
     this.chat.setQueued([], []);
     this.#renderInitialMessages();
@@ -296,19 +336,34 @@ export class InteractiveApp implements CommandHost {
   }
 
   #setWorking(on: boolean): void {
+    if (on && !this.#extensionUI.workingVisible) on = false;
     if (on === (this.#working !== undefined)) return;
     if (on) {
       this.#working = new WorkingIndicator(
         this.ui,
         (t) => this.theme.fg("accent", t),
         (t) => this.theme.fg("muted", t),
-        "Working",
+        this.#extensionUI.workingMessage ?? "Working",
+        this.#extensionUI.workingIndicator,
       );
     } else {
       this.#working?.stop();
       this.#working = undefined;
     }
     this.editor.setWorkingIndicator(this.#working);
+  }
+
+  /** An extension changed the working message, frames or visibility: the running indicator follows. */
+  #workingChanged(): void {
+    if (!this.#extensionUI.workingVisible) {
+      this.#setWorking(false);
+    } else if (this.#working) {
+      this.#working.setMessage(this.#extensionUI.workingMessage ?? "Working");
+      this.#working.setIndicator(this.#extensionUI.workingIndicator);
+    } else if (this.session.isStreaming) {
+      this.#setWorking(true);
+    }
+    this.ui.requestRender();
   }
 
   /** The editor border in the thinking level's colour (the bash colour for a `!` command). */
@@ -509,4 +564,11 @@ export class InteractiveApp implements CommandHost {
       this.#resolveExit(code);
     }
   }
+}
+
+/** A container holding `children`, top to bottom. */
+function containerOf(...children: Component[]): Container {
+  const container = new Container();
+  for (const child of children) container.addChild(child);
+  return container;
 }
