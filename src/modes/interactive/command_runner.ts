@@ -49,6 +49,8 @@ export interface CommandHost {
   showSelector(component: Container & { focused?: boolean }): () => void;
   shutdown(code: number): Promise<void>;
   compact(customInstructions?: string): Promise<void>;
+  /** Opens the /tree navigator. */
+  openTree(): void;
   readonly editor: { setText(text: string): void } & DisplayTargets["editor"];
   /** The footer (its `(auto)` compaction mark). */
   readonly footer: DisplayTargets["footer"];
@@ -112,6 +114,9 @@ export class SlashCommandRunner {
         return this.#copy();
       case "compact":
         void app.compact(args || undefined);
+        return;
+      case "tree":
+        app.openTree();
         return;
       case "fork":
         void this.#fork();
