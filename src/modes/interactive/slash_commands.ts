@@ -53,6 +53,7 @@ export const BUILTIN_SLASH_COMMANDS: readonly BuiltinSlashCommand[] = [
 /** Commands this build runs. */
 export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "model",
+  "tree",
   "thinking",
   "copy",
   "name",
@@ -73,7 +74,6 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
 
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
-  tree: "tree navigation",
   import: "session import",
   bug: "bug reports",
   trust: "the project trust prompt",
