@@ -1,0 +1,210 @@
+/**
+ * `/tree` in the interactive mode beside pi 1.6.0 (SES-18): a branch is made through the real CLI
+ * (back to an earlier user message, which returns to the editor, and a new question from
+ * there); the navigator then shows both branches with their connectors and folds, the user-only
+ * and all filters, a search, a label set with Shift+L, branch-segment jumps, Escape leaving
+ * everything as it was; a double Escape on the empty editor opens it too. Enter on the other
+ * branch asks "Summarize branch?" (Escape there returns to the navigator, the custom prompt's
+ * editor is cancelled back to the question), the summary is written, the chat shows the new
+ * branch with its `[branch]` box, and the next prompt sends only that branch's history. The same
+ * keystrokes run in our `pi` and in the reference, in tmux panes of the same size: screens,
+ * session entries and the requests to the model must be equal.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { startInteractiveScenario } from "../support/interactive_scenario.ts";
+import { assertSameScreens, runScriptedSession, type ScriptStep } from "../support/interactive_script.ts";
+
+const TIMEOUTS = { start: 90_000, step: 30_000 };
+
+const TURNS: ScriptedTurn[] = [
+  { content: [{ type: "text", text: "Answer one." }] },
+  { content: [{ type: "text", text: "Answer two." }] },
+  { content: [{ type: "text", text: "Answer three." }] },
+  // The branch summary.
+  { content: [{ type: "text", text: "The branch left asked one more thing." }] },
+  { content: [{ type: "text", text: "Answer four." }] },
+];
+
+/** The navigator is open. */
+const TREE = (t: string) => t.includes("Session Tree") && t.includes("Type to search:");
+/** The summary question is open. */
+const QUESTION = (t: string) => t.includes("Summarize branch?") && t.includes("→ ");
+
+const STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  { name: "first", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
+  { name: "second", act: (s) => s.pane.command("second question"), ready: (t) => t.includes(" Answer two.") },
+  { name: "tree", act: (s) => s.pane.command("/tree"), ready: (t) => TREE(t) && t.includes("(5/5)") },
+  { name: "up", act: (s) => s.pane.keys("Up"), ready: (t) => t.includes("› • user: second question") },
+  { name: "question", act: (s) => s.pane.keys("Enter"), ready: QUESTION },
+  {
+    name: "no summary",
+    act: (s) => s.pane.keys("Enter"),
+    ready: (t) => t.includes("Navigated to selected point") && t.includes("\nsecond question"),
+  },
+  {
+    name: "third",
+    act: async (s) => {
+      await s.pane.keys("C-c");
+      await s.pane.waitFor((t) => !t.includes("\nsecond question"), TIMEOUTS.step, "the cleared editor");
+      await s.pane.command("third question");
+    },
+    ready: (t) => t.includes(" Answer three."),
+  },
+  { name: "branches", act: (s) => s.pane.command("/tree"), ready: (t) => TREE(t) && t.includes("(5/7)") },
+  {
+    name: "already here",
+    act: (s) => s.pane.keys("Enter"),
+    ready: (t) => t.includes("Already at this point") && !t.includes("Session Tree"),
+  },
+  {
+    name: "double escape",
+    act: async (s) => {
+      // Two presses, each its own input (one write of both reads as Alt+Escape).
+      await s.pane.keys("Escape");
+      await s.pane.keys("Escape");
+    },
+    ready: (t) => TREE(t) && t.includes("(5/7)"),
+  },
+  { name: "user only", act: (s) => s.pane.keys("C-u"), ready: (t) => t.includes("(2/3) [user]") },
+  { name: "all", act: (s) => s.pane.keys("C-a"), ready: (t) => t.includes("[all]") },
+  {
+    name: "search",
+    act: async (s) => {
+      await s.pane.keys("C-d");
+      await s.pane.type("answer");
+    },
+    ready: (t) => t.includes("Type to search: answer") && t.includes("(1/3)"),
+  },
+  { name: "search cleared", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes("(3/7)") },
+  {
+    name: "label input",
+    act: async (s) => {
+      await s.pane.keys("Up");
+      await s.pane.keys("S-l");
+    },
+    ready: (t) => t.includes("Label (empty to remove):"),
+  },
+  {
+    name: "labelled",
+    act: async (s) => {
+      await s.pane.type("start");
+      await s.pane.keys("Enter");
+    },
+    ready: (t) => t.includes("› • [start] user: first question"),
+  },
+  { name: "segment up", act: (s) => s.pane.keys("C-Left"), ready: (t) => t.includes("› • [system]") },
+  {
+    name: "segment down",
+    act: (s) => s.pane.keys("C-Right"),
+    ready: (t) => t.includes("› ├⊟ • user: third"),
+  },
+  { name: "fold", act: (s) => s.pane.keys("C-Left"), ready: (t) => t.includes("├⊞ • user: third") },
+  { name: "unfold", act: (s) => s.pane.keys("C-Right"), ready: (t) => t.includes("├⊟ • user: third") },
+  { name: "escaped", act: (s) => s.pane.keys("Escape"), ready: (t) => !t.includes("Session Tree") },
+  {
+    name: "other branch",
+    act: async (s) => {
+      await s.pane.command("/tree");
+      await s.pane.waitFor(TREE, TIMEOUTS.step, "the navigator");
+      await s.pane.keys("Down", "Down");
+    },
+    ready: (t) => t.includes("›       assistant: Answer two.") && t.includes("(7/7)"),
+  },
+  { name: "question again", act: (s) => s.pane.keys("Enter"), ready: QUESTION },
+  { name: "back to tree", act: (s) => s.pane.keys("Escape"), ready: (t) => TREE(t) && t.includes("(7/7)") },
+  {
+    name: "custom prompt",
+    act: async (s) => {
+      await s.pane.keys("Enter");
+      await s.pane.waitFor(QUESTION, TIMEOUTS.step, "the question");
+      await s.pane.keys("Down", "Down", "Enter");
+    },
+    ready: (t) => t.includes("Custom summarization instructions"),
+  },
+  {
+    name: "custom cancelled",
+    act: (s) => s.pane.keys("Escape"),
+    ready: (t) => QUESTION(t) && t.includes("→ No summary"),
+  },
+  {
+    name: "summarized",
+    act: async (s) => {
+      await s.pane.keys("Down");
+      await s.pane.keys("Enter");
+    },
+    ready: (t) => t.includes("Navigated to selected point") && t.includes("Branch summary ("),
+  },
+  { name: "expanded", act: (s) => s.pane.keys("C-o"), ready: (t) => t.includes("Branch Summary") },
+  {
+    name: "fourth",
+    act: (s) => s.pane.command("fourth question"),
+    ready: (t) => t.includes(" Answer four."),
+  },
+];
+
+/** A session file's entries with ids and times masked (the system prompt left out: it names the temp folder). */
+function normalizeEntries(lines: Record<string, unknown>[]): unknown[] {
+  const ids = new Map(lines.map((l, i) => [l.id, `<entry ${i}>`]));
+  const masked = (id: unknown) => ids.get(id) ?? id;
+  return lines.filter((l) => l.type !== "session").map((l) => {
+    const message = l.message as { role?: string; content?: unknown } | undefined;
+    return {
+      type: l.type,
+      id: masked(l.id),
+      parentId: masked(l.parentId),
+      ...(message
+        ? { role: message.role, content: message.role === "system" ? "<system>" : message.content }
+        : {}),
+      ...(l.type === "label" ? { targetId: masked(l.targetId), label: l.label } : {}),
+      ...(l.type === "branch_summary"
+        ? { fromId: masked(l.fromId), summary: l.summary, details: l.details }
+        : {}),
+    };
+  });
+}
+
+async function runScript(reference: boolean) {
+  const s = await startInteractiveScenario(TURNS, { reference, height: 40 });
+  try {
+    const { screens, sessionLines } = await runScriptedSession(s, STEPS, TIMEOUTS);
+    const requests = s.server.requests.map((r) => (r.body as { messages: unknown }).messages);
+    return { screens, entries: normalizeEntries(sessionLines), requests };
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("INT-TREE: /tree draws the session's branches, filters, searches, labels and folds them, and moves to another branch with or without a summary, as pi 1.6.0 does (SES-18)", async () => {
+  const ours = await runScript(false);
+  const reference = await runScript(true);
+  assertSameScreens(STEPS, ours.screens, reference.screens);
+  assertEquals(ours.entries, reference.entries);
+  assertEquals(ours.requests, reference.requests);
+
+  // What the user sees and what reaches the model, spelled out.
+  const branches = ours.screens[STEPS.findIndex((s) => s.name === "branches")];
+  assert(
+    branches.includes(
+      [
+        "  • [system]",
+        "  • user: first question",
+        "  • assistant: Answer one.",
+        "  ├⊟ • user: third question",
+        "› │     • assistant: Answer three.",
+        "  └⊟ user: second question",
+        "        assistant: Answer two.",
+        "  (5/7)",
+      ].join("\n"),
+    ),
+    branches,
+  );
+  const types = (ours.entries as { type: string }[]).map((e) => e.type);
+  assertEquals(types.filter((t) => t === "label").length, 1, "one label entry (Shift+L)");
+  assertEquals(types.filter((t) => t === "branch_summary").length, 1, "one summary (the second move)");
+  const last = JSON.stringify(ours.requests[ours.requests.length - 1]);
+  assert(last.includes("second question") && last.includes("Answer two."), "the new branch's history");
+  assert(!last.includes("third question") && !last.includes("Answer three."), "not the branch left");
+  assert(last.includes("The branch left asked one more thing."), "the summary of the branch left");
+});
