@@ -17,7 +17,7 @@ import type {
   ToolCall,
   Usage,
 } from "../types.ts";
-import type { OpenAIStreamEnd } from "./openai_shared_stream.ts";
+import type { OpenAIStreamEnd, OpenAIStreamPayload } from "./openai_shared_stream.ts";
 
 /** How the stream ended: whether a finish reason and `[DONE]` arrived. */
 export interface CompletionsStreamEnd {
@@ -38,7 +38,7 @@ const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as
 
 /** Applies every chunk to `output`, pushing block events, then closes all blocks. */
 export async function processCompletionsStream(
-  batches: AsyncGenerator<Record<string, unknown>[], OpenAIStreamEnd>,
+  batches: AsyncGenerator<OpenAIStreamPayload[], OpenAIStreamEnd>,
   output: AssistantMessage,
   stream: AssistantMessageEventStream,
   model: Model,
@@ -81,9 +81,24 @@ export async function processCompletionsStream(
   let next = await batches.next();
   for (; !next.done; next = await batches.next()) {
     for (const chunk of next.value) {
-      if (onEvent) await onEvent(chunk);
-      applyChunk(chunk);
+      // A string is a plain content chunk the reader recognised without parsing it
+      // (openai_completions_delta.ts): the one applied before, with this text.
+      if (typeof chunk === "string") appendText(chunk);
+      else {
+        if (onEvent) await onEvent(chunk);
+        applyChunk(chunk);
+      }
     }
+  }
+
+  function appendText(text: string): void {
+    if (!textBlock) {
+      textBlock = { type: "text", text: "" };
+      blocks.push(textBlock);
+      stream.push({ type: "text_start", contentIndex: indexOf(textBlock), partial: output });
+    }
+    textBlock.text += text;
+    stream.push({ type: "text_delta", contentIndex: indexOf(textBlock), delta: text, partial: output });
   }
 
   function applyChunk(chunk: Record<string, unknown>): void {
@@ -107,20 +122,7 @@ export async function processCompletionsStream(
     }
     const delta = choice.delta as Record<string, unknown> | undefined;
     if (!delta) return;
-    if (typeof delta.content === "string" && delta.content.length > 0) {
-      if (!textBlock) {
-        textBlock = { type: "text", text: "" };
-        blocks.push(textBlock);
-        stream.push({ type: "text_start", contentIndex: indexOf(textBlock), partial: output });
-      }
-      textBlock.text += delta.content;
-      stream.push({
-        type: "text_delta",
-        contentIndex: indexOf(textBlock),
-        delta: delta.content,
-        partial: output,
-      });
-    }
+    if (typeof delta.content === "string" && delta.content.length > 0) appendText(delta.content);
     const field = REASONING_FIELDS.find((f) =>
       typeof delta[f] === "string" && (delta[f] as string).length > 0
     );

@@ -8,6 +8,7 @@
  */
 import { malformedEventError, readSseEventBatches } from "../sse.ts";
 import { OpenAIApiError } from "./openai_shared_request.ts";
+import type { ContentDeltaShortcut } from "./openai_completions_delta.ts";
 
 /** Result of reading a stream to its end. */
 export interface OpenAIStreamEnd {
@@ -35,15 +36,24 @@ export async function* readOpenAIStream(
 ): AsyncGenerator<Record<string, unknown>, OpenAIStreamEnd> {
   const batches = readOpenAIStreamBatches(body, signal, endOnAbort, streamName, idleTimeoutMs);
   let next = await batches.next();
-  for (; !next.done; next = await batches.next()) yield* next.value;
+  // Without a shortcut every payload is an object.
+  for (; !next.done; next = await batches.next()) yield* next.value as Record<string, unknown>[];
   return next.value;
 }
+
+/**
+ * A payload of {@link readOpenAIStreamBatches}: the parsed object, or (with a
+ * {@link ContentDeltaShortcut}) a string, which stands for the last parsed plain content chunk
+ * with this text as its `choices[0].delta.content`.
+ */
+export type OpenAIStreamPayload = Record<string, unknown> | string;
 
 /**
  * {@link readOpenAIStream} a batch at a time: the payloads of the events parsed together (one
  * slice of a network read), in order, never empty. A long reply has one payload per delta, and
  * a consumer that handles a batch in a plain loop saves a generator hop per payload. A bad
- * payload is thrown after the good ones before it have been yielded.
+ * payload is thrown after the good ones before it have been yielded. With `shortcut`, payloads
+ * it recognises come as their content string, unparsed (see {@link OpenAIStreamPayload}).
  */
 export async function* readOpenAIStreamBatches(
   body: ReadableStream<Uint8Array>,
@@ -51,14 +61,20 @@ export async function* readOpenAIStreamBatches(
   endOnAbort = false,
   streamName = "OpenAI",
   idleTimeoutMs?: number,
-): AsyncGenerator<Record<string, unknown>[], OpenAIStreamEnd> {
+  shortcut?: ContentDeltaShortcut,
+): AsyncGenerator<OpenAIStreamPayload[], OpenAIStreamEnd> {
   let sawDone = false;
   const batches = readSseEventBatches(body, signal, idleTimeoutMs);
   for await (const batch of terminatedOnBodyError(batches, signal, endOnAbort)) {
-    const payloads: Record<string, unknown>[] = [];
+    const payloads: OpenAIStreamPayload[] = [];
     let failure: Error | undefined;
     for (const event of batch) {
       if (sawDone) break;
+      const content = shortcut?.match(event.data);
+      if (content !== undefined) {
+        payloads.push(content);
+        continue;
+      }
       if (event.data.startsWith("[DONE]")) {
         sawDone = true;
         continue;
@@ -75,7 +91,10 @@ export async function* readOpenAIStreamBatches(
         failure = new OpenAIApiError(errorText(error), undefined, error);
         break;
       }
-      if (data && typeof data === "object") payloads.push(data as Record<string, unknown>);
+      if (data && typeof data === "object") {
+        payloads.push(data as Record<string, unknown>);
+        shortcut?.learn(event.data, data as Record<string, unknown>);
+      }
     }
     if (payloads.length > 0) yield payloads;
     if (failure) throw failure;
