@@ -16,6 +16,7 @@ import { buildCompletionsParams, type OpenAICompletionsOptions } from "./openai_
 import { buildOpenAIHeaders, resolveCacheRetention, resolveOpenAIApiKey } from "./openai_shared_client.ts";
 import { openAIErrorText, openOpenAIStream } from "./openai_shared_request.ts";
 import { readOpenAIStreamBatches, withRawMetadata } from "./openai_shared_stream.ts";
+import { ContentDeltaShortcut } from "./openai_completions_delta.ts";
 import { type CompletionsStreamEnd, processCompletionsStream } from "./openai_completions_stream.ts";
 
 export type { OpenAICompletionsOptions } from "./openai_completions_params.ts";
@@ -106,7 +107,15 @@ async function run(
   let end: CompletionsStreamEnd;
   try {
     end = await processCompletionsStream(
-      readOpenAIStreamBatches(body, options?.signal, true, "OpenAI Chat Completions", options?.idleTimeoutMs),
+      readOpenAIStreamBatches(
+        body,
+        options?.signal,
+        true,
+        "OpenAI Chat Completions",
+        options?.idleTimeoutMs,
+        // A listener of raw provider events gets every chunk parsed.
+        options?.onProviderStreamEvent ? undefined : new ContentDeltaShortcut(),
+      ),
       output,
       stream,
       model,
