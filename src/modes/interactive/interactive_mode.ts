@@ -33,6 +33,7 @@ import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
 import { applyDisplaySettings } from "./display_settings.ts";
 import { cycleModel } from "./model_cycle.ts";
+import { showModelScopeNotice } from "./model_scope_notice.ts";
 import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { loadTheme, type Theme } from "./theme.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
@@ -212,6 +213,7 @@ export class InteractiveApp implements CommandHost {
     this.#header.addChild(new Spacer(1));
     this.#header.addChild(this.#startupHeader);
     this.#header.addChild(new Spacer(1));
+    if (quiet === false) showModelScopeNotice(this.#header, this.session, this.theme, this.ui.mode);
   }
 
   async #sendInitialPrompts(): Promise<void> {
