@@ -161,7 +161,10 @@ try {
 
   const med = (samples: Sample[], key: keyof Sample) => median(samples.map((s) => s[key]));
   console.log(
-    `first TUI frame, ${rounds} alternating rounds, medians (load average ${loadAtStart} at start, ${loadAverage()} at end):`,
+    `first TUI frame${
+      kitArg ? ` of the kit in ${kit.pathname}` : ""
+    }, ${rounds} alternating rounds, medians ` +
+      `(load average ${loadAtStart} at start, ${loadAverage()} at end):`,
   );
   for (const v of variants) {
     console.log(
