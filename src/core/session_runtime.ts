@@ -7,7 +7,7 @@
  * @module
  */
 import { copyFileSync, existsSync, isDirectorySync, makeDirSync } from "../util/fs.ts";
-import { basename, dirname, join, resolve } from "../util/path.ts";
+import { basename, dirname, extname, join, resolve } from "../util/path.ts";
 import { contentText } from "../ai/content_text.ts";
 import { ensureModelsStore, type ModelRegistry } from "../config/model_registry.ts";
 import { ModelRuntime } from "../config/model_runtime.ts";
@@ -419,13 +419,26 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
     if (!existsSync(resolvedPath)) throw new SessionImportFileNotFoundError(resolvedPath);
     const sessionDir = this.#session.sessionManager.getSessionDir();
     if (!existsSync(sessionDir)) makeDirSync(sessionDir);
-    const destinationPath = join(sessionDir, basename(resolvedPath));
+    let destinationPath = join(sessionDir, basename(resolvedPath));
+    const alreadyStored = resolve(destinationPath) === resolvedPath;
+    if (!alreadyStored) {
+      // Never over a stored session of the same name: name-1.jsonl, name-2.jsonl… (pi 1.6.0).
+      const ext = extname(destinationPath);
+      const stem = ext ? destinationPath.slice(0, -ext.length) : destinationPath;
+      for (let n = 1; existsSync(destinationPath); n++) destinationPath = `${stem}-${n}${ext}`;
+    }
     const before = await this.#beforeSwitch("resume", destinationPath);
     if (before.cancelled) return before;
     const previousSessionFile = this.#session.sessionFile;
-    if (resolve(destinationPath) !== resolvedPath) copyFileSync(resolvedPath, destinationPath);
+    if (!alreadyStored) copyFileSync(resolvedPath, destinationPath);
     const sessionManager = SessionManager.open(destinationPath, sessionDir, cwdOverride);
-    assertSessionCwdExists(sessionManager, this.cwd);
+    try {
+      assertSessionCwdExists(sessionManager, this.cwd);
+    } catch (error) {
+      // Nothing was imported: no stray copy is left for a retry with a cwd override.
+      if (!alreadyStored) Deno.removeSync(destinationPath);
+      throw error;
+    }
     await this.#replace(sessionManager.getCwd(), sessionManager, "resume", previousSessionFile);
     await this.#finish();
     return { cancelled: false };
