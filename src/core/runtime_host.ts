@@ -20,6 +20,11 @@ export interface SessionRuntimeHost {
     entryId: string,
     options?: { position?: "before" | "at" },
   ): Promise<{ cancelled: boolean; selectedText?: string }>;
+  /**
+   * Copies a JSONL session file into the session folder and resumes it (`/import`); hosts that
+   * cannot replace their session leave it out.
+   */
+  importFromJsonl?(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }>;
   /** Ends the current session and releases what it holds. */
   dispose(): Promise<void> | void;
 }
