@@ -100,6 +100,10 @@ const oursCold = async () => {
 };
 const oursWarm = () => run("ours (warm)", oursCmd, true);
 const ref = () => run("ref", ["timeout", String(refTimeout), ...referenceCommand(), ...piArgs]);
+/** The floor: the same one-turn answer without any session (`--no-session`), ours. */
+const floorArgs = ["--no-session", ...piArgs.filter((a) => a !== "-c")];
+const oursFloor = () =>
+  run("ours (no session)", [Deno.execPath(), "run", ...piRunFlags(), main, ...floorArgs]);
 
 function report(label: string, samples: CpuSample[]): { ms: number; cpu: number; rss: number } {
   const ms = median(samples.map((s) => s.ms));
@@ -123,6 +127,7 @@ try {
   const cold: CpuSample[] = [];
   const warm: CpuSample[] = [];
   const b: CpuSample[] = [];
+  const floor: CpuSample[] = [];
   if (!refOnly) await oursCold();
   if (!refOnly) await oursWarm();
   if (!oursOnly) await ref();
@@ -130,7 +135,9 @@ try {
     if (!refOnly) cold.push(await oursCold());
     if (!refOnly) warm.push(await oursWarm());
     if (!oursOnly) b.push(await ref());
+    if (!refOnly) floor.push(await oursFloor());
   }
+  if (!refOnly) report("ours, -p hi --no-session (the floor: start-up and one turn)", floor);
   const c = refOnly ? undefined : report("ours, no index (first resume)", cold);
   const w = refOnly ? undefined : report("ours, with index (later resumes)", warm);
   const r = oursOnly ? undefined : report("reference pi 1.6.0", b);

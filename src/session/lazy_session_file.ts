@@ -141,8 +141,8 @@ export interface LazyReadOptions {
   shallow?: boolean;
 }
 
-/** Values up to this many bytes stay in memory in a shallow read (ids, timestamps, types, names). */
-export const SHALLOW_INLINE_BYTES = 96;
+/** Values up to this many bytes stay in memory in a shallow read (ids, timestamps, types, names, usage). */
+export const SHALLOW_INLINE_BYTES = 256;
 
 /** Where a lazy read starts: after the part of the file a session index already covers. */
 export interface LazyScanStart {

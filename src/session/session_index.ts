@@ -110,7 +110,7 @@ function readCheck(file: Deno.FsFile, size: number): string[] | null {
  */
 function readTextLines(path: string, onLine: (line: string) => boolean): boolean {
   const file = Deno.openSync(path, { read: true });
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decoder = new TextDecoder();
   try {
     let buf = new Uint8Array(READ_CHUNK);
     let filled = 0;
