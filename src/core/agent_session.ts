@@ -731,8 +731,11 @@ export class AgentSession {
     return this.thinkingLevel;
   }
 
-  /** Sets the thinking level, clamped to the model; persisted only when it changes. */
-  setThinkingLevel(level: AgentThinkingLevel): void {
+  /**
+   * Sets the thinking level, clamped to the model; persisted only when it changes. `saveDefault:
+   * false` leaves the saved default level alone (a per-model level from /settings, as in 1.6.0).
+   */
+  setThinkingLevel(level: AgentThinkingLevel, options: { saveDefault?: boolean } = {}): void {
     const available = this.getAvailableThinkingLevels();
     const model = this.model;
     const effective = available.includes(level) ? level : model ? clampThinkingLevel(model, level) : "off";
@@ -740,7 +743,7 @@ export class AgentSession {
     this.agent.state.thinkingLevel = effective;
     if (effective === previous) return;
     this.sessionManager.appendThinkingLevelChange(effective);
-    if (this.supportsThinking() || effective !== "off") {
+    if ((options.saveDefault ?? true) && (this.supportsThinking() || effective !== "off")) {
       this.settingsManager.setDefaultThinkingLevel(effective);
     }
     this.#emit({ type: "thinking_level_changed", level: effective });
