@@ -20,6 +20,8 @@ const RUN_FLAGS = [
   "--no-prompt",
   "--frozen",
   "--unstable-lazy-dynamic-imports",
+  // codemode confines scripts in a worker with no permissions.
+  "--unstable-worker-options",
   "--v8-flags=--max-semi-space-size=1",
 ];
 
