@@ -196,6 +196,10 @@ export function runtimeFactory(
           "tool-search",
           runExtensionSources(run, options, projectTrusted, services.settingsManager),
         ),
+        codemode: isBuiltinEnabled(
+          "codemode",
+          runExtensionSources(run, options, projectTrusted, services.settingsManager),
+        ),
         notify: (message, level) =>
           io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
       });
