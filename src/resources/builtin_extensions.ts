@@ -7,9 +7,9 @@
  */
 
 /** The built-in extensions of pi 1.6.0 this build has. */
-export const AVAILABLE_BUILTINS: readonly string[] = ["mcp", "tool-search"];
+export const AVAILABLE_BUILTINS: readonly string[] = ["mcp", "tool-search", "codemode"];
 /** 1.6.0's other built-in extensions, not in this build yet. */
-export const UNAVAILABLE_BUILTINS: readonly string[] = ["codemode", "llama.cpp"];
+export const UNAVAILABLE_BUILTINS: readonly string[] = ["llama.cpp"];
 /** The prefix of built-in extension paths. */
 export const BUILTIN_PREFIX = "builtin:";
 

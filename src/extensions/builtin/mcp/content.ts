@@ -42,11 +42,18 @@ export const MCP_OUTPUT_MAX_BYTES = 20 * 1024;
 /** Text and images, what a tool result holds. */
 export type ModelContent = TextContent | ImageContent;
 
-/** Writes `data` to a new private file `<tmp>/pi-mcp-<16 hex><extension>` and returns its path. */
-export async function saveToTempFile(data: string | Uint8Array, extension: string): Promise<string> {
+/**
+ * Writes `data` to a new private file `<tmp>/<prefix>-<16 hex><extension>` and returns its path
+ * (`pi-mcp` for MCP results, `pi-codemode` for codemode output).
+ */
+export async function saveToTempFile(
+  data: string | Uint8Array,
+  extension: string,
+  prefix = "pi-mcp",
+): Promise<string> {
   const random = crypto.getRandomValues(new Uint8Array(8));
   const hex = [...random].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  const path = join(tmpDir(), `pi-mcp-${hex}${extension}`);
+  const path = join(tmpDir(), `${prefix}-${hex}${extension}`);
   // createNew never follows a link someone else placed at the path; output may be private.
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   await Deno.writeFile(path, bytes, { createNew: true, mode: 0o600 });

@@ -24,6 +24,13 @@ import { createMcpResourceTools } from "./resources.ts";
 import { createMcpToolDefinition } from "./tools.ts";
 import type { SearchableTool, ToolNamespace } from "../tool_search/ranker.ts";
 import { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from "../tool_search/tool.ts";
+import {
+  CODEMODE_STORE_ENTRY_TYPE,
+  CODEMODE_TOOL_NAME,
+  describeScriptCall,
+  mcpResultSchema,
+} from "../codemode/declarations.ts";
+import { type CallableTool, createCodemodeTool, readCodemodeStore } from "../codemode/tool.ts";
 
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
 
@@ -43,6 +50,14 @@ export interface McpSessionTarget {
   addPromptPreparer(hook: () => Promise<void>): void;
   /** Runs `hook` when the session is disposed. */
   addDisposer(hook: () => void): void;
+  /** The agent, whose active tools codemode scripts may call. */
+  readonly agent: { readonly state: { readonly tools: readonly AgentTool[] } };
+  /** The session file, whose branch holds codemode's `store()` values. */
+  readonly sessionManager: {
+    getBranch(): readonly { type: string; customType?: string; data?: unknown }[];
+  };
+  /** Appends a custom entry (codemode's `codemode-store`). */
+  appendCustomEntry(customType: string, data?: unknown): void;
 }
 
 /** Options of {@link startSessionMcp}. */
@@ -63,6 +78,8 @@ export interface SessionMcpOptions {
   toolFlags?: McpToolFlags;
   /** Whether `builtin:tool-search` is on (default true): it reaches the `deferred` tools. */
   toolSearch?: boolean;
+  /** Whether `builtin:codemode` is on (default true): it reaches the `codemode` tools. */
+  codemode?: boolean;
 }
 
 /** The tool flags of a run. */
@@ -126,6 +143,13 @@ export class SessionMcp {
   #registered = new Set<string>();
   /** Whether `tool_search` was registered and activated. */
   #toolSearchActive = false;
+  /** Whether the codemode tool was registered and activated. */
+  #codemodeActive = false;
+  readonly #autoEnableCodemode: boolean;
+  /** What a script's call of an MCP tool resolves to, and its server's namespace, by tool name. */
+  #scriptShapes = new Map<string, { outputSchema: unknown; namespace?: ToolNamespace }>();
+  /** Declared tools whose description says how scripts call them, with the description they had. */
+  #described = new WeakMap<AgentTool, string>();
 
   constructor(target: McpSessionTarget, options: SessionMcpOptions) {
     this.#target = target;
@@ -137,6 +161,7 @@ export class SessionMcp {
     });
     this.servers = loaded.servers.map((entry) => ({ entry }));
     this.configErrors = loaded.errors;
+    this.#autoEnableCodemode = loaded.autoEnableCodemode ?? true;
     this.#log = new McpServerLog(join(options.agentDir, "mcp.log"));
     this.#allowed = mcpToolAllowed(options.toolFlags);
   }
@@ -231,6 +256,7 @@ export class SessionMcp {
         readableResources: () => this.#resourceServers().some((candidate) => candidate.name === server),
       });
       definitions.push(definition);
+      this.#scriptShapes.set(name, { outputSchema: mcpResultSchema(tool.outputSchema), namespace });
       if (exposure !== "direct") undeclared.push({ ...definition, namespace });
     }
     this.#serverTools.set(server, current);
@@ -266,6 +292,59 @@ export class SessionMcp {
     if (fresh.size > 0) {
       this.#target.setActiveToolsByName(this.#target.getActiveToolNames().filter((name) => !fresh.has(name)));
     }
+    this.#describeDeclared();
+  }
+
+  /**
+   * While codemode is active (1.6.0's default `on` mode), each declared tool a script may call says
+   * so: "Codemode: `tools.<id>(args)` resolves to …" ends its description.
+   */
+  #describeDeclared(): void {
+    if (!this.#codemodeActive) return;
+    const replacements: AgentTool[] = [];
+    for (const tool of this.#target.agent.state.tools) {
+      if (
+        tool.name === CODEMODE_TOOL_NAME || tool.name === TOOL_SEARCH_TOOL_NAME || this.#described.has(tool)
+      ) {
+        continue;
+      }
+      const described = {
+        ...tool,
+        description: describeScriptCall({ ...tool, outputSchema: this.#outputSchemaOf(tool) }),
+      };
+      this.#described.set(described, tool.description);
+      replacements.push(described);
+    }
+    if (replacements.length > 0) this.#target.addTools(replacements);
+  }
+
+  #outputSchemaOf(tool: AgentTool): unknown {
+    return this.#scriptShapes.get(tool.name)?.outputSchema ??
+      (tool as AgentTool & { outputSchema?: unknown }).outputSchema;
+  }
+
+  /** The tools a codemode script may call: the declared ones and every undeclared MCP tool. */
+  #callableTools(): CallableTool[] {
+    const tools = new Map<string, CallableTool>();
+    for (const tool of this.#target.agent.state.tools) {
+      tools.set(tool.name, {
+        tool,
+        description: this.#described.get(tool) ?? tool.description,
+        guidelines: (tool as AgentTool & { promptGuidelines?: string[] }).promptGuidelines,
+        outputSchema: this.#outputSchemaOf(tool),
+        namespace: this.#scriptShapes.get(tool.name)?.namespace,
+      });
+    }
+    for (const tool of this.#indirect.values()) {
+      if (tools.has(tool.name)) continue;
+      const agentTool = tool as unknown as AgentTool;
+      tools.set(tool.name, {
+        tool: agentTool,
+        outputSchema: this.#outputSchemaOf(agentTool),
+        namespace: tool.namespace,
+      });
+    }
+    return [...tools.values()];
   }
 
   /** A server's namespace as tool search and codemode see it. */
@@ -356,8 +435,9 @@ export class SessionMcp {
 
   /**
    * Activates what reaches the tools that are not declared, from the configuration so it is there
-   * before the servers connect (1.6.0): `tool_search` for `deferred` tools. Warns once when
-   * something stays unreachable (`codemode` exposure needs the codemode tool, not in this build yet).
+   * before the servers connect (1.6.0): the codemode tool for `codemode` tools (unless
+   * `autoEnableCodemode` is false), `tool_search` for `deferred` ones. Warns once when neither is
+   * active.
    */
   #activateDiscovery(): void {
     const exposures = new Set<McpExposure>();
@@ -369,23 +449,40 @@ export class SessionMcp {
     const needsToolSearch = exposures.has("deferred");
     const needsCodemode = exposures.has("codemode");
     if (!needsToolSearch && !needsCodemode) return;
+    const activate: AgentTool[] = [];
+    const codemodeAvailable = this.#options.codemode !== false;
+    if (needsCodemode && codemodeAvailable && this.#autoEnableCodemode && !this.#codemodeActive) {
+      this.#codemodeActive = true;
+      activate.push(createCodemodeTool({
+        ready: () => this.settled(),
+        callableTools: () => this.#callableTools(),
+        readStore: () => readCodemodeStore(this.#target.sessionManager.getBranch()),
+        appendStore: (data) => this.#target.appendCustomEntry(CODEMODE_STORE_ENTRY_TYPE, data),
+      }));
+    }
     if (needsToolSearch && this.#options.toolSearch !== false && !this.#toolSearchActive) {
       this.#toolSearchActive = true;
-      this.#target.addTools([createToolSearchTool({
+      activate.push(createToolSearchTool({
         ready: () => this.settled(),
         candidates: () => {
           const active = new Set(this.#target.getActiveToolNames());
           return [...this.#indirect.values()].filter((tool) => !active.has(tool.name));
         },
-        load: (names) => this.#target.setActiveToolsByName([...this.#target.getActiveToolNames(), ...names]),
-      })]);
+        load: (names) => {
+          this.#target.setActiveToolsByName([...this.#target.getActiveToolNames(), ...names]);
+          this.#describeDeclared();
+        },
+      }));
     }
+    if (activate.length > 0) this.#target.addTools(activate);
+    this.#describeDeclared();
     // 1.6.0 is content once either tool is active: each reaches every undeclared tool.
-    if (this.#target.getActiveToolNames().includes(TOOL_SEARCH_TOOL_NAME)) return;
+    if (this.#codemodeActive || this.#toolSearchActive) return;
+    const reason = needsCodemode && codemodeAvailable && !this.#autoEnableCodemode
+      ? " (autoEnableCodemode is false)"
+      : "";
     this.#options.notify(
-      needsCodemode
-        ? 'MCP tools are only reachable from the codemode or tool_search tool, but neither is active; they cannot be called. (codemode is not available in this build yet; give servers "exposure": "direct" or "deferred".)'
-        : "MCP tools are only reachable from the codemode or tool_search tool, but neither is active; they cannot be called.",
+      `MCP tools are only reachable from the codemode or tool_search tool, but neither is active${reason}; they cannot be called.`,
       "warning",
     );
   }
