@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3b24bf9ad536";
+export const DOCUMENTATION_HASH = "ba041322c3ce";
