@@ -242,20 +242,35 @@ async function streamAssistantResponse(
   const response = await (streamFn ?? streamSimple)(model, llmContext, { ...streamOptions, apiKey, signal });
 
   let partial: AssistantMessage | undefined;
-  for await (const event of response) {
-    if (event.type === "start") {
-      partial = event.partial;
-      context.messages.push(partial);
-      await emit({ type: "message_start", message: { ...partial } });
-    } else if (event.type === "done" || event.type === "error") {
-      break;
-    } else if (partial) {
-      partial = event.partial;
-      context.messages[context.messages.length - 1] = partial;
-      // One per delta: waited for only when a listener hands back something to wait for.
-      const pending = emit({ type: "message_update", assistantMessageEvent: event, message: { ...partial } });
-      if (pending) await pending;
+  // The events of one burst (a network read holds many deltas) in a plain loop, one
+  // asynchronous hop per burst; a stream without batches (a custom streamFn's) one by one.
+  const iterator = typeof response.nextBatch === "function" ? undefined : response[Symbol.asyncIterator]();
+  const batches = iterator ? oneByOne(iterator) : () => response.nextBatch();
+  try {
+    stream: for (let batch = await batches(); batch; batch = await batches()) {
+      for (const event of batch) {
+        if (event.type === "start") {
+          partial = event.partial;
+          context.messages.push(partial);
+          await emit({ type: "message_start", message: { ...partial } });
+        } else if (event.type === "done" || event.type === "error") {
+          break stream;
+        } else if (partial) {
+          partial = event.partial;
+          context.messages[context.messages.length - 1] = partial;
+          // One per delta: waited for only when a listener hands back something to wait for.
+          const pending = emit({
+            type: "message_update",
+            assistantMessageEvent: event,
+            message: { ...partial },
+          });
+          if (pending) await pending;
+        }
+      }
     }
+  } finally {
+    // As a for-await loop would when left early.
+    await iterator?.return?.();
   }
   // The message records the thinking level it was requested with, whichever stream answered.
   const final = Object.assign(await response.result(), { thinkingLevel: config.reasoning ?? "off" });
@@ -267,4 +282,12 @@ async function streamAssistantResponse(
   }
   await emit({ type: "message_end", message: final });
   return final;
+}
+
+/** Batches of one event from an iterator, for streams without {@link AssistantMessageEventStream.nextBatch}. */
+function oneByOne<T>(iterator: AsyncIterator<T>): () => Promise<T[] | undefined> {
+  return async () => {
+    const next = await iterator.next();
+    return next.done ? undefined : [next.value];
+  };
 }
