@@ -128,6 +128,9 @@ export class SlashCommandRunner {
         // The picker loads when first opened: start-up does not pay for it.
         void import("./resume_command.ts").then(({ openResumePicker }) => openResumePicker(app));
         return;
+      case "import":
+        void import("./import_command.ts").then(({ runImportCommand }) => runImportCommand(app, args));
+        return;
       case "export":
         void runExportCommand(app, args);
         return;
