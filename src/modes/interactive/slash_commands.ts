@@ -70,11 +70,11 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "scoped-models",
   "changelog",
   "resume",
+  "import",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
-  import: "session import",
   bug: "bug reports",
   trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
