@@ -473,3 +473,109 @@ Deno.test("INT-RESUME: pi -r without a terminal is a clear error (exit 1) and wr
     await s.close();
   }
 });
+
+const IMPORT_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  {
+    name: "usage",
+    act: (s) => s.pane.command("/import"),
+    ready: (t) => t.includes("Usage: /import <path.jsonl>"),
+  },
+  {
+    name: "question",
+    act: (s) => s.pane.command("/import ../import/none.jsonl"),
+    ready: (t) => t.includes("Replace current session with ../import/none.jsonl?"),
+  },
+  {
+    name: "missing file",
+    act: (s) => s.pane.keys("Enter"),
+    ready: (t) => t.includes("Failed to import session: File not found:"),
+  },
+  {
+    name: "asked again",
+    act: (s) => s.pane.command("/import ../import/old.jsonl"),
+    ready: (t) => t.includes("Replace current session with ../import/old.jsonl?"),
+  },
+  { name: "cancelled", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes("Import cancelled") },
+  {
+    name: "asked a third time",
+    act: (s) => s.pane.command("/import ../import/old.jsonl"),
+    ready: (t) => t.includes("Replace current session with ../import/old.jsonl?"),
+  },
+  {
+    name: "imported",
+    act: (s) => s.pane.keys("Enter"),
+    ready: (t) => t.includes("Session imported from: ../import/old.jsonl"),
+  },
+  { name: "prompted", act: (s) => s.pane.command("and this?"), ready: (t) => t.includes(" Answer again.") },
+];
+
+async function runImport(reference: boolean) {
+  const s = await startInteractiveScenario([answer("Answer again.")], { reference });
+  try {
+    const paths = await writeSessions(s);
+    const source = join(s.agent.root, "import", "old.jsonl");
+    await Deno.mkdir(join(s.agent.root, "import"));
+    await Deno.copyFile(paths.get(ELSEWHERE.id)!, source);
+    const before = await Deno.readTextFile(source);
+    await s.pane.command(`clear; ${s.piCommand()}`);
+    const screens = await collectScreens(s, IMPORT_STEPS, TIMEOUTS);
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    const copy = join(s.agent.agentDir, "sessions", encodeCwd(s.agent.cwd), "old.jsonl");
+    const bodies = s.server.requests.map((r) => r.body as { messages: unknown });
+    return {
+      screens,
+      copy: (await readSessionLines(copy)).map(kindOf),
+      header: (await readSessionLines(copy))[0],
+      sourceKept: (await Deno.readTextFile(source)) === before,
+      files: (await s.agent.sessionFiles()).length,
+      sent: bodies.map((b) => b.messages),
+      other: join(s.agent.root, "other"),
+    };
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("INT-RESUME: /import <path.jsonl> asks, then copies the session (same id and cwd) into the session folder and continues it; usage, missing file and No as pi 1.6.0", async () => {
+  const ours = await runImport(false);
+  const imported = ours.screens[IMPORT_STEPS.findIndex((step) => step.name === "imported")];
+  assert(
+    hasLines(imported, [
+      " an old question elsewhere",
+      "",
+      "",
+      " Old answer.",
+      "",
+      " Session imported from: ../import/old.jsonl",
+    ]),
+    imported,
+  );
+  assert(imported.includes("\n<root>/other\n"), imported);
+  const question = ours.screens[IMPORT_STEPS.findIndex((step) => step.name === "asked again")];
+  assert(
+    hasLines(question.split("\n").filter((l) => l !== "").join("\n"), [
+      rule,
+      " Import session",
+      " Replace current session with ../import/old.jsonl?",
+      " → Yes",
+      "   No",
+      " ↑↓ navigate  enter select  escape/ctrl+c cancel",
+      rule,
+    ]),
+    question,
+  );
+  assertEquals([ours.header.id, ours.header.cwd], [ELSEWHERE.id, ours.other], "the id and cwd are kept");
+  assertEquals(ours.copy.slice(0, 3), ["session", "message user", "message assistant"]);
+  assertEquals(ours.copy.slice(-2), ["message user", "message assistant"]);
+  assert(ours.sourceKept, "the imported file is left as it was");
+  const sent = JSON.stringify(ours.sent[0]);
+  assert(sent.includes("an old question elsewhere") && sent.includes("and this?"), sent);
+
+  const reference = await runImport(true);
+  assertSameScreens(IMPORT_STEPS, ours.screens, reference.screens);
+  assertEquals(ours.copy, reference.copy);
+  assertEquals(ours.sent, reference.sent);
+  assertEquals(ours.files, reference.files);
+});
