@@ -378,3 +378,50 @@ Deno.test("INT-CHANGELOG: /changelog shows pi for Deno's own changelog under pi 
     await s.close();
   }
 });
+
+const MODEL_THINKING_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("test-model • medium") },
+  {
+    name: "menu",
+    act: async (s) => {
+      await s.pane.command("/settings");
+      await s.pane.waitFor((t) => t.includes("Type to search"), TIMEOUTS.step, "the settings menu");
+      await s.pane.type("Default thinking level per model");
+    },
+    ready: (t) => selectedRow(t)?.endsWith("  none") ?? false,
+  },
+  { name: "models", act: (s) => s.pane.keys("Enter"), ready: (t) => t.includes("Step 1/2") },
+  { name: "levels", act: (s) => s.pane.keys("Enter"), ready: (t) => t.includes("Step 2/2") },
+  {
+    name: "high",
+    act: (s) => s.pane.keys("Down", "Down", "Down", "Down"),
+    ready: (t) => t.includes("→   high"),
+  },
+  { name: "chosen", act: (s) => s.pane.keys("Enter"), ready: (t) => t.includes("test-model • high") },
+  { name: "back", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes("1 configured") },
+  { name: "closed", act: (s) => s.pane.keys("Escape"), ready: (t) => !t.includes("Type to search") },
+];
+
+Deno.test("INT-SETTINGS: the per-model thinking submenu saves modelThinkingLevels and sets the current model's level at once; screens as pi 1.6.0", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario([], { reference, reasoning: true });
+    try {
+      await s.pane.command(`clear; ${s.piCommand()}`);
+      const screens = await collectScreens(s, MODEL_THINKING_STEPS, TIMEOUTS);
+      // After the exit every write has landed.
+      await quitPi(s);
+      return { screens, settings: await settingsJson(s) };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  assertSameScreens(MODEL_THINKING_STEPS.slice(2), ours.screens.slice(2), reference.screens.slice(2));
+  assertEquals(ours.settings, {
+    defaultProvider: "fake-anthropic",
+    defaultModel: "test-model",
+    modelThinkingLevels: { "fake-anthropic/test-model": "high" },
+  });
+  assertEquals(ours.settings, reference.settings);
+});
