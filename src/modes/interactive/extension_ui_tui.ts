@@ -7,37 +7,43 @@
  *
  * @module
  */
+import type { AgentSession } from "../../core/agent_session.ts";
 import type { ExtensionHost } from "../../core/extension_host.ts";
 import type { ExtensionError, ExtensionUIContext } from "../../extensions/types.ts";
 import {
   type Component,
-  Container,
+  type Container,
   getKeybindings,
-  type Keybinding,
-  type KeyId,
-  matchesKey,
   type OverlayHandle,
   type OverlayOptions,
-  Spacer,
   Text,
   type TUI,
 } from "../../tui/mod.ts";
 import type { AppEditor } from "./app_editor.ts";
-import { APP_KEYS, type AppAction } from "./app_keys.ts";
 import type { ChatView } from "./chat_view.ts";
 import { type ExtensionComponent, GuardedComponent } from "./extension_component_guard.ts";
 import { ExtensionEditorDialog, ExtensionInputDialog, ExtensionSelector } from "./extension_dialogs.ts";
+import { bindExtensionShortcuts } from "./extension_shortcuts.ts";
 import { type ExtensionTheme, extensionTheme } from "./extension_theme.ts";
+import {
+  ExtensionFrame,
+  type FooterFactory,
+  type WidgetFactory,
+  type WidgetOptions,
+} from "./extension_frame.ts";
 import type { Theme } from "./theme.ts";
 
 /** What the extension UI works on: the running interactive mode. */
 export interface ExtensionUIHost {
+  readonly session: AgentSession;
   readonly ui: TUI;
   readonly theme: Theme;
   readonly chat: ChatView;
   readonly editor: AppEditor;
   /** Holds the editor, or the dialog on top. */
   readonly editorContainer: Container;
+  /** Holds the start-up header (which `setHeader` replaces). */
+  readonly headerContainer: Container;
   /** Starts the screen if it is not running yet (a dialog opened by a `session_start` handler). */
   startScreen(): void;
   /** Toggles collapsed / expanded tool output (Ctrl+O in a selector, `setToolsExpanded`). */
@@ -46,18 +52,10 @@ export interface ExtensionUIHost {
   extensions(): ExtensionHost | undefined;
 }
 
-/** Rows a string-array widget shows at most (1.6.0's MAX_WIDGET_LINES). */
-const MAX_WIDGET_LINES = 10;
-
 /** Dialog timeouts and cancellation (1.6.0's `ExtensionUIDialogOptions`). */
 interface DialogOpts {
   timeout?: number;
   signal?: AbortSignal;
-}
-
-/** `setWidget`'s options. */
-interface WidgetOptions {
-  placement?: "aboveEditor" | "belowEditor";
 }
 
 /** `custom()`'s options. */
@@ -67,8 +65,7 @@ interface CustomOptions {
   onHandle?: (handle: OverlayHandle) => void;
 }
 
-/** A component factory as `setWidget` and `custom` take them. */
-type WidgetFactory = (tui: TUI, theme: ExtensionTheme) => ExtensionComponent;
+/** The component factory `custom` takes. */
 type CustomFactory = (
   tui: TUI,
   theme: ExtensionTheme,
@@ -84,10 +81,6 @@ export interface WorkingIndicatorOptions {
 
 /** The interactive mode's extension UI: its containers, the footer statuses and the dialogs. */
 export class TuiExtensionUI {
-  /** Widgets above the editor (a blank row while there are none, as 1.6.0 keeps). */
-  readonly widgetsAbove = new Container();
-  /** Widgets below the editor. */
-  readonly widgetsBelow = new Container();
   /** Footer statuses by key (the footer shows them sorted by key). */
   readonly statuses = new Map<string, string>();
   /** `setWorkingMessage`'s text (undefined: the default). */
@@ -98,17 +91,31 @@ export class TuiExtensionUI {
   workingVisible = true;
   /** Called when the working message, indicator or visibility changes. */
   onWorkingChange?: () => void;
-  readonly #above = new Map<string, GuardedComponent | Container>();
-  readonly #below = new Map<string, GuardedComponent | Container>();
   readonly #dialogs: Component[] = [];
   readonly #overlays = new Set<() => void>();
   readonly #theme: ExtensionTheme;
+  /** Widgets, footer and header. */
+  readonly #frame: ExtensionFrame;
 
   /** The UI over `host` (nothing is shown until an extension asks). */
   constructor(private readonly host: ExtensionUIHost) {
     this.#theme = extensionTheme(host.theme);
-    // The blank row above the editor that 1.6.0 keeps while there are no widgets.
-    this.widgetsAbove.addChild(new Spacer(1));
+    this.#frame = new ExtensionFrame(host, this.#theme, this.statuses, (c) => this.#guard(c));
+  }
+
+  /** Widgets above the editor (a blank row while there are none, as 1.6.0 keeps). */
+  get widgetsAbove(): Container {
+    return this.#frame.widgetsAbove;
+  }
+
+  /** Widgets below the editor. */
+  get widgetsBelow(): Container {
+    return this.#frame.widgetsBelow;
+  }
+
+  /** The slot the footer sits in, holding `builtIn` until an extension replaces it. */
+  footerSlot(builtIn: Component): Container {
+    return this.#frame.footerSlot(builtIn);
   }
 
   /** `ctx.ui` for the extensions. */
@@ -145,9 +152,9 @@ export class TuiExtensionUI {
       },
       setHiddenThinkingLabel: () => {},
       setWidget: (key: string, content: unknown, options?: WidgetOptions) =>
-        this.#setWidget(key, content, options),
-      setFooter: () => this.#notAvailable("ctx.ui.setFooter"),
-      setHeader: () => this.#notAvailable("ctx.ui.setHeader"),
+        this.#frame.setWidget(key, content, options),
+      setFooter: (factory?: FooterFactory) => this.#frame.setFooter(factory),
+      setHeader: (factory?: WidgetFactory) => this.#frame.setHeader(factory),
       setTitle: (title: string) => host.ui.terminal.setTitle(title),
       custom: (factory: CustomFactory, options?: CustomOptions) => this.#custom(factory, options),
       pasteToEditor: (text: string) => host.editor.handleInput(`\x1b[200~${text}\x1b[201~`),
@@ -352,96 +359,9 @@ export class TuiExtensionUI {
     });
   }
 
-  // --- widgets -------------------------------------------------------------------------------
-
-  #setWidget(key: string, content: unknown, options?: WidgetOptions): void {
-    for (const map of [this.#above, this.#below]) {
-      const existing = map.get(key);
-      if (existing instanceof GuardedComponent) existing.dispose();
-      map.delete(key);
-    }
-    if (content === undefined) {
-      this.#renderWidgets();
-      return;
-    }
-    let component: GuardedComponent | Container;
-    if (Array.isArray(content)) {
-      const lines = content.map(String);
-      component = new Container();
-      for (const line of lines.slice(0, MAX_WIDGET_LINES)) component.addChild(new Text(line, 1, 0));
-      if (lines.length > MAX_WIDGET_LINES) {
-        component.addChild(new Text(this.host.theme.fg("muted", "... (widget truncated)"), 1, 0));
-      }
-    } else if (typeof content === "function") {
-      // A throwing factory throws to the extension (its command or handler reports it).
-      component = this.#guard((content as WidgetFactory)(this.host.ui, this.#theme));
-    } else {
-      throw new TypeError("setWidget() takes an array of strings, a component factory or undefined");
-    }
-    (options?.placement === "belowEditor" ? this.#below : this.#above).set(key, component);
-    this.#renderWidgets();
-  }
-
-  #renderWidgets(): void {
-    const fill = (container: Container, widgets: Map<string, Component>, above: boolean) => {
-      container.clear();
-      // Above the editor: one blank row, then the widgets (the blank row alone when none).
-      if (above) container.addChild(new Spacer(1));
-      for (const widget of widgets.values()) container.addChild(widget);
-    };
-    fill(this.widgetsAbove, this.#above, true);
-    fill(this.widgetsBelow, this.#below, false);
-    this.host.ui.requestRender();
-  }
-
-  // --- shortcuts -----------------------------------------------------------------------------
-
-  /**
-   * Routes the keys the extensions registered (`pi.registerShortcut`) to their handlers before
-   * the editor sees them. Keys the app reserves stay the app's (a warning says so).
-   */
+  /** Routes the keys the extensions registered (`pi.registerShortcut`) to their handlers. */
   bindShortcuts(): void {
-    const extensions = this.host.extensions();
-    const shortcuts = new Map<string, { handler: (ctx: unknown) => unknown; path: string }>();
-    const reserved = reservedKeys();
-    for (const ext of extensions?.runner.extensions ?? []) {
-      const registered = (ext as { shortcuts?: Map<string, { handler?: unknown }> }).shortcuts;
-      for (const [key, options] of registered ?? []) {
-        if (typeof options?.handler !== "function") continue;
-        const normalized = key.toLowerCase();
-        if (reserved.has(normalized)) {
-          this.host.chat.addNotice(
-            "warning",
-            `Extension shortcut '${key}' from ${ext.path} conflicts with built-in shortcut. Skipping.`,
-          );
-          continue;
-        }
-        shortcuts.set(normalized, { handler: options.handler as (ctx: unknown) => unknown, path: ext.path });
-      }
-    }
-    if (shortcuts.size === 0 || !extensions) {
-      this.host.editor.onExtensionShortcut = undefined;
-      return;
-    }
-    this.host.editor.onExtensionShortcut = (data) => {
-      for (const [key, shortcut] of shortcuts) {
-        if (!matchesKey(data, key as KeyId)) continue;
-        const failed = (error: unknown) =>
-          this.host.chat.addNotice(
-            "error",
-            `Shortcut handler error: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        try {
-          Promise.resolve(shortcut.handler(extensions.context())).catch(failed).finally(() =>
-            this.host.ui.requestRender()
-          );
-        } catch (error) {
-          failed(error);
-        }
-        return true;
-      }
-      return false;
-    };
+    bindExtensionShortcuts(this.host);
   }
 
   /**
@@ -454,12 +374,7 @@ export class TuiExtensionUI {
     this.#dialogs.length = 0;
     this.#showTopDialog();
     for (const remove of [...this.#overlays].reverse()) remove();
-    for (const widget of [...this.#above.values(), ...this.#below.values()]) {
-      if (widget instanceof GuardedComponent) widget.dispose();
-    }
-    this.#above.clear();
-    this.#below.clear();
-    this.#renderWidgets();
+    this.#frame.reset();
     this.statuses.clear();
     this.host.editor.onExtensionShortcut = undefined;
     this.workingMessage = undefined;
@@ -467,38 +382,4 @@ export class TuiExtensionUI {
     this.workingVisible = true;
     this.onWorkingChange?.();
   }
-}
-
-/** The app's editor-wide actions, whose keys extensions may not take (1.6.0's reserved list). */
-const RESERVED_APP_ACTIONS: readonly AppAction[] = [
-  "app.interrupt",
-  "app.clear",
-  "app.exit",
-  "app.suspend",
-  "app.thinking.cycle",
-  "app.model.cycleForward",
-  "app.model.cycleBackward",
-  "app.model.select",
-  "app.tools.expand",
-  "app.thinking.toggle",
-  "app.editor.external",
-  "app.message.copy",
-  "app.message.followUp",
-];
-
-/** The kit's bindings on the same list. */
-const RESERVED_TUI_BINDINGS: readonly Keybinding[] = [
-  "tui.input.submit",
-  "tui.select.confirm",
-  "tui.select.cancel",
-  "tui.input.copy",
-  "tui.editor.deleteToLineEnd",
-];
-
-/** The reserved keys, lower-cased as shortcuts are compared. */
-function reservedKeys(): Set<string> {
-  const keys: string[] = RESERVED_APP_ACTIONS.flatMap((action) => [...APP_KEYS[action]]);
-  const kb = getKeybindings();
-  for (const binding of RESERVED_TUI_BINDINGS) keys.push(...kb.getKeys(binding));
-  return new Set(keys.map((k) => k.toLowerCase()));
 }
