@@ -140,7 +140,7 @@ export class InteractiveApp implements CommandHost {
         new Container(),
         this.#extensionUI.widgetsAbove,
         this.editorContainer,
-        containerOf(this.#extensionUI.widgetsBelow, this.#footer),
+        containerOf(this.#extensionUI.widgetsBelow, this.#extensionUI.footerSlot(this.#footer)),
       ],
     }, this.theme);
     this.editor = new AppEditor(this.ui, {
@@ -149,6 +149,11 @@ export class InteractiveApp implements CommandHost {
     });
     this.editorContainer.addChild(this.editor);
     this.#commands = new SlashCommandRunner(this);
+  }
+
+  /** Holds the start-up header (extensions may replace it). */
+  get headerContainer(): Container {
+    return this.#header;
   }
 
   /** The session shown now (replaced by /new). */
