@@ -69,6 +69,8 @@ export function hasExtensionSources(sources: ExtensionSources): boolean {
 export interface ExtensionBindings {
   /** `ctx.ui`; without one, 1.6.0's no-op UI (dialogs answer undefined / false). */
   ui?: ExtensionUIContext;
+  /** `ctx.mode`; by default `rpc` with a `ui`, `print` without. */
+  mode?: "tui" | "rpc" | "json" | "print";
   /** Hears handler errors (print/JSON: a stderr line; RPC: an `extension_error` record). */
   onError(error: ExtensionError): void;
 }
@@ -87,6 +89,7 @@ export class ExtensionHost {
   #session: AgentSession | undefined;
   #ui: ExtensionUIContext = noOpUI();
   #hasUI = false;
+  #mode: "tui" | "rpc" | "json" | "print" = "print";
   #knownTools = new Set<string>();
   #turnIndex = 0;
 
@@ -132,12 +135,16 @@ export class ExtensionHost {
     const session = () => this.#current();
     const ui = () => this.#ui;
     const hasUI = () => this.#hasUI;
+    const mode = () => this.#mode;
     return {
       get ui() {
         return ui();
       },
       get hasUI() {
         return hasUI();
+      },
+      get mode() {
+        return mode();
       },
       get cwd() {
         return session().cwd;
@@ -223,6 +230,7 @@ export class ExtensionHost {
       this.#ui = withPlainTheme(bindings.ui);
       this.#hasUI = true;
     }
+    this.#mode = bindings.mode ?? (bindings.ui ? "rpc" : "print");
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
