@@ -366,7 +366,7 @@ async function runMode(
       onSession: async (current, _notify, extensionUI) => {
         const extensions = extensionHostOf(current);
         runtime.setHooks(extensions?.runtimeHooks() ?? {});
-        await extensions?.bind(current, extensionUI);
+        await extensions?.bind(current, { ...extensionUI, mode: "tui" });
       },
     });
   }
@@ -382,6 +382,7 @@ async function runMode(
       // output is set up, so what session_start handlers do is output too.
       beforePrompts: async () => {
         await extensions?.bind(session, {
+          mode: run.appMode === "json" ? "json" : "print",
           onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
         });
       },
