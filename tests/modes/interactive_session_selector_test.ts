@@ -231,10 +231,10 @@ Deno.test("INT-RESUME: the picker lists, searches, filters named sessions, delet
   }
 });
 
-Deno.test("INT-LAZY: the session picker and /resume load when first used, not with the interactive mode or the CLI", async () => {
+Deno.test("INT-LAZY: the session picker, /resume and /import load when first used, not with the interactive mode or the CLI", async () => {
   const graph = await moduleGraph();
   const repo = new URL("../../", import.meta.url);
-  for (const file of ["session_selector.ts", "resume_command.ts", "session_picker.ts"]) {
+  for (const file of ["session_selector.ts", "resume_command.ts", "import_command.ts", "session_picker.ts"]) {
     const url = new URL(`src/modes/interactive/${file}`, repo).href;
     assert(graph.has(url), `${file} is imported (dynamically) somewhere`);
     for (const root of ["src/modes/interactive/interactive_mode.ts", "src/cli/main_flow.ts"]) {
