@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ba041322c3ce";
+export const DOCUMENTATION_HASH = "688748668d63";
