@@ -270,7 +270,7 @@ const FAULTY_EXTENSION = `
 export default function (pi) {
   pi.on("session_start", async (_event, ctx) => {
     const ok = await ctx.ui.confirm("Start?", "A dialog from session_start");
-    ctx.ui.notify("started=" + ok, "info");
+    ctx.ui.notify("started=" + ok + " mode=" + ctx.mode + " hasUI=" + ctx.hasUI, "info");
     ctx.ui.setStatus("gone", "status to remove");
     ctx.ui.setWidget("gone", ["Widget to remove"]);
     ctx.ui.setWidget("broken", () => ({
@@ -322,7 +322,11 @@ Deno.test("EXT-07: errors thrown by an extension's widget, component and shortcu
       "the start dialog",
     );
     await s.pane.keys("Enter");
-    const started = await s.pane.waitFor((t) => t.includes("started=true"), TIMEOUTS.step, "the answer");
+    const started = await s.pane.waitFor(
+      (t) => t.includes("started=true mode=tui hasUI=true"),
+      TIMEOUTS.step,
+      "the answer",
+    );
     await s.pane.waitFor(
       (t) =>
         t.includes(
@@ -370,4 +374,81 @@ Deno.test("EXT-07: errors thrown by an extension's widget, component and shortcu
   } finally {
     await s.close();
   }
+});
+
+/** An extension that replaces the header and, on /footer, the footer (and /footer again restores it). */
+const FRAME_EXTENSION = `
+export default function (pi) {
+  let custom = false;
+  pi.on("session_start", (_event, ctx) => {
+    ctx.ui.setHeader((_tui, theme) => ({
+      render: () => ["", theme.fg("accent", " My own header"), ""],
+      invalidate() {},
+    }));
+    ctx.ui.setWidget("w", ["Widget line one"]);
+    ctx.ui.setStatus("s", "a status");
+  });
+  pi.registerCommand("footer", {
+    handler: (_args, ctx) => {
+      custom = !custom;
+      ctx.ui.setFooter(custom
+        ? (_tui, theme, data) => ({
+          render: (width) => [theme.fg("dim", "custom footer: branch=" + data.getGitBranch() + " statuses=" +
+            [...data.getExtensionStatuses().values()].join(",") + " providers=" + data.getAvailableProviderCount() +
+            " width=" + width)],
+          invalidate() {},
+        })
+        : undefined);
+    },
+  });
+}
+`;
+
+const FRAME_STEPS: ScriptStep[] = [
+  {
+    name: "start-up",
+    act: async () => {},
+    ready: (t) => t.includes("My own header") && t.includes("a status"),
+  },
+  { name: "custom footer", act: send("/footer"), ready: (t) => t.includes("custom footer: branch=") },
+  {
+    name: "footer restored",
+    act: send("/footer"),
+    ready: (t) => !t.includes("custom footer") && t.includes("a status"),
+  },
+];
+
+async function runFrameScript(reference: boolean): Promise<string[]> {
+  const s = await startInteractiveScenario([], { reference, ...SIZE });
+  try {
+    const extension = `${s.agent.root}/frame_ui.ts`;
+    await Deno.writeTextFile(extension, FRAME_EXTENSION);
+    await s.pane.command(`clear; ${s.piCommand(["-e", extension])}`);
+    const screens: string[] = [];
+    for (const [i, step] of FRAME_STEPS.entries()) {
+      await step.act(s);
+      await s.pane.waitFor(step.ready, i === 0 ? TIMEOUTS.start : TIMEOUTS.step, step.name);
+      screens.push(withoutResourceList(s.normalized(await s.pane.settle(500, 5_000))));
+    }
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    return screens;
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("EXT-07: an extension's header and footer replace the built-in ones, and the footer comes back, as in pi 1.6.0", async () => {
+  const ours = await runFrameScript(false);
+  assert(ours[0].startsWith("\n\n My own header\n"), "the extension's header in place of the logo");
+  assert(!ours[0].includes("v1.6.0"), "no built-in header");
+  assert(
+    ours[1].endsWith("\ncustom footer: branch=null statuses=a status providers=4 width=100"),
+    "the custom footer",
+  );
+  assert(ours[2].endsWith("(fake-anthropic) test-model\na status"), "the built-in footer is back");
+  const reference = await runFrameScript(true);
+  const differences = FRAME_STEPS.flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
+  if (differences.length > 0) console.log(ours.join("\n=====\n"));
+  assertEquals(differences, [], "screens differ from pi 1.6.0's");
 });
