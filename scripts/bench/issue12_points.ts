@@ -1,9 +1,9 @@
 /**
  * Issue 12's start-up and streaming acceptance points in one alternated run, as one table against
  * pi 1.6.0 (`node dist/cli.js`): `--version`, `--help`, `-p` one text turn, `-p` write → read →
- * answer (3 requests), `-p` with a 2 MiB answer in 16-character deltas (plus the fake server's
- * floor: the same stream read by `curl -N` and by a minimal Deno fetch reader), and an RPC process
- * answering 200 sequential `get_state`. Every round runs each case for ours and the reference back
+ * answer (3 requests), `-p` and `--mode json` with a 2 MiB answer in 16-character deltas (plus the
+ * fake server's floor: the same stream read by `curl -N` and by a minimal Deno fetch reader), and
+ * an RPC process answering 200 sequential `get_state`. Every round runs each case for ours and the reference back
  * to back (ours first), after one warm-up of each; medians of wall time, CPU time (user + system
  * from GNU time, steadier than wall time on a busy machine) and peak RSS. Ours runs with the pi
  * task's flags (deno.json), both with the same isolated agent dir and models.json. The load
@@ -175,6 +175,21 @@ const cases: Case[] = [
       ),
   },
   {
+    name: "json",
+    label: "`pi --mode json --no-session`, the same stream",
+    // One record per delta: at least 60 bytes each.
+    ours: () =>
+      drained(
+        [...oursCmd, "--mode", "json", "--no-session", "--model", `bulk-openai/${FAKE_MODEL_ID}`, "go"],
+        (STREAM_BYTES / DELTA) * 60,
+      ),
+    ref: () =>
+      drained(
+        [...refCmd, "--mode", "json", "--no-session", "--model", `bulk-openai/${FAKE_MODEL_ID}`, "go"],
+        (STREAM_BYTES / DELTA) * 60,
+      ),
+  },
+  {
     name: "floor-curl",
     label: "floor: the same stream to `curl -N`",
     ours: () =>
@@ -278,5 +293,12 @@ console.log(
     ratio("stream", "floor-deno", "cpu")
   } CPU; / parsing reader: ${ratio("stream", "floor-parse", "ms")} wall, ${
     ratio("stream", "floor-parse", "cpu")
+  } CPU`,
+);
+console.log(
+  `--mode json stream / curl floor: ${ratio("json", "floor-curl", "ms")} wall, ${
+    ratio("json", "floor-curl", "cpu")
+  } CPU; / parsing reader: ${ratio("json", "floor-parse", "ms")} wall, ${
+    ratio("json", "floor-parse", "cpu")
   } CPU`,
 );
