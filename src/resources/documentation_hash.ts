@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "d852e30f786a";
+export const DOCUMENTATION_HASH = "e55132add1bf";
