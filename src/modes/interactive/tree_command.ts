@@ -9,7 +9,7 @@
  * @module
  */
 import type { AgentSession } from "../../core/agent_session.ts";
-import type { Container, TUI } from "../../tui/mod.ts";
+import { type Container, Spacer, type TUI } from "../../tui/mod.ts";
 import { toBase64 } from "../../util/bytes.ts";
 import type { AppEditor } from "./app_editor.ts";
 import { WorkingIndicator } from "./app_editor.ts";
@@ -164,6 +164,8 @@ async function navigate(app: TreeHost, entryId: string): Promise<void> {
   let indicator: WorkingIndicator | undefined;
   if (summarize) {
     editor.onEscape = () => session.abortBranchSummary();
+    // 1.6.0 leaves a blank row in the chat here (seen when the summary is cancelled).
+    app.chat.chat.addChild(new Spacer(1));
     indicator = new WorkingIndicator(
       app.ui,
       (t) => app.theme.fg("accent", t),
