@@ -208,3 +208,101 @@ Deno.test("INT-TREE: /tree draws the session's branches, filters, searches, labe
   assert(!last.includes("third question") && !last.includes("Answer three."), "not the branch left");
   assert(last.includes("The branch left asked one more thing."), "the summary of the branch left");
 });
+
+/** The user-only filter from the settings, and a summary cancelled with Escape while it is written. */
+const CANCEL_TURNS: ScriptedTurn[] = [
+  { content: [{ type: "text", text: "Answer one." }] },
+  { content: [{ type: "text", text: "Answer two." }] },
+  // The summary: slow enough to be cancelled.
+  { content: [{ type: "text", text: "Never shown." }], chunkDelayMs: 4_000 },
+  { content: [{ type: "text", text: "Answer three." }] },
+];
+
+const CANCEL_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  { name: "first", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
+  { name: "second", act: (s) => s.pane.command("second question"), ready: (t) => t.includes(" Answer two.") },
+  {
+    name: "user-only tree",
+    act: (s) => s.pane.command("/tree"),
+    ready: (t) => t.includes("› • user: second question") && t.includes("(2/2) [user]"),
+  },
+  {
+    name: "summarizing",
+    act: async (s) => {
+      await s.pane.keys("Up", "Enter");
+      await s.pane.waitFor(QUESTION, TIMEOUTS.step, "the question");
+      await s.pane.keys("Down", "Enter");
+    },
+    ready: (t) => t.includes("Summarizing branch... (escape to cancel)"),
+  },
+  {
+    name: "cancelled",
+    act: (s) => s.pane.keys("Escape"),
+    ready: (t) => t.includes("Branch summarization cancelled") && t.includes("› • user: first question"),
+  },
+  { name: "closed", act: (s) => s.pane.keys("Escape"), ready: (t) => !t.includes("Session Tree") },
+  { name: "third", act: (s) => s.pane.command("third question"), ready: (t) => t.includes(" Answer three.") },
+];
+
+Deno.test("INT-TREE: the treeFilterMode setting opens the navigator filtered; Escape while the branch summary is written cancels it and nothing moves, as pi 1.6.0 does", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario(CANCEL_TURNS, {
+      reference,
+      height: 40,
+      settings: { treeFilterMode: "user-only" },
+    });
+    try {
+      const { screens, sessionLines } = await runScriptedSession(s, CANCEL_STEPS, TIMEOUTS);
+      const requests = s.server.requests.map((r) => (r.body as { messages: unknown }).messages);
+      return { screens, entries: normalizeEntries(sessionLines), requests };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  assertSameScreens(CANCEL_STEPS, ours.screens, reference.screens);
+  assertEquals(ours.entries, reference.entries);
+  assertEquals(ours.requests.length, 4, "two prompts, the cancelled summary, the third prompt");
+  assertEquals(ours.requests, reference.requests);
+  assert(
+    !(ours.entries as { type: string }[]).some((e) => e.type === "branch_summary"),
+    "no summary written",
+  );
+  const last = JSON.stringify(ours.requests[3]);
+  assert(last.includes("second question") && last.includes("Answer two."), "the leaf did not move");
+});
+
+/** branchSummary.skipPrompt: Enter moves at once, without the question. */
+const SKIP_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  { name: "first", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
+  { name: "second", act: (s) => s.pane.command("second question"), ready: (t) => t.includes(" Answer two.") },
+  { name: "tree", act: (s) => s.pane.command("/tree"), ready: (t) => TREE(t) && t.includes("(5/5)") },
+  {
+    name: "moved",
+    act: (s) => s.pane.keys("Up", "Enter"),
+    ready: (t) => t.includes("Navigated to selected point") && t.includes("\nsecond question"),
+  },
+  // The editor emptied, so that /quit is not appended to the message.
+  { name: "cleared", act: (s) => s.pane.keys("C-c"), ready: (t) => !t.includes("\nsecond question") },
+];
+
+Deno.test("INT-TREE: with branchSummary.skipPrompt Enter moves without asking, the message back in the editor, as pi 1.6.0 does", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario(TURNS, {
+      reference,
+      height: 30,
+      settings: { branchSummary: { skipPrompt: true } },
+    });
+    try {
+      return (await runScriptedSession(s, SKIP_STEPS, TIMEOUTS)).screens;
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  assertSameScreens(SKIP_STEPS, ours, await run(true));
+  assert(!ours.some((screen) => screen.includes("Summarize branch?")), "no question");
+});
