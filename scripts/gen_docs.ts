@@ -23,9 +23,15 @@ function walk(dir: string, prefix: string, out: Record<string, string>): void {
   }
 }
 
-/** README.md, docs/*.md and every file under examples/, keyed by path relative to the root. */
+/** README.md, CHANGELOG.md (if any), docs/*.md and every file under examples/, keyed by path relative to the root. */
 export function collectDocumentationFiles(): Record<string, string> {
   const files: Record<string, string> = { "README.md": Deno.readTextFileSync(`${ROOT}README.md`) };
+  // The changelog /changelog shows, for builds without a source tree; none until the project has one.
+  try {
+    files["CHANGELOG.md"] = Deno.readTextFileSync(`${ROOT}CHANGELOG.md`);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
   const docs: Record<string, string> = {};
   walk("docs", "docs/", docs);
   for (const [path, text] of Object.entries(docs)) if (path.endsWith(".md")) files[path] = text;
