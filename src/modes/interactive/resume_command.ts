@@ -32,7 +32,8 @@ export function openResumePicker(app: ResumeHost): void {
   const currentPath = app.session.sessionFile;
   let done = () => {};
   const selector = new SessionSelector(app.theme, {
-    loaders: sessionListLoaders(manager.getCwd(), manager.getSessionDir()),
+    // An in-memory session (--no-session) has no folder of its own: list the default one.
+    loaders: sessionListLoaders(manager.getCwd(), manager.getSessionDir() || undefined),
     onSelect: (path) => {
       done();
       void resumeSession(app, path);
