@@ -49,9 +49,11 @@ Deno.test("INT-CHANGELOG: the block shows the entries oldest first (the newest a
   assertEquals(changelogMarkdown("# Changelog\n"), "No changelog entries found.");
 });
 
-Deno.test("INT-CHANGELOG: CHANGELOG.md is read from the package folder", async () => {
+Deno.test("INT-CHANGELOG: CHANGELOG.md is read from the documentation root, else from the docs bundle", async () => {
   const dir = await Deno.makeTempDir();
   try {
+    const { DOCUMENTATION_FILES } = await import("../../src/resources/documentation_bundle.ts");
+    assertEquals(await readChangelog(dir), DOCUMENTATION_FILES["CHANGELOG.md"]);
     await Deno.writeTextFile(join(dir, "CHANGELOG.md"), CHANGELOG);
     assertEquals(await readChangelog(dir), CHANGELOG);
   } finally {

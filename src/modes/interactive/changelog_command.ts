@@ -1,14 +1,14 @@
 /**
  * `/changelog`: pi 1.6.0's "What's New" block with the entries of pi for Deno's own CHANGELOG.md
  * (not pi's: this build's changes are what its user asks about), oldest first so that the newest
- * sits just above the editor. The file is read from the package root in a source checkout, else
- * from the documentation bundle a bundle or compiled binary carries (when it holds CHANGELOG.md).
+ * sits just above the editor. The file is read from the source checkout, else from the
+ * documentation a bundle or compiled binary carries (scripts/gen_docs.ts bundles CHANGELOG.md).
  * With no entries the block says "No changelog entries found.", as 1.6.0 does.
  *
  * @module
  */
-import { getPackageDir } from "../../resources/documentation.ts";
-import { join } from "../../util/path.ts";
+import { getDocumentationPaths } from "../../resources/documentation.ts";
+import { dirname, join } from "../../util/path.ts";
 import { Markdown, Spacer, Text } from "../../tui/mod.ts";
 import type { ChatView } from "./chat_view.ts";
 import { BorderLine } from "./model_selector.ts";
@@ -45,12 +45,19 @@ export function parseChangelog(text: string): ChangelogEntry[] {
   return entries;
 }
 
-/** The changelog's text, or undefined when this build has none. */
-export async function readChangelog(packageDir: string = getPackageDir()): Promise<string | undefined> {
+/**
+ * The changelog's text, or undefined when this build has none. `root` is where the documentation
+ * lives: the source checkout, or the agent-dir copy of the bundled documentation (see
+ * src/resources/documentation.ts), so a bundle never reads a CHANGELOG.md that merely happens to
+ * lie two folders above it.
+ */
+export async function readChangelog(
+  root: string = dirname(getDocumentationPaths().readme),
+): Promise<string | undefined> {
   try {
-    return await Deno.readTextFile(join(packageDir, "CHANGELOG.md"));
+    return await Deno.readTextFile(join(root, "CHANGELOG.md"));
   } catch {
-    // No file beside the code (a bundle, a binary, or a checkout without one): the bundle's copy.
+    // A checkout without one, or a copy still being written: the bundle's text, if it has one.
   }
   const { DOCUMENTATION_FILES } = await import("../../resources/documentation_bundle.ts");
   return DOCUMENTATION_FILES["CHANGELOG.md"];
