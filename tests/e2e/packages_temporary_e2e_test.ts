@@ -202,7 +202,7 @@ Deno.test("PKG-11 builtin:mcp is on by default; -builtin:mcp in the user setting
   assertEquals(await mcpToolsBoth({ args: ["--no-extensions", "-e", "builtin:mcp"] }), fx);
 });
 
-Deno.test("PKG-11 -e builtin:<name>: 1.6.0's error for an unknown name; tool-search loads; codemode and llama.cpp say they are not available in this build yet", async () => {
+Deno.test("PKG-11 -e builtin:<name>: 1.6.0's error for an unknown name; tool-search and codemode load; llama.cpp says it is not available in this build yet", async () => {
   requireReferenceCli();
   const server = await startFakeProvider([]);
   const env = await createAgentEnv(server.url);
@@ -230,9 +230,10 @@ Deno.test("PKG-11 -e builtin:<name>: 1.6.0's error for an unknown name; tool-sea
     assertEquals(unknown, [
       'Error: Failed to load extension "builtin:nope": Unknown built-in extension: builtin:nope',
     ]);
-    // builtin:tool-search exists here (issue 14): no error, as in 1.6.0.
+    // builtin:tool-search and builtin:codemode exist here (issue 14): no error, as in 1.6.0.
     assertEquals(await stderrOf("builtin:tool-search", false), []);
-    for (const name of ["codemode", "llama.cpp"]) {
+    assertEquals(await stderrOf("builtin:codemode", false), []);
+    for (const name of ["llama.cpp"]) {
       assertEquals(await stderrOf(`builtin:${name}`, false), [
         `Error: Failed to load extension "builtin:${name}": Built-in extension builtin:${name} is not available in this build yet`,
       ]);
