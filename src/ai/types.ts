@@ -334,6 +334,30 @@ export interface ToolResultMessage<TDetails = any> {
   timestamp: number;
   /** Milliseconds the tool's execution took; absent for results written before pi 1.x. */
   durationMs?: number;
+  /** Calls this tool made to other tools (codemode scripts); kept for the session, not sent to the model. */
+  nestedCalls?: NestedToolCalls;
+}
+
+/** One call a tool made to another tool (pi 1.6.0's record). */
+export interface NestedToolCallRecord {
+  id: string;
+  name: string;
+  /** Omitted when over the size limits; `argumentsBytes` then gives their size. */
+  arguments?: Record<string, unknown>;
+  /** UTF-8 size of the arguments as JSON, set when `arguments` is omitted. */
+  argumentsBytes?: number;
+  /** `unfinished`: still running when the calling tool finished. */
+  status: "ok" | "error" | "unfinished";
+  durationMs?: number;
+  /** Error text, truncated. */
+  error?: string;
+}
+
+/** The bounded record of the calls a tool made to other tools. */
+export interface NestedToolCalls {
+  calls: NestedToolCallRecord[];
+  /** False when calls were dropped, arguments omitted, or calls had not finished. */
+  complete: boolean;
 }
 
 /** Any message the LLM layer sends or receives. */
