@@ -278,6 +278,7 @@ function toResultMessage(done: Finalized): ToolResultMessage {
     isError: done.isError,
     ...(done.durationMs === undefined ? {} : { durationMs: done.durationMs }),
     timestamp: Date.now(),
+    ...(done.result.nestedCalls ? { nestedCalls: done.result.nestedCalls } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
   JsonSchema,
   Message,
   Model,
+  NestedToolCalls,
   SimpleStreamOptions,
   TextContent,
   ThinkingLevel,
@@ -36,6 +37,8 @@ export interface AgentToolResult<TDetails = any> {
   isError?: boolean;
   /** When every call of a batch sets this, the loop stops instead of asking the model again. */
   terminate?: boolean;
+  /** Calls the tool made to other tools, recorded on its result message (`nestedCalls`). */
+  nestedCalls?: NestedToolCalls;
 }
 
 /** Receives partial results while a tool runs (bash output streaming, for instance). */
