@@ -4,8 +4,8 @@
  * `codemode` schema and description, the results the model gets and the session file are compared
  * with pi 1.6.0 run the same way, after normalising what cannot be equal: wall times, the remaining
  * milliseconds of a timeout, error columns (V8 and QuickJS point at different characters of a
- * throwing line), the `models` line of 1.6.0's description and its `nestedCalls` (classifier and
- * image models, and nested call records, are not in this build yet).
+ * throwing line) and the `models` line of 1.6.0's description (classifier and image models are not in
+ * this build yet).
  */
 import { runMcp, stdioServer } from "./mcp_harness.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
@@ -91,16 +91,6 @@ function normalize(value: unknown): unknown {
   );
 }
 
-/** Session lines without 1.6.0's nestedCalls (not recorded in this build yet). */
-function withoutNestedCalls(lines: Line[]): Line[] {
-  return lines.map((line) => {
-    const message = line.message as Line | undefined;
-    if (message?.role !== "toolResult") return line;
-    const { nestedCalls: _dropped, ...rest } = message;
-    return { ...line, message: rest };
-  });
-}
-
 function resultTexts(lines: Line[]): string[] {
   return lines.flatMap((line) => {
     const message = line.message as Line | undefined;
@@ -160,7 +150,16 @@ Deno.test("MCP-CM-01 codemode: tools offered, codemode schema, script results an
     line.data
   );
   assertEquals(stores, [{ set: { k: { n: 1 } }, delete: ["gone"] }]);
+  // Each tool call of a script is recorded on its result message.
+  const nested = ours.sessionLines.flatMap((line) => {
+    const message = line.message as Line | undefined;
+    return message?.nestedCalls ? [message.nestedCalls] : [];
+  });
+  assertEquals(nested[0], {
+    calls: [{ id: "c0/1", name: "mcp__fx__echo", status: "ok", arguments: { text: "hi" }, durationMs: 0 }],
+    complete: true,
+  });
 
   assertEquals(normalize(ours.requests), normalize(ref.requests));
-  assertEquals(normalize(ours.sessionLines), normalize(withoutNestedCalls(ref.sessionLines)));
+  assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
 });

@@ -39,6 +39,7 @@ import {
   saveImages,
   truncateOutput,
 } from "./output.ts";
+import { NestedCallRecorder } from "./nested_calls.ts";
 import { parseCodemodeSource } from "./source.ts";
 import { runInSandbox, type SandboxOutput } from "./sandbox.ts";
 
@@ -164,12 +165,14 @@ async function executeScript(
     }),
   ]));
   let nested = 0;
+  const recorder = new NestedCallRecorder();
   const { validateToolArguments } = await import("../../../ai/validation.ts");
   const run = async (entry: CallableTool, args: unknown, callSignal: AbortSignal): Promise<unknown> => {
     const { tool } = entry;
     const id = `${toolCallId}/${++nested}`;
     const record: CodemodeCallRecord = { id, name: tool.name, args: previewArgs(args), status: "running" };
     calls.push(record);
+    const nestedRecord = recorder.start(id, tool.name, args);
     publish();
     const callStartedAt = performance.now();
     let result: AgentToolResult;
@@ -195,6 +198,7 @@ async function executeScript(
       record.status = callSignal.aborted ? "cancelled" : "error";
       record.error = truncateText(textOf(result) || `Tool "${tool.name}" failed`, ERROR_PREVIEW_CHARS);
     } else record.status = "ok";
+    recorder.finish(nestedRecord, isError, textOf(result) || `Tool "${tool.name}" failed`);
     publish();
     if (entry.outputSchema !== undefined && result.structuredContent !== undefined) {
       return result.structuredContent;
@@ -245,9 +249,11 @@ async function executeScript(
   }\nWall time ${wallTime} seconds\nOutput:\n`;
   const details = snapshot();
   if (truncated.fullOutputPath) details.fullOutputPath = truncated.fullOutputPath;
+  const nestedCalls = recorder.snapshot();
   return {
     content: [{ type: "text", text: header }, ...output],
     details,
+    ...(nestedCalls ? { nestedCalls } : {}),
     ...(result.ok ? {} : { isError: true }),
   };
 }
