@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "b3232d04b71e";
+export const DOCUMENTATION_HASH = "c91d70f7e784";
