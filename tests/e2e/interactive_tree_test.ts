@@ -12,7 +12,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
-import { startInteractiveScenario } from "../support/interactive_scenario.ts";
+import { type InteractiveScenario, startInteractiveScenario } from "../support/interactive_scenario.ts";
 import { assertSameScreens, runScriptedSession, type ScriptStep } from "../support/interactive_script.ts";
 
 const TIMEOUTS = { start: 90_000, step: 30_000 };
@@ -305,4 +305,73 @@ Deno.test("INT-TREE: with branchSummary.skipPrompt Enter moves without asking, t
   const ours = await run(false);
   assertSameScreens(SKIP_STEPS, ours, await run(true));
   assert(!ours.some((screen) => screen.includes("Summarize branch?")), "no question");
+});
+
+/** Custom summary instructions, a summary the provider refuses, then one it writes. */
+const CUSTOM_TURNS: ScriptedTurn[] = [
+  { content: [{ type: "text", text: "Answer one." }] },
+  { content: [{ type: "text", text: "Answer two." }] },
+  { content: [], fault: { kind: "http", status: 400, message: "summary refused" } },
+  { content: [{ type: "text", text: "Numbers were discussed." }] },
+  { content: [{ type: "text", text: "Answer three." }] },
+];
+
+/** Opens /tree, selects the second question and asks for a summary with `instructions`. */
+async function summarizeWith(s: InteractiveScenario, instructions: string): Promise<void> {
+  await s.pane.command("/tree");
+  await s.pane.waitFor(TREE, TIMEOUTS.step, "the navigator");
+  await s.pane.keys("Up", "Enter");
+  await s.pane.waitFor(QUESTION, TIMEOUTS.step, "the question");
+  await s.pane.keys("Down", "Down", "Enter");
+  await s.pane.waitFor((t) => t.includes("Custom summarization instructions"), TIMEOUTS.step, "the editor");
+  await s.pane.type(instructions);
+  await s.pane.keys("Enter");
+}
+
+const CUSTOM_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  { name: "first", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
+  { name: "second", act: (s) => s.pane.command("second question"), ready: (t) => t.includes(" Answer two.") },
+  {
+    name: "refused",
+    act: (s) => summarizeWith(s, "Focus on numbers"),
+    ready: (t) => t.includes("Error: ") && t.includes("summary refused"),
+  },
+  {
+    name: "summarized",
+    act: (s) => summarizeWith(s, "Keep it short"),
+    ready: (t) => t.includes("Navigated to selected point") && t.includes("\nsecond question"),
+  },
+  {
+    name: "third",
+    act: async (s) => {
+      await s.pane.keys("C-c");
+      await s.pane.waitFor((t) => !t.includes("\nsecond question"), TIMEOUTS.step, "the cleared editor");
+      await s.pane.command("third question");
+    },
+    ready: (t) => t.includes(" Answer three."),
+  },
+];
+
+Deno.test("INT-TREE: custom summary instructions reach the model; a summary the provider refuses shows its error and moves nothing, as pi 1.6.0", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario(CUSTOM_TURNS, { reference, height: 40 });
+    try {
+      const { screens, sessionLines } = await runScriptedSession(s, CUSTOM_STEPS, TIMEOUTS);
+      const requests = s.server.requests.map((r) => (r.body as { messages: unknown }).messages);
+      return { screens, entries: normalizeEntries(sessionLines), requests };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  assertSameScreens(CUSTOM_STEPS, ours.screens, reference.screens);
+  assertEquals(ours.entries, reference.entries);
+  assertEquals(ours.requests, reference.requests);
+  assertEquals(ours.requests.length, 5);
+  assert(JSON.stringify(ours.requests[2]).includes("Focus on numbers"), "the first instructions");
+  assert(JSON.stringify(ours.requests[3]).includes("Keep it short"), "the second instructions");
+  const summaries = (ours.entries as { type: string }[]).filter((e) => e.type === "branch_summary");
+  assertEquals(summaries.length, 1, "only the summary written");
 });
