@@ -6,7 +6,7 @@
  * @module
  */
 import type { SessionInfo, SessionListProgress } from "../session/entries.ts";
-import { isSharedSessionDir } from "../session/paths.ts";
+import { getDefaultSessionDirPath, getSessionsRoot, isSharedSessionDir } from "../session/paths.ts";
 import { SessionManager } from "../session/session_manager.ts";
 
 export type { SessionInfo, SessionListProgress };
@@ -25,19 +25,21 @@ export interface SessionListLoaders {
 /**
  * The loaders for a picker opened in `cwd` with sessions kept in `sessionDir`: a custom session
  * folder (not the per-project default) is the only place "all" looks, as in pi 1.6.0; otherwise
- * "all" scans every project folder under `sessionsRoot` (default `<agentDir>/sessions`).
+ * "all" scans every project folder under the agent dir's `sessions/` (`agentDir`, default: the
+ * environment's).
  */
 export function sessionListLoaders(
   cwd: string,
   sessionDir: string | undefined,
-  sessionsRoot?: string,
+  agentDir?: string,
 ): SessionListLoaders {
+  const own = sessionDir ?? (agentDir ? getDefaultSessionDirPath(cwd, agentDir) : undefined);
   return {
-    current: (onProgress) => SessionManager.list(cwd, sessionDir, onProgress),
+    current: (onProgress) => SessionManager.list(cwd, own, onProgress),
     all: (onProgress) =>
       isSharedSessionDir(sessionDir, cwd)
         ? SessionManager.listAll(sessionDir, onProgress)
-        : SessionManager.listAll(onProgress, sessionsRoot),
+        : SessionManager.listAll(onProgress, agentDir ? getSessionsRoot(agentDir) : undefined),
   };
 }
 
