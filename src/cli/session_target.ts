@@ -207,7 +207,7 @@ async function selectSession(args: CliArgs, ctx: SessionTargetContext): Promise<
         "Error: --resume needs a terminal to show the session picker; use --session <id> or --continue",
       );
     }
-    const picked = await ctx.pickSession(sessionListLoaders(cwd, sessionDir, sessionsRoot));
+    const picked = await ctx.pickSession(sessionListLoaders(cwd, sessionDir, ctx.agentDir));
     if (!picked) throw new CliExit(dim("No session selected"), 0, false);
     return SessionManager.open(picked, sessionDir);
   }
