@@ -115,6 +115,13 @@ export class FileSource implements DeferredSource {
   }
 }
 
+/** A buffer twice as long holding `buf`'s bytes (a line longer than the read buffer). */
+export function doubled(buf: Uint8Array): Uint8Array<ArrayBuffer> {
+  const bigger = new Uint8Array(buf.length * 2);
+  bigger.set(buf);
+  return bigger;
+}
+
 function isBlank(b: Uint8Array): boolean {
   for (let i = 0; i < b.length; i++) {
     const c = b[i];
@@ -244,12 +251,8 @@ export function scanSessionFileLazily(
       entryLines.push(lineNumber);
     };
     for (;;) {
-      if (filled === buf.length) {
-        // One line fills the buffer: grow it (the longest line bounds the memory).
-        const bigger = new Uint8Array(buf.length * 2);
-        bigger.set(buf);
-        buf = bigger;
-      }
+      // One line fills the buffer: grow it (the longest line bounds the memory).
+      if (filled === buf.length) buf = doubled(buf);
       const n = file.readSync(buf.subarray(filled));
       if (n === null || n === 0) break;
       lastByte = buf[filled + n - 1];

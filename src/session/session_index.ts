@@ -20,6 +20,7 @@
 import type { FileEntry } from "./entries.ts";
 import { buildLazy, describeLazy, type LazyPairs } from "./lazy_json.ts";
 import {
+  doubled,
   FileSource,
   type LazyLoadedFile,
   type LazyReadOptions,
@@ -115,11 +116,7 @@ function readTextLines(path: string, onLine: (line: string) => boolean): boolean
     let buf = new Uint8Array(READ_CHUNK);
     let filled = 0;
     for (;;) {
-      if (filled === buf.length) {
-        const bigger = new Uint8Array(buf.length * 2);
-        bigger.set(buf);
-        buf = bigger;
-      }
+      if (filled === buf.length) buf = doubled(buf);
       const n = file.readSync(buf.subarray(filled));
       if (n === null || n === 0) return filled === 0;
       const end = filled + n;

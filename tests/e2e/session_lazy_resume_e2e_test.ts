@@ -5,6 +5,8 @@
  * `--session <file> -p hi` three ways — a full load (`PI_SESSION_LOAD=eager`), everything through
  * the lazy path (`lazy-all`) and the default thresholds — and a generated session with big tool
  * results, side branches and a compaction is continued with `-c -p hi` the same three ways.
+ * Each is also resumed through the session index (`<file>.idx`): once without one (the run writes
+ * it) and once from it, also after another process appended to the session in between.
  */
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
@@ -44,18 +46,18 @@ interface Outcome {
 
 async function withServer(
   fn: (
-    resume: (args: string[], mode: string) => Promise<Outcome>,
+    resume: (args: string[], mode: string, index?: string) => Promise<Outcome>,
     env: Awaited<ReturnType<typeof createAgentEnv>>,
   ) => Promise<void>,
 ): Promise<void> {
   const server = await startFakeProvider();
   const env = await createAgentEnv(server.url);
   try {
-    const resume = async (args: string[], mode: string): Promise<Outcome> => {
+    const resume = async (args: string[], mode: string, index = "off"): Promise<Outcome> => {
       server.push({ content: [{ type: "text", text: "hello" }] });
       const before = server.requests.length;
       const r = await spawnPi([...args, "--model", "fake-anthropic/test-model", "-p", "hi"], {
-        env: { ...env.env, PI_OFFLINE: "1", PI_SESSION_LOAD: mode },
+        env: { ...env.env, PI_OFFLINE: "1", PI_SESSION_LOAD: mode, PI_SESSION_INDEX: index },
         cwd: env.cwd,
       });
       const sent = server.requests.slice(before).map((q) => JSON.stringify(q.body));
@@ -85,6 +87,30 @@ Deno.test("SES-08 issue 12 e2e: --session <fixture> -p hi sends the same request
       assertEquals(eager.code, 0, `${fixture}: ${eager.stderr}`);
       assertEquals(eager.body.length > 0, true, fixture);
       for (const outcome of lazy) assertEquals(outcome, eager, fixture);
+      // Through the session index (written after any scan with `always`): without it, then from it.
+      const copy = join(env.root, "resumed.jsonl");
+      const original = withCwd(await Deno.readTextFile(fixture), env.cwd);
+      await Deno.remove(`${copy}.idx`).catch(() => {});
+      await Deno.writeTextFile(copy, original);
+      assertEquals(
+        await resume(["--session", copy], "default", "always"),
+        eager,
+        `${fixture} (writing the index)`,
+      );
+      if (JSON.parse(original.slice(0, original.indexOf("\n"))).version !== 3) {
+        // Migrated and rewritten: the index of the old bytes is gone with them.
+        assertEquals(await Deno.stat(`${copy}.idx`).then(() => true, () => false), false, fixture);
+        continue;
+      }
+      const index = await Deno.readFile(`${copy}.idx`);
+      await Deno.writeTextFile(copy, original);
+      assertEquals(
+        await resume(["--session", copy], "default", "always"),
+        eager,
+        `${fixture} (from the index)`,
+      );
+      // The index was used: a run that had to scan would have written a new one.
+      assertEquals(await Deno.readFile(`${copy}.idx`), index, fixture);
     }
   });
 });
@@ -114,5 +140,43 @@ Deno.test("SES-08 issue 12 e2e: -c -p hi on a session with big tool results, bra
     assertEquals(eager.body.includes("Turn 1099: read file 1099.ts"), true);
     assertEquals(eager.body.includes("Turn 900: read file 900.ts"), false);
     for (const outcome of lazy) assertEquals(outcome, eager);
+
+    // With the index, as pi runs by default: the first resume writes it, later ones read it.
+    const live = join(dir, "2026-01-01T00-00-00-000Z_019ad000-0000-7000-8000-000000000001.jsonl");
+    await Deno.remove(`${live}.idx`).catch(() => {});
+    await Deno.copyFile(pristine, live);
+    assertEquals(await resume(["-c"], "default", ""), eager, "writing the index");
+    const index = await Deno.readFile(`${live}.idx`);
+    await Deno.copyFile(pristine, live);
+    assertEquals(await resume(["-c"], "default", ""), eager, "from the index");
+    assertEquals(await Deno.readFile(`${live}.idx`), index);
+
+    // Another process appends a turn between the index and its use: both loads send it.
+    const lines = (await Deno.readTextFile(pristine)).trimEnd().split("\n");
+    const lastId = JSON.parse(lines[lines.length - 1]).id;
+    const turn = JSON.stringify({
+      type: "message",
+      id: "aaaa0001",
+      parentId: lastId,
+      timestamp: "2026-01-02T00:00:00.000Z",
+      message: {
+        role: "user",
+        content: [{ type: "text", text: "appended by another pi" }],
+        timestamp: 1767312000000,
+      },
+    });
+    const appended: Outcome[] = [];
+    for (const mode of ["eager", "default"]) {
+      await Deno.copyFile(pristine, live);
+      await Deno.writeFile(`${live}.idx`, index);
+      const sh = await new Deno.Command("sh", {
+        args: ["-c", 'printf "%s\\n" "$TURN" >> "$FILE"'],
+        env: { TURN: turn, FILE: live },
+      }).output();
+      assertEquals(sh.code, 0);
+      appended.push(await resume(["-c"], mode, ""));
+    }
+    assertEquals(appended[0].body.includes("appended by another pi"), true);
+    assertEquals(appended[1], appended[0]);
   });
 });
