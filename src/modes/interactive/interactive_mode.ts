@@ -485,6 +485,8 @@ export class InteractiveApp implements CommandHost {
     editor.onAction("app.tools.expand", () => this.toggleToolsExpanded());
     editor.onAction("app.thinking.toggle", () => {
       const hide = !this.chat.thinkingHidden;
+      // Saved, as 1.6.0 does and as /settings' "Hide thinking" does.
+      this.session.settingsManager.setHideThinkingBlock(hide);
       this.chat.setHideThinking(hide);
       this.chat.addNotice("status", `Thinking blocks: ${hide ? "hidden" : "visible"}`);
       this.ui.requestRender();
