@@ -425,3 +425,21 @@ Deno.test("INT-SETTINGS: the per-model thinking submenu saves modelThinkingLevel
   });
   assertEquals(ours.settings, reference.settings);
 });
+
+Deno.test("INT-SETTINGS: Ctrl+T saves hideThinkingBlock as /settings does (pi 1.6.0); the next start keeps thinking hidden", async () => {
+  const s = await startInteractiveScenario([REPLY], { reasoning: true });
+  try {
+    await startPi(s);
+    await s.pane.keys("C-t");
+    await s.pane.waitFor((t) => t.includes("Thinking blocks: hidden"), TIMEOUTS.step, "the status");
+    assertEquals((await waitForSettings(s, (v) => "hideThinkingBlock" in v)).hideThinkingBlock, true);
+    await quitPi(s);
+    await startPi(s);
+    await s.pane.command("a question");
+    const screen = await s.pane.waitFor((t) => t.includes("The answer."), TIMEOUTS.step, "the reply");
+    assert(!screen.includes("Pondering the question deeply."), `thinking hidden after a restart:\n${screen}`);
+    await quitPi(s);
+  } finally {
+    await s.close();
+  }
+});
