@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "4a0e22de4f72";
+export const DOCUMENTATION_HASH = "dfe88a9849c3";
