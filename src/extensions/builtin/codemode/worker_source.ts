@@ -3,7 +3,7 @@
  * Worker with every permission denied, so it needs no file of its own (and works the same from a
  * source checkout, the bundle or a compiled binary).
  *
- * The permissions are the wall: a script that reaches `globalThis.Deno` or `import("node:fs")` can
+ * The permissions are the wall: a script that reaches `globalThis.Deno` or imports a Node built-in can
  * read, write, run and connect to nothing ("Requires read access …"). On top of that the script's
  * function shadows the runtime's names (`Deno`, `fetch`, timers, `postMessage` …) with undefined
  * parameters, so `typeof fetch` is "undefined" as in pi 1.6.0's QuickJS sandbox. The script reaches
