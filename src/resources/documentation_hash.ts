@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "dfe88a9849c3";
+export const DOCUMENTATION_HASH = "36afaf76af51";
