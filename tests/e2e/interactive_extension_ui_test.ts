@@ -11,6 +11,8 @@ import { assert, assertEquals } from "../support/assert.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
 import { type InteractiveScenario, startInteractiveScenario } from "../support/interactive_scenario.ts";
 import { screenDifferences, type ScriptStep } from "../support/interactive_script.ts";
+import { requireReference } from "../../scripts/reference/locate.ts";
+import { join } from "node:path";
 
 const TIMEOUTS = { start: 90_000, step: 30_000 };
 const SIZE = { width: 100, height: 50 };
@@ -153,8 +155,8 @@ const STEPS: ScriptStep[] = [
   { name: "factory error", act: send("/boom"), ready: (t) => t.includes("widget factory failed") },
 ];
 
-/** The first row of the widgets above the editor (where the docked part of a screen starts). */
-const DOCK_START = /^ (Widget line one|Factory widget)$/;
+/** The first row of the widgets above the editor, or the editor's border (where the docked part starts). */
+const DOCK_START = /^( (Widget line one|Factory widget|Above editor widget)|─+)$/;
 
 /**
  * The screen with what this build does not show yet taken out: 1.6.0 lists loaded extensions under
@@ -166,7 +168,8 @@ function withoutResourceList(screen: string): string {
   const at = lines.indexOf("[Extensions]");
   if (at === -1) return screen;
   let end = at + 1;
-  while (lines[end]?.startsWith("  ")) end++;
+  // Its rows: one per extension (indented), long paths continued on rows of their own.
+  while (lines[end] !== undefined && lines[end] !== "") end++;
   if (lines[end] === "") end++;
   lines.splice(at, end - at);
   const dock = lines.findIndex((line, i) => i >= at && DOCK_START.test(line));
@@ -450,5 +453,69 @@ Deno.test("EXT-07: an extension's header and footer replace the built-in ones, a
   const reference = await runFrameScript(true);
   const differences = FRAME_STEPS.flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
   if (differences.length > 0) console.log(ours.join("\n=====\n"));
+  assertEquals(differences, [], "screens differ from pi 1.6.0's");
+});
+
+/** Examples shipped with 1.6.0 that use ctx.ui in the TUI, loaded together. */
+const EXAMPLES = ["widget-placement.ts", "status-line.ts", "timed-confirm.ts"];
+
+const EXAMPLE_STEPS: ScriptStep[] = [
+  {
+    name: "start-up",
+    act: async () => {},
+    ready: (t) =>
+      t.includes("Above editor widget") && t.includes("Below editor widget") && t.includes("Ready"),
+  },
+  {
+    name: "turn",
+    act: send("hello"),
+    ready: (t) => t.includes("Hi there.") && t.includes("✓ Turn 1 complete"),
+  },
+  {
+    name: "timed select",
+    act: send("/timed-select"),
+    ready: (t) => /Pick an option \((10|9)s\)/.test(t),
+  },
+  { name: "selected", act: press("Down", "Enter"), ready: (t) => t.includes("Selected: Option B") },
+  {
+    name: "timed confirm",
+    act: async (s) => {
+      await s.pane.command("/timed");
+      await s.pane.waitFor((t) => t.includes("Timed Confirmation"), TIMEOUTS.step, "the confirmation");
+      await s.pane.keys("Enter");
+    },
+    ready: (t) => t.includes("Confirmed by user!"),
+  },
+];
+
+async function runExamples(reference: boolean): Promise<string[]> {
+  const turns: ScriptedTurn[] = [{ content: [{ type: "text", text: "Hi there." }] }];
+  const s = await startInteractiveScenario(turns, { reference, ...SIZE });
+  try {
+    const dir = join(requireReference().packageDir, "examples", "extensions");
+    const args = EXAMPLES.flatMap((name) => ["-e", join(dir, name)]);
+    await s.pane.command(`clear; ${s.piCommand(args)}`);
+    const screens: string[] = [];
+    for (const [i, step] of EXAMPLE_STEPS.entries()) {
+      await step.act(s);
+      await s.pane.waitFor(step.ready, i === 0 ? TIMEOUTS.start : TIMEOUTS.step, step.name);
+      // The countdown moves on while the screen is taken: its seconds are masked.
+      const screen = withoutResourceList(s.normalized(await s.pane.settle(500, 5_000)));
+      screens.push(screen.replace(/ \(\d+s\)$/m, " (<n>s)"));
+    }
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    return screens;
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("EXT-07: 1.6.0's widget-placement, status-line and timed-confirm examples in the TUI show what 1.6.0 shows", async () => {
+  const ours = await runExamples(false);
+  assert(ours[1].endsWith("\n✓ Turn 1 complete"), "the status after the turn");
+  const reference = await runExamples(true);
+  const differences = EXAMPLE_STEPS.flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
+  if (differences.length > 0) console.log(ours.join("\n=====\n"), "\n#####\n", reference.join("\n=====\n"));
   assertEquals(differences, [], "screens differ from pi 1.6.0's");
 });
