@@ -163,3 +163,33 @@ Deno.test("MCP-CM-01 codemode: tools offered, codemode schema, script results an
   assertEquals(normalize(ours.requests), normalize(ref.requests));
   assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
 });
+
+Deno.test("MCP-CM-02 mixed exposures: a direct tool says how scripts call it, tool_search loads a deferred one, hidden ones stay out of ALL_TOOLS; equal to pi 1.6.0", async () => {
+  const config = {
+    mcpServers: { fx: stdioServer({ toolExposure: { echo: "direct", add: "deferred", "c*": "hidden" } }) },
+  };
+  const turns = [
+    { content: [{ type: "toolCall", id: "c1", name: "tool_search", arguments: { query: "add numbers" } }] },
+    { content: [{ type: "toolCall", id: "c2", name: "mcp__fx__add", arguments: { a: 1, b: 2 } }] },
+    script(
+      "c3",
+      `return [ALL_TOOLS.map((t) => t.name), await describeNamespace("fx"), (await searchTools("large text")).map((t) => t.name), await describeTool("mcp__fx__echo")];`,
+    ),
+    DONE,
+  ] as ScriptedTurn[];
+  const ours = await runMcp({ globalConfig: config, turns });
+  const ref = await runMcp({ globalConfig: config, turns, reference: true });
+  assertEquals([ours.result.code, ours.stderr], [0, ""]);
+  const names = ours.requests.map((request) => (request.body.tools as Line[]).map((tool) => tool.name));
+  assertEquals(names[0], ["read", "bash", "edit", "write", "codemode", "tool_search", "mcp__fx__echo"]);
+  assertEquals(names[1], [...names[0], "mcp__fx__add"]);
+  const echo = (ours.requests[0].body.tools as Line[]).find((tool) => tool.name === "mcp__fx__echo")!;
+  assertEquals(
+    echo.description,
+    "Echo the text back.\n\nCodemode: `tools.mcp__fx__echo(args)` resolves to `{ content, structuredContent?, isError? }`.",
+  );
+  const listed = JSON.parse(resultTexts(ours.sessionLines)[2].split("Output:\n")[1])[0] as string[];
+  assert(!listed.includes("mcp__fx__crash") && listed.includes("mcp__fx__add"), listed.join(","));
+  assertEquals(normalize(ours.requests), normalize(ref.requests));
+  assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
+});

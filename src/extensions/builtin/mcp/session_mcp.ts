@@ -323,28 +323,27 @@ export class SessionMcp {
       (tool as AgentTool & { outputSchema?: unknown }).outputSchema;
   }
 
-  /** The tools a codemode script may call: the declared ones and every undeclared MCP tool. */
+  /**
+   * The tools a codemode script may call, in the order they were registered (as 1.6.0 lists them in
+   * `ALL_TOOLS`): the declared tools of the session, then the MCP tools, declared or not.
+   */
   #callableTools(): CallableTool[] {
-    const tools = new Map<string, CallableTool>();
-    for (const tool of this.#target.agent.state.tools) {
-      tools.set(tool.name, {
+    const active = new Map(this.#target.agent.state.tools.map((tool) => [tool.name, tool]));
+    const names = [
+      ...[...active.keys()].filter((name) => !this.#registered.has(name)),
+      ...[...this.#registered].filter((name) => active.has(name) || this.#indirect.has(name)),
+    ];
+    return names.map((name) => {
+      const declared = active.get(name);
+      const tool = declared ?? (this.#indirect.get(name) as unknown as AgentTool);
+      return {
         tool,
-        description: this.#described.get(tool) ?? tool.description,
+        description: (declared && this.#described.get(declared)) ?? tool.description,
         guidelines: (tool as AgentTool & { promptGuidelines?: string[] }).promptGuidelines,
         outputSchema: this.#outputSchemaOf(tool),
-        namespace: this.#scriptShapes.get(tool.name)?.namespace,
-      });
-    }
-    for (const tool of this.#indirect.values()) {
-      if (tools.has(tool.name)) continue;
-      const agentTool = tool as unknown as AgentTool;
-      tools.set(tool.name, {
-        tool: agentTool,
-        outputSchema: this.#outputSchemaOf(agentTool),
-        namespace: tool.namespace,
-      });
-    }
-    return [...tools.values()];
+        namespace: this.#scriptShapes.get(name)?.namespace ?? this.#indirect.get(name)?.namespace,
+      };
+    });
   }
 
   /** A server's namespace as tool search and codemode see it. */
