@@ -274,12 +274,17 @@ Deno.test("INT-TREE: the treeFilterMode setting opens the navigator filtered; Es
   assert(last.includes("second question") && last.includes("Answer two."), "the leaf did not move");
 });
 
-/** branchSummary.skipPrompt: Enter moves at once, without the question. */
+/** Ctrl+X copies the selected entry; with branchSummary.skipPrompt Enter moves at once, without the question. */
 const SKIP_STEPS: ScriptStep[] = [
   { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
   { name: "first", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
   { name: "second", act: (s) => s.pane.command("second question"), ready: (t) => t.includes(" Answer two.") },
   { name: "tree", act: (s) => s.pane.command("/tree"), ready: (t) => TREE(t) && t.includes("(5/5)") },
+  {
+    name: "copied",
+    act: (s) => s.pane.keys("C-x"),
+    ready: (t) => t.includes("Copied selected message to clipboard") && TREE(t),
+  },
   {
     name: "moved",
     act: (s) => s.pane.keys("Up", "Enter"),
@@ -289,7 +294,7 @@ const SKIP_STEPS: ScriptStep[] = [
   { name: "cleared", act: (s) => s.pane.keys("C-c"), ready: (t) => !t.includes("\nsecond question") },
 ];
 
-Deno.test("INT-TREE: with branchSummary.skipPrompt Enter moves without asking, the message back in the editor, as pi 1.6.0 does", async () => {
+Deno.test("INT-TREE: Ctrl+X copies the selected entry; with branchSummary.skipPrompt Enter moves without asking, the message back in the editor, as pi 1.6.0 does", async () => {
   const run = async (reference: boolean) => {
     const s = await startInteractiveScenario(TURNS, {
       reference,
