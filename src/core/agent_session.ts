@@ -696,7 +696,7 @@ export class AgentSession {
     if (!this.modelRegistry.hasConfiguredAuth(model)) {
       return Promise.reject(new Error(`No API key for ${model.provider}/${model.id}`));
     }
-    this.#applyModel(model, this.#thinkingForSwitch());
+    this.#applyModel(model, this.#thinkingForSwitch(model));
     return Promise.resolve();
   }
 
@@ -704,7 +704,8 @@ export class AgentSession {
     this.agent.state.model = model;
     this.sessionManager.appendModelChange(model.provider, model.id);
     this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
-    this.setThinkingLevel(thinking);
+    // A model switch does not rewrite the saved default thinking level (1.6.0).
+    this.setThinkingLevel(thinking, { saveDefault: false });
   }
 
   /** Moves to the next (or previous) scoped or available model; undefined when there is only one. */
@@ -719,16 +720,20 @@ export class AgentSession {
     if (index === -1) index = 0;
     const len = candidates.length;
     const next = candidates[direction === "forward" ? (index + 1) % len : (index - 1 + len) % len];
-    this.#applyModel(next.model, this.#thinkingForSwitch(next.thinkingLevel));
+    this.#applyModel(next.model, this.#thinkingForSwitch(next.model, next.thinkingLevel));
     return Promise.resolve({ model: next.model, thinkingLevel: this.thinkingLevel, isScoped: scoped });
   }
 
-  #thinkingForSwitch(explicit?: AgentThinkingLevel): AgentThinkingLevel {
+  /**
+   * The level a switch to `target` takes, as in 1.6.0: the scope's explicit level, else the model's own
+   * (`modelThinkingLevels`), else the saved default, else the current one.
+   */
+  #thinkingForSwitch(target: Model, explicit?: AgentThinkingLevel): AgentThinkingLevel {
     if (explicit !== undefined) return explicit;
-    if (!this.supportsThinking()) {
-      return (this.settingsManager.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
-    }
-    return this.thinkingLevel;
+    const own = this.settingsManager.getModelThinkingLevel(target.provider, target.id);
+    if (own !== undefined) return own as AgentThinkingLevel;
+    return (this.settingsManager.getDefaultThinkingLevel() ?? this.thinkingLevel ??
+      DEFAULT_THINKING_LEVEL) as AgentThinkingLevel;
   }
 
   /**
