@@ -443,3 +443,46 @@ Deno.test("INT-SETTINGS: Ctrl+T saves hideThinkingBlock as /settings does (pi 1.
     await s.close();
   }
 });
+
+const OWN_LEVEL_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(fake-anthropic) test-model • medium") },
+  {
+    name: "to google",
+    act: (s) => s.pane.keys("C-p"),
+    ready: (t) => t.includes("(fake-google) test-model • high"),
+  },
+  { name: "back", act: (s) => s.pane.keys("C-p"), ready: (t) => t.includes("(fake-anthropic) test-model") },
+];
+
+Deno.test("INT-SCOPED: Ctrl+P to a model with its own thinking level (modelThinkingLevels) takes that level without saving it as the default; as pi 1.6.0", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario([], {
+      reference,
+      reasoning: true,
+      settings: {
+        enabledModels: ["fake-anthropic/test-model", "fake-google/test-model"],
+        modelThinkingLevels: { "fake-google/test-model": "high" },
+      },
+    });
+    try {
+      await s.pane.command(`clear; ${s.piCommand()}`);
+      const screens = await collectScreens(s, OWN_LEVEL_STEPS, TIMEOUTS);
+      await quitPi(s);
+      return { screens, settings: await settingsJson(s) };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  assertSameScreens(OWN_LEVEL_STEPS, ours.screens, reference.screens);
+  assert(
+    ours.screens[1].includes(" Switched to Test model (google-generative-ai) (thinking: high)"),
+    ours.screens[1],
+  );
+  assertEquals(ours.settings.defaultThinkingLevel, undefined);
+  assertEquals(
+    { enabled: ours.settings.enabledModels, levels: ours.settings.modelThinkingLevels },
+    { enabled: reference.settings.enabledModels, levels: reference.settings.modelThinkingLevels },
+  );
+});
