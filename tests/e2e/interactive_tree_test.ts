@@ -380,3 +380,55 @@ Deno.test("INT-TREE: custom summary instructions reach the model; a summary the 
   const summaries = (ours.entries as { type: string }[]).filter((e) => e.type === "branch_summary");
   assertEquals(summaries.length, 1, "only the summary written");
 });
+
+/** /tree while a reply streams: moving stops the reply first. */
+const STREAM_TURNS: ScriptedTurn[] = [
+  { content: [{ type: "text", text: "Answer one." }] },
+  // Slow enough that nothing of it has arrived when the move aborts it.
+  { content: [{ type: "text", text: "Never shown." }], chunkDelayMs: 6_000 },
+  { content: [{ type: "text", text: "Answer three." }] },
+];
+
+const STREAM_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  { name: "first", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
+  {
+    name: "tree while streaming",
+    act: async (s) => {
+      await s.pane.command("second question");
+      await s.pane.waitFor((t) => t.includes("Working"), TIMEOUTS.step, "the working indicator");
+      await s.pane.command("/tree");
+    },
+    ready: (t) => TREE(t) && t.includes("› • user: second question"),
+  },
+  {
+    name: "moved while streaming",
+    act: async (s) => {
+      await s.pane.keys("Up", "Enter");
+      await s.pane.waitFor(QUESTION, TIMEOUTS.step, "the question");
+      await s.pane.keys("Enter");
+    },
+    ready: (t) => t.includes("Navigated to selected point") && !t.includes("Working"),
+  },
+  { name: "third", act: (s) => s.pane.command("third question"), ready: (t) => t.includes(" Answer three.") },
+];
+
+Deno.test("INT-TREE: moving in /tree while a reply streams aborts the reply first, as pi 1.6.0", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario(STREAM_TURNS, { reference, height: 40 });
+    try {
+      const { screens, sessionLines } = await runScriptedSession(s, STREAM_STEPS, TIMEOUTS);
+      const requests = s.server.requests.map((r) => (r.body as { messages: unknown }).messages);
+      return { screens, entries: normalizeEntries(sessionLines), requests };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  assertSameScreens(STREAM_STEPS, ours.screens, reference.screens);
+  assertEquals(ours.entries, reference.entries);
+  assertEquals(ours.requests, reference.requests);
+  const last = JSON.stringify(ours.requests[ours.requests.length - 1]);
+  assert(last.includes("Answer one.") && !last.includes("second question"), "the branch moved to");
+});
