@@ -8,7 +8,9 @@
  * editor is cancelled back to the question), the summary is written, the chat shows the new
  * branch with its `[branch]` box, and the next prompt sends only that branch's history. The same
  * keystrokes run in our `pi` and in the reference, in tmux panes of the same size: screens,
- * session entries and the requests to the model must be equal.
+ * session entries and the requests to the model must be equal. Further scripts: the treeFilterMode
+ * setting and a summary cancelled while written; Ctrl+X and branchSummary.skipPrompt; custom
+ * summary instructions and a summary the provider refuses; a move while a reply streams.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
