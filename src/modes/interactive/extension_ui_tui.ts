@@ -94,6 +94,8 @@ export class TuiExtensionUI {
   readonly #dialogs: Component[] = [];
   readonly #overlays = new Set<() => void>();
   readonly #theme: ExtensionTheme;
+  /** The hooks this build lacks that an extension was already told about. */
+  readonly #toldUnavailable = new Set<string>();
   /** Widgets, footer and header. */
   readonly #frame: ExtensionFrame;
 
@@ -150,7 +152,9 @@ export class TuiExtensionUI {
         this.workingIndicator = options;
         this.onWorkingChange?.();
       },
-      setHiddenThinkingLabel: () => {},
+      setHiddenThinkingLabel: (label?: string) => {
+        if (label !== undefined) this.#notAvailable("ctx.ui.setHiddenThinkingLabel");
+      },
       setWidget: (key: string, content: unknown, options?: WidgetOptions) =>
         this.#frame.setWidget(key, content, options),
       setFooter: (factory?: FooterFactory) => this.#frame.setFooter(factory),
@@ -181,6 +185,8 @@ export class TuiExtensionUI {
 
   /** A hook this build does not have yet: said once in the chat, never silently ignored. */
   #notAvailable(what: string): void {
+    if (this.#toldUnavailable.has(what)) return;
+    this.#toldUnavailable.add(what);
     this.host.chat.addNotice("warning", `${what} is not available in this build yet`);
     this.host.ui.requestRender();
   }
