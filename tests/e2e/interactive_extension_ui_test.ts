@@ -274,6 +274,8 @@ export default function (pi) {
   pi.on("session_start", async (_event, ctx) => {
     const ok = await ctx.ui.confirm("Start?", "A dialog from session_start");
     ctx.ui.notify("started=" + ok + " mode=" + ctx.mode + " hasUI=" + ctx.hasUI, "info");
+    ctx.ui.setEditorComponent(() => ({}));
+    ctx.ui.setEditorComponent(() => ({}));
     ctx.ui.setStatus("gone", "status to remove");
     ctx.ui.setWidget("gone", ["Widget to remove"]);
     ctx.ui.setWidget("broken", () => ({
@@ -339,6 +341,8 @@ Deno.test("EXT-07: errors thrown by an extension's widget, component and shortcu
       "the widget's error",
     );
     assert(started.includes("(auto)"), "the footer is drawn");
+    const unavailable = "Warning: ctx.ui.setEditorComponent is not available in this build yet";
+    assertEquals(started.split(unavailable).length, 2, "a hook this build lacks is named, once");
     assert(
       started.includes("\n Widget to remove\n") && started.includes("\nstatus to remove"),
       "widget and status",
