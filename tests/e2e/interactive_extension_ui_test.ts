@@ -376,6 +376,18 @@ Deno.test("EXT-07: errors thrown by an extension's widget, component and shortcu
     );
     assert(answered.includes(" slow question"), "the prompt sent by the extension");
     assertEquals(s.server.requests.length, 1);
+
+    // A new session: what the extension put on screen goes, and its session_start handler runs again.
+    await s.pane.command("/new");
+    await s.pane.waitFor((t) => t.includes("A dialog from session_start"), TIMEOUTS.step, "the dialog again");
+    await s.pane.keys("Escape");
+    const renewed = await s.pane.waitFor(
+      (t) => t.includes("started=false mode=tui"),
+      TIMEOUTS.step,
+      "the new session's start",
+    );
+    assert(!renewed.includes("Fetching the answer") && !renewed.includes("Slow answer arrives."), renewed);
+    assert(renewed.includes("\n Widget to remove\n"), "the widget set again by session_start");
     await s.pane.command("/quit");
     await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
   } finally {
