@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "f4b9fbebcf67";
+export const DOCUMENTATION_HASH = "aadba46125c8";
