@@ -193,3 +193,32 @@ Deno.test("MCP-CM-02 mixed exposures: a direct tool says how scripts call it, to
   assertEquals(normalize(ours.requests), normalize(ref.requests));
   assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
 });
+
+Deno.test("MCP-CM-03 --tools, --exclude-tools and --no-tools choose codemode and tool_search like other tools; scripts still reach the MCP tools; equal to pi 1.6.0", async () => {
+  const config = { mcpServers: { fx: stdioServer({}), d: stdioServer({ exposure: "deferred" }) } };
+  const cases: [string[], string[]][] = [
+    [["--tools", "read"], ["read"]],
+    [["--tools", "read,codemode"], ["read", "codemode"]],
+    [["--tools", "read,tool_search,mcp__fx__*"], ["read", "tool_search"]],
+    [["--exclude-tools", "codemode"], ["read", "bash", "edit", "write", "tool_search"]],
+    [["--no-tools"], []],
+  ];
+  for (const [args, expected] of cases) {
+    const ours = await runMcp({ globalConfig: config, turns: [DONE], args });
+    const ref = await runMcp({ globalConfig: config, turns: [DONE], args, reference: true });
+    const names = (run: typeof ours) =>
+      ((run.requests[0].body.tools ?? []) as Line[]).map((tool) => tool.name);
+    assertEquals(names(ours), expected, args.join(" "));
+    assertEquals(names(ours), names(ref), args.join(" "));
+  }
+  // An allowlist without mcp__ entries keeps the MCP tools reachable from scripts.
+  const turns = [script("c1", `return (await tools.mcp__fx__echo({ text: "hi" })).content[0].text;`), DONE];
+  const args = ["--tools", "read,codemode"];
+  const ours = await runMcp({ globalConfig: config, turns, args });
+  const ref = await runMcp({ globalConfig: config, turns, args, reference: true });
+  assertEquals(
+    String(normalize(resultTexts(ours.sessionLines)[0])),
+    "Script completed\nWall time X seconds\nOutput:\necho: hi",
+  );
+  assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
+});

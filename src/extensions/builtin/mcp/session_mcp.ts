@@ -104,6 +104,18 @@ export function mcpToolAllowed(flags: McpToolFlags | undefined): (name: string) 
   return (name) => !excluded(name) && (!filtering || named(name));
 }
 
+/**
+ * Whether an MCP tool exists at all (for codemode and tool_search to reach): `--exclude-tools`
+ * removes matches, and an allowlist `--tools` removes MCP tools only when one of its entries starts
+ * with `mcp__` (1.6.0, docs/mcp.md).
+ */
+export function mcpToolExists(flags: McpToolFlags | undefined): (name: string) => boolean {
+  const excluded = toolNameMatcher(flags?.excludeTools ?? []);
+  const list = (flags?.tools ?? []).filter((entry) => !/^[+-]/.test(entry) && entry.startsWith("mcp__"));
+  const named = toolNameMatcher(list);
+  return (name) => !excluded(name) && (list.length === 0 || named(name));
+}
+
 interface ServerState {
   entry: McpServerEntry;
   connection?: McpServerConnection;
@@ -137,6 +149,7 @@ export class SessionMcp {
   #pending: Promise<void> = Promise.resolve();
   #log: McpServerLog;
   #allowed: (name: string) => boolean;
+  #exists: (name: string) => boolean;
   /** Registered tools that are not declared until loaded (`deferred`/`codemode` exposure), by name. */
   #indirect = new Map<string, SearchableTool>();
   /** Names this session registered (so re-registration keeps a loaded tool declared). */
@@ -164,6 +177,7 @@ export class SessionMcp {
     this.#autoEnableCodemode = loaded.autoEnableCodemode ?? true;
     this.#log = new McpServerLog(join(options.agentDir, "mcp.log"));
     this.#allowed = mcpToolAllowed(options.toolFlags);
+    this.#exists = mcpToolExists(options.toolFlags);
   }
 
   /** Starts every enabled server in the background and hooks the session. */
@@ -240,7 +254,10 @@ export class SessionMcp {
       this.#toolOwners.set(name, owner);
       named.add(name);
       const exposure = getMcpToolExposure(entry.config, tool.name);
-      if (exposure === "hidden" || !this.#allowed(name)) continue;
+      // Direct tools are declared only when the tool flags allow; the others only need to exist.
+      if (exposure === "hidden" || !(exposure === "direct" ? this.#allowed(name) : this.#exists(name))) {
+        continue;
+      }
       current.add(name);
       const definition = createMcpToolDefinition({
         server,
@@ -384,7 +401,7 @@ export class SessionMcp {
     const wasDirect = this.#resourceExposure === "direct";
     this.#resourceExposure = next;
     const tools = createMcpResourceTools(() => this.#resourceServers()).filter((tool) =>
-      this.#allowed(tool.name)
+      next === "direct" ? this.#allowed(tool.name) : this.#exists(tool.name)
     );
     this.#register(tools, next === "direct" ? [] : tools);
     if (wasDirect) {
@@ -450,7 +467,11 @@ export class SessionMcp {
     if (!needsToolSearch && !needsCodemode) return;
     const activate: AgentTool[] = [];
     const codemodeAvailable = this.#options.codemode !== false;
-    if (needsCodemode && codemodeAvailable && this.#autoEnableCodemode && !this.#codemodeActive) {
+    // The tool flags choose these two like any other tool (`--tools read,codemode`, `--no-tools`).
+    if (
+      needsCodemode && codemodeAvailable && this.#autoEnableCodemode && !this.#codemodeActive &&
+      this.#allowed(CODEMODE_TOOL_NAME)
+    ) {
       this.#codemodeActive = true;
       activate.push(createCodemodeTool({
         ready: () => this.settled(),
@@ -459,7 +480,10 @@ export class SessionMcp {
         appendStore: (data) => this.#target.appendCustomEntry(CODEMODE_STORE_ENTRY_TYPE, data),
       }));
     }
-    if (needsToolSearch && this.#options.toolSearch !== false && !this.#toolSearchActive) {
+    if (
+      needsToolSearch && this.#options.toolSearch !== false && !this.#toolSearchActive &&
+      this.#allowed(TOOL_SEARCH_TOOL_NAME)
+    ) {
       this.#toolSearchActive = true;
       activate.push(createToolSearchTool({
         ready: () => this.settled(),
