@@ -149,7 +149,7 @@ export interface LazyReadOptions {
 }
 
 /** Values up to this many bytes stay in memory in a shallow read (ids, timestamps, types, names, usage). */
-export const SHALLOW_INLINE_BYTES = 256;
+export const SHALLOW_INLINE_BYTES = 96;
 
 /** Where a lazy read starts: after the part of the file a session index already covers. */
 export interface LazyScanStart {
