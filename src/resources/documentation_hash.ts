@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "aadba46125c8";
+export const DOCUMENTATION_HASH = "c74120e923cd";
