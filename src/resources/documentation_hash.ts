@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "c74120e923cd";
+export const DOCUMENTATION_HASH = "299cdf597c1c";
