@@ -94,6 +94,8 @@ export class TuiExtensionUI {
   readonly #dialogs: Component[] = [];
   readonly #overlays = new Set<() => void>();
   readonly #theme: ExtensionTheme;
+  /** Removers of the extensions' terminal input listeners. */
+  readonly #inputListeners = new Set<() => void>();
   /** The hooks this build lacks that an extension was already told about. */
   readonly #toldUnavailable = new Set<string>();
   /** Widgets, footer and header. */
@@ -134,7 +136,7 @@ export class TuiExtensionUI {
         host.ui.requestRender();
       },
       onTerminalInput: (handler: (data: string) => { consume?: boolean; data?: string } | undefined) =>
-        host.ui.addInputListener(handler),
+        this.#addInputListener(handler),
       setStatus: (key: string, text: string | undefined) => {
         if (text === undefined) this.statuses.delete(key);
         else this.statuses.set(key, text);
@@ -189,6 +191,27 @@ export class TuiExtensionUI {
     this.#toldUnavailable.add(what);
     this.host.chat.addNotice("warning", `${what} is not available in this build yet`);
     this.host.ui.requestRender();
+  }
+
+  /**
+   * `onTerminalInput`: `handler` sees keys before the focused component (an error it throws is that
+   * extension's error, and the key goes on); removed by the returned function or a session change.
+   */
+  #addInputListener(handler: (data: string) => { consume?: boolean; data?: string } | undefined): () => void {
+    const remove = this.host.ui.addInputListener((data) => {
+      try {
+        return handler(data);
+      } catch (error) {
+        this.#componentError(error, "onTerminalInput");
+        return undefined;
+      }
+    });
+    const unsubscribe = () => {
+      remove();
+      this.#inputListeners.delete(unsubscribe);
+    };
+    this.#inputListeners.add(unsubscribe);
+    return unsubscribe;
   }
 
   /** Shows an extension's error in the chat, as 1.6.0 does. */
@@ -381,6 +404,7 @@ export class TuiExtensionUI {
     this.#showTopDialog();
     for (const remove of [...this.#overlays].reverse()) remove();
     this.#frame.reset();
+    for (const remove of [...this.#inputListeners]) remove();
     this.statuses.clear();
     this.host.editor.onExtensionShortcut = undefined;
     this.workingMessage = undefined;
