@@ -276,6 +276,14 @@ export default function (pi) {
     ctx.ui.notify("started=" + ok + " mode=" + ctx.mode + " hasUI=" + ctx.hasUI, "info");
     ctx.ui.setEditorComponent(() => ({}));
     ctx.ui.setEditorComponent(() => ({}));
+    ctx.ui.onTerminalInput((data) => {
+      if (data === "%") {
+        ctx.ui.notify("consumed %", "info");
+        return { consume: true };
+      }
+      if (data === "^") throw new Error("input listener failed");
+      return undefined;
+    });
     ctx.ui.setStatus("gone", "status to remove");
     ctx.ui.setWidget("gone", ["Widget to remove"]);
     ctx.ui.setWidget("broken", () => ({
@@ -353,6 +361,18 @@ Deno.test("EXT-07: errors thrown by an extension's widget, component and shortcu
       TIMEOUTS.step,
       "the widget and status removed",
     );
+
+    // A terminal input listener takes "%" before the editor; one that throws lets the key through.
+    await s.pane.type("%");
+    await s.pane.waitFor((t) => t.includes("consumed %"), TIMEOUTS.step, "the listener's notice");
+    await s.pane.type("^");
+    const typed = await s.pane.waitFor(
+      (t) => t.includes("input listener failed"),
+      TIMEOUTS.step,
+      "its error",
+    );
+    assert(typed.includes("\n^\n") && !typed.includes("%^"), "only ^ reached the editor");
+    await s.pane.keys("C-c");
 
     await s.pane.command("/crash");
     await s.pane.waitFor((t) => t.includes("Crashing component"), TIMEOUTS.step, "the custom component");
