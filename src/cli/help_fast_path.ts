@@ -203,8 +203,10 @@ function someModelAvailable(
  * The text `pi --help` prints when nothing the runtime loads could change it (no extension
  * flags, no diagnostics on stderr), or undefined when the full path must run.
  */
-export async function fastHelpText(cwd: string = Deno.cwd()): Promise<string | undefined> {
+export async function fastHelpText(folder?: string): Promise<string | undefined> {
   try {
+    // Inside the try: a working folder that is gone is the full path's to report.
+    const cwd = folder ?? Deno.cwd();
     // A session folder chosen by the environment is opened (and can fail) on the full path.
     if (readEnv(ENV_SESSION_DIR)) return undefined;
     const agentDir = getAgentDir();
