@@ -493,7 +493,13 @@ Deno.test("EXT-07: an extension's header and footer replace the built-in ones, a
 });
 
 /** Examples shipped with 1.6.0 that use ctx.ui in the TUI, loaded together. */
-const EXAMPLES = ["widget-placement.ts", "status-line.ts", "timed-confirm.ts", "overlay-test.ts"];
+const EXAMPLES = [
+  "widget-placement.ts",
+  "status-line.ts",
+  "timed-confirm.ts",
+  "overlay-test.ts",
+  "permission-gate.ts",
+];
 
 const EXAMPLE_STEPS: ScriptStep[] = [
   {
@@ -532,10 +538,26 @@ const EXAMPLE_STEPS: ScriptStep[] = [
     ready: (t) => t.includes("Search: abc"),
   },
   { name: "overlay done", act: press("Enter"), ready: (t) => t.includes('Search: "abc"') },
+  // A dialog from a tool_call handler while the reply runs: the user refuses the command.
+  {
+    name: "gate",
+    act: send("clean up"),
+    ready: (t) => t.includes("Dangerous command:") && t.includes("→ Yes"),
+  },
+  {
+    name: "gate refused",
+    act: press("Down", "Enter"),
+    ready: (t) =>
+      t.includes("Blocked by user") && t.includes("Left it alone.") && t.includes("✓ Turn 3 complete"),
+  },
 ];
 
 async function runExamples(reference: boolean): Promise<string[]> {
-  const turns: ScriptedTurn[] = [{ content: [{ type: "text", text: "Hi there." }] }];
+  const turns: ScriptedTurn[] = [
+    { content: [{ type: "text", text: "Hi there." }] },
+    { content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "rm -rf build" } }] },
+    { content: [{ type: "text", text: "Left it alone." }] },
+  ];
   const s = await startInteractiveScenario(turns, { reference, ...SIZE });
   try {
     const dir = join(requireReference().packageDir, "examples", "extensions");
@@ -563,7 +585,7 @@ async function runExamples(reference: boolean): Promise<string[]> {
   }
 }
 
-Deno.test("EXT-07: 1.6.0's widget-placement, status-line, timed-confirm and overlay-test examples in the TUI show what 1.6.0 shows", async () => {
+Deno.test("EXT-07: 1.6.0's widget-placement, status-line, timed-confirm, overlay-test and permission-gate examples in the TUI show what 1.6.0 shows", async () => {
   const ours = await runExamples(false);
   assert(ours[1].endsWith("\n✓ Turn 1 complete"), "the status after the turn");
   const reference = await runExamples(true);
