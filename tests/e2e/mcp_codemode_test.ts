@@ -222,3 +222,50 @@ Deno.test("MCP-CM-03 --tools, --exclude-tools and --no-tools choose codemode and
   );
   assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
 });
+
+/** `@modelcontextprotocol/server-everything` from npm, run under this Deno over stdio (default exposure). */
+const EVERYTHING = {
+  command: Deno.execPath(),
+  args: [
+    "run",
+    "-A",
+    "--no-config",
+    "--quiet",
+    "npm:@modelcontextprotocol/server-everything@2026.8.31",
+    "stdio",
+  ],
+};
+
+Deno.test("MCP-CM-04 @modelcontextprotocol/server-everything through codemode: parallel calls, structured content, resource tools, images; equal to pi 1.6.0", async () => {
+  const config = { mcpServers: { everything: EVERYTHING } };
+  const turns = [
+    script(
+      "c1",
+      `const [e, s, st] = await Promise.all([tools.mcp__everything__echo({ message: "hi" }), tools.mcp__everything__get_sum({ a: 2, b: 40 }), tools.mcp__everything__get_structured_content({ location: "New York" })]);\nreturn [e.content[0].text, s.content[0].text, st.structuredContent];`,
+    ),
+    script(
+      "c2",
+      `const r = await tools.list_mcp_resources({});\nconst doc = await tools.read_mcp_resource({ server: "everything", uri: "demo://resource/static/document/features.md" });\nreturn [r.resources.length > 0, doc.contents[0].text.slice(0, 40)];`,
+    ),
+    script(
+      "c3",
+      `const img = await tools.mcp__everything__get_tiny_image({});\nimage(img.content.find((b) => b.type === "image"));\nreturn (await describeNamespace("everything")).tools.length;`,
+    ),
+    DONE,
+  ];
+  const ours = await runMcp({ globalConfig: config, turns });
+  const ref = await runMcp({ globalConfig: config, turns, reference: true });
+  assertEquals([ours.result.code, ours.stderr], [0, ""]);
+  const texts = resultTexts(ours.sessionLines).map((text) => String(normalize(text)));
+  assertEquals(
+    texts[0],
+    'Script completed\nWall time X seconds\nOutput:\n["Echo: hi","The sum of 2 and 40 is 42.",{"temperature":33,"conditions":"Cloudy","humidity":82}]',
+  );
+  assertEquals(
+    texts[1],
+    'Script completed\nWall time X seconds\nOutput:\n[true,"# Everything Server - Features\\n\\n**[Archi"]',
+  );
+  assert(/\[Image saved to \S+\/pi-codemode-HEX\.png \(image\/png, [\d.]+KB\)\]/.test(texts[2]), texts[2]);
+  assertEquals(normalize(ours.requests), normalize(ref.requests));
+  assertEquals(normalize(ours.sessionLines), normalize(ref.sessionLines));
+});

@@ -76,6 +76,104 @@ async function jsonResult(
   };
 }
 
+/** A resource tool, with what codemode scripts get from it. */
+type ResourceTool = AgentTool & { outputSchema: Record<string, unknown> };
+
+const optionalString = { type: "string" };
+const LISTING_ERRORS = {
+  type: "array",
+  description: "Servers that could not be listed",
+  items: {
+    type: "object",
+    properties: { server: { type: "string" }, error: { type: "string" } },
+    required: ["server", "error"],
+  },
+};
+
+/** What `list_mcp_resources` resolves to in codemode scripts (its `structuredContent`). */
+const LIST_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    server: optionalString,
+    resources: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          server: { type: "string" },
+          uri: { type: "string" },
+          name: { type: "string" },
+          title: optionalString,
+          description: optionalString,
+          mimeType: optionalString,
+          size: { type: "number" },
+        },
+        required: ["server", "uri", "name"],
+      },
+    },
+    nextCursor: optionalString,
+    errors: LISTING_ERRORS,
+  },
+  required: ["resources"],
+};
+
+/** What `list_mcp_resource_templates` resolves to in codemode scripts. */
+const LIST_TEMPLATES_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    server: optionalString,
+    resourceTemplates: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          server: { type: "string" },
+          uriTemplate: { type: "string", description: "RFC 6570 URI template" },
+          name: { type: "string" },
+          title: optionalString,
+          description: optionalString,
+          mimeType: optionalString,
+        },
+        required: ["server", "uriTemplate", "name"],
+      },
+    },
+    nextCursor: optionalString,
+    errors: LISTING_ERRORS,
+  },
+  required: ["resourceTemplates"],
+};
+
+/** What `read_mcp_resource` resolves to in codemode scripts. */
+const READ_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    server: { type: "string" },
+    uri: { type: "string" },
+    contents: {
+      type: "array",
+      items: {
+        anyOf: [
+          {
+            type: "object",
+            properties: { uri: { type: "string" }, mimeType: optionalString, text: { type: "string" } },
+            required: ["uri", "text"],
+          },
+          {
+            type: "object",
+            properties: {
+              uri: { type: "string" },
+              mimeType: optionalString,
+              blob: { type: "string", description: "base64" },
+            },
+            required: ["uri", "blob"],
+          },
+        ],
+      },
+    },
+  },
+  required: ["server", "uri", "contents"],
+};
+
 /** The three resource tools; `servers` gives the connections they reach when they run. */
 export function createMcpResourceTools(servers: () => McpServerConnection[]): AgentTool[] {
   const findServer = (name: string) => {
@@ -118,12 +216,13 @@ export function createMcpResourceTools(servers: () => McpServerConnection[]): Ag
     });
     return { [key]: items, ...(errors.length > 0 ? { errors } : {}) };
   };
-  const listResources: AgentTool = {
+  const listResources: ResourceTool = {
     name: LIST_MCP_RESOURCES_TOOL,
     label: LIST_MCP_RESOURCES_TOOL,
     description:
       "Lists resources provided by MCP servers. Resources allow servers to share data that provides context to language models, such as files, database schemas, or application-specific information. Prefer resources over web search when possible.",
     parameters: LIST_PARAMETERS as AgentTool["parameters"],
+    outputSchema: LIST_OUTPUT_SCHEMA,
     async execute(_id, params, signal) {
       const payload = await list(
         params,
@@ -134,12 +233,13 @@ export function createMcpResourceTools(servers: () => McpServerConnection[]): Ag
       return await jsonResult(LIST_MCP_RESOURCES_TOOL, stringArgument(params, "server"), payload);
     },
   };
-  const listTemplates: AgentTool = {
+  const listTemplates: ResourceTool = {
     name: LIST_MCP_RESOURCE_TEMPLATES_TOOL,
     label: LIST_MCP_RESOURCE_TEMPLATES_TOOL,
     description:
       "Lists resource templates provided by MCP servers. Parameterized resource templates allow servers to share data that takes parameters and provides context to language models, such as files, database schemas, or application-specific information. Prefer resource templates over web search when possible.",
     parameters: LIST_PARAMETERS as AgentTool["parameters"],
+    outputSchema: LIST_TEMPLATES_OUTPUT_SCHEMA,
     async execute(_id, params, signal) {
       const payload = await list(
         params,
@@ -150,11 +250,12 @@ export function createMcpResourceTools(servers: () => McpServerConnection[]): Ag
       return await jsonResult(LIST_MCP_RESOURCE_TEMPLATES_TOOL, stringArgument(params, "server"), payload);
     },
   };
-  const readResource: AgentTool = {
+  const readResource: ResourceTool = {
     name: READ_MCP_RESOURCE_TOOL,
     label: READ_MCP_RESOURCE_TOOL,
     description: "Read a specific resource from an MCP server given the server name and resource URI.",
     parameters: READ_PARAMETERS as AgentTool["parameters"],
+    outputSchema: READ_OUTPUT_SCHEMA,
     async execute(_id, params, signal) {
       const serverName = stringArgument(params, "server");
       const uri = stringArgument(params, "uri");
