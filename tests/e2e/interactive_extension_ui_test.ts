@@ -53,6 +53,7 @@ export default function (pi) {
   pi.registerCommand("fill", {
     handler: (_args, ctx) => {
       ctx.ui.setEditorText("filled by extension");
+      ctx.ui.pasteToEditor(" + pasted");
       ctx.ui.setTitle("extension title");
       ctx.ui.setStatus("a-first", "changed status");
       ctx.ui.setWidget("todo", ["Replaced one", "Replaced two"]);
@@ -141,7 +142,7 @@ const STEPS: ScriptStep[] = [
       await s.pane.waitFor((t) => t.includes("changed status"), TIMEOUTS.step, "the status changed");
       await s.pane.keys("M-k");
     },
-    ready: (t) => t.includes("peek=filled by extension"),
+    ready: (t) => t.includes("peek=filled by extension + pasted"),
   },
   {
     name: "custom",
@@ -244,8 +245,8 @@ Deno.test("EXT-07: an extension's dialogs, custom component, statuses, widgets, 
     "the prefilled editor",
   );
   assert(
-    byName("filled and peeked").includes("\n filled by extension\n") === false &&
-      byName("filled and peeked").includes("\nfilled by extension\n"),
+    byName("filled and peeked").includes("\n filled by extension + pasted\n") === false &&
+      byName("filled and peeked").includes("\nfilled by extension + pasted\n"),
     "the text set by the extension stays in the editor",
   );
   assertEquals(dockOf(byName("filled and peeked"), 10).split("\n").slice(0, 3), [
