@@ -13,14 +13,12 @@
 import { CONFIG_DIR_NAME, ENV_SESSION_DIR, getAgentDir } from "../config/paths.ts";
 import { hasTrustRequiringProjectResources, resolveProjectTrust } from "../config/project_trust.ts";
 import { type ModelsConfig, readModelsJson } from "../config/models_json.ts";
-import { credentialProblem } from "../config/auth_storage.ts";
 import { builtinProviders } from "../ai/model_catalog.ts";
 import { getEnvApiKey } from "../ai/env_api_keys.ts";
 import { readEnv } from "../util/env.ts";
 import { homeDir } from "../util/os.ts";
 import { dirname, join } from "../util/path.ts";
 import { writeAllSync } from "../util/fs.ts";
-import { isBrokenPipe } from "./failure_report.ts";
 import { helpText } from "./help.ts";
 
 /**
@@ -157,12 +155,16 @@ function checkContextFiles(cwd: string, agentDir: string): void {
 }
 
 /** The credentials of auth.json, each valid by the store's own rules (else it warns). */
-function readCredentials(agentDir: string): Set<string> {
+async function readCredentials(agentDir: string): Promise<Set<string>> {
   const auth = readJsonObject(join(agentDir, "auth.json")) ?? {};
+  const providers = Object.keys(auth);
+  // An empty store (what a first run leaves) needs no rules, and their module stays unloaded.
+  if (providers.length === 0) return new Set();
   // The store names a credential under the pre-1.0.3 Azure name.
   if ("azure-openai-responses" in auth) fullPath();
+  const { credentialProblem } = await import("../config/auth_storage.ts");
   for (const entry of Object.values(auth)) if (credentialProblem(entry) !== undefined) fullPath();
-  return new Set(Object.keys(auth));
+  return new Set(providers);
 }
 
 /** models.json as the registry reads it; any problem it would report needs the full path. */
@@ -216,7 +218,7 @@ export async function fastHelpText(folder?: string): Promise<string | undefined>
     // A broken trust.json stops the full path with an error.
     await resolveProjectTrust({ cwd, agentDir, interactive: false });
     const builtIns = new Set(builtinProviders());
-    const credentials = readCredentials(agentDir);
+    const credentials = await readCredentials(agentDir);
     const models = readModels(agentDir, builtIns);
     if (!someModelAvailable(models, credentials, builtIns)) return undefined;
     return helpText();
@@ -237,6 +239,7 @@ export async function printFastHelp(): Promise<number | undefined> {
   try {
     writeAllSync(Deno.stdout, text);
   } catch (error) {
+    const { isBrokenPipe } = await import("./failure_report.ts");
     if (!isBrokenPipe(error)) throw error;
   }
   return 0;

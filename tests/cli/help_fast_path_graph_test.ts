@@ -8,7 +8,7 @@ import { moduleGraph, staticClosure } from "../support/module_graph.ts";
 
 const REPO = new URL("../../", import.meta.url);
 
-Deno.test("CLI-10 plain --help loads at most 40 modules (main.ts and the help fast path's static imports)", async () => {
+Deno.test("CLI-10 plain --help loads at most 30 modules (main.ts and the help fast path's static imports)", async () => {
   const graph = await moduleGraph();
   const main = new URL("main.ts", REPO).href;
   const fast = new URL("src/cli/help_fast_path.ts", REPO).href;
@@ -20,7 +20,7 @@ Deno.test("CLI-10 plain --help loads at most 40 modules (main.ts and the help fa
   );
   const loaded = new Set([...staticClosure(graph, main), ...staticClosure(graph, fast)]);
   assert(
-    loaded.size <= 40,
+    loaded.size <= 30,
     `${loaded.size} modules: ${[...loaded].map((s) => s.slice(REPO.href.length)).join(", ")}`,
   );
   const heavy = ["src/cli/main_flow.ts", "src/cli/runtime_factory.ts", "src/core/session_runtime.ts"]

@@ -91,6 +91,24 @@ Deno.test("CLI-10 --help fast path: -h, a key in the environment and inert setti
   }
 });
 
+Deno.test("CLI-10 --help fast path: a stored key in auth.json (no models.json) gives the full path's text", async () => {
+  const e = await env(async ({ agentDir }) => {
+    await Deno.remove(join(agentDir, "models.json"));
+    await Deno.writeTextFile(
+      join(agentDir, "auth.json"),
+      JSON.stringify({ anthropic: { type: "api_key", key: "k" } }),
+    );
+  });
+  try {
+    const { fast, full, tookFastPath } = await bothPaths(e);
+    assert(tookFastPath, "the fast path should have answered");
+    assertEquals(fast, full);
+    assertEquals(fast.stderr, "");
+  } finally {
+    await e.cleanup();
+  }
+});
+
 Deno.test("CLI-10 --help fast path: colour on a FORCE_COLOR run is the full path's", async () => {
   const e = await env();
   try {
