@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "77e0c5d0727a";
+export const DOCUMENTATION_HASH = "2ea67af9bd97";
