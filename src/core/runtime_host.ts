@@ -13,8 +13,11 @@ export interface SessionRuntimeHost {
   readonly session: AgentSession;
   /** Starts a fresh session; `cancelled` when a hook vetoed it. */
   newSession(options?: { parentSession?: string }): Promise<{ cancelled: boolean }>;
-  /** Opens another session file; `cancelled` when a hook vetoed it. */
-  switchSession(sessionPath: string): Promise<{ cancelled: boolean }>;
+  /**
+   * Opens another session file (in `cwdOverride` instead of its stored working folder when
+   * given); `cancelled` when a hook vetoed it.
+   */
+  switchSession(sessionPath: string, options?: { cwdOverride?: string }): Promise<{ cancelled: boolean }>;
   /** Continues in a new session branched at `entryId`. */
   fork(
     entryId: string,
