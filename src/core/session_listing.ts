@@ -59,3 +59,16 @@ export async function deleteSessionFile(path: string): Promise<{ ok: true } | { 
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/**
+ * Copies the session in `sourcePath` into a new session for `cwd` (new id, `parentSession`
+ * naming the source) in `sessionDir`; its file and id. The source is left as it is.
+ */
+export function forkSessionFile(
+  sourcePath: string,
+  cwd: string,
+  sessionDir?: string,
+): { path: string; id: string } {
+  const fork = SessionManager.forkFrom(sourcePath, cwd, sessionDir);
+  return { path: fork.getSessionFile()!, id: fork.getSessionId() };
+}
