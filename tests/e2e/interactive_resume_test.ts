@@ -599,3 +599,107 @@ Deno.test("INT-RESUME: /import <path.jsonl> asks, then copies the session (same 
   assertEquals(ours.sent, reference.sent);
   assertEquals(ours.files, reference.files);
 });
+
+const VANISHED: StoredSession = {
+  id: "01900000-0000-7000-8000-000000000005",
+  ago: 8.5 * HOUR,
+  messages: [["user", "from a vanished folder"], ["assistant", "Still here."]],
+};
+
+const pickVanished = async (s: InteractiveScenario) => {
+  await s.pane.command("/resume");
+  await s.pane.waitFor((t) => t.includes("release notes"), TIMEOUTS.step, "the picker");
+  await s.pane.type("vanished");
+  await s.pane.waitFor(
+    (t) => t.includes("\n> vanished\n") && !t.includes("release notes"),
+    TIMEOUTS.step,
+    "the row",
+  );
+  await s.pane.keys("Enter");
+};
+
+const GONE_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  { name: "question", act: pickVanished, ready: (t) => t.includes("Session cwd does not exist:") },
+  { name: "continued", act: (s) => s.pane.keys("Enter"), ready: (t) => t.includes("Resumed session in ") },
+  { name: "prompted", act: (s) => s.pane.command("go on"), ready: (t) => t.includes(" Answer one.") },
+  { name: "asked again", act: pickVanished, ready: (t) => t.includes("Session cwd does not exist:") },
+  { name: "cancelled", act: (s) => s.pane.keys("Escape"), ready: (t) => t.includes("Resume cancelled") },
+  { name: "asked a third time", act: pickVanished, ready: (t) => t.includes("Session cwd does not exist:") },
+  {
+    name: "forked",
+    act: (s) => s.pane.keys("Down", "Enter"),
+    ready: (t) => t.includes("Forked into new session"),
+  },
+];
+
+async function runGone(reference: boolean) {
+  // 120 columns: "Forked into new session <id> in <folder>" fits on one row whatever the temp root's length.
+  const s = await startInteractiveScenario([answer("Answer one.")], { reference, width: 120 });
+  try {
+    await writeSessions(s);
+    // Stored in this folder's session folder, but started in a folder that no longer exists.
+    const stored = await writeSession(s, { ...VANISHED, cwd: join(s.agent.root, "gone") }, Date.now());
+    await Deno.rename(stored, join(s.agent.agentDir, "sessions", encodeCwd(s.agent.cwd), "vanished.jsonl"));
+    await s.pane.command(`clear; ${s.piCommand()}`);
+    const screens = await collectScreens(s, GONE_STEPS, TIMEOUTS);
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    const vanished = await readSessionLines(
+      join(s.agent.agentDir, "sessions", encodeCwd(s.agent.cwd), "vanished.jsonl"),
+    );
+    const bodies = s.server.requests.map((r) => r.body as { messages: unknown });
+    return {
+      screens,
+      vanished: vanished.map(kindOf),
+      vanishedCwd: vanished[0].cwd === join(s.agent.root, "gone"),
+      files: (await s.agent.sessionFiles()).length,
+      sent: bodies.map((b) => b.messages),
+    };
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("INT-RESUME: /resume of a session whose folder is gone asks: continue here, fork here, or cancel; as pi 1.6.0 does", async () => {
+  const ours = await runGone(false);
+  const question = ours.screens[GONE_STEPS.findIndex((step) => step.name === "question")];
+  assert(
+    hasLines(question.split("\n").filter((l) => l !== "").join("\n"), [
+      "─".repeat(120),
+      " Session cwd does not exist: <root>/gone",
+      " → Continue in <root>/project (asks again next time)",
+      "   Fork into <root>/project (new session ID, original kept)",
+      "   Cancel",
+      " ↑↓ navigate  enter select  escape/ctrl+c cancel",
+      "─".repeat(120),
+    ]),
+    question,
+  );
+  const continued = ours.screens[GONE_STEPS.findIndex((step) => step.name === "continued")];
+  assert(
+    hasLines(continued, [
+      " from a vanished folder",
+      "",
+      "",
+      " Still here.",
+      "",
+      " Resumed session in <root>/project",
+    ]),
+    continued,
+  );
+  const forked = ours.screens[GONE_STEPS.findIndex((step) => step.name === "forked")];
+  assert(forked.includes(" Forked into new session <uuid> in <root>/project"), forked);
+  // The header keeps the gone folder ("asks again next time"); the prompt was appended.
+  assert(ours.vanishedCwd);
+  assertEquals(ours.vanished.slice(-2), ["message user", "message assistant"]);
+  assertEquals(ours.files, 6, "the five stored sessions and the fork (the one pi started had no message)");
+  const sent = JSON.stringify(ours.sent[0]);
+  assert(sent.includes("from a vanished folder") && sent.includes("go on"), sent);
+
+  const reference = await runGone(true);
+  assertSameScreens(GONE_STEPS, ours.screens, reference.screens);
+  assertEquals(ours.vanished, reference.vanished);
+  assertEquals(ours.sent, reference.sent);
+  assertEquals(ours.files, reference.files);
+});
