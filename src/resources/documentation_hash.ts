@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "2ea67af9bd97";
+export const DOCUMENTATION_HASH = "3a2a83b1344b";
