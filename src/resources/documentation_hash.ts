@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3a2a83b1344b";
+export const DOCUMENTATION_HASH = "57f192b261e6";
