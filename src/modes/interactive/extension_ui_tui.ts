@@ -399,9 +399,11 @@ export class TuiExtensionUI {
    * message too.
    */
   reset(): void {
-    for (const dialog of this.#dialogs) (dialog as { dispose?(): void }).dispose?.();
-    this.#dialogs.length = 0;
-    this.#showTopDialog();
+    if (this.#dialogs.length > 0) {
+      for (const dialog of this.#dialogs) (dialog as { dispose?(): void }).dispose?.();
+      this.#dialogs.length = 0;
+      this.#showTopDialog();
+    }
     for (const remove of [...this.#overlays].reverse()) remove();
     this.#frame.reset();
     for (const remove of [...this.#inputListeners]) remove();
