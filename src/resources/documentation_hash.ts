@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "57f192b261e6";
+export const DOCUMENTATION_HASH = "0159249c6d2c";
