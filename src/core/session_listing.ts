@@ -8,6 +8,7 @@
 import type { SessionInfo, SessionListProgress } from "../session/entries.ts";
 import { getDefaultSessionDirPath, getSessionsRoot, isSharedSessionDir } from "../session/paths.ts";
 import { SessionManager } from "../session/session_manager.ts";
+import { removeSessionIndex } from "../session/session_index.ts";
 
 export type { SessionInfo, SessionListProgress };
 
@@ -50,10 +51,14 @@ export function renameSessionFile(path: string, name: string): void {
   SessionManager.open(path).appendSessionInfo(next);
 }
 
-/** Deletes the session file at `path`; the error message when it could not be removed. */
+/**
+ * Deletes the session file at `path` and its resume index (`<file>.idx`, which would otherwise be
+ * left behind unread); the error message when the session file could not be removed.
+ */
 export async function deleteSessionFile(path: string): Promise<{ ok: true } | { ok: false; error: string }> {
   try {
     await Deno.remove(path);
+    removeSessionIndex(path);
     return { ok: true };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
