@@ -41,8 +41,8 @@ function text(value: string) {
 }
 
 // `fx` exposes its tools directly; `other` (codemode exposure) is only listed in the mcp_servers
-// section. autoEnableCodemode false keeps 1.6.0 from activating its codemode tool, which this build
-// does not have yet, so both declare the same tools.
+// section. autoEnableCodemode false keeps the codemode tool out (tests/e2e/mcp_codemode_test.ts covers
+// it), so this run is about direct tools alone.
 const PARITY_CONFIG = {
   autoEnableCodemode: false,
   mcpServers: {
