@@ -340,7 +340,9 @@ export interface ToolResultMessage<TDetails = any> {
 
 /** One call a tool made to another tool (pi 1.6.0's record). */
 export interface NestedToolCallRecord {
+  /** The nested call's own id. */
   id: string;
+  /** The tool that was called. */
   name: string;
   /** Omitted when over the size limits; `argumentsBytes` then gives their size. */
   arguments?: Record<string, unknown>;
@@ -348,6 +350,7 @@ export interface NestedToolCallRecord {
   argumentsBytes?: number;
   /** `unfinished`: still running when the calling tool finished. */
   status: "ok" | "error" | "unfinished";
+  /** Milliseconds the call took, when known. */
   durationMs?: number;
   /** Error text, truncated. */
   error?: string;
@@ -355,6 +358,7 @@ export interface NestedToolCallRecord {
 
 /** The bounded record of the calls a tool made to other tools. */
 export interface NestedToolCalls {
+  /** The calls, in the order they started (bounded in number and size). */
   calls: NestedToolCallRecord[];
   /** False when calls were dropped, arguments omitted, or calls had not finished. */
   complete: boolean;

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "c7a5b4535ea1";
+export const DOCUMENTATION_HASH = "36494ddb101e";
