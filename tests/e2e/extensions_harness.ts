@@ -153,7 +153,10 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
 /** A `pi --mode rpc` process driven line by line. */
 export interface RpcSession {
   send(record: unknown): Promise<void>;
-  /** Waits (up to 20 s) for a record matching `match`, returning it; earlier records stay readable via `records`. */
+  /**
+   * Waits (up to 60 s: a first start on a loaded machine, with a fresh module cache, took over 20 s) for a
+   * record matching `match`, returning it; earlier records stay readable via `records`.
+   */
   waitFor(
     match: (record: Record<string, unknown>) => boolean,
     what: string,
@@ -207,7 +210,7 @@ export async function startRpc(
       }
     }
   })();
-  const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
   return {
     records,
     root: env.root,
@@ -218,7 +221,7 @@ export async function startRpc(
       await writer.write(new TextEncoder().encode(JSON.stringify(record) + "\n"));
     },
     async waitFor(match, what) {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + 60_000;
       let seen = 0;
       while (Date.now() < deadline) {
         for (; seen < records.length; seen++) if (match(records[seen])) return records[seen];
@@ -228,7 +231,9 @@ export async function startRpc(
         });
       }
       throw new Error(
-        `timed out waiting for ${what}; records:\n${records.map((r) => JSON.stringify(r)).join("\n")}`,
+        `timed out waiting for ${what} from ${reference ? "pi 1.6.0" : "ours"}; records:\n${
+          records.map((r) => JSON.stringify(r)).join("\n")
+        }`,
       );
     },
     async close() {

@@ -282,9 +282,13 @@ Deno.test("INT-09: an error thrown from an extension's timer is shown and pi goe
     const fatal = `${s.agent.root}/fatal.ts`;
     await Deno.writeTextFile(
       fatal,
-      'export default function () { setTimeout(() => void Promise.reject("fatal boom"), 1500); }\n',
+      // The timer starts from a command, so a slow start-up (a loaded machine) cannot see it fire
+      // before the editor is up.
+      'export default function (pi) { pi.registerCommand("die", { description: "die", handler: async () => {' +
+        ' setTimeout(() => void Promise.reject("fatal boom"), 50); } }); }\n',
     );
     await startPi(s, ["-e", fatal]);
+    await s.pane.command("/die");
     await s.pane.waitFor(
       (t) => t.includes('error: Uncaught (in promise) "fatal boom"'),
       STEP_TIMEOUT,
