@@ -16,14 +16,28 @@ import { eastAsianWidth } from "npm:get-east-asian-width@1.6.0";
 import { ansiCodeLength, stripTerminalSequences, walkRuns } from "./utils_ansi.ts";
 import { getGraphemeSegmenter, isOneClusterPerCodePoint } from "./utils_graphemes.ts";
 
-// Character classes as string-width uses them. V8 compiles these on their first run, so they cost
-// little until a non-trivial cluster is measured.
-const ZERO_WIDTH_CLUSTER = /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Mark}|\p{Surrogate})+$/v;
-const LEADING_NON_PRINTING =
-  /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Mark}\p{Surrogate}]+/v;
-const NON_PRINTING_CHAR =
-  /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Format}|\p{Mark}|\p{Surrogate})$/v;
-const MARK_CHAR = /^\p{Mark}$/v;
+/** Character classes as string-width uses them, for the clusters the fast paths leave. */
+interface ClusterClasses {
+  zeroWidthCluster: RegExp;
+  leadingNonPrinting: RegExp;
+  nonPrintingChar: RegExp;
+  markChar: RegExp;
+}
+
+let clusterClassRegexes: ClusterClasses | undefined;
+
+/**
+ * The classes, built on first use: V8 builds a property class when the regex is created (about
+ * 1 ms for these four), which loading the kit and drawing plain text need not pay.
+ */
+function clusterClasses(): ClusterClasses {
+  return clusterClassRegexes ??= {
+    zeroWidthCluster: /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Mark}|\p{Surrogate})+$/v,
+    leadingNonPrinting: /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Mark}\p{Surrogate}]+/v,
+    nonPrintingChar: /^(?:\p{Default_Ignorable_Code_Point}|\p{Control}|\p{Format}|\p{Mark}|\p{Surrogate})$/v,
+    markChar: /^\p{Mark}$/v,
+  };
+}
 // Marks that terminals give a cell of their own: Unicode spacing marks (less three that legacy
 // wcwidth tables treat as zero) plus non-spacing ones those tables count as one.
 // (Built from a string: deno lint does not know the `v` flag's set subtraction `--`. Built on
@@ -81,9 +95,10 @@ function isEmoji(cluster: string): boolean {
 export function clusterWidth(cluster: string): number {
   // Some marks take cells even without a base character.
   if (isTerminalSpacingMarks(cluster)) return [...cluster].length;
-  if (ZERO_WIDTH_CLUSTER.test(cluster)) return 0;
+  const classes = clusterClasses();
+  if (classes.zeroWidthCluster.test(cluster)) return 0;
   if (mayBeEmoji(cluster) && isEmoji(cluster)) return 2;
-  const base = cluster.replace(LEADING_NON_PRINTING, "");
+  const base = cluster.replace(classes.leadingNonPrinting, "");
   const cp = base.codePointAt(0);
   if (cp === undefined) return 0;
   // A lone regional indicator (half a flag, e.g. mid-stream) is drawn wide by most terminals;
@@ -103,9 +118,9 @@ export function clusterWidth(cluster: string): number {
     if (isTerminalSpacingMarks(char)) {
       width += 1;
       afterMark = false;
-    } else if (MARK_CHAR.test(char)) {
+    } else if (classes.markChar.test(char)) {
       afterMark = true;
-    } else if (!NON_PRINTING_CHAR.test(char)) {
+    } else if (!classes.nonPrintingChar.test(char)) {
       const c = char.codePointAt(0)!;
       if (afterMark || (c >= 0xff00 && c <= 0xffef)) width += eastAsianWidth(c);
       else if (c === 0x0e33 || c === 0x0eb3) width += 1;
