@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { getGraphemeSegmenter, isOneClusterPerCodePoint } from "../../src/tui/utils_graphemes.ts";
 import { graphemesOf } from "../../src/tui/utils_width.ts";
+import { runCountingSegmenters } from "./segmenter_count.ts";
 
 const icu = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -196,28 +197,15 @@ Deno.test("the width walk's split into clusters matches ICU on generated text", 
 
 Deno.test("the shared grapheme segmenter builds ICU's only for text that needs it, and is an Intl.Segmenter", async () => {
   // In a fresh process, so no other test has built a segmenter yet.
-  const utils = new URL("../../src/tui/utils.ts", import.meta.url).href;
-  const script = `
-    let built = 0;
-    const Real = Intl.Segmenter;
-    Intl.Segmenter = class extends Real { constructor(...a) { super(...a); built++; } };
-    const U = await import(${JSON.stringify(utils)});
+  const seen = await runCountingSegmenters(`
     const s = U.getGraphemeSegmenter();
     const seen = [];
-    seen.push([...s.segment("Привет, 中文 🚀 𠀋\\tok\\n")].length, built);
-    seen.push(U.visibleWidth("Ελλάδα · مرحبا · 한국어 · 😀🎉"), built);
-    seen.push(s.segment("x🚀").containing(2).segment, built);
-    seen.push(s instanceof Real, U.getGraphemeSegmenter() === s);
-    seen.push([...s.segment("e\\u0301👍🏽")].length, built);
-    seen.push(s.resolvedOptions().granularity, built);
-    console.log(JSON.stringify(seen));`;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--ext=js", script],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  assertEquals(
-    JSON.parse(new TextDecoder().decode(out.stdout)),
-    [18, 0, 30, 0, "🚀", 0, true, true, 2, 1, "grapheme", 1],
-  );
+    seen.push([...s.segment("Привет, 中文 🚀 𠀋\\tok\\n")].length, built());
+    seen.push(U.visibleWidth("Ελλάδα · مرحبا · 한국어 · 😀🎉"), built());
+    seen.push(s.segment("x🚀").containing(2).segment, built());
+    seen.push(s instanceof Intl.Segmenter, U.getGraphemeSegmenter() === s);
+    seen.push([...s.segment("e\\u0301👍🏽")].length, built());
+    seen.push(s.resolvedOptions().granularity, built());
+    report(seen);`);
+  assertEquals(seen, [18, 0, 30, 0, "🚀", 0, true, true, 2, 1, "grapheme", 1]);
 });

@@ -10,6 +10,7 @@ import {
   isLonePictograph,
   standaloneUnitWidth,
 } from "../../src/tui/utils_width.ts";
+import { runCountingSegmenters } from "./segmenter_count.ts";
 
 Deno.test("a standalone unit's width is the full rules' width, for every such unit", () => {
   const differing: string[] = [];
@@ -111,27 +112,17 @@ Deno.test("the split into clusters skips the segmenter only where it would cut t
 
 Deno.test("loading the utilities and measuring common text builds no Intl.Segmenter", async () => {
   // In a fresh process, so no other test has built the shared segmenter yet.
-  const utils = new URL("../../src/tui/utils.ts", import.meta.url).href;
-  const script = `
-    let built = 0;
-    const Real = Intl.Segmenter;
-    Intl.Segmenter = class extends Real { constructor(...a) { super(...a); built++; } };
-    const U = await import(${JSON.stringify(utils)});
-    const counts = [built];
+  const counts = await runCountingSegmenters(`
+    const counts = [built()];
     U.visibleWidth("\\x1b[1mplain\\x1b[0m\\ttext");
     U.visibleWidth("─── ✓ done ⚠ 你好 • › … ｆｕｌｌ カナ é");
     U.truncateToWidth("╭─ 你好世界 ✓ status\\tline", 10);
     U.wrapTextWithAnsi("你好世界 ✓ status line with words", 12);
     U.sliceByColumn("ab你好\\tcd", 1, 4);
     U.wrapTextWithAnsi("deploy 🚀 done 🎉, ✓ 你好 😀😀", 9);
-    counts.push(built);
+    counts.push(built());
     U.visibleWidth("e\\u0301 👍🏽");
-    counts.push(built);
-    console.log(JSON.stringify(counts));`;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--ext=js", script],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  assertEquals(new TextDecoder().decode(out.stdout).trim(), "[0,0,1]");
+    counts.push(built());
+    report(counts);`);
+  assertEquals(counts, [0, 0, 1]);
 });
