@@ -29,6 +29,10 @@ for (const target of wanted) {
     "compile",
     "--allow-all",
     "--no-prompt",
+    // The unstable features the `pi` task turns on: lazy dynamic imports, and worker permissions
+    // (codemode confines each script in a Worker with every permission denied; without them it refuses).
+    "--unstable-lazy-dynamic-imports",
+    "--unstable-worker-options",
     // The same V8 tuning as `deno task pi`: a small young generation keeps peak memory down.
     "--v8-flags=--max-semi-space-size=1",
     "--target",
