@@ -691,25 +691,50 @@ export class AgentSession {
 
   // ── models and thinking ────────────────────────────────────────────────
 
-  /** Switches model (needs credentials), records it, and re-clamps the thinking level. */
-  setModel(model: Model): Promise<void> {
+  /**
+   * Switches model (needs credentials), records it in the session, and re-clamps the thinking level.
+   * The switch is the session's own: only `persist: true` (the model selector's Ctrl+S) saves it as
+   * the default in settings.json, as in pi 1.6.0.
+   */
+  setModel(model: Model, options: { persist?: boolean } = {}): Promise<void> {
     if (!this.modelRegistry.hasConfiguredAuth(model)) {
       return Promise.reject(new Error(`No API key for ${model.provider}/${model.id}`));
     }
-    this.#applyModel(model, this.#thinkingForSwitch(model));
+    this.#applyModel(model, this.#thinkingForSwitch(model), options.persist === true);
     return Promise.resolve();
   }
 
-  #applyModel(model: Model, thinking: AgentThinkingLevel): void {
+  #applyModel(model: Model, thinking: AgentThinkingLevel, persist: boolean): void {
     this.agent.state.model = model;
     this.sessionManager.appendModelChange(model.provider, model.id);
-    this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
+    if (persist) {
+      this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
+      this.#addPersistedDefaultToScope(model);
+    }
     // A model switch does not rewrite the saved default thinking level (1.6.0).
-    this.setThinkingLevel(thinking, { saveDefault: false });
+    this.setThinkingLevel(thinking);
+  }
+
+  /**
+   * A model saved as the default joins a non-empty model scope (and the `enabledModels` setting that
+   * made it), so Ctrl+P still reaches it, as in 1.6.0.
+   */
+  #addPersistedDefaultToScope(model: Model): void {
+    if (this.#scopedModels.length === 0) return;
+    if (this.#scopedModels.some((scoped) => modelsAreEqual(scoped.model, model))) return;
+    this.#scopedModels = [...this.#scopedModels, { model }];
+    const enabled = this.settingsManager.getEnabledModels();
+    if (!enabled?.length) return;
+    const reference = `${model.provider}/${model.id}`;
+    if (enabled.some((pattern) => pattern.toLowerCase() === reference.toLowerCase())) return;
+    this.settingsManager.setEnabledModels([...enabled, reference]);
   }
 
   /** Moves to the next (or previous) scoped or available model; undefined when there is only one. */
-  cycleModel(direction: "forward" | "backward" = "forward"): Promise<ModelCycleResult | undefined> {
+  cycleModel(
+    direction: "forward" | "backward" = "forward",
+    options: { persist?: boolean } = {},
+  ): Promise<ModelCycleResult | undefined> {
     const scoped = this.#scopedModels.length > 0;
     const candidates: ScopedModel[] = scoped
       ? this.#scopedModels.filter((s) => this.modelRegistry.hasConfiguredAuth(s.model))
@@ -720,7 +745,11 @@ export class AgentSession {
     if (index === -1) index = 0;
     const len = candidates.length;
     const next = candidates[direction === "forward" ? (index + 1) % len : (index - 1 + len) % len];
-    this.#applyModel(next.model, this.#thinkingForSwitch(next.model, next.thinkingLevel));
+    this.#applyModel(
+      next.model,
+      this.#thinkingForSwitch(next.model, next.thinkingLevel),
+      options.persist === true,
+    );
     return Promise.resolve({ model: next.model, thinkingLevel: this.thinkingLevel, isScoped: scoped });
   }
 
@@ -737,20 +766,19 @@ export class AgentSession {
   }
 
   /**
-   * Sets the thinking level, clamped to the model; persisted only when it changes. `saveDefault:
-   * false` leaves the saved default level alone (a per-model level from /settings, as in 1.6.0).
+   * Sets the thinking level, clamped to the model, and records a change in the session. The level is
+   * the session's own: only `persist: true` (the selector's Ctrl+S) saves the requested level as the
+   * default in settings.json, as in pi 1.6.0.
    */
-  setThinkingLevel(level: AgentThinkingLevel, options: { saveDefault?: boolean } = {}): void {
+  setThinkingLevel(level: AgentThinkingLevel, options: { persist?: boolean } = {}): void {
     const available = this.getAvailableThinkingLevels();
     const model = this.model;
     const effective = available.includes(level) ? level : model ? clampThinkingLevel(model, level) : "off";
     const previous = this.agent.state.thinkingLevel;
     this.agent.state.thinkingLevel = effective;
+    if (options.persist) this.settingsManager.setDefaultThinkingLevel(level);
     if (effective === previous) return;
     this.sessionManager.appendThinkingLevelChange(effective);
-    if ((options.saveDefault ?? true) && (this.supportsThinking() || effective !== "off")) {
-      this.settingsManager.setDefaultThinkingLevel(effective);
-    }
     this.#emit({ type: "thinking_level_changed", level: effective });
   }
 

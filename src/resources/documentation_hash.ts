@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "aaf1b453e10e";
+export const DOCUMENTATION_HASH = "7d019f8347ce";

@@ -237,6 +237,33 @@ Deno.test("LOOP-17 LOOP-18 thinking is clamped to the model and changes are reco
   }
 });
 
+Deno.test("LOOP-17 model and thinking switches are the session's own; only persist: true saves them as defaults (pi 1.6.0)", async () => {
+  const t = await setup("openai-completions", [], { quietStartup: true });
+  const settingsFile = () => JSON.parse(Deno.readTextFileSync(join(t.env.agentDir, "settings.json")));
+  try {
+    const other = t.session.modelRegistry.find("fake-anthropic", FAKE_MODEL_ID)!;
+    await t.session.setModel(other);
+    await t.session.cycleModel();
+    t.session.setThinkingLevel("high");
+    await t.session.settingsManager.flush();
+    assertEquals(settingsFile(), { quietStartup: true });
+
+    // Ctrl+S in the selectors: the default model, the requested level (even when the model clamps it).
+    await t.session.setModel(other, { persist: true });
+    t.session.setThinkingLevel("high", { persist: true });
+    await t.session.settingsManager.flush();
+    const saved = settingsFile();
+    assertEquals([saved.defaultProvider, saved.defaultModel, saved.defaultThinkingLevel], [
+      "fake-anthropic",
+      FAKE_MODEL_ID,
+      "high",
+    ]);
+    assertEquals(t.session.thinkingLevel, "off");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("EVT-06 LOOP-03 prompts while streaming need streamingBehavior; queued text shows in queue_update", async () => {
   const t = await setup("anthropic-messages", [
     { content: [{ type: "text", text: "first" }], chunkDelayMs: 20 },

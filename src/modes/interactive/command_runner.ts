@@ -277,8 +277,7 @@ export class SlashCommandRunner {
   }
 
   #selectThinking(level: AgentThinkingLevel, asDefault = false): void {
-    this.app.session.setThinkingLevel(level);
-    if (asDefault) this.app.session.settingsManager.setDefaultThinkingLevel(level);
+    this.app.session.setThinkingLevel(level, { persist: asDefault });
     this.app.updateEditorBorder();
     this.app.chat.addNotice(
       "status",
@@ -349,8 +348,8 @@ export class SlashCommandRunner {
   async #setModel(model: Model, asDefault = false): Promise<void> {
     const app = this.app;
     try {
-      // Our session saves every model switch as the default (0.73.1's rule); 1.6.0 saves only Ctrl+S.
-      await app.session.setModel(model);
+      // Only Ctrl+S in the selector saves the model as the default (1.6.0); a switch is the session's.
+      await app.session.setModel(model, { persist: asDefault });
       app.updateEditorBorder();
       app.chat.addNotice(
         "status",

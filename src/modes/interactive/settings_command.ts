@@ -149,6 +149,6 @@ function setModelThinking(
   const current = app.session.model;
   if (!current || current.provider !== model.provider || current.id !== model.id) return;
   const effective = level ?? settings.getDefaultThinkingLevel() ?? DEFAULT_THINKING_LEVEL;
-  app.session.setThinkingLevel(effective as AgentThinkingLevel, { saveDefault: false });
+  app.session.setThinkingLevel(effective as AgentThinkingLevel);
   app.updateEditorBorder();
 }
