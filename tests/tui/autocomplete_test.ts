@@ -87,8 +87,9 @@ const QUERIES = [
 
 /**
  * The cases. A forced completion of a word right after "/" ("/", "/co", "  /mo") completes a path
- * in the machine's root folder (pi-tui 1.6.0 offered "/container_info.js" for "/co" on the CI
- * machine), so it is not recorded: the stored capture must not depend on the machine it was made on.
+ * in the machine's root folder (the capture once held the development machine's
+ * "/container_info.json" for "/co", which the CI machine lacks), so it is not recorded: the stored
+ * capture must not depend on the machine it was made on.
  */
 const ROOT_WORD = /^\s*\/[^\s/]*$/;
 
