@@ -63,9 +63,16 @@ const STEPS: ScriptStep[] = [
   {
     name: "double escape",
     act: async (s) => {
-      // Two presses, each its own input (one write of both reads as Alt+Escape).
-      await s.pane.keys("Escape");
-      await s.pane.keys("Escape");
+      // Two presses, each its own input (one write of both reads as Alt+Escape), 100 ms apart: within
+      // the 500 ms double-press window, past the escape-sequence timeout. On a loaded machine a press
+      // can still land outside the window, so a pair that opened nothing within 10 s is sent again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await s.pane.keys("Escape");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await s.pane.keys("Escape");
+        const opened = await s.pane.waitFor((t) => TREE(t), 10_000, "the tree").then(() => true, () => false);
+        if (opened) return;
+      }
     },
     ready: (t) => TREE(t) && t.includes("(5/7)"),
   },
