@@ -22,7 +22,7 @@ function info(id: string, ago: number, firstMessage: string, extra: Partial<Sess
   return {
     path: `/sessions/${id}.jsonl`,
     id,
-    cwd: "/work/project",
+    cwd: "/example/project",
     created: new Date(NOW - ago - MIN),
     modified: new Date(NOW - ago),
     messageCount: 2,
@@ -165,9 +165,9 @@ Deno.test("INT-RESUME: the picker lists, searches, filters named sessions, delet
     selector.handleInput("\t");
     await settle();
     assertEquals(screen(selector).slice(9, 13), [
-      row("› what I am doing now", "/work/project 2 now"),
-      row("  fix the login bug", "/work/project 2 2h"),
-      row("  release notes", "/work/project 2 3d"),
+      row("› what I am doing now", "/example/project 2 now"),
+      row("  fix the login bug", "/example/project 2 2h"),
+      row("  release notes", "/example/project 2 3d"),
       row("  far away", "~/other 2 1mo"),
     ]);
     for (const ch of "far") selector.handleInput(ch);
