@@ -9,18 +9,7 @@
  */
 import { ExtensionSelector } from "./extension_dialogs.ts";
 import type { ResumeHost } from "./resume_command.ts";
-
-/** The path argument as 1.6.0 reads it: the first word, or a '…' / "…" quoted string. */
-export function importPathArgument(args: string): string | undefined {
-  const text = args.trimStart();
-  if (!text) return undefined;
-  const quote = text[0];
-  if (quote === '"' || quote === "'") {
-    const end = text.indexOf(quote, 1);
-    return end < 0 ? undefined : text.slice(1, end);
-  }
-  return text.split(/\s/)[0];
-}
+import { pathCommandArgument } from "./export_commands.ts";
 
 /** Asks Yes / No in place of the editor; resolves true for Yes. */
 function confirm(app: ResumeHost, title: string, message: string): Promise<boolean> {
@@ -44,7 +33,7 @@ function confirm(app: ResumeHost, title: string, message: string): Promise<boole
 
 /** Runs `/import` with the text after the command. */
 export async function runImportCommand(app: ResumeHost, args: string): Promise<void> {
-  const path = importPathArgument(args);
+  const path = pathCommandArgument(args);
   if (!path) {
     app.chat.addNotice("error", "Usage: /import <path.jsonl>");
     return app.requestRender();
