@@ -6,25 +6,15 @@
  */
 import { deepStrictEqual as assertEquals, match, strictEqual, throws } from "node:assert/strict";
 import { join } from "node:path";
+import { fixtureFiles } from "./support/fixture_files.ts";
 import { readSessionFile } from "../../src/session/session_file.ts";
 import { type LazyReadOptions, readSessionFileLazily } from "../../src/session/lazy_session_file.ts";
 
-const FIXTURES = new URL("../fixtures/sessions/", import.meta.url).pathname;
 const ALL_LAZY: LazyReadOptions = { eagerLineBytes: 0, inlineValueBytes: 0 };
 const MODES: [string, LazyReadOptions][] = [["default thresholds", {}], ["everything lazy", ALL_LAZY], [
   "small thresholds",
   { eagerLineBytes: 40, inlineValueBytes: 8 },
 ]];
-
-async function fixtureFiles(dir = FIXTURES): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    const path = join(dir, e.name);
-    if (e.isDirectory) out.push(...await fixtureFiles(path));
-    else if (e.name.endsWith(".jsonl")) out.push(path);
-  }
-  return out.sort();
-}
 
 /** What a load yields, as text: every entry serialised (reading every deferred value). */
 function view(path: string, lazy: LazyReadOptions | false) {

@@ -8,27 +8,17 @@
  */
 import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
+import { fixtureFiles } from "./support/fixture_files.ts";
 import { readSessionFile } from "../../src/session/session_file.ts";
 import { readSessionFileIndexed, sessionIndexPath } from "../../src/session/session_index.ts";
 import type { LazyReadOptions } from "../../src/session/lazy_session_file.ts";
 import { writeBigSession } from "../../scripts/bench/session_gen.ts";
 
-const FIXTURES = new URL("../fixtures/sessions/", import.meta.url).pathname;
 const SHALLOW: LazyReadOptions = { shallow: true };
 /** Every value through the lazy path too. */
 const SHALLOW_ALL: LazyReadOptions = { shallow: true, inlineValueBytes: 0 };
 /** Write an index after any scan, however small. */
 const ALWAYS = { minScanBytes: 1 };
-
-async function fixtureFiles(dir = FIXTURES): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    const path = join(dir, e.name);
-    if (e.isDirectory) out.push(...await fixtureFiles(path));
-    else if (e.name.endsWith(".jsonl")) out.push(path);
-  }
-  return out.sort();
-}
 
 /** A load as text: every entry serialised (reading every deferred value), keys, warnings, state. */
 function view(loaded: ReturnType<typeof readSessionFile> | ReturnType<typeof readSessionFileIndexed>) {
