@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "7d019f8347ce";
+export const DOCUMENTATION_HASH = "a2a59bb83a41";
