@@ -54,8 +54,10 @@ export function parseTextSignature(signature?: string): { id: string; phase?: st
 
 /** Options of {@link convertResponsesMessages}. */
 export interface ConvertResponsesOptions {
-  /** Default true; the Codex API takes the prompt as `instructions` instead. */
+  /** Default true; the Codex API places the prompt itself (after its `additional_tools` item). */
   includeSystemPrompt?: boolean;
+  /** Items sent right before an earlier assistant turn's own (Codex's `configuration_update`). */
+  beforeAssistant?: (message: AssistantMessage) => ResponsesInputItem | undefined;
 }
 
 function normalizeIdPart(part: string): string {
@@ -147,6 +149,8 @@ export function convertResponsesMessages(
         }
       }
       if (out.length === 0) continue;
+      const prefix = options?.beforeAssistant?.(msg);
+      if (prefix) items.push(prefix);
       items.push(...out);
     } else {
       const text = contentText(msg.content, "\n");
