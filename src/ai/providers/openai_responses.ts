@@ -154,7 +154,8 @@ export function serviceTierCostMultiplier(model: Model, serviceTier: string | un
   return 1;
 }
 
-function applyServiceTierPricing(usage: Usage, serviceTier: string | undefined, model: Model): void {
+/** Scales a reply's cost by its service tier's price multiplier. */
+export function applyServiceTierPricing(usage: Usage, serviceTier: string | undefined, model: Model): void {
   const m = serviceTierCostMultiplier(model, serviceTier);
   if (m === 1) return;
   usage.cost.input *= m;
