@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { zstdDecompressSync } from "node:zlib";
 import type { RecordedRequest, ScriptedTurn } from "./script.ts";
 
 /** What an API encoder must provide. */
@@ -81,7 +82,8 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
+    // The Codex client compresses its body with zstd (Content-Encoding: zstd); record it decoded.
+    const raw = await readBody(req, req.headers["content-encoding"] === "zstd");
     const url = req.url ?? "/";
     const path = url.split("?")[0];
     let body: unknown = raw;
@@ -190,11 +192,14 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, zstd = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Uint8Array[] = [];
     req.on("data", (c: Uint8Array) => parts.push(c));
-    req.on("end", () => resolve(new TextDecoder().decode(concat(parts))));
+    req.on("end", () => {
+      const bytes = concat(parts);
+      resolve(new TextDecoder().decode(zstd ? zstdDecompressSync(bytes) : bytes));
+    });
     req.on("error", reject);
   });
 }
