@@ -1,0 +1,253 @@
+/**
+ * The `openai-codex-responses` wire API: OpenAI's Responses event stream from the ChatGPT
+ * backend (`<base>/codex/responses`) that a ChatGPT Plus/Pro subscription pays for, as pi-ai
+ * 1.6.0 speaks it over server-sent events. The token is the OAuth access token; the account id
+ * comes from its claims. The body is zstd-compressed when the runtime can (the backend decodes
+ * `Content-Encoding: zstd`). The events are read by the openai-responses code after Codex's
+ * own mapping (`error` / `response.failed` events end the reply as "Codex error: …";
+ * `response.done` and `response.incomplete` count as completion).
+ *
+ * pi-ai 1.6.0 prefers a WebSocket (transport "auto"/"websocket") and falls back to SSE; this
+ * build always uses SSE (docs/differences.md).
+ *
+ * @module
+ */
+import type { ApiProvider } from "../api_provider.ts";
+import type { AssistantMessageEventStream } from "../event_stream.ts";
+import { finishWithDone, noApiKeyStream, runProviderStream } from "../provider_utils.ts";
+import { buildBaseOptions } from "../simple_options.ts";
+import { clampThinkingLevel } from "../thinking.ts";
+import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
+import {
+  buildCodexHeaders,
+  buildCodexRequestBody,
+  codexHttpErrorMessage,
+  codexSessionKey,
+  configurationUpdateEffort,
+  extractCodexAccountId,
+  isRetryableCodexError,
+  type OpenAICodexResponsesOptions,
+  resolveCodexUrl,
+} from "./openai_codex_request.ts";
+import { applyServiceTierPricing } from "./openai_responses.ts";
+import { processResponsesStream } from "./openai_responses_events.ts";
+import { headersToRecord } from "./openai_shared_request.ts";
+import { readOpenAIStream } from "./openai_shared_stream.ts";
+import { ProviderHttpError, serverRetryDelayMs, withProviderRetries } from "./provider_retry.ts";
+
+export type { OpenAICodexResponsesOptions } from "./openai_codex_request.ts";
+
+/** The text when the stream ends without a terminal event. */
+const CODEX_TRUNCATED = "Codex stream ended without a stop reason";
+const ABORTED = "Request was aborted";
+const RESPONSE_STATUSES = new Set([
+  "completed",
+  "incomplete",
+  "failed",
+  "cancelled",
+  "queued",
+  "in_progress",
+]);
+const ZSTD_LEVEL = 3;
+
+/** The body as zstd bytes, or undefined when this runtime has no zstd (then it goes as JSON). */
+async function compressZstd(json: string): Promise<Uint8Array | undefined> {
+  try {
+    const zlib = await import("node:zlib");
+    if (typeof zlib.zstdCompressSync !== "function") return undefined;
+    const level = zlib.constants.ZSTD_c_compressionLevel;
+    return new Uint8Array(zlib.zstdCompressSync(json, { params: { [level]: ZSTD_LEVEL } }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Codex's event mapping in front of the shared reader: error events end the reply with the
+ * server's words, and the three terminal events all read as `response.completed` (with an
+ * unknown status dropped).
+ */
+async function* codexEvents(
+  events: AsyncIterable<Record<string, unknown>>,
+  output: AssistantMessage,
+  onEvent: ((event: Record<string, unknown>) => unknown) | undefined,
+): AsyncGenerator<Record<string, unknown>> {
+  for await (const event of events) {
+    await onEvent?.(event);
+    const type = typeof event.type === "string" ? event.type : undefined;
+    if (!type) continue;
+    if (type === "error") {
+      const nested = event.error && typeof event.error === "object"
+        ? event.error as Record<string, unknown>
+        : undefined;
+      const message = typeof event.message === "string"
+        ? event.message
+        : typeof nested?.message === "string"
+        ? nested.message
+        : undefined;
+      const code = typeof event.code === "string"
+        ? event.code
+        : typeof nested?.code === "string"
+        ? nested.code
+        : undefined;
+      throw new Error(`Codex error: ${message || code || JSON.stringify(event)}`);
+    }
+    if (type === "response.failed") {
+      const error = (event.response as { error?: { message?: unknown } } | undefined)?.error;
+      throw new Error(
+        typeof error?.message === "string" && error.message ? error.message : "Codex response failed",
+      );
+    }
+    if (type === "response.done" || type === "response.completed" || type === "response.incomplete") {
+      const response = event.response as Record<string, unknown> | undefined;
+      if (typeof response?.end_turn === "boolean") output.endTurn = response.end_turn;
+      const status = typeof response?.status === "string" && RESPONSE_STATUSES.has(response.status)
+        ? response.status
+        : undefined;
+      yield { ...event, type: "response.completed", response: response && { ...response, status } };
+      return;
+    }
+    yield event;
+  }
+}
+
+/** Sends the request (with Codex's retry rule) and returns the 2xx response. */
+async function send(
+  url: string,
+  headers: Headers,
+  json: string,
+  options: OpenAICodexResponsesOptions | undefined,
+): Promise<Response> {
+  const compressed = await compressZstd(json);
+  if (compressed) headers.set("content-encoding", "zstd");
+  const payload: BodyInit = compressed ? compressed as Uint8Array<ArrayBuffer> : json;
+  return await withProviderRetries(
+    async () => {
+      const timeout = options?.timeoutMs && options.timeoutMs > 0
+        ? AbortSignal.timeout(options.timeoutMs)
+        : undefined;
+      const signals = [options?.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: "POST",
+          headers,
+          body: payload,
+          signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
+        });
+      } catch (error) {
+        if (options?.signal?.aborted) throw new Error(ABORTED);
+        throw error;
+      }
+      if (response.ok) return response;
+      const text = await response.text().catch(() => "");
+      throw new ProviderHttpError(
+        codexHttpErrorMessage(text, response.statusText, response.status),
+        response.status,
+        isRetryableCodexError(response.status, text),
+        serverRetryDelayMs(response.headers),
+      );
+    },
+    {
+      signal: options?.signal,
+      maxRetries: options?.maxRetries,
+      maxRetryDelayMs: options?.maxRetryDelayMs,
+      abortError: () => new Error(ABORTED),
+    },
+    (error) => !(error instanceof Error && error.message.includes("usage limit")),
+  );
+}
+
+async function run(
+  stream: AssistantMessageEventStream,
+  output: AssistantMessage,
+  model: Model,
+  context: Context,
+  options: OpenAICodexResponsesOptions | undefined,
+): Promise<void> {
+  const token = options?.apiKey;
+  if (!token) throw new Error(`No API key for provider: ${model.provider}`);
+  const accountId = extractCodexAccountId(token);
+  const sessionKey = codexSessionKey(options);
+  let body: unknown = buildCodexRequestBody(model, context, options);
+  const replaced = await options?.onPayload?.(body, model);
+  if (replaced !== undefined) body = replaced;
+  const headers = buildCodexHeaders(model, options, token, accountId, sessionKey);
+  const response = await send(resolveCodexUrl(model.baseUrl), headers, JSON.stringify(body), options);
+  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
+  if (!response.body) throw new Error("No response body");
+  stream.push({ type: "start", partial: output });
+  try {
+    await processResponsesStream(
+      codexEvents(
+        readOpenAIStream(response.body, options?.signal, false, "OpenAI Codex", options?.idleTimeoutMs),
+        output,
+        options?.onProviderStreamEvent && ((event) => options.onProviderStreamEvent!(event, model)),
+      ),
+      output,
+      stream,
+      model,
+      {
+        serviceTier: options?.serviceTier ?? undefined,
+        // A "default" answer to a flex/priority request is billed at the requested tier.
+        resolveServiceTier: (answered, requested) =>
+          answered === "default" && (requested === "flex" || requested === "priority")
+            ? requested
+            : answered ?? requested,
+        applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
+      },
+    );
+  } finally {
+    await response.body.cancel().catch(() => {});
+  }
+  if (options?.signal?.aborted) throw new Error(ABORTED);
+  if (output.stopReason === "aborted" || output.stopReason === "error") {
+    throw new Error(output.errorMessage || "An unknown error occurred");
+  }
+  finishWithDone(stream, output, CODEX_TRUNCATED);
+}
+
+/** Streams one Codex request. Never throws: failures end in an `error` event. */
+export function streamOpenAICodexResponses(
+  model: Model,
+  context: Context,
+  options?: OpenAICodexResponsesOptions,
+): AssistantMessageEventStream {
+  const effort = configurationUpdateEffort(model, options);
+  return runProviderStream(
+    model,
+    options?.signal,
+    (stream, output) => run(stream, output, model, context, options),
+    {
+      prepare: (output) => {
+        output.api = "openai-codex-responses";
+        if (effort !== undefined) output.providerThinkingLevel = effort;
+      },
+    },
+  );
+}
+
+/**
+ * Streams with the unified `reasoning` option: clamped to the model; "off" on a reasoning model
+ * is sent as effort "none", so switching to it keeps the prompt cache.
+ */
+export function streamSimpleOpenAICodexResponses(
+  model: Model,
+  context: Context,
+  options?: SimpleStreamOptions,
+): AssistantMessageEventStream {
+  if (!options?.apiKey) return noApiKeyStream(model, (output) => (output.api = "openai-codex-responses"));
+  const level = options.reasoning ? clampThinkingLevel(model, options.reasoning) : "off";
+  return streamOpenAICodexResponses(model, context, {
+    ...buildBaseOptions(model, context, options, options.apiKey),
+    toolChoice: options.toolChoice,
+    reasoningEffort: level !== "off" ? level : model.reasoning ? "none" : undefined,
+  });
+}
+
+/** The built-in implementation registered for "openai-codex-responses". */
+export const provider: ApiProvider = {
+  api: "openai-codex-responses",
+  stream: streamOpenAICodexResponses,
+  streamSimple: streamSimpleOpenAICodexResponses,
+};
