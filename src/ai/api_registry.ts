@@ -17,6 +17,7 @@ const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "bedrock-converse-stream": () => import("./providers/bedrock.ts"),
   "azure-openai-responses": () => import("./providers/azure_openai_responses.ts"),
   "mistral-conversations": () => import("./providers/mistral.ts"),
+  "openai-codex-responses": () => import("./providers/openai_codex_responses.ts"),
 };
 
 const registered = new Map<string, { provider: ApiProvider; sourceId?: string }>();
