@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { Editor, type EditorTheme, Loader, truncateToWidth, type TUI, visibleWidth } from "../../tui/mod.ts";
+import {
+  Editor,
+  type EditorTheme,
+  getKeybindings,
+  Loader,
+  truncateToWidth,
+  type TUI,
+  visibleWidth,
+} from "../../tui/mod.ts";
 import { type AppAction, matchesAction } from "./app_keys.ts";
 
 /** The working spinner; only its row is drawn, inside the editor's border. */
@@ -65,6 +73,12 @@ export class AppEditor extends Editor {
     }
     if (matchesAction(data, "app.exit") && this.getText().length === 0) {
       this.onCtrlD?.();
+      return;
+    }
+    // Explicit history keys win over the app's actions (1.6.0), so Ctrl+P can browse history.
+    const kb = getKeybindings();
+    if (kb.matches(data, "tui.editor.historyPrevious") || kb.matches(data, "tui.editor.historyNext")) {
+      super.handleInput(data);
       return;
     }
     for (const [action, handler] of this.#actions) {
