@@ -25,6 +25,8 @@ import {
 } from "../../tui/mod.ts";
 import { AppEditor, WorkingIndicator } from "./app_editor.ts";
 import { keyText } from "./app_keys.ts";
+import { setupAppKeybindings } from "./keybindings_actions.ts";
+import type { AppKeybindings } from "./keybindings_app.ts";
 import { BashExecutionView } from "./bash_execution.ts";
 import { ChatView } from "./chat_view.ts";
 import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
@@ -37,6 +39,7 @@ import { showModelScopeNotice } from "./model_scope_notice.ts";
 import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { loadTheme, type Theme } from "./theme.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
+import { addProjectTrustWarning } from "./startup_trust_prompt.ts";
 
 /** What the CLI hands the interactive mode besides the session. */
 export interface InteractiveModeOptions {
@@ -86,6 +89,8 @@ export class InteractiveApp implements CommandHost {
   readonly editor: AppEditor;
   /** Holds the editor, or a selector while one is open. */
   readonly editorContainer = new Container();
+  /** The keybindings (keybindings.json applied), installed when {@link InteractiveApp.run} starts. */
+  keybindings?: AppKeybindings;
   readonly #header = new Container();
   readonly #footer: Footer;
   readonly #commands: SlashCommandRunner;
@@ -175,9 +180,13 @@ export class InteractiveApp implements CommandHost {
   async run(): Promise<number> {
     this.#stopSignals = onTerminationSignal((code) => void this.shutdown(code));
     this.#bindKeys();
+    const keys = setupAppKeybindings(this.editor, (name) => this.#commands.run(name, ""));
+    this.keybindings = keys.keybindings;
     this.ui.setFocus(this.editor);
     this.#showHeader();
-    for (const warning of this.options.warnings ?? []) this.chat.addNotice("warning", warning);
+    for (const warning of [...keys.warnings, ...this.options.warnings ?? []]) {
+      this.chat.addNotice("warning", warning);
+    }
     // Extensions bind before the screen starts: their guard for errors thrown from extension code
     // must see an uncaught error before the screen's crash restore does, or an error pi survives
     // would give the terminal back under a running TUI. (1.6.0 starts the screen first so that
@@ -201,6 +210,12 @@ export class InteractiveApp implements CommandHost {
   /** The session's messages, and how often it was compacted (start-up, after /new and /fork). */
   #renderInitialMessages(): void {
     this.chat.renderMessages(this.session.messages, this.ui);
+    addProjectTrustWarning(
+      this.chat.chat,
+      this.theme,
+      this.session.settingsManager.isProjectTrusted(),
+      this.session.sessionManager.getCwd(),
+    );
     const compactions =
       this.session.sessionManager.getEntries().filter((e) => e.type === "compaction").length;
     if (compactions > 0) {
