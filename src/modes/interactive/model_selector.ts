@@ -15,10 +15,10 @@ import {
   fuzzyFilter,
   getKeybindings,
   Input,
-  matchesKey,
   Spacer,
   Text,
 } from "../../tui/mod.ts";
+import { matchesAction } from "./app_keys.ts";
 import type { Theme } from "./theme.ts";
 
 const MAX_VISIBLE = 10;
@@ -181,9 +181,9 @@ export class ModelSelector extends Container implements Focusable {
     } else if (kb.matches(data, "tui.select.down")) {
       if (count > 0) this.#selected = this.#selected === count - 1 ? 0 : this.#selected + 1;
       this.#renderList();
-    } else if (kb.matches(data, "tui.select.confirm") || matchesKey(data, "ctrl+s")) {
+    } else if (kb.matches(data, "tui.select.confirm") || matchesAction(data, "app.models.save")) {
       const model = this.#filtered[this.#selected];
-      if (model) this.options.onSelect(model, matchesKey(data, "ctrl+s"));
+      if (model) this.options.onSelect(model, matchesAction(data, "app.models.save"));
     } else if (kb.matches(data, "tui.select.cancel")) {
       this.options.onCancel();
     } else {
