@@ -12,13 +12,12 @@ import {
   fuzzyFilter,
   getKeybindings,
   Input,
-  matchesKey,
   type SelectItem,
   SelectList,
   Spacer,
   Text,
 } from "../../tui/mod.ts";
-import { APP_KEYS } from "./app_keys.ts";
+import { APP_KEYS, matchesAction } from "./app_keys.ts";
 import { keyDisplayText } from "./hotkeys.ts";
 import { frameSelector } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
@@ -95,7 +94,7 @@ export class ThinkingSelector extends Container implements Focusable {
   /** Keys: list navigation, Ctrl+S to save as default, anything else filters. */
   handleInput(data: string): void {
     const kb = getKeybindings();
-    if (matchesKey(data, "ctrl+s")) {
+    if (matchesAction(data, "app.thinking.save")) {
       const item = this.#list.getSelectedItem();
       if (item) this.options.onSelect(item.value as AgentThinkingLevel, true);
       return;
