@@ -31,9 +31,11 @@ export async function runWireCli(options: {
   /** Extra environment, or a function of the server's URL giving it. */
   env: Record<string, string> | ((serverUrl: string) => Record<string, string>);
   view: (request: RecordedRequest) => unknown;
+  /** Written as the agent dir's settings.json when given. */
+  settings?: Record<string, unknown>;
 }): Promise<CliRun> {
   const server = await startFakeProvider(options.turns);
-  const env = await createAgentEnv(server.url);
+  const env = await createAgentEnv(server.url, { settings: options.settings });
   try {
     await Deno.writeTextFile(
       join(env.agentDir, "models.json"),
