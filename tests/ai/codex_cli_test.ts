@@ -1,0 +1,62 @@
+/**
+ * PROV-02 end to end for OpenAI Codex Responses: our `pi` and pi 1.6.0's CLI with the same
+ * models.json (a provider of Codex models at the fake ChatGPT backend, a fake account token as
+ * its key) and `transport: "sse"` run the write/read/edit scenario in JSON mode; the requests
+ * (URL, token, account id, originator, session headers, zstd, body) and the JSON records must be
+ * equal once normalised.
+ */
+import { assertEquals } from "../support/assert.ts";
+import type { RecordedRequest } from "../support/fake_provider/mod.ts";
+import { runWireCli } from "../support/fake_provider/wire_cli.ts";
+import { requireReferenceCli } from "../support/spawn_pi.ts";
+import { writeReadEditTurns } from "../e2e/scenario.ts";
+import { CODEX_TOKEN, GPT6_COMPAT } from "./codex_support.ts";
+
+function run(reference: boolean) {
+  return runWireCli({
+    reference,
+    turns: writeReadEditTurns(),
+    settings: { transport: "sse" },
+    models: (url) => ({
+      providers: {
+        "codex-fake": {
+          baseUrl: `${url}/backend-api`,
+          api: "openai-codex-responses",
+          apiKey: CODEX_TOKEN,
+          models: [{
+            id: "gpt-6-sol",
+            name: "GPT-6 Sol (fake)",
+            reasoning: true,
+            input: ["text", "image"],
+            contextWindow: 400000,
+            maxTokens: 128000,
+            cost: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
+            thinkingLevelMap: { off: "none", minimal: "low" },
+            compat: GPT6_COMPAT,
+          }],
+        },
+      },
+    }),
+    args: ["--model", "codex-fake/gpt-6-sol", "--thinking", "high"],
+    env: {},
+    view: (r: RecordedRequest) => ({
+      url: r.url,
+      authorization: r.headers.authorization,
+      account: r.headers["chatgpt-account-id"],
+      originator: r.headers.originator,
+      encoding: r.headers["content-encoding"],
+      session: [r.headers["session-id"], r.headers["x-client-request-id"]].map((v) => v && "<session>"),
+      body: r.body,
+    }),
+  });
+}
+
+Deno.test("PROV-02 OpenAI Codex Responses via the CLI: requests and JSON records equal pi 1.6.0's", async () => {
+  requireReferenceCli();
+  const [ours, theirs] = await Promise.all([run(false), run(true)]);
+  assertEquals(theirs.code, 0, theirs.stderr);
+  assertEquals(ours.requests.length, 4);
+  assertEquals(ours.requests, theirs.requests);
+  assertEquals(ours.jsonLines, theirs.jsonLines);
+  assertEquals([ours.code, ours.stderr], [theirs.code, theirs.stderr]);
+});
