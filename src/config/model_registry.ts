@@ -5,12 +5,13 @@
  * @module
  */
 
-import { join } from "../util/path.ts";
+import { dirname, join } from "../util/path.ts";
 import { builtinProviders, loadedBuiltinModels } from "../ai/model_catalog.ts";
 import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
 import type { AssistantMessageEventStream } from "../ai/event_stream.ts";
 import type { Api, Context, Model, SimpleStreamOptions } from "../ai/types.ts";
 import type { AuthStatus, AuthStorage } from "./auth_storage.ts";
+import { readCatalogOverlays, withCatalogOverlay } from "./model_catalog_cache.ts";
 import { applyModelOverride, mergeCompat } from "./model_overrides.ts";
 import type { ModelOverride, ModelsConfig, ProviderCompat } from "./models_json.ts";
 import { readModelsJson } from "./models_json.ts";
@@ -187,11 +188,14 @@ export class ModelRegistry {
     overrides: Map<string, ProviderOverride>,
     modelOverrides: Map<string, Map<string, ModelOverride>>,
   ): Model[] {
+    // Catalogs cached by `pi update --models` extend the built-in data (model_catalog_cache.ts).
+    const cached = this.modelsJsonPath ? readCatalogOverlays(dirname(this.modelsJsonPath)) : undefined;
     // Only the providers whose data is loaded (see src/ai/model_catalog.ts).
     return builtinProviders().flatMap((provider) => {
       const providerOverride = overrides.get(provider);
       const perModel = modelOverrides.get(provider);
-      return (loadedBuiltinModels(provider) ?? []).map((builtIn) => {
+      const loaded = loadedBuiltinModels(provider);
+      return (loaded ? withCatalogOverlay(loaded, cached?.get(provider)) : []).map((builtIn) => {
         let model = builtIn;
         if (providerOverride) {
           model = {
