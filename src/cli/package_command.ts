@@ -221,9 +221,8 @@ export async function runPackageCommand(argv: string[], ctx: SubcommandContext):
   }
 
   if (options.update?.type === "models") {
-    return fail([
-      `Error: "${APP_NAME} update --models" is not available yet in this build (no model catalog refresh yet)`,
-    ]);
+    const { runUpdateModels } = await import("./update_models_command.ts");
+    return await runUpdateModels(ctx);
   }
   const settingsManager = SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted: false });
   let trusted: boolean;
