@@ -5,7 +5,14 @@
  *
  * @module
  */
-import { backgroundAnsi, type Component, foregroundAnsi, rgbColor, Text } from "../../tui/mod.ts";
+import {
+  backgroundAnsi,
+  type Component,
+  foregroundAnsi,
+  getKeybindings,
+  rgbColor,
+  Text,
+} from "../../tui/mod.ts";
 import { type AppAction, keyText } from "./app_keys.ts";
 import type { Theme } from "./theme.ts";
 
@@ -48,7 +55,7 @@ export function headerText(theme: Theme, version: string, expanded: boolean, sho
       hint(theme, `${keyText("app.clear")} twice`, "to exit"),
       actionHint(theme, "app.exit", "to exit (empty)"),
       actionHint(theme, "app.suspend", "to suspend"),
-      hint(theme, "ctrl+k", "to delete to end"),
+      hint(theme, getKeybindings().getKeys("tui.editor.deleteToLineEnd").join("/"), "to delete to end"),
       actionHint(theme, "app.thinking.cycle", "to cycle thinking level"),
       hint(
         theme,
