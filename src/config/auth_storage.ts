@@ -14,12 +14,13 @@ import {
 } from "./auth_storage_backend.ts";
 import {
   getOAuthApiKey,
-  getOAuthProvider,
   getOAuthProviders,
   type OAuthCredentials,
   type OAuthLoginCallbacks,
+  oauthNeedsRefresh,
   type OAuthProviderInterface,
 } from "./oauth_registry.ts";
+import { loadOAuthProvider } from "./oauth/builtin_oauth.ts";
 import { type ConfigValueEnv, resolveConfigValue } from "./resolve_value.ts";
 import { describeJsonError } from "./json_error.ts";
 
@@ -298,9 +299,9 @@ export class AuthStorage {
     return drained;
   }
 
-  /** Runs a provider's OAuth login and stores the result. */
+  /** Runs a provider's OAuth login (a built-in flow is loaded first) and stores the result. */
   async login(providerId: string, callbacks: OAuthLoginCallbacks): Promise<void> {
-    const provider = getOAuthProvider(providerId);
+    const provider = await loadOAuthProvider(providerId);
     if (!provider) throw new Error(`Unknown OAuth provider: ${providerId}`);
     const credentials = await provider.login(callbacks);
     this.set(providerId, { type: "oauth", ...credentials });
@@ -318,7 +319,7 @@ export class AuthStorage {
   async refreshOAuthTokenWithLock(
     providerId: string,
   ): Promise<{ apiKey: string; newCredentials: OAuthCredentials } | null> {
-    const provider = getOAuthProvider(providerId);
+    const provider = await loadOAuthProvider(providerId);
     if (!provider) return null;
     return await this.storage.withLockAsync(async (current) => {
       const currentData = this.parseStorageData(current);
@@ -326,7 +327,8 @@ export class AuthStorage {
       this.loadError = null;
       const cred = currentData[providerId];
       if (cred?.type !== "oauth") return { result: null };
-      if (Date.now() < cred.expires) {
+      // Checked again under the lock: another process may have refreshed meanwhile.
+      if (!oauthNeedsRefresh(cred)) {
         return { result: { apiKey: provider.getApiKey(cred), newCredentials: cred } };
       }
       const oauthCreds: Record<string, OAuthCredentials> = {};
@@ -357,10 +359,10 @@ export class AuthStorage {
       return cred.key === undefined ? undefined : resolveConfigValue(cred.key, this.entryEnv(cred.env));
     }
     if (cred?.type === "oauth") {
-      const provider = getOAuthProvider(providerId);
-      // No registered OAuth provider for these credentials: nothing can turn them into a key.
+      const provider = await loadOAuthProvider(providerId);
+      // No OAuth provider for these credentials: nothing can turn them into a key.
       if (!provider) return undefined;
-      if (Date.now() < cred.expires) return provider.getApiKey(cred);
+      if (!oauthNeedsRefresh(cred)) return provider.getApiKey(cred);
       const refreshed = await this.refreshExpired(providerId, provider);
       // A refresh that found nothing to refresh falls through to the environment, like the reference.
       if (refreshed.settled) return refreshed.apiKey;
@@ -391,7 +393,7 @@ export class AuthStorage {
       // Another process may have refreshed successfully while ours failed.
       this.reload();
       const updated = this.data[providerId];
-      if (updated?.type === "oauth" && Date.now() < updated.expires) {
+      if (updated?.type === "oauth" && !oauthNeedsRefresh(updated)) {
         return { settled: true, apiKey: provider.getApiKey(updated) };
       }
       // Credentials are kept so /login can retry; the provider is skipped for now.

@@ -1,7 +1,8 @@
 /**
  * Registry of OAuth providers that AuthStorage consults for login, token-to-key conversion and refresh.
- * There are no built-in providers yet (their login flows do not exist); custom providers from
- * models.json and, later, extensions register theirs at runtime.
+ * Two layers: runtime registrations (models.json custom providers, extensions; cleared by
+ * {@link resetOAuthProviders} on every model refresh) win over the built-in flows, which
+ * src/config/oauth/builtin_oauth.ts loads on first use and which stay registered.
  *
  * @module
  */
@@ -34,6 +35,18 @@ export interface OAuthAuthInfo {
   instructions?: string;
 }
 
+/** A device code the user enters at the verification page. */
+export interface OAuthDeviceCodeInfo {
+  /** The code to type. */
+  userCode: string;
+  /** Page where it is typed (already checked to be http/https). */
+  verificationUri: string;
+  /** Polling interval the server asked for, in seconds. */
+  intervalSeconds?: number;
+  /** Lifetime of the code, in seconds. */
+  expiresInSeconds?: number;
+}
+
 /** One choice in a login selector. */
 export interface OAuthSelectOption {
   /** Value returned when chosen. */
@@ -50,8 +63,16 @@ export interface OAuthLoginCallbacks {
   onPrompt: (prompt: OAuthPrompt) => Promise<string>;
   /** Reports progress. */
   onProgress?: (message: string) => void;
-  /** Asks the user to paste the code by hand. */
-  onManualCodeInput?: () => Promise<string>;
+  /**
+   * Asks the user to paste the code (or redirect URL) by hand. Flows that race it against a callback
+   * server pass a signal that aborts when the callback won; the prompt should then go away.
+   */
+  onManualCodeInput?: (signal?: AbortSignal) => Promise<string>;
+  /**
+   * Shows a device code to enter at a verification page (device-authorization flows). Without it flows
+   * fall back to `onAuth({ url: verificationUri, instructions: "Enter code: <userCode>" })`.
+   */
+  onDeviceCode?: (info: OAuthDeviceCodeInfo) => void;
   /** Asks the user to choose one option. */
   onSelect?: (prompt: { message: string; options: OAuthSelectOption[] }) => Promise<string | undefined>;
   /** Aborts the login. */
@@ -77,30 +98,52 @@ export interface OAuthProviderInterface {
 }
 
 const registry = new Map<string, OAuthProviderInterface>();
+const builtins = new Map<string, OAuthProviderInterface>();
 
-/** The provider registered under `id`. */
+/** The provider registered under `id`: a runtime registration, else a loaded built-in flow. */
 export function getOAuthProvider(id: string): OAuthProviderInterface | undefined {
-  return registry.get(id);
+  return registry.get(id) ?? builtins.get(id);
 }
 
-/** Registers (or replaces) a provider. */
+/** Registers (or replaces) a runtime provider; it wins over a built-in flow of the same id. */
 export function registerOAuthProvider(provider: OAuthProviderInterface): void {
   registry.set(provider.id, provider);
 }
 
-/** Drops every runtime registration. */
+/**
+ * Records a loaded built-in flow (called by builtin_oauth.ts only). Survives
+ * {@link resetOAuthProviders}, since the module stays loaded.
+ */
+export function registerBuiltinOAuthProvider(provider: OAuthProviderInterface): void {
+  builtins.set(provider.id, provider);
+}
+
+/** Drops every runtime registration (loaded built-in flows stay). */
 export function resetOAuthProviders(): void {
   registry.clear();
 }
 
-/** All registered providers in registration order. */
+/** Loaded built-in flows, then runtime providers, in registration order; a runtime one hides its built-in. */
 export function getOAuthProviders(): OAuthProviderInterface[] {
-  return [...registry.values()];
+  const hidden = [...builtins.values()].filter((provider) => !registry.has(provider.id));
+  return [...hidden, ...registry.values()];
+}
+
+/** A token with less than this left is refreshed before use (1.6.0's five minutes). */
+export const OAUTH_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+/**
+ * Whether `credentials` must be refreshed before use: fewer than `minValidityMs` (at least
+ * {@link OAUTH_REFRESH_MARGIN_MS}) left before `expires`.
+ */
+export function oauthNeedsRefresh(credentials: OAuthCredentials, minValidityMs = 0, now = Date.now()): boolean {
+  return now + Math.max(OAUTH_REFRESH_MARGIN_MS, minValidityMs) >= credentials.expires;
 }
 
 /**
- * API key for `providerId` from a set of stored OAuth credentials, refreshing when expired.
- * Null when there are no credentials; throws when the provider is unknown or the refresh fails.
+ * API key for `providerId` from a set of stored OAuth credentials, refreshing when it expires within
+ * five minutes. Null when there are no credentials; throws when the provider is unknown or the refresh
+ * fails (`OAuth refresh failed for <id>`, the provider's error as `cause`; no token in the message).
  */
 export async function getOAuthApiKey(
   providerId: string,
@@ -110,11 +153,11 @@ export async function getOAuthApiKey(
   if (!provider) throw new Error(`Unknown OAuth provider: ${providerId}`);
   let creds = credentials[providerId];
   if (!creds) return null;
-  if (Date.now() >= creds.expires) {
+  if (oauthNeedsRefresh(creds)) {
     try {
       creds = await provider.refreshToken(creds);
-    } catch {
-      throw new Error(`Failed to refresh OAuth token for ${providerId}`);
+    } catch (error) {
+      throw new Error(`OAuth refresh failed for ${providerId}`, { cause: error });
     }
   }
   return { newCredentials: creds, apiKey: provider.getApiKey(creds) };

@@ -146,7 +146,7 @@ test("AUTH-03 expired OAuth token is refreshed under the lock and written back; 
       login: () => Promise.reject(new Error("not used")),
       refreshToken: (creds: OAuthCredentials) => {
         refreshes++;
-        return Promise.resolve({ ...creds, access: `access-${refreshes}`, expires: Date.now() + 60_000 });
+        return Promise.resolve({ ...creds, access: `access-${refreshes}`, expires: Date.now() + 3_600_000 });
       },
       getApiKey: (creds: OAuthCredentials) => `key:${creds.access}`,
     });
@@ -192,7 +192,7 @@ test("AUTH-03 failed refresh records an error and yields no key, keeping the cre
     });
     assertEquals(await auth.getApiKey("broken-oauth"), undefined);
     assertEquals(auth.drainErrors().map((e) => e.message), [
-      "Failed to refresh OAuth token for broken-oauth",
+      "OAuth refresh failed for broken-oauth",
     ]);
     assertEquals(auth.has("broken-oauth"), true);
   } finally {

@@ -1,0 +1,61 @@
+/**
+ * The OAuth login flows built into pi (1.6.0's list), each loaded on first use: nothing here imports
+ * a flow at start-up. A flow is loaded when a login asks for it or when auth.json holds an OAuth
+ * credential for its provider and a key is needed; it then registers itself in oauth_registry.ts.
+ *
+ * Adding a flow: one entry in {@link BUILTIN_OAUTH_FLOWS} with a literal `import("./<file>.ts")` (a
+ * static specifier, so `deno check` and `deno compile` see the module).
+ *
+ * @module
+ */
+
+import type { OAuthProviderInterface } from "../oauth_registry.ts";
+import { getOAuthProvider, registerBuiltinOAuthProvider } from "../oauth_registry.ts";
+
+/** A built-in flow: the provider's name for people (known without loading) and its loader. */
+export interface BuiltinOAuthFlow {
+  /** 1.6.0's display name, e.g. "Anthropic (Claude Pro/Max)". */
+  name: string;
+  /** Imports the flow's module and returns its provider. */
+  load: () => Promise<OAuthProviderInterface>;
+}
+
+/** Built-in flows by provider id. */
+export const BUILTIN_OAUTH_FLOWS: Readonly<Record<string, BuiltinOAuthFlow>> = {
+  anthropic: {
+    name: "Anthropic (Claude Pro/Max)",
+    load: async () => (await import("./anthropic.ts")).anthropicOAuth,
+  },
+  "openai-codex": {
+    name: "OpenAI (ChatGPT Plus/Pro)",
+    load: async () => (await import("./openai_codex.ts")).openaiCodexOAuth,
+  },
+};
+
+/** Ids of the built-in flows, sorted. */
+export function builtinOAuthProviderIds(): string[] {
+  return Object.keys(BUILTIN_OAUTH_FLOWS).sort();
+}
+
+/** Whether `id` has a built-in flow (loaded or not). */
+export function hasBuiltinOAuthFlow(id: string): boolean {
+  return Object.hasOwn(BUILTIN_OAUTH_FLOWS, id);
+}
+
+/**
+ * The OAuth provider for `id`: a runtime registration or an already loaded flow as is, else the
+ * built-in flow, loaded and registered now. Undefined when `id` has neither.
+ */
+export async function loadOAuthProvider(id: string): Promise<OAuthProviderInterface | undefined> {
+  const registered = getOAuthProvider(id);
+  if (registered) return registered;
+  if (!hasBuiltinOAuthFlow(id)) return undefined;
+  const provider = await BUILTIN_OAUTH_FLOWS[id].load();
+  registerBuiltinOAuthProvider(provider);
+  return getOAuthProvider(id);
+}
+
+/** Loads the built-in flows of every id in `ids` that has one (e.g. the OAuth entries of auth.json). */
+export async function loadBuiltinOAuthProviders(ids: Iterable<string>): Promise<void> {
+  await Promise.all([...ids].filter(hasBuiltinOAuthFlow).map((id) => loadOAuthProvider(id)));
+}
