@@ -1,13 +1,17 @@
 /**
- * The interactive mode's theme: a {@link ThemeData} resolved to escape sequences for the
- * terminal's colour mode. Components style text by token (`fg("muted", …)`), never by colour, so
- * a theme change is one object swap.
+ * The interactive mode's theme: a theme file's colours ({@link ThemeJson}) resolved to escape
+ * sequences for the terminal's colour mode. Components style text by token (`fg("muted", …)`),
+ * never by colour, and keep the one {@link Theme} object they were given; switching themes
+ * ({@link Theme.replace}) changes its colours in place, so the next frame draws in the new theme.
  *
  * @module
  */
+import DARK_JSON from "../../resources/themes/dark.json" with { type: "json" };
+import LIGHT_JSON from "../../resources/themes/light.json" with { type: "json" };
+import type { ThemeColorValue, ThemeJson } from "../../resources/themes/theme_schema.ts";
+import { THEME_TOKENS, type ThemeTokenName } from "../../resources/themes/theme_tokens.ts";
 import {
   backgroundAnsi,
-  type Color,
   foregroundAnsi,
   getTerminalColorMode,
   type MarkdownTheme,
@@ -15,43 +19,133 @@ import {
   type SelectListTheme,
   type TerminalColorMode,
 } from "../../tui/mod.ts";
-import { DARK_THEME, type ThemeData } from "./theme_dark.ts";
 
-/** The tokens 1.6.0's schema names, as the dark theme lists them. */
-export type ThemeToken = keyof typeof DARK_THEME.colors;
+/** A theme as its file states it (pi 1.6.0's theme schema). */
+export type ThemeData = ThemeJson;
+
+/** The colour tokens of 1.6.0's theme schema. */
+export type ThemeToken = ThemeTokenName;
+
+/** pi 1.6.0's built-in `dark` theme. */
+export const DARK_THEME: ThemeData = DARK_JSON as ThemeData;
+/** pi 1.6.0's built-in `light` theme. */
+export const LIGHT_THEME: ThemeData = LIGHT_JSON as ThemeData;
+
+/** The built-in themes by name. */
+export const BUILTIN_THEMES: Readonly<Record<string, ThemeData>> = { dark: DARK_THEME, light: LIGHT_THEME };
 
 const RESET_FG = "\x1b[39m";
 const RESET_BG = "\x1b[49m";
 
+/** Follows variable references (chains included) to a colour; 1.6.0's errors for a missing or circular one. */
+function resolveValue(
+  value: ThemeColorValue,
+  vars: Readonly<Record<string, ThemeColorValue>>,
+): ThemeColorValue {
+  const seen = new Set<string>();
+  let current = value;
+  while (
+    typeof current === "string" && current !== "" && !current.startsWith("#") &&
+    !/^ok(lch|hsl)\(/i.test(current)
+  ) {
+    if (seen.has(current)) throw new Error(`Circular variable reference detected: ${current}`);
+    if (!Object.hasOwn(vars, current)) throw new Error(`Variable reference not found: ${current}`);
+    seen.add(current);
+    current = vars[current];
+  }
+  return current;
+}
+
+/** Token → opening escape sequence in its own slot, for every token (optional ones filled in). */
+function resolveTokens(data: ThemeData, mode: TerminalColorMode): Map<string, string> {
+  const values: Partial<Record<ThemeToken, ThemeColorValue>> = {};
+  for (const [token, value] of Object.entries(data.colors)) {
+    if (value !== undefined) values[token as ThemeToken] = resolveValue(value, data.vars ?? {});
+  }
+  const out = new Map<string, string>();
+  for (
+    const [token, info] of Object.entries(THEME_TOKENS) as [ThemeToken, (typeof THEME_TOKENS)[ThemeToken]][]
+  ) {
+    const value = values[token] ?? ("fallback" in info ? values[info.fallback as ThemeToken] : undefined);
+    if (value === undefined) continue;
+    const background = info.slot === "background";
+    if (value === "") {
+      // The terminal's own default colour.
+      out.set(token, background ? RESET_BG : RESET_FG);
+      continue;
+    }
+    let color;
+    try {
+      color = parseColor(value);
+    } catch {
+      throw new Error(`Invalid color value for "${token}": ${value}`);
+    }
+    out.set(token, background ? backgroundAnsi(color, mode) : foregroundAnsi(color, mode));
+  }
+  return out;
+}
+
 /** A resolved theme: token colours as escape sequences, plus the text attributes pi uses. */
 export class Theme {
-  /** The theme's name. */
-  readonly name: string;
   /** The colour mode the sequences were made for. */
   readonly colorMode: TerminalColorMode;
-  readonly #fg = new Map<string, string>();
-  readonly #bg = new Map<string, string>();
+  #data: ThemeData;
+  #sourcePath?: string;
+  #ansi: Map<string, string>;
 
-  /** Resolves `data` (variables included) for `colorMode`; an unknown colour names its token. */
-  constructor(data: ThemeData, colorMode: TerminalColorMode) {
-    this.name = data.name;
+  /** Resolves `data` (variables included) for `colorMode`; a bad colour or reference throws. */
+  constructor(data: ThemeData, colorMode: TerminalColorMode, sourcePath?: string) {
     this.colorMode = colorMode;
-    for (const [token, value] of Object.entries(data.colors)) {
-      const color = resolveColor(data, token, value);
-      this.#fg.set(token, foregroundAnsi(color, colorMode));
-      this.#bg.set(token, backgroundAnsi(color, colorMode));
-    }
+    this.#data = data;
+    this.#sourcePath = sourcePath;
+    this.#ansi = resolveTokens(data, colorMode);
+  }
+
+  /** The theme's name. */
+  get name(): string {
+    return this.#data.name;
+  }
+
+  /** The file the theme came from (undefined for a built-in one). */
+  get sourcePath(): string | undefined {
+    return this.#sourcePath;
+  }
+
+  /** The theme file's contents. */
+  get data(): ThemeData {
+    return this.#data;
+  }
+
+  /** The background the theme is made for (its `appearance`; dark when it does not say). */
+  get appearance(): "dark" | "light" {
+    return this.#data.appearance ?? "dark";
+  }
+
+  /**
+   * Takes the colours of `data`; every component holding this object draws in them from the next
+   * frame. A theme that cannot be resolved throws and leaves the current colours.
+   */
+  replace(data: ThemeData, sourcePath?: string): void {
+    const ansi = resolveTokens(data, this.colorMode);
+    this.#data = data;
+    this.#sourcePath = sourcePath;
+    this.#ansi = ansi;
+  }
+
+  /** The opening escape sequence of a token (empty for an unknown token). */
+  ansi(token: string): string {
+    return this.#ansi.get(token) ?? "";
   }
 
   /** `text` in the token's foreground colour. */
   fg(token: ThemeToken, text: string): string {
-    const open = this.#fg.get(token);
+    const open = this.#ansi.get(token);
     return open ? `${open}${text}${RESET_FG}` : text;
   }
 
   /** `text` on the token's background colour. */
   bg(token: ThemeToken, text: string): string {
-    const open = this.#bg.get(token);
+    const open = this.#ansi.get(token);
     return open ? `${open}${text}${RESET_BG}` : text;
   }
 
@@ -107,26 +201,8 @@ export class Theme {
   }
 }
 
-function resolveColor(data: ThemeData, token: string, value: string): Color {
-  const seen = new Set<string>();
-  let current = value;
-  while (Object.hasOwn(data.vars, current)) {
-    if (seen.has(current)) throw new Error(`Theme "${data.name}": variable "${current}" refers to itself`);
-    seen.add(current);
-    current = data.vars[current];
-  }
-  try {
-    return parseColor(current);
-  } catch {
-    throw new Error(`Theme "${data.name}": token "${token}" has an invalid colour: ${value}`);
-  }
-}
-
-/** The built-in themes by name. */
-export const BUILTIN_THEMES: Readonly<Record<string, ThemeData>> = { dark: DARK_THEME };
-
-/** The theme `name` (default dark; an unknown name falls back to dark) for the terminal's colour mode. */
+/** The built-in theme `name` (default dark; an unknown name falls back to dark) for the terminal's colour mode. */
 export function loadTheme(name?: string, colorMode: TerminalColorMode = getTerminalColorMode()): Theme {
-  const data = (name && BUILTIN_THEMES[name]) || DARK_THEME;
+  const data = (name && Object.hasOwn(BUILTIN_THEMES, name) && BUILTIN_THEMES[name]) || DARK_THEME;
   return new Theme(data, colorMode);
 }
