@@ -2,7 +2,8 @@
  * Amazon Bedrock pieces on their own: the SigV4 signer against AWS's published test suite and
  * against the AWS SDK's signer (@smithy/signature-v4, from the reference install) for a Bedrock
  * request on the same clock; the event-stream decoder on good, corrupt and cut-off frames; the
- * credential sources (profile files, credential_process, bearer token) end to end against the
+ * simple credential sources (profile files, credential_process, bearer token; the others are in
+ * bedrock_credentials_test.ts) end to end against the
  * fake bedrock-runtime, which verifies each signature; region and endpoint resolution; and
  * errors that never show a secret.
  */
@@ -254,6 +255,8 @@ const CLEAN_ENV = {
   AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: "",
   AWS_CONTAINER_CREDENTIALS_FULL_URI: "",
   AWS_WEB_IDENTITY_TOKEN_FILE: "",
+  // No instance metadata probe: these cases are about the sources above (bedrock_credentials_test.ts covers IMDS).
+  AWS_EC2_METADATA_DISABLED: "true",
 };
 
 async function withHome(files: Record<string, string>, fn: (home: string) => Promise<void>): Promise<void> {
@@ -291,12 +294,6 @@ aws_secret_access_key = ${FAKE_AWS_CREDENTIALS.secretAccessKey}
 region = eu-central-1
 credential_process = printf '%s' '${process}'
 
-[profile role]
-role_arn = arn:aws:iam::123456789012:role/pi
-source_profile = work
-
-[profile sso]
-sso_session = corp
 `;
     await withHome({ credentials: credentialsFile, config: configFile }, async (home) => {
       // AWS_PROFILE scoped to the request wins over access keys (pi-ai 1.6.0, #6957).
@@ -329,20 +326,6 @@ sso_session = corp
         missing.errorMessage,
         'AWS profile "nope" was not found in ~/.aws/credentials or ~/.aws/config',
       );
-      for (
-        const [profile, kind] of [["role", "role assumption (role_arn)"], [
-          "sso",
-          "IAM Identity Center (SSO)",
-        ]]
-      ) {
-        const unsupported = await complete(model(server.url), CONTEXT, {
-          env: { ...CLEAN_ENV, HOME: home, AWS_PROFILE: profile },
-        });
-        assertEquals(
-          unsupported.errorMessage,
-          `AWS profile "${profile}" uses ${kind}, which is not available in this build yet; use access keys, credential_process or AWS_BEARER_TOKEN_BEDROCK`,
-        );
-      }
       assertEquals(server.requests.length, 2);
     });
     const viaToken = await complete(model(server.url), CONTEXT, {

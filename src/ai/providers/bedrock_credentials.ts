@@ -1,187 +1,265 @@
 /**
- * Where a Bedrock request's AWS identity and region come from, in pi-ai 1.6.0's order: a bearer
- * token (Bedrock API key), a profile named in pi's settings, access keys in the environment, the
- * profile of AWS_PROFILE (or "default") in ~/.aws/credentials and ~/.aws/config (static keys or
- * `credential_process`), and container credentials (ECS). Secrets never reach an error message.
+ * Where a Bedrock request's AWS identity comes from, in pi-ai 1.6.0's order (its own checks, then
+ * the AWS SDK's default chain): AWS_BEDROCK_SKIP_AUTH, a bearer token (Bedrock API key), a
+ * profile named by pi's settings, access keys in the environment, the profile of AWS_PROFILE (or
+ * "default") in ~/.aws/config and ~/.aws/credentials, web identity (AWS_WEB_IDENTITY_TOKEN_FILE),
+ * the container endpoint (ECS/EKS), and the EC2 instance metadata service.
+ *
+ * A profile resolves as the SDK's `fromIni`: role assumption (`role_arn` with `source_profile`
+ * chains or `credential_source`), static keys, `web_identity_token_file`, `credential_process`,
+ * IAM Identity Center (SSO). Temporary credentials are kept until five minutes before they expire.
+ * Secrets never reach an error message.
  *
  * @module
  */
-import { AMBIENT_CREDENTIALS, providerEnvValue } from "../env_api_keys.ts";
+import { AMBIENT_CREDENTIALS, type ProviderEnv, providerEnvValue } from "../env_api_keys.ts";
 import type { AwsCredentials } from "./bedrock_sigv4.ts";
+import {
+  type AwsSharedFiles,
+  BedrockCredentialsError,
+  isSsoProfile,
+  loadAwsSharedFiles,
+  profileRegion,
+} from "./bedrock_credentials_files.ts";
+import { cachedCredentials, cachedOptional, type TimedCredentials } from "./bedrock_credentials_http.ts";
 
-type Env = Record<string, string> | undefined;
+export {
+  BedrockCredentialsError,
+  loadAwsProfile,
+  parseAwsIni,
+  profileRegion,
+} from "./bedrock_credentials_files.ts";
+
+type Env = ProviderEnv | undefined;
 
 /** How a request authenticates. */
 export type BedrockAuth =
   | { kind: "bearer"; token: string }
   | { kind: "sigv4"; credentials: AwsCredentials; source: string };
 
-/** A credential problem; its message names the source and never holds a secret. */
-export class BedrockCredentialsError extends Error {
-  override name = "BedrockCredentialsError";
-}
-
-type IniSections = Map<string, Record<string, string>>;
-
-/** Parses an AWS shared config/credentials file (INI: `[section]`, `key = value`, `#`/`;` comments). */
-export function parseAwsIni(text: string): IniSections {
-  const sections: IniSections = new Map();
-  let current: Record<string, string> | undefined;
-  let lastKey: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/^\s*[#;].*$/, "");
-    if (line.trim() === "") continue;
-    const section = /^\s*\[([^\]]+)\]\s*$/.exec(line);
-    if (section) {
-      const name = section[1].trim();
-      current = sections.get(name) ?? {};
-      sections.set(name, current);
-      lastKey = undefined;
-      continue;
-    }
-    if (!current) continue;
-    // Indented lines continue a nested block (e.g. `s3 =` sub-settings); they are not needed here.
-    if (/^\s/.test(raw) && lastKey !== undefined) continue;
-    const eq = line.indexOf("=");
-    if (eq < 0) continue;
-    lastKey = line.slice(0, eq).trim().toLowerCase();
-    current[lastKey] = line.slice(eq + 1).trim();
-  }
-  return sections;
-}
-
-function homeDir(env: Env): string | undefined {
-  return providerEnvValue("HOME", env) ?? providerEnvValue("USERPROFILE", env);
-}
-
-function readIni(path: string | undefined): IniSections {
-  if (!path) return new Map();
-  try {
-    return parseAwsIni(Deno.readTextFileSync(path));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return new Map();
-    throw new BedrockCredentialsError(`Could not read AWS file ${path}: ${(error as Error).message}`);
-  }
-}
-
-/** The settings of `profile` from ~/.aws/config and ~/.aws/credentials (credentials win). */
-export function loadAwsProfile(profile: string, env: Env): Record<string, string> | undefined {
-  const home = homeDir(env);
-  const configPath = providerEnvValue("AWS_CONFIG_FILE", env) ?? (home ? `${home}/.aws/config` : undefined);
-  const credentialsPath = providerEnvValue("AWS_SHARED_CREDENTIALS_FILE", env) ??
-    (home ? `${home}/.aws/credentials` : undefined);
-  const config = readIni(configPath);
-  const credentials = readIni(credentialsPath);
-  const fromConfig = config.get(profile === "default" ? "default" : `profile ${profile}`) ??
-    (profile === "default" ? config.get("profile default") : undefined);
-  const fromCredentials = credentials.get(profile);
-  if (!fromConfig && !fromCredentials) return undefined;
-  return { ...fromConfig, ...fromCredentials };
-}
-
-async function runCredentialProcess(profile: string, command: string): Promise<AwsCredentials> {
-  const output = await new Deno.Command("sh", { args: ["-c", command], stdout: "piped", stderr: "piped" })
-    .output()
-    .catch((error: Error) => {
-      throw new BedrockCredentialsError(
-        `credential_process of AWS profile "${profile}" could not start: ${error.message}`,
-      );
-    });
-  if (output.code !== 0) {
-    throw new BedrockCredentialsError(
-      `credential_process of AWS profile "${profile}" exited with code ${output.code}`,
-    );
-  }
-  let parsed: { AccessKeyId?: string; SecretAccessKey?: string; SessionToken?: string };
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(output.stdout));
-  } catch {
-    throw new BedrockCredentialsError(`credential_process of AWS profile "${profile}" printed no valid JSON`);
-  }
-  if (!parsed.AccessKeyId || !parsed.SecretAccessKey) {
-    throw new BedrockCredentialsError(
-      `credential_process of AWS profile "${profile}" gave no AccessKeyId/SecretAccessKey`,
-    );
-  }
-  return {
-    accessKeyId: parsed.AccessKeyId,
-    secretAccessKey: parsed.SecretAccessKey,
-    ...(parsed.SessionToken ? { sessionToken: parsed.SessionToken } : {}),
-  };
-}
-
-async function profileCredentials(
-  profile: string,
-  env: Env,
-  required: boolean,
-): Promise<AwsCredentials | undefined> {
-  const settings = loadAwsProfile(profile, env);
-  if (!settings) {
-    if (!required) return undefined;
-    throw new BedrockCredentialsError(
-      `AWS profile "${profile}" was not found in ~/.aws/credentials or ~/.aws/config`,
-    );
-  }
-  if (settings.aws_access_key_id && settings.aws_secret_access_key) {
-    return {
-      accessKeyId: settings.aws_access_key_id,
-      secretAccessKey: settings.aws_secret_access_key,
-      ...(settings.aws_session_token ? { sessionToken: settings.aws_session_token } : {}),
-    };
-  }
-  if (settings.credential_process) return await runCredentialProcess(profile, settings.credential_process);
-  const kind = settings.role_arn
-    ? "role assumption (role_arn)"
-    : settings.sso_session || settings.sso_start_url
-    ? "IAM Identity Center (SSO)"
-    : undefined;
-  if (kind) {
-    throw new BedrockCredentialsError(
-      `AWS profile "${profile}" uses ${kind}, which is not available in this build yet; ` +
-        "use access keys, credential_process or AWS_BEARER_TOKEN_BEDROCK",
-    );
-  }
-  throw new BedrockCredentialsError(`AWS profile "${profile}" has no credentials`);
-}
-
-async function containerCredentials(env: Env): Promise<AwsCredentials | undefined> {
-  const relative = providerEnvValue("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", env);
-  const full = providerEnvValue("AWS_CONTAINER_CREDENTIALS_FULL_URI", env);
-  const url = relative ? `http://169.254.170.2${relative}` : full;
-  if (!url) return undefined;
-  const token = providerEnvValue("AWS_CONTAINER_AUTHORIZATION_TOKEN", env);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: token ? { authorization: token } : {},
-      signal: AbortSignal.timeout(5000),
-    });
-  } catch (error) {
-    throw new BedrockCredentialsError(
-      `Container credentials endpoint unreachable: ${(error as Error).message}`,
-    );
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new BedrockCredentialsError(`Container credentials endpoint answered HTTP ${response.status}`);
-  }
-  const data = await response.json() as { AccessKeyId?: string; SecretAccessKey?: string; Token?: string };
-  if (!data.AccessKeyId || !data.SecretAccessKey) {
-    throw new BedrockCredentialsError("Container credentials endpoint gave no AccessKeyId/SecretAccessKey");
-  }
-  return {
-    accessKeyId: data.AccessKeyId,
-    secretAccessKey: data.SecretAccessKey,
-    ...(data.Token ? { sessionToken: data.Token } : {}),
-  };
-}
-
 /** Options that choose the identity. */
 export interface BedrockAuthOptions {
   apiKey?: string;
   bearerToken?: string;
   profile?: string;
+  /** The Bedrock client's region: STS calls use it when the profile names none. */
+  region?: string;
   env?: Record<string, string>;
+}
+
+interface ChainContext {
+  env: Env;
+  files: AwsSharedFiles;
+  /** The calling client's region (STS and web identity default to it). */
+  region: string;
+}
+
+function envCredentials(env: Env): TimedCredentials | undefined {
+  const accessKeyId = providerEnvValue("AWS_ACCESS_KEY_ID", env);
+  const secretAccessKey = providerEnvValue("AWS_SECRET_ACCESS_KEY", env);
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  const sessionToken = providerEnvValue("AWS_SESSION_TOKEN", env);
+  return { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } };
+}
+
+function isStatic(settings: Record<string, string>): boolean {
+  return settings.aws_access_key_id !== undefined && settings.aws_secret_access_key !== undefined;
+}
+
+function staticCredentials(settings: Record<string, string>): TimedCredentials {
+  return {
+    credentials: {
+      accessKeyId: settings.aws_access_key_id,
+      secretAccessKey: settings.aws_secret_access_key,
+      ...(settings.aws_session_token ? { sessionToken: settings.aws_session_token } : {}),
+    },
+  };
+}
+
+/** A profile that assumes a role: `role_arn` with exactly one of `source_profile`/`credential_source`. */
+function isAssumeRole(settings: Record<string, string>): boolean {
+  return settings.role_arn !== undefined &&
+    ((settings.source_profile !== undefined) !== (settings.credential_source !== undefined));
+}
+
+async function credentialSource(name: string, profile: string, ctx: ChainContext): Promise<TimedCredentials> {
+  const remote = await import("./bedrock_credentials_remote.ts");
+  let found: TimedCredentials | undefined;
+  if (name === "Environment") found = envCredentials(ctx.env);
+  else if (name === "EcsContainer") found = await remote.containerCredentials(ctx.env);
+  else if (name === "Ec2InstanceMetadata") found = await remote.imdsCredentials(ctx.env);
+  else {
+    throw new BedrockCredentialsError(
+      `Unsupported credential source in profile ${profile}. Got ${name}, expected EcsContainer or Ec2InstanceMetadata or Environment.`,
+    );
+  }
+  if (!found) {
+    throw new BedrockCredentialsError(
+      `credential_source ${name} of AWS profile "${profile}" gave no credentials`,
+    );
+  }
+  return found;
+}
+
+async function assumeRoleProfile(
+  profile: string,
+  ctx: ChainContext,
+  visited: Set<string>,
+): Promise<TimedCredentials> {
+  const settings = ctx.files.profiles.get(profile)!;
+  const sourceProfile = settings.source_profile;
+  if (sourceProfile !== undefined && visited.has(sourceProfile)) {
+    throw new BedrockCredentialsError(
+      `Detected a cycle attempting to resolve credentials for AWS profile "${profile}". Profiles visited: ${
+        [...visited].join(", ")
+      }`,
+    );
+  }
+  const source = async () => {
+    if (sourceProfile === undefined) return await credentialSource(settings.credential_source, profile, ctx);
+    const next = ctx.files.profiles.get(sourceProfile);
+    if (!next) {
+      throw new BedrockCredentialsError(
+        `AWS profile "${profile}" names source_profile "${sourceProfile}", which was not found in ~/.aws/credentials or ~/.aws/config`,
+      );
+    }
+    const chained = new Set([...visited, sourceProfile]);
+    // A source profile with credential_source and no role_arn hands over that source's credentials.
+    if (!next.role_arn && next.credential_source) return await assumeRoleProfile(sourceProfile, ctx, chained);
+    return await resolveProfile(sourceProfile, ctx, chained);
+  };
+  if (!settings.role_arn) return await source();
+  if (settings.mfa_serial) {
+    // pi-ai 1.6.0 gives the AWS SDK no MFA code callback either; it cannot prompt mid-request.
+    throw new BedrockCredentialsError(
+      `AWS profile "${profile}" requires multi-factor authentication (mfa_serial), which pi cannot prompt for; ` +
+        "assume the role beforehand (e.g. with aws sts assume-role) and use the temporary keys, or use credential_process",
+    );
+  }
+  const sourceCredentials = (await source()).credentials;
+  const region = settings.region || ctx.region;
+  const sts = await import("./bedrock_credentials_sts.ts");
+  const duration = Number.parseInt(settings.duration_seconds || "3600", 10);
+  const key = [
+    "assume-role",
+    settings.role_arn,
+    settings.role_session_name ?? "",
+    settings.external_id ?? "",
+    duration,
+    sourceCredentials.accessKeyId,
+    sts.stsEndpoint(region, ctx.env),
+  ].join("|");
+  return await cachedCredentials(key, () =>
+    sts.assumeRole(
+      sourceCredentials,
+      {
+        RoleArn: settings.role_arn,
+        RoleSessionName: settings.role_session_name || `aws-sdk-js-${Date.now()}`,
+        DurationSeconds: duration,
+        ...(settings.external_id !== undefined ? { ExternalId: settings.external_id } : {}),
+      },
+      region,
+      ctx.env,
+    ));
+}
+
+async function webIdentity(
+  tokenFile: string,
+  roleArn: string,
+  sessionName: string | undefined,
+  origin: string,
+  ctx: ChainContext,
+): Promise<TimedCredentials> {
+  const sts = await import("./bedrock_credentials_sts.ts");
+  const key = ["web-identity", roleArn, tokenFile, sessionName ?? "", sts.stsEndpoint(ctx.region, ctx.env)]
+    .join("|");
+  return await cachedCredentials(key, async () => {
+    let token: string;
+    try {
+      token = (await Deno.readTextFile(tokenFile)).trim();
+    } catch (error) {
+      const why = error instanceof Deno.errors.NotFound
+        ? "does not exist"
+        : `cannot be read (${(error as Error).name})`;
+      throw new BedrockCredentialsError(`The web identity token file ${tokenFile} (${origin}) ${why}`);
+    }
+    if (!token) {
+      throw new BedrockCredentialsError(`The web identity token file ${tokenFile} (${origin}) is empty`);
+    }
+    return await sts.assumeRoleWithWebIdentity(
+      {
+        RoleArn: roleArn,
+        RoleSessionName: sessionName || `aws-sdk-js-session-${Date.now()}`,
+        WebIdentityToken: token,
+      },
+      ctx.region,
+      ctx.env,
+    );
+  });
+}
+
+/** True when a profile can give credentials by itself. */
+function hasCredentialSettings(settings: Record<string, string>): boolean {
+  return isAssumeRole(settings) || isStatic(settings) || settings.credential_process !== undefined ||
+    (settings.web_identity_token_file !== undefined && settings.role_arn !== undefined) ||
+    settings.login_session !== undefined || isSsoProfile(settings);
+}
+
+/** Credentials of one profile, as the AWS SDK's `fromIni` resolves it. */
+async function resolveProfile(
+  profile: string,
+  ctx: ChainContext,
+  visited: Set<string> = new Set(),
+): Promise<TimedCredentials> {
+  const settings = ctx.files.profiles.get(profile);
+  if (!settings) {
+    throw new BedrockCredentialsError(
+      `AWS profile "${profile}" was not found in ~/.aws/credentials or ~/.aws/config`,
+    );
+  }
+  if (visited.size > 0 && isStatic(settings)) return staticCredentials(settings);
+  if (isAssumeRole(settings)) return await assumeRoleProfile(profile, ctx, new Set([...visited, profile]));
+  if (isStatic(settings)) return staticCredentials(settings);
+  if (settings.web_identity_token_file !== undefined && settings.role_arn !== undefined) {
+    return await webIdentity(
+      settings.web_identity_token_file,
+      settings.role_arn,
+      settings.role_session_name,
+      `web_identity_token_file of AWS profile "${profile}"`,
+      ctx,
+    );
+  }
+  if (settings.credential_process !== undefined) {
+    const { processCredentials } = await import("./bedrock_credentials_remote.ts");
+    return await cachedCredentials(
+      `process|${settings.credential_process}`,
+      () => processCredentials(profile, settings.credential_process),
+    );
+  }
+  if (isSsoProfile(settings)) {
+    const sso = await import("./bedrock_credentials_sso.ts");
+    const key = [
+      "sso",
+      ctx.files.configPath ?? "",
+      profile,
+      settings.sso_session ?? settings.sso_start_url ?? "",
+      settings.sso_account_id ?? "",
+      settings.sso_role_name ?? "",
+    ]
+      .join("|");
+    return await cachedCredentials(key, () => sso.ssoCredentials(profile, settings, ctx.files, ctx.env));
+  }
+  if (settings.login_session !== undefined) {
+    throw new BedrockCredentialsError(
+      `AWS profile "${profile}" uses an AWS console login session (login_session), which is not available in this build yet; ` +
+        "use access keys, SSO, a role, credential_process or AWS_BEARER_TOKEN_BEDROCK",
+    );
+  }
+  throw new BedrockCredentialsError(`AWS profile "${profile}" has no credentials`);
+}
+
+function sigv4(found: TimedCredentials, source: string): BedrockAuth {
+  return { kind: "sigv4", credentials: found.credentials, source };
 }
 
 /** Resolves how to authenticate, as pi-ai 1.6.0 orders the sources. */
@@ -202,49 +280,48 @@ export async function resolveBedrockAuth(options: BedrockAuthOptions): Promise<B
   if (bearer) return { kind: "bearer", token: bearer };
 
   const explicitProfile = options.profile || (env && env.AWS_PROFILE) || undefined;
-  if (explicitProfile) {
-    return {
-      kind: "sigv4",
-      credentials: (await profileCredentials(explicitProfile, env, true))!,
-      source: "profile",
-    };
-  }
-  const accessKeyId = providerEnvValue("AWS_ACCESS_KEY_ID", env);
-  const secretAccessKey = providerEnvValue("AWS_SECRET_ACCESS_KEY", env);
-  if (accessKeyId && secretAccessKey) {
-    const sessionToken = providerEnvValue("AWS_SESSION_TOKEN", env);
-    return {
-      kind: "sigv4",
-      credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) },
-      source: "environment",
-    };
-  }
   const ambientProfile = providerEnvValue("AWS_PROFILE", env);
-  const fromProfile = await profileCredentials(
-    ambientProfile ?? "default",
-    env,
-    ambientProfile !== undefined,
-  );
-  if (fromProfile) return { kind: "sigv4", credentials: fromProfile, source: "profile" };
-  const fromContainer = await containerCredentials(env);
-  if (fromContainer) return { kind: "sigv4", credentials: fromContainer, source: "container" };
-  if (providerEnvValue("AWS_WEB_IDENTITY_TOKEN_FILE", env)) {
-    throw new BedrockCredentialsError(
-      "AWS web identity credentials (AWS_WEB_IDENTITY_TOKEN_FILE) are not available in this build yet; " +
-        "use access keys, a profile or AWS_BEARER_TOKEN_BEDROCK",
+  const regionProfile = explicitProfile ?? ambientProfile ?? "default";
+  const region = options.region || providerEnvValue("AWS_REGION", env) ||
+    providerEnvValue("AWS_DEFAULT_REGION", env) ||
+    profileRegion(regionProfile, env) || "us-east-1";
+  const ctx = (): ChainContext => ({ env, files: loadAwsSharedFiles(env), region });
+
+  if (explicitProfile) return sigv4(await resolveProfile(explicitProfile, ctx()), "profile");
+  const fromEnv = envCredentials(env);
+  if (fromEnv) return sigv4(fromEnv, "environment");
+  const context = ctx();
+  const profile = ambientProfile ?? "default";
+  const settings = context.files.profiles.get(profile);
+  // A profile with no credential settings (say, only a region) lets the chain go on, as the SDK's does.
+  if ((ambientProfile !== undefined && !settings) || (settings && hasCredentialSettings(settings))) {
+    return sigv4(await resolveProfile(profile, context), "profile");
+  }
+  const tokenFile = providerEnvValue("AWS_WEB_IDENTITY_TOKEN_FILE", env);
+  const roleArn = providerEnvValue("AWS_ROLE_ARN", env);
+  if (tokenFile && roleArn) {
+    const sessionName = providerEnvValue("AWS_ROLE_SESSION_NAME", env);
+    return sigv4(
+      await webIdentity(tokenFile, roleArn, sessionName, "AWS_WEB_IDENTITY_TOKEN_FILE", context),
+      "web-identity",
     );
+  }
+  const remote = await import("./bedrock_credentials_remote.ts");
+  const containerUrl = remote.containerCredentialsUrl(env);
+  if (containerUrl) {
+    const found = await cachedCredentials(
+      `container|${containerUrl}`,
+      async () => (await remote.containerCredentials(env))!,
+    );
+    return sigv4(found, "container");
+  }
+  if (remote.imdsEnabled(env)) {
+    const endpoint = remote.imdsEndpoint(env);
+    const found = await cachedOptional(`imds|${endpoint}`, () => remote.imdsCredentials(env));
+    if (found) return sigv4(found, "instance-metadata");
   }
   throw new BedrockCredentialsError(
     "No AWS credentials for Amazon Bedrock: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, " +
       "or AWS_BEARER_TOKEN_BEDROCK",
   );
-}
-
-/** The region of `profile` in ~/.aws/config, if any. */
-export function profileRegion(profile: string, env: Env): string | undefined {
-  try {
-    return loadAwsProfile(profile, env)?.region || undefined;
-  } catch {
-    return undefined;
-  }
 }
