@@ -70,7 +70,6 @@ async function refreshToken(
   path: string,
   token: SsoToken,
   region: string,
-  sessionName: string,
   env: ProviderEnv | undefined,
 ): Promise<{ accessToken: string; expiresAt: number } | undefined> {
   if (!token.clientId || !token.clientSecret || !token.refreshToken) return undefined;
@@ -185,7 +184,7 @@ export async function ssoCredentials(
   let accessToken = token.accessToken;
   let expiresAt = parseExpiry(token.expiresAt) ?? 0;
   if (sessionName && expiresAt - Date.now() <= REFRESH_WINDOW_MS) {
-    const refreshed = await refreshToken(path, token, region, sessionName, env);
+    const refreshed = await refreshToken(path, token, region, env);
     if (refreshed) ({ accessToken, expiresAt } = refreshed);
   }
   if (expiresAt <= Date.now()) {
