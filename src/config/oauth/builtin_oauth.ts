@@ -30,6 +30,10 @@ export const BUILTIN_OAUTH_FLOWS: Readonly<Record<string, BuiltinOAuthFlow>> = {
     name: "OpenAI (ChatGPT Plus/Pro)",
     load: async () => (await import("./openai_codex.ts")).openaiCodexOAuth,
   },
+  "github-copilot": {
+    name: "GitHub Copilot",
+    load: async () => (await import("./github_copilot.ts")).githubCopilotOAuth,
+  },
 };
 
 /** Ids of the built-in flows, sorted. */
