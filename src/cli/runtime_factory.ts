@@ -75,17 +75,26 @@ export function runtimeFactory(
   };
   // One credential store for the whole process, so an --api-key given once applies to later sessions.
   let first: AgentSessionServices | undefined;
+  // Answers to the start-up trust question, so a "this session only" choice holds for /new, /resume, /fork.
+  const answeredTrust = new Map<string, boolean>();
   const prepare = async (options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime> => {
     // Project trust (-a/--approve, -na/--no-approve, trust.json, defaultProjectTrust) decides whether
-    // the folder's own .pi/settings.json applies. Nobody can be asked in these modes.
+    // the folder's own .pi/settings.json applies. Only the interactive mode asks, before its screen starts.
     let projectTrusted: boolean;
     try {
-      projectTrusted = await resolveProjectTrust({
+      projectTrusted = answeredTrust.get(options.cwd) ?? await resolveProjectTrust({
         cwd: options.cwd,
         agentDir: options.agentDir,
         flag: parsed.projectTrustOverride,
         defaultProjectTrust: startupSettings.getDefaultProjectTrust(),
-        interactive: false,
+        // As in 1.6.0, only the first session of a `pi` in a terminal asks.
+        interactive: run.appMode === "interactive" && first === undefined,
+        ask: async (cwd) => {
+          const { askProjectTrustAtStartup } = await import("../modes/interactive/startup_trust_prompt.ts");
+          const answer = await askProjectTrustAtStartup(cwd, { theme: startupSettings.getTheme() });
+          answeredTrust.set(options.cwd, answer.trusted);
+          return answer;
+        },
       });
     } catch (error) {
       // A broken trust.json: its message names the file and what is wrong.
