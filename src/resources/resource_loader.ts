@@ -8,7 +8,7 @@
  */
 import type { PackageSource } from "../config/settings_types.ts";
 import { existsSync, readTextFileSync } from "../util/fs.ts";
-import { join } from "../util/path.ts";
+import { join, resolve } from "../util/path.ts";
 import { type ContextFile, loadProjectContextFiles } from "./context_files.ts";
 import { loadPromptTemplates, type PromptTemplate } from "./prompt_templates.ts";
 import {
@@ -83,6 +83,8 @@ export class DefaultResourceLoader {
   #agentsFiles: ContextFile[] = [];
   #systemPrompt?: string;
   #appendSystemPrompt: string[] = [];
+  #systemPromptSource?: string;
+  #appendSystemPromptSources: string[] = [];
 
   /** Prepares a loader; `reload()` reads the resources. */
   constructor(options: ResourceLoaderOptions) {
@@ -111,6 +113,14 @@ export class DefaultResourceLoader {
   /** Texts appended to the system prompt, in order. */
   getAppendSystemPrompt(): string[] {
     return this.#appendSystemPrompt;
+  }
+  /** The file the custom system prompt came from (absolute), when it came from a file. */
+  getSystemPromptSource(): string | undefined {
+    return this.#systemPromptSource;
+  }
+  /** The files appended to the system prompt (absolute), in order; texts given inline are not listed. */
+  getAppendSystemPromptSources(): string[] {
+    return this.#appendSystemPromptSources;
   }
 
   /**
@@ -243,16 +253,16 @@ export class DefaultResourceLoader {
     this.#agentsFiles = o.noContextFiles
       ? []
       : loadProjectContextFiles({ cwd: this.cwd, agentDir: this.agentDir, warn });
-    this.#systemPrompt = readPromptInput(
-      o.systemPrompt ?? this.#discover("SYSTEM.md", projectTrusted),
-      "system prompt",
-      warn,
-    );
+    const systemSource = o.systemPrompt ?? this.#discover("SYSTEM.md", projectTrusted);
+    this.#systemPrompt = readPromptInput(systemSource, "system prompt", warn);
+    // As in 1.6.0: a value naming an existing file is a file (the start-up listing shows it).
+    this.#systemPromptSource = systemSource && existsSync(systemSource) ? resolve(systemSource) : undefined;
     const appendSources = o.appendSystemPrompt ??
       [this.#discover("APPEND_SYSTEM.md", projectTrusted)].filter((s): s is string => !!s);
     this.#appendSystemPrompt = appendSources
       .map((s) => readPromptInput(s, "append system prompt", warn))
       .filter((s): s is string => s !== undefined);
+    this.#appendSystemPromptSources = appendSources.filter((s) => existsSync(s)).map((s) => resolve(s));
   }
 
   /** The project's file (when the project is trusted), else the agent dir's. */

@@ -40,6 +40,8 @@ import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { loadTheme, type Theme } from "./theme.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
 import { addProjectTrustWarning } from "./startup_trust_prompt.ts";
+import { resourceCommands } from "./resource_commands.ts";
+import { LoadedResources } from "./loaded_resources.ts";
 
 /** What the CLI hands the interactive mode besides the session. */
 export interface InteractiveModeOptions {
@@ -99,6 +101,8 @@ export class InteractiveApp implements CommandHost {
   #screenStarted = false;
   #working?: WorkingIndicator;
   #startupHeader?: StartupHeader;
+  /** The loaded resources and their problems, under the header. */
+  #resources?: LoadedResources;
   #unsubscribe?: () => void;
   #stopSignals?: () => void;
   #lastClear = 0;
@@ -134,6 +138,8 @@ export class InteractiveApp implements CommandHost {
     });
     const document = new Container();
     document.addChild(this.#header);
+    this.#resources = new LoadedResources(this.theme, Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE"));
+    document.addChild(this.#resources);
     document.addChild(this.chat.chat);
     this.ui = createScreen(options.tuiMode ?? settings.getTuiMode(), {
       document,
@@ -246,13 +252,23 @@ export class InteractiveApp implements CommandHost {
   async #bindSession(): Promise<void> {
     this.#unsubscribe?.();
     this.#unsubscribe = this.session.subscribe((event) => this.#onEvent(event));
-    this.editor.setAutocompleteProvider(
-      new CombinedAutocompleteProvider(this.#commands.autocomplete(), this.session.sessionManager.getCwd()),
-    );
     await this.options.onSession?.(this.session, (kind, text) => {
       this.chat.addNotice(kind, text);
       this.ui.requestRender();
     }, { ui: this.#extensionUI.context(), onError: (error) => this.#extensionUI.showError(error) });
+    // After the extensions are bound: their commands complete too.
+    this.editor.setAutocompleteProvider(
+      new CombinedAutocompleteProvider(
+        [...this.#commands.autocomplete(), ...resourceCommands(this.session, extensionHostOf(this.session))],
+        this.session.sessionManager.getCwd(),
+      ),
+    );
+    this.#resources?.show(
+      this.session,
+      extensionHostOf(this.session),
+      this.session.settingsManager.getQuietStartup() === false,
+      this.chat.toolsExpanded,
+    );
     this.#extensionUI.bindShortcuts();
   }
 
@@ -548,6 +564,7 @@ export class InteractiveApp implements CommandHost {
     const expanded = !this.chat.toolsExpanded;
     this.chat.setToolsExpanded(expanded);
     this.#startupHeader?.setExpanded(expanded);
+    this.#resources?.setExpanded(expanded);
     this.chat.addNotice("status", `Tool output: ${expanded ? "expanded" : "collapsed"}`);
     this.ui.requestRender();
   }
