@@ -102,11 +102,22 @@ function hasVertexAdcCredentials(env?: ProviderEnv): boolean {
 }
 
 /**
+ * False for a Cloudflare provider whose account id (and, for AI Gateway, gateway id) is not set:
+ * as in pi-ai 1.6.0, its key alone does not make the provider usable (its URLs need both).
+ */
+function hasCloudflareIds(provider: string, env?: ProviderEnv): boolean {
+  if (provider !== "cloudflare-workers-ai" && provider !== "cloudflare-ai-gateway") return true;
+  if (!providerEnvValue("CLOUDFLARE_ACCOUNT_ID", env)) return false;
+  return provider === "cloudflare-workers-ai" || providerEnvValue("CLOUDFLARE_GATEWAY_ID", env) !== undefined;
+}
+
+/**
  * The API key for `provider` from the environment (`env` first, then the process). Vertex
  * (application default credentials plus project and location) and Bedrock (any AWS credential
  * source) yield "<authenticated>" when configured without a key.
  */
 export function getEnvApiKey(provider: string, env?: ProviderEnv): string | undefined {
+  if (!hasCloudflareIds(provider, env)) return undefined;
   const keyVar = findEnvKeys(provider, env)?.[0];
   if (keyVar) return providerEnvValue(keyVar, env);
   const value = (name: string) => providerEnvValue(name, env);
