@@ -10,7 +10,8 @@ import type { RecordedRequest } from "../support/fake_provider/mod.ts";
 import { runWireCli } from "../support/fake_provider/wire_cli.ts";
 import { requireReferenceCli } from "../support/spawn_pi.ts";
 import { writeReadEditTurns } from "../e2e/scenario.ts";
-import { CODEX_TOKEN, GPT6_COMPAT } from "./codex_support.ts";
+import { CODEX_ACCOUNT_ID, CODEX_TOKEN, GPT6_COMPAT } from "./codex_support.ts";
+import { listModelsBoth } from "./list_models_compare.ts";
 
 function run(reference: boolean) {
   return runWireCli({
@@ -59,4 +60,19 @@ Deno.test("PROV-02 OpenAI Codex Responses via the CLI: requests and JSON records
   assertEquals(ours.requests, theirs.requests);
   assertEquals(ours.jsonLines, theirs.jsonLines);
   assertEquals([ours.code, ours.stderr], [theirs.code, theirs.stderr]);
+});
+
+Deno.test("CLI-17 --list-models codex with a ChatGPT login in auth.json equals pi 1.6.0's", async () => {
+  const auth = {
+    "openai-codex": {
+      type: "oauth",
+      access: CODEX_TOKEN,
+      refresh: "fake-refresh-token",
+      expires: 4102444800000,
+      accountId: CODEX_ACCOUNT_ID,
+    },
+  };
+  const [ours, theirs] = await listModelsBoth(["--list-models", "codex"], {}, auth);
+  assertEquals(ours, theirs);
+  assertEquals(ours.stdout.split("\n")[1].split(/\s+/).slice(0, 2), ["openai-codex", "gpt-5.6-luna"]);
 });
