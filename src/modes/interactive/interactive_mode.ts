@@ -38,6 +38,9 @@ import { cycleModel } from "./model_cycle.ts";
 import { showModelScopeNotice } from "./model_scope_notice.ts";
 import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { loadTheme, type Theme } from "./theme.ts";
+import type { ThemeController } from "./theme_controller.ts";
+import { setUpThemes, type ThemeRunOptions, type ThemeSetup } from "./theme_setup.ts";
+import { getAgentDir } from "../../config/paths.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
 import { addProjectTrustWarning } from "./startup_trust_prompt.ts";
 import { resourceCommands } from "./resource_commands.ts";
@@ -57,6 +60,8 @@ export interface InteractiveModeOptions {
   initialMessages?: string[];
   /** Warnings to show under the header (start-up diagnostics). */
   warnings?: string[];
+  /** `--theme`, `--use-theme`, `--no-themes` and the agent dir the themes folder is in. */
+  themes?: ThemeRunOptions;
   /**
    * Called with each session served (the first, and each /new one); the CLI binds extensions here,
    * with `extensionUI` as their `ctx.ui` and error display.
@@ -83,6 +88,8 @@ const DOUBLE_PRESS_MS = 500;
 export class InteractiveApp implements CommandHost {
   /** The resolved theme. */
   readonly theme: Theme;
+  /** The run's themes and the one in use (from the start of {@link InteractiveApp.run}). */
+  themes?: ThemeController;
   /** The screen. */
   readonly ui: TuiMainScreen | TuiAltScreen;
   /** The transcript and queued messages. */
@@ -189,10 +196,13 @@ export class InteractiveApp implements CommandHost {
     const keys = setupAppKeybindings(this.editor, (name) => this.#commands.run(name, ""));
     this.keybindings = keys.keybindings;
     this.ui.setFocus(this.editor);
+    const themes = await this.#setUpThemes();
     this.#showHeader();
     for (const warning of [...keys.warnings, ...this.options.warnings ?? []]) {
       this.chat.addNotice("warning", warning);
     }
+    for (const warning of themes.warnings) this.chat.addNotice("warning", warning);
+    if (themes.error) this.chat.addNotice("error", themes.error);
     // Extensions bind before the screen starts: their guard for errors thrown from extension code
     // must see an uncaught error before the screen's crash restore does, or an error pi survives
     // would give the terminal back under a running TUI. (1.6.0 starts the screen first so that
@@ -589,6 +599,23 @@ export class InteractiveApp implements CommandHost {
     this.ui.requestRender();
   }
 
+  /** Loads the run's themes into {@link InteractiveApp.theme}; a theme change redraws everything. */
+  async #setUpThemes(): Promise<ThemeSetup> {
+    const setup = await setUpThemes(
+      this.session.sessionManager.getCwd(),
+      this.session.settingsManager,
+      this.theme,
+      this.options.themes ?? { agentDir: getAgentDir() },
+    );
+    this.themes = setup.controller;
+    setup.controller.onChange = () => {
+      this.ui.invalidate();
+      this.updateEditorBorder();
+      this.ui.requestRender();
+    };
+    return setup;
+  }
+
   /** Gives the terminal back, ends the session and resolves the exit code (once). */
   async shutdown(code: number): Promise<void> {
     if (this.#exiting) return;
@@ -602,6 +629,7 @@ export class InteractiveApp implements CommandHost {
       await this.host.dispose();
     } finally {
       this.#stopSignals?.();
+      this.themes?.dispose();
       this.#resolveExit(code);
     }
   }
