@@ -362,6 +362,12 @@ async function runMode(
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,
       initialMessages: run.parsed.messages,
+      themes: {
+        agentDir: run.agentDir,
+        cliPaths: run.parsed.themes,
+        useTheme: run.parsed.useTheme,
+        noThemes: run.parsed.noThemes,
+      },
       // As 1.6.0's interactive mode: the TUI's dialogs, widgets and statuses; errors in the chat.
       onSession: async (current, _notify, extensionUI) => {
         const extensions = extensionHostOf(current);
