@@ -53,8 +53,8 @@ export async function runSubcommand(argv: string[], ctx: SubcommandContext): Pro
   return undefined;
 }
 
-/** Flags whose feature this build lacks stop the run before anything else happens. */
-export function rejectUnavailableFeatures(parsed: CliArgs, _appMode: string): void {
-  if (parsed.themes && parsed.themes.length > 0) throw notAvailableYet("--theme", "no themes yet");
-  if (parsed.useTheme !== undefined) throw notAvailableYet("--use-theme", "no themes yet");
-}
+/**
+ * Flags whose feature this build lacks stop the run before anything else happens. None today: the
+ * theme flags work (they colour the interactive mode and are ignored elsewhere, as in pi 1.6.0).
+ */
+export function rejectUnavailableFeatures(_parsed: CliArgs, _appMode: string): void {}
