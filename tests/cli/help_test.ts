@@ -46,8 +46,6 @@ Deno.test("CLI-10 --help marks every command and option this build lacks as not 
   const lines = (await helpTextWith("0")).split("\n").filter((l) => l.endsWith(" (not available yet)"));
   assertEquals(lines, [
     "  pi config [-l]               Open TUI to enable/disable package resources (Tab switches scope) (not available yet)",
-    "  --theme <path>                 Load a theme file or directory (can be used multiple times) (not available yet)",
-    "  --use-theme <name[/name]>      Set the initial interactive theme for this run (not available yet)",
   ]);
 });
 

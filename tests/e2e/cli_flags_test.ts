@@ -45,21 +45,19 @@ function toolNames(body: Json): string[] {
   return ((body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 }
 
-Deno.test("CLI-09 e2e flags and commands this build lacks are 'not available yet' errors, exit 1", async () => {
-  await withEnv([], async (env, requests) => {
-    const cases: [string[], string][] = [
-      [["--theme", "dark.json", "-p", "hi"], "--theme is not available yet in this build (no themes yet)"],
-      [["--use-theme", "dark", "-p", "hi"], "--use-theme is not available yet in this build (no themes yet)"],
+Deno.test("CLI-09 RES-08 e2e --theme, --use-theme and --no-themes are accepted outside the TUI, which alone draws with themes", async () => {
+  await withEnv([answer("plain")], async (env) => {
+    const args = [
+      "--theme",
+      "missing.json",
+      "--use-theme",
+      "light/dark",
+      "--no-themes",
+      "-p",
+      "hi",
+      ...MODEL,
     ];
-    for (const [args, message] of cases) {
-      assertEquals(await run(env, [...args, ...MODEL]), {
-        code: 1,
-        stdout: "",
-        stderr: `Error: ${message}\n`,
-      }, args.join(" "));
-    }
-    assertEquals(requests().length, 0);
-    assertEquals(await env.sessionFiles(), []);
+    assertEquals(await run(env, args), { code: 0, stdout: "plain\n", stderr: "" });
   });
 });
 
