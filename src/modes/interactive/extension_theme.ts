@@ -4,8 +4,10 @@
  *
  * @module
  */
+import type { SettingsManager } from "../../config/settings_manager.ts";
 import type { TerminalColorMode } from "../../tui/mod.ts";
 import type { Theme, ThemeToken } from "./theme.ts";
+import type { ThemeController, ThemeSwitchResult } from "./theme_controller.ts";
 
 /** The theme as extensions see it (1.6.0's `Theme` methods). */
 export interface ExtensionTheme {
@@ -31,11 +33,16 @@ function openingOf(style: (text: string) => string): string {
   return styled.slice(0, styled.indexOf(marker));
 }
 
+/** The theme behind each object {@link extensionTheme} made, so `setTheme(theme)` can take it back. */
+const THEMES = new WeakMap<object, Theme>();
+
 /** `theme` with 1.6.0's extension-facing methods; colours follow the app's theme. */
 export function extensionTheme(theme: Theme): ExtensionTheme {
   const token = (color: string) => color as ThemeToken;
-  return {
-    name: theme.name,
+  const wrapped: ExtensionTheme = {
+    get name() {
+      return theme.name;
+    },
     fg: (color, text) => theme.fg(token(color), text),
     bg: (color, text) => theme.bg(token(color), text),
     bold: (text) => theme.bold(text),
@@ -52,4 +59,36 @@ export function extensionTheme(theme: Theme): ExtensionTheme {
     },
     getBashModeBorderColor: () => (text) => theme.fg("bashMode", text),
   };
+  THEMES.set(wrapped, theme);
+  return wrapped;
+}
+
+/** `ctx.ui.getTheme(name)`: theme `name` as extensions see it, or undefined when it cannot load. */
+export function extensionThemeByName(
+  themes: ThemeController | undefined,
+  name: string,
+): ExtensionTheme | undefined {
+  const theme = themes?.themeByName(name);
+  return theme ? extensionTheme(theme) : undefined;
+}
+
+/**
+ * `ctx.ui.setTheme(nameOrTheme)`, as 1.6.0: a name switches to that theme and, when it loaded, saves
+ * it as the `theme` setting; a theme object (from `getTheme`) is drawn with as it is, unsaved.
+ */
+export function setExtensionTheme(
+  themes: ThemeController | undefined,
+  settings: SettingsManager,
+  themeOrName: unknown,
+): ThemeSwitchResult {
+  if (!themes) return { success: false, error: "Themes are not loaded yet" };
+  if (typeof themeOrName === "object" && themeOrName !== null) {
+    const theme = THEMES.get(themeOrName);
+    if (!theme) return { success: false, error: "Not a theme from ctx.ui.getTheme() or ctx.ui.theme" };
+    return themes.setThemeData(theme.data, theme.sourcePath);
+  }
+  if (typeof themeOrName !== "string") return { success: false, error: "Expected a theme name or a theme" };
+  const result = themes.setThemeName(themeOrName);
+  if (result.success && settings.getTheme() !== themeOrName) settings.setTheme(themeOrName);
+  return result;
 }

@@ -24,7 +24,12 @@ import type { ChatView } from "./chat_view.ts";
 import { type ExtensionComponent, GuardedComponent } from "./extension_component_guard.ts";
 import { ExtensionEditorDialog, ExtensionInputDialog, ExtensionSelector } from "./extension_dialogs.ts";
 import { bindExtensionShortcuts } from "./extension_shortcuts.ts";
-import { type ExtensionTheme, extensionTheme } from "./extension_theme.ts";
+import {
+  type ExtensionTheme,
+  extensionTheme,
+  extensionThemeByName,
+  setExtensionTheme,
+} from "./extension_theme.ts";
 import {
   ExtensionFrame,
   type FooterFactory,
@@ -32,12 +37,15 @@ import {
   type WidgetOptions,
 } from "./extension_frame.ts";
 import type { Theme } from "./theme.ts";
+import type { ThemeController } from "./theme_controller.ts";
 
 /** What the extension UI works on: the running interactive mode. */
 export interface ExtensionUIHost {
   readonly session: AgentSession;
   readonly ui: TUI;
   readonly theme: Theme;
+  /** The run's themes (`getAllThemes`, `getTheme`, `setTheme`), once loaded. */
+  readonly themes?: ThemeController;
   readonly chat: ChatView;
   readonly editor: AppEditor;
   /** Holds the editor, or the dialog on top. */
@@ -175,9 +183,11 @@ export class TuiExtensionUI {
       },
       getEditorComponent: () => undefined,
       theme: this.#theme,
-      getAllThemes: () => [{ name: host.theme.name, path: undefined }],
-      getTheme: (name: string) => (name === host.theme.name ? this.#theme : undefined),
-      setTheme: () => ({ success: false, error: "Switching themes is not available in this build yet" }),
+      getAllThemes: () =>
+        host.themes?.availableThemesWithPaths() ?? [{ name: host.theme.name, path: undefined }],
+      getTheme: (name: string) => extensionThemeByName(host.themes, name),
+      setTheme: (themeOrName: unknown) =>
+        setExtensionTheme(host.themes, host.session.settingsManager, themeOrName),
       getToolsExpanded: () => host.chat.toolsExpanded,
       setToolsExpanded: (expanded: boolean) => {
         if (expanded !== host.chat.toolsExpanded) host.toggleToolsExpanded?.();
