@@ -71,12 +71,12 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "changelog",
   "resume",
   "import",
+  "trust",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
   bug: "bug reports",
-  trust: "the project trust prompt",
   login: "account sign-in (OAuth)",
   logout: "account sign-in (OAuth)",
   reload: "reloading resources",
