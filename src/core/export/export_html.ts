@@ -10,12 +10,13 @@
  */
 import { existsSync, writeAllSync, writeTextFileSync } from "../../util/fs.ts";
 import { basename, resolve } from "../../util/path.ts";
-import { toBase64 } from "../../util/bytes.ts";
 import { expandTildePath } from "../../config/paths.ts";
 import { SessionManager } from "../../session/session_manager.ts";
 import type { SessionEntry, SessionHeader } from "../../session/entries.ts";
 import { EXPORT_TEMPLATE } from "./export_template_generated.ts";
 import { exportThemeVars } from "./export_theme.ts";
+import { base64Of, Base64Sink } from "./base64_sink.ts";
+import { writeSessionFileData } from "./session_file_data.ts";
 
 /** A tool as the page's "Available Tools" list shows it. */
 export interface ExportedTool {
@@ -61,19 +62,11 @@ export interface HtmlExportOptions {
   outputPath?: string;
 }
 
-const utf8 = new TextEncoder();
-
-/** Base64 of `bytes`: V8's native encoder where the runtime has it (tens of MB in well under a second). */
-function base64(bytes: Uint8Array): string {
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  return typeof native === "function" ? native.call(bytes) : toBase64(bytes);
-}
-
 /**
- * The page in three parts: everything before the session data, the data (base64 of the JSON's
- * UTF-8), everything after. Kept apart so a big session is written without one more copy of it.
+ * The page around its session data: everything before and everything after the base64 of the
+ * data's JSON (UTF-8), with the theme's colours filled in.
  */
-function renderSessionParts(data: SessionExportData): [string, string, string] {
+function pageParts(): [string, string] {
   const { declarations, backgrounds } = exportThemeVars();
   const slots: Record<string, string> = {
     "{{THEME_VARS}}": declarations,
@@ -86,13 +79,13 @@ function renderSessionParts(data: SessionExportData): [string, string, string] {
   let html = EXPORT_TEMPLATE;
   for (const [slot, value] of Object.entries(slots)) html = html.replace(slot, () => value);
   const at = html.indexOf("{{SESSION_DATA}}");
-  const payload = base64(utf8.encode(JSON.stringify(data)));
-  return [html.slice(0, at), payload, html.slice(at + "{{SESSION_DATA}}".length)];
+  return [html.slice(0, at), html.slice(at + "{{SESSION_DATA}}".length)];
 }
 
 /** The page for `data`: the template with the theme colours and the session filled in. */
 export function renderSessionHtml(data: SessionExportData): string {
-  return renderSessionParts(data).join("");
+  const [before, after] = pageParts();
+  return before + base64Of(new TextEncoder().encode(JSON.stringify(data))) + after;
 }
 
 function optionsOf(options?: string | HtmlExportOptions): HtmlExportOptions {
@@ -103,17 +96,45 @@ function defaultOutputName(sessionFile: string): string {
   return `pi-session-${basename(sessionFile).replace(/\.jsonl$/, "")}.html`;
 }
 
-function write(data: SessionExportData, outputPath: string | undefined, sessionFile: string): string {
-  const target = outputPath ? expandTildePath(outputPath) : defaultOutputName(sessionFile);
-  const parts = renderSessionParts(data);
-  writeTextFileSync(target, parts[0]);
-  const file = Deno.openSync(target, { append: true });
+function targetOf(outputPath: string | undefined, sessionFile: string): string {
+  return outputPath ? expandTildePath(outputPath) : defaultOutputName(sessionFile);
+}
+
+/**
+ * Writes the page to `target`: the part before the data, then what `fill` streams into the
+ * data's base64 sink, then the rest. `fill` returns null to write nothing at all, in which case
+ * the file is not even created; otherwise its result is returned.
+ */
+function writePage<T>(target: string, fill: (begin: () => Base64Sink) => T | null): T | null {
+  let file: Deno.FsFile | undefined;
+  let after = "";
   try {
-    writeAllSync(file, parts[1]);
-    writeAllSync(file, parts[2]);
+    const result = fill(() => {
+      const [before, rest] = pageParts();
+      after = rest;
+      writeTextFileSync(target, before);
+      file = Deno.openSync(target, { append: true });
+      return new Base64Sink(file);
+    });
+    if (result === null) return null;
+    if (!file) throw new Error(`Nothing was written to ${target}`);
+    writeAllSync(file, after);
+    return result;
   } finally {
-    file.close();
+    (file as Deno.FsFile | undefined)?.close();
   }
+}
+
+/** Writes the page of `data`, serialising it (in steps, so its UTF-8 is never held whole). */
+function write(data: SessionExportData, outputPath: string | undefined, sessionFile: string): string {
+  const target = targetOf(outputPath, sessionFile);
+  const json = JSON.stringify(data);
+  writePage(target, (begin) => {
+    const sink = begin();
+    sink.writeText(json);
+    sink.finish();
+    return true;
+  });
   return target;
 }
 
@@ -161,9 +182,37 @@ export function exportSessionFileToHtml(
   options?: string | HtmlExportOptions,
 ): FileExportResult {
   const { outputPath } = optionsOf(options);
+  const file = checkedSessionFile(inputPath);
+  const target = targetOf(outputPath, file);
+  // Lines are copied, not parsed and serialised again: see session_file_data.ts.
+  const warnings = writePage(target, (begin) => {
+    let sink: Base64Sink | undefined;
+    const result = writeSessionFileData(file, () => sink = begin());
+    sink?.finish();
+    return result;
+  });
+  if (warnings) return { path: target, warnings };
+  return exportSessionFileStraight(inputPath, options);
+}
+
+function checkedSessionFile(inputPath: string): string {
   const file = resolve(expandTildePath(inputPath));
   if (!existsSync(file)) throw new Error(`File not found: ${file}`);
   if (!Deno.statSync(file).isFile) throw new Error(`Not a session file: ${file} is a directory`);
+  return file;
+}
+
+/**
+ * {@link exportSessionFileToHtml} the straightforward way: the file loaded by SessionManager
+ * (which migrates old formats, and gives a blank file its header) and its entries serialised.
+ * The fast way must write the same page; the tests compare the two.
+ */
+export function exportSessionFileStraight(
+  inputPath: string,
+  options?: string | HtmlExportOptions,
+): FileExportResult {
+  const { outputPath } = optionsOf(options);
+  const file = checkedSessionFile(inputPath);
   const manager = SessionManager.open(file);
   const data: SessionExportData = {
     header: manager.getHeader(),
