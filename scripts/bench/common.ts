@@ -112,3 +112,25 @@ export async function timeWithCpu(
     cpuMs: match ? (Number(match[2]) + Number(match[3])) * 1000 : NaN,
   };
 }
+
+/** Medians of a sample set: wall ms, CPU ms, peak RSS MiB. */
+export interface SampleSummary {
+  ms: number;
+  cpu: number;
+  rss: number;
+}
+
+/** Prints `label: W s wall, C s CPU, peak RSS R MiB` (medians; failed runs counted) and returns the medians. */
+export function reportSamples(label: string, samples: CpuSample[]): SampleSummary {
+  const ms = median(samples.map((s) => s.ms));
+  const cpu = median(samples.map((s) => s.cpuMs));
+  const rss = median(samples.map((s) => s.maxRssKb ?? 0)) / 1024;
+  const failed = samples.filter((s) => s.code !== 0).length;
+  console.log(
+    `${label}: ${(ms / 1000).toFixed(2)} s wall, ${(cpu / 1000).toFixed(2)} s CPU, peak RSS ${
+      rss.toFixed(0)
+    } MiB` +
+      (failed ? ` (${failed} of ${samples.length} runs failed)` : ""),
+  );
+  return { ms, cpu, rss };
+}

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
 import { encodeCwd } from "../../src/session/paths.ts";
-import { type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
+import { type CpuSample, piRunFlags, referenceCommand, reportSamples, timeWithCpu } from "./common.ts";
 import { writeBigSession } from "./session_gen.ts";
 
 function flagValue(name: string): string | undefined {
@@ -105,19 +105,7 @@ const floorArgs = ["--no-session", ...piArgs.filter((a) => a !== "-c")];
 const oursFloor = () =>
   run("ours (no session)", [Deno.execPath(), "run", ...piRunFlags(), main, ...floorArgs]);
 
-function report(label: string, samples: CpuSample[]): { ms: number; cpu: number; rss: number } {
-  const ms = median(samples.map((s) => s.ms));
-  const cpu = median(samples.map((s) => s.cpuMs));
-  const rss = median(samples.map((s) => s.maxRssKb ?? 0)) / 1024;
-  const failed = samples.filter((s) => s.code !== 0).length;
-  console.log(
-    `${label}: ${(ms / 1000).toFixed(2)} s wall, ${(cpu / 1000).toFixed(2)} s CPU, peak RSS ${
-      rss.toFixed(0)
-    } MiB` +
-      (failed ? ` (${failed} of ${samples.length} runs failed)` : ""),
-  );
-  return { ms, cpu, rss };
-}
+const report = reportSamples;
 
 try {
   console.log(
