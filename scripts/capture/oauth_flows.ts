@@ -10,31 +10,8 @@
  * @module
  */
 
-import { startFakeOAuthServer } from "../../tests/support/fake_oauth_server.ts";
-import {
-  normaliseCredentials,
-  normaliseEvents,
-  normaliseRequests,
-  runFlow,
-} from "../../tests/fixtures/oauth/flow_harness.ts";
-import { type OAuthScenario, SCENARIOS } from "../../tests/fixtures/oauth/scenarios.ts";
-
-/** What one scenario produced, normalised: the shape of each entry of a fixture file. */
-export async function captureScenario(side: "ours" | "reference", scenario: OAuthScenario) {
-  const server = startFakeOAuthServer();
-  try {
-    scenario.setup(server);
-    const run = await runFlow(side, scenario.input, server, scenario.drive(server));
-    return {
-      requests: normaliseRequests(server.requests),
-      events: normaliseEvents(run.events.filter((e) => e.event !== "result" && e.event !== "error")),
-      credentials: run.credentials ? normaliseCredentials(run.credentials) : undefined,
-      error: run.error,
-    };
-  } finally {
-    await server.close();
-  }
-}
+import { captureScenario } from "../../tests/fixtures/oauth/flow_harness.ts";
+import { SCENARIOS } from "../../tests/fixtures/oauth/scenarios.ts";
 
 if (import.meta.main) {
   const names = Deno.args.length > 0 ? Deno.args : Object.keys(SCENARIOS);

@@ -6,7 +6,6 @@
  * scripts/capture/oauth_flows.ts) — and the models adjusted to the account.
  */
 import { assert, assertEquals } from "../../support/assert.ts";
-import { captureScenario } from "../../../scripts/capture/oauth_flows.ts";
 import { COPILOT_EXPIRES_AT, COPILOT_SCENARIOS, COPILOT_TOKEN } from "../../fixtures/oauth/scenarios.ts";
 import {
   getGitHubCopilotBaseUrl,
@@ -15,23 +14,14 @@ import {
 } from "../../../src/config/oauth/github_copilot.ts";
 import type { Model } from "../../../src/ai/types.ts";
 import { startFakeOAuthServer } from "../../support/fake_oauth_server.ts";
-import { runFlow } from "../../fixtures/oauth/flow_harness.ts";
-
-const fixture = JSON.parse(
-  await Deno.readTextFile(new URL("../../fixtures/oauth/github_copilot.json", import.meta.url)),
-) as Record<string, unknown>;
+import { runFlow, testAgainstFixture } from "../../fixtures/oauth/flow_harness.ts";
 
 /** Our prompt also says blank is fine (`allowEmpty`, a field 1.6.0's prompt type does not have). */
 function withoutAllowEmpty<T>(captured: T): T {
   return JSON.parse(JSON.stringify(captured, (key, value) => key === "allowEmpty" ? undefined : value));
 }
 
-for (const scenario of COPILOT_SCENARIOS) {
-  Deno.test(`AUTH-04 github-copilot ${scenario.name}: requests, events and outcome equal 1.6.0's`, async () => {
-    const ours = withoutAllowEmpty(await captureScenario("ours", scenario));
-    assertEquals(JSON.parse(JSON.stringify(ours)), fixture[scenario.name]);
-  });
-}
+testAgainstFixture("AUTH-04 github-copilot", "github_copilot", COPILOT_SCENARIOS, withoutAllowEmpty);
 
 Deno.test("AUTH-04 github-copilot login: stored credentials, and no token in any event or error", async () => {
   const server = startFakeOAuthServer();
