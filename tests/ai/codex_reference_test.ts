@@ -18,7 +18,9 @@ import {
   type WireOutcome,
 } from "../support/fake_provider/wire_reference.ts";
 import { complete } from "../../src/ai/stream.ts";
-import type { Context, Model } from "../../src/ai/types.ts";
+import { codexHttpErrorMessage } from "../../src/ai/providers/openai_codex_request.ts";
+import type { AssistantMessage, Context, Model } from "../../src/ai/types.ts";
+import { isContextOverflow } from "../../src/ai/overflow.ts";
 import { normalise } from "./stream_reference.ts";
 import { CODEX_ACCOUNT_ID, CODEX_TOKEN, codexModel, GPT6_COMPAT } from "./codex_support.ts";
 
@@ -167,6 +169,22 @@ const CODEX_CASES: WireCase[] = [
     options: { ...SSE, maxRetries: 1 },
   },
   {
+    name: "HTTP 429 with a quota message is not retried even with maxRetries",
+    turn: { fault: { kind: "http", status: 429, message: "insufficient_quota: out of budget" } },
+    moreTurns: [TEXT_TURN],
+    context: SIMPLE_CONTEXT,
+    model: codexModel("gpt-5.6-sol"),
+    options: { ...SSE, maxRetries: 2 },
+  },
+  {
+    name: "HTTP 503 retried after the server's retry-after-ms",
+    turn: { fault: { kind: "http", status: 503, message: "Service unavailable", retryAfterMs: 20 } },
+    moreTurns: [TEXT_TURN],
+    context: SIMPLE_CONTEXT,
+    model: codexModel("gpt-5.6-sol"),
+    options: { ...SSE, maxRetries: 1 },
+  },
+  {
     name: "error event mid-stream",
     turn: {
       ...TEXT_TURN,
@@ -250,6 +268,9 @@ Deno.test("PROV-02 OpenAI Codex Responses: requests, events and errors equal pi-
     }
     assertEquals(normalise(ours.events), normalise(theirs.events), `${c.name}: events`);
     assertEquals(normalise(ours.final), normalise(theirs.final), `${c.name}: final message`);
+    if (c.name === "HTTP 400 overflow") {
+      assertEquals(isContextOverflow(ours.final as unknown as AssistantMessage), true, "overflow detected");
+    }
     if (i === 1) {
       // What the equality above covers, spelt out: the catalog models' request shape.
       const request = ours.requests[0];
@@ -270,4 +291,21 @@ Deno.test("OpenAI Codex Responses: a token without an account id and a missing t
   assertEquals([notJwt.stopReason, notJwt.errorMessage], ["error", "Failed to extract accountId from token"]);
   const none = await complete(model, SIMPLE_CONTEXT, {});
   assertEquals(none.errorMessage, "No API key for provider: openai-codex");
+});
+
+Deno.test("OpenAI Codex Responses: a usage-limit answer names the plan and when it resets", () => {
+  const now = 1_800_000_000_000;
+  const body = JSON.stringify({
+    error: { code: "usage_limit_reached", message: "limit", plan_type: "PLUS", resets_at: now / 1000 + 600 },
+  });
+  assertEquals(
+    codexHttpErrorMessage(body, "Too Many Requests", 429, now),
+    "You have hit your ChatGPT usage limit (plus plan). Try again in ~10 min.",
+  );
+  assertEquals(codexHttpErrorMessage("upstream connect error", "Bad Gateway", 502), "upstream connect error");
+  assertEquals(codexHttpErrorMessage("", "Bad Gateway", 502), "Bad Gateway");
+  assertEquals(
+    codexHttpErrorMessage(JSON.stringify({ error: { message: "Unsupported model" } }), "Bad Request", 400),
+    "Unsupported model",
+  );
 });
