@@ -119,6 +119,22 @@ const CODEX_CASES: WireCase[] = [
     options: { ...SSE, temperature: 0.2, maxTokens: 5 },
   },
   {
+    name: "stream options: priority tier priced double, detailed summary, high verbosity, tool choice none",
+    turn: { ...TEXT_TURN, usage: { input: 1000, output: 200, cacheRead: 100 } },
+    context: SIMPLE_CONTEXT,
+    model: codexModel("gpt-5.6-sol"),
+    simple: false,
+    options: {
+      ...SSE,
+      reasoningEffort: "xhigh",
+      reasoningSummary: "detailed",
+      textVerbosity: "high",
+      serviceTier: "priority",
+      toolChoice: "none",
+      maxTokens: 2000,
+    },
+  },
+  {
     name: "HTTP 400 overflow",
     turn: {
       fault: {
