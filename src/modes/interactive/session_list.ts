@@ -11,11 +11,11 @@ import {
   type Focusable,
   getKeybindings,
   Input,
-  matchesKey,
   truncateToWidth,
   visibleWidth,
 } from "../../tui/mod.ts";
 import type { SessionInfo } from "../../core/session_listing.ts";
+import { keyText, matchesAction } from "./app_keys.ts";
 import { formatCwdForFooter } from "./footer.ts";
 import {
   filterAndSortSessions,
@@ -25,15 +25,36 @@ import {
 } from "./session_search.ts";
 import type { Theme } from "./theme.ts";
 
-/** The picker's own keys (pi 1.6.0's `app.session.*` defaults). */
-export const SESSION_KEYS = {
-  "app.session.togglePath": "ctrl+p",
-  "app.session.toggleSort": "ctrl+s",
-  "app.session.toggleNamedFilter": "ctrl+n",
-  "app.session.rename": "ctrl+r",
-  "app.session.delete": "ctrl+d",
-  "app.session.deleteNoninvasive": "ctrl+backspace",
-} as const;
+/** The picker's own actions (pi 1.6.0's `app.session.*`). */
+type SessionAction =
+  | "app.session.togglePath"
+  | "app.session.toggleSort"
+  | "app.session.toggleNamedFilter"
+  | "app.session.rename"
+  | "app.session.delete"
+  | "app.session.deleteNoninvasive";
+
+/** The picker's keys as hints show them (`ctrl+p`), read when used so keybindings.json applies. */
+export const SESSION_KEYS: Readonly<Record<SessionAction, string>> = {
+  get "app.session.togglePath"() {
+    return keyText("app.session.togglePath");
+  },
+  get "app.session.toggleSort"() {
+    return keyText("app.session.toggleSort");
+  },
+  get "app.session.toggleNamedFilter"() {
+    return keyText("app.session.toggleNamedFilter");
+  },
+  get "app.session.rename"() {
+    return keyText("app.session.rename");
+  },
+  get "app.session.delete"() {
+    return keyText("app.session.delete");
+  },
+  get "app.session.deleteNoninvasive"() {
+    return keyText("app.session.deleteNoninvasive");
+  },
+};
 
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\x00-\x1f\x7f]/g;
@@ -305,21 +326,21 @@ export class SessionList implements Component, Focusable {
       return;
     }
     if (kb.matches(data, "tui.input.tab")) return this.events.onToggleScope();
-    if (matchesKey(data, SESSION_KEYS["app.session.toggleSort"])) return this.events.onToggleSort();
-    if (matchesKey(data, SESSION_KEYS["app.session.toggleNamedFilter"])) {
+    if (matchesAction(data, "app.session.toggleSort")) return this.events.onToggleSort();
+    if (matchesAction(data, "app.session.toggleNamedFilter")) {
       return this.events.onToggleNameFilter();
     }
-    if (matchesKey(data, SESSION_KEYS["app.session.togglePath"])) {
+    if (matchesAction(data, "app.session.togglePath")) {
       this.#showPath = !this.#showPath;
       return this.events.onTogglePath(this.#showPath);
     }
-    if (matchesKey(data, SESSION_KEYS["app.session.delete"])) return this.#askDelete();
-    if (matchesKey(data, SESSION_KEYS["app.session.rename"])) {
+    if (matchesAction(data, "app.session.delete")) return this.#askDelete();
+    if (matchesAction(data, "app.session.rename")) {
       const row = this.#rows[this.#selected];
       if (row) this.events.onRename(row.session.path);
       return;
     }
-    if (matchesKey(data, SESSION_KEYS["app.session.deleteNoninvasive"])) {
+    if (matchesAction(data, "app.session.deleteNoninvasive")) {
       // With a query typed it is the word-deleting key of the search field.
       if (this.search.getValue().length === 0) return this.#askDelete();
     }
