@@ -8,6 +8,8 @@
  */
 import { ProcessTerminal, type Terminal, TuiMainScreen } from "../../tui/mod.ts";
 import type { SessionListLoaders } from "../../core/session_listing.ts";
+import { getAgentDir } from "../../config/paths.ts";
+import { installAppKeybindings } from "./keybindings_app.ts";
 import { SessionSelector } from "./session_selector.ts";
 import { loadTheme } from "./theme.ts";
 
@@ -24,6 +26,8 @@ export interface StartupPickerOptions {
 
 /** Shows the picker until a session is chosen (its path) or the picker is cancelled (null). */
 export function pickSessionAtStartup(options: StartupPickerOptions): Promise<string | null> {
+  // keybindings.json applies here too (its warnings show once the session starts).
+  installAppKeybindings(getAgentDir());
   const ui = new TuiMainScreen(options.terminal ?? new ProcessTerminal());
   return new Promise((resolve) => {
     let settled = false;
