@@ -1,16 +1,14 @@
 /**
  * `pi config [-l] [--approve|--no-approve]` (pi 1.6.0 docs/packages.md "Enable and disable
  * resources", docs/cli.md): its help, usage errors and project-trust check, with 1.6.0's texts and
- * exit codes. The resource selector itself (1.6.0 draws a TUI, even when stdin is not a terminal)
- * needs the interactive mode's components, which this build does not have yet: after the checks the
- * command stops with a clear "not available yet" error and writes nothing.
+ * exit codes, then the resource selector (config_selector_run.ts), which 1.6.0 draws even when stdin
+ * or stdout is not a terminal.
  *
  * @module
  */
 import { APP_NAME, CONFIG_DIR_NAME } from "../config/paths.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { bold, dim, red, yellow } from "../util/style.ts";
-import { CliExit } from "./cli_error.ts";
 import type { SubcommandContext } from "./subcommand_context.ts";
 import { resolveSubcommandTrust } from "./subcommand_trust.ts";
 
@@ -87,8 +85,18 @@ export async function runConfigCommand(argv: string[], ctx: SubcommandContext): 
   for (const { scope, error } of settingsManager.drainErrors()) {
     io.stderr(`${yellow(`Warning (config command, ${scope} settings): ${error.message}`)}\n`);
   }
-  throw new CliExit(
-    `Error: the "${APP_NAME} config" resource selector is not available yet in this build ` +
-      `(no TUI yet; edit the extensions/skills/prompts/themes entries of settings.json, see docs/packages.md)`,
-  );
+  const globalView = SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted: false });
+  const { openConfigSelector } = await import("./config_selector_run.ts");
+  await openConfigSelector({
+    settingsManager,
+    globalView,
+    cwd: ctx.cwd,
+    agentDir: ctx.agentDir,
+    writeScope: options.local ? "project" : "global",
+  });
+  for (const { path, scope, error } of settingsManager.drainErrors()) {
+    io.stderr(`${red(`Error: could not save ${path ?? `${scope} settings`}: ${error.message}`)}\n`);
+    return 1;
+  }
+  return 0;
 }

@@ -1,0 +1,170 @@
+/**
+ * PKG `pi config` (pi 1.6.0 docs/packages.md "Enable and disable resources"): the resource selector
+ * in tmux beside pi 1.6.0 at the same size. The same keys toggle an auto-discovered skill, a prompt
+ * found by typing, a local package's prompt, the built-in `mcp` extension, then switch to project
+ * mode (Tab) and cycle an inherited prompt; Escape closes. Screens (normalised) and the two
+ * settings.json files afterwards must be equal. Deliberate difference: 1.6.0 lists a fourth built-in
+ * extension, `llama.cpp`, which this build does not have; its row is dropped from 1.6.0's screens.
+ * Also: Escape right away writes nothing, and without a terminal the selector is drawn once and
+ * `pi config` exits 0 with the settings untouched, as 1.6.0 does.
+ */
+import { join } from "node:path";
+import { assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { type InteractiveScenario, startInteractiveScenario } from "../support/interactive_scenario.ts";
+import { assertSameScreens, collectScreens, type ScriptStep } from "../support/interactive_script.ts";
+import { spawnPi } from "../support/spawn_pi.ts";
+import { requireReference } from "../../scripts/reference/locate.ts";
+
+const TIMEOUTS = { start: 90_000, step: 30_000 };
+const SIZE = { width: 100, height: 40 };
+
+/** Resources in the agent dir, a local package, and an empty trusted project. */
+async function seed(s: InteractiveScenario): Promise<void> {
+  const { agentDir, root } = s.agent;
+  const files: Record<string, string> = {
+    [join(agentDir, "extensions", "hello.ts")]: "export default function () {}\n",
+    [join(agentDir, "skills", "my-skill", "SKILL.md")]:
+      "---\nname: my-skill\ndescription: A skill.\n---\nBody\n",
+    [join(agentDir, "prompts", "fix.md")]: "Fix it\n",
+    [join(agentDir, "prompts", "review.md")]: "Review it\n",
+    [join(root, "toolkit", "package.json")]: JSON.stringify({ name: "toolkit", version: "1.0.0" }),
+    [join(root, "toolkit", "prompts", "pkg-prompt.md")]: "From the package\n",
+  };
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+  const settingsPath = join(agentDir, "settings.json");
+  const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+  settings.packages = [join(root, "toolkit")];
+  await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
+}
+
+const open = (t: string) => t.includes("Global Resources") && t.includes("my-skill");
+
+const STEPS: ScriptStep[] = [
+  { name: "opened", act: (s) => s.pane.command(`clear; ${s.piCommand(["config"])}`), ready: open },
+  { name: "down", act: (s) => s.pane.keys("Down", "Down"), ready: (t) => t.includes(">     [x] my-skill") },
+  { name: "skill off", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("[ ] my-skill") },
+  { name: "filter", act: (s) => s.pane.type("review"), ready: (t) => !t.includes("my-skill") },
+  { name: "prompt off", act: (s) => s.pane.keys("Enter"), ready: (t) => t.includes("[ ] review.md") },
+  {
+    name: "package prompt",
+    act: async (s) => {
+      for (let i = 0; i < 6; i++) await s.pane.keys("BSpace");
+      await s.pane.type("pkg-prompt");
+    },
+    ready: (t) => t.includes("pkg-prompt.md") && !t.includes("review.md"),
+  },
+  {
+    name: "package prompt off",
+    act: (s) => s.pane.keys("Space"),
+    ready: (t) => t.includes("[ ] pkg-prompt.md"),
+  },
+  {
+    name: "mcp",
+    act: async (s) => {
+      for (let i = 0; i < 10; i++) await s.pane.keys("BSpace");
+      await s.pane.type("mcp");
+    },
+    ready: (t) => t.includes("Built-in") && !t.includes("pkg-prompt"),
+  },
+  { name: "mcp off", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("[ ] mcp") },
+  {
+    name: "project mode",
+    act: async (s) => {
+      for (let i = 0; i < 3; i++) await s.pane.keys("BSpace");
+      await s.pane.type("fix");
+      await s.pane.keys("Tab");
+    },
+    ready: (t) => t.includes("Project Local Resources") && t.includes("fix.md"),
+  },
+  { name: "project unload", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("project unload") },
+  { name: "project load", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("project load") },
+  {
+    name: "closed",
+    act: (s) => s.pane.keys("Escape"),
+    // The selector stays in the scrollback; the shell's prompt follows it.
+    ready: (t) => /─\n+\$ ?$/.test(t),
+  },
+];
+
+/** 1.6.0's screens without its `llama.cpp` built-in row (see the module comment). */
+function withoutLlama(screen: string): string {
+  return screen.split("\n").filter((line) =>
+    !/^\s+(> )?\s*\[.\] llama\.cpp/.test(line) && !/^>?\s+\[.\] llama\.cpp/.test(line)
+  )
+    .join("\n");
+}
+
+async function readSettings(s: InteractiveScenario): Promise<{ global: string; project: string }> {
+  const read = async (path: string) => {
+    try {
+      return (await Deno.readTextFile(path)).replaceAll(s.agent.root, "<root>");
+    } catch {
+      return "<missing>";
+    }
+  };
+  return {
+    global: await read(join(s.agent.agentDir, "settings.json")),
+    project: await read(join(s.agent.cwd, ".pi", "settings.json")),
+  };
+}
+
+async function runScript(reference: boolean) {
+  const s = await startInteractiveScenario([], { reference, ...SIZE });
+  try {
+    await seed(s);
+    const screens = await collectScreens(s, STEPS, TIMEOUTS);
+    return { screens: reference ? screens.map(withoutLlama) : screens, settings: await readSettings(s) };
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("PKG-CONFIG pi config toggles resources and writes settings.json as pi 1.6.0 does (global and project mode)", async () => {
+  requireReference();
+  const ours = await runScript(false);
+  const reference = await runScript(true);
+  assertSameScreens(STEPS, ours.screens, reference.screens);
+  assertEquals(ours.settings, reference.settings);
+  const global = JSON.parse(ours.settings.global);
+  assertEquals(global.skills, ["-skills/my-skill/SKILL.md"]);
+  assertEquals(global.prompts, ["-prompts/review.md"]);
+  assertEquals(global.extensions, ["-builtin:mcp"]);
+  assertEquals(global.packages, [{ source: "<root>/toolkit", prompts: ["-prompts/pkg-prompt.md"] }]);
+  assertEquals(JSON.parse(ours.settings.project).prompts, [
+    "<root>/agent/prompts/fix.md",
+    "+<root>/agent/prompts/fix.md",
+  ]);
+});
+
+Deno.test("PKG-CONFIG pi config closed with Escape at once writes nothing", async () => {
+  const s = await startInteractiveScenario([], SIZE);
+  try {
+    await seed(s);
+    const before = await readSettings(s);
+    await s.pane.command(`clear; ${s.piCommand(["config"])}`);
+    await s.pane.waitFor(open, TIMEOUTS.start, "the selector");
+    await s.pane.keys("Escape");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    assertEquals(await readSettings(s), before);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("PKG-CONFIG pi config without a terminal draws the selector once and exits 0, writing nothing (as 1.6.0)", async () => {
+  const s = await startInteractiveScenario([], SIZE);
+  try {
+    await seed(s);
+    const before = await readSettings(s);
+    const result = await spawnPi(["config"], { env: s.agent.env, cwd: s.agent.cwd, timeoutMs: 60_000 });
+    assertEquals({ code: result.code, timedOut: result.timedOut }, { code: 0, timedOut: false });
+    assertStringIncludes(result.stdout, "Global Resources");
+    assertStringIncludes(result.stdout, "my-skill");
+    assertEquals(await readSettings(s), before);
+  } finally {
+    await s.close();
+  }
+});
