@@ -1,7 +1,8 @@
 /**
  * PKG-10 `pi config [-l] [--approve|--no-approve]`: its help, usage errors and project-trust
- * check match pi 1.6.0 (stdout, stderr, exit code, files left behind); the resource selector
- * itself (a TUI in 1.6.0) is a clear "not available yet" error that changes nothing.
+ * check match pi 1.6.0 (stdout, stderr, exit code, files left behind); without a terminal the
+ * selector is drawn once and the command exits 0, changing nothing, as in 1.6.0 (the selector
+ * itself: config_selector_e2e_test.ts).
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
@@ -97,33 +98,36 @@ Deno.test("PKG-10 pi config help, option errors and the untrusted-project stop m
   }
 });
 
-Deno.test("PKG-10 pi config without its TUI says the selector is not available yet, exit 1, settings untouched", async () => {
+Deno.test("PKG-10 pi config without a terminal draws the selector once and exits 0, files untouched, as pi 1.6.0", async () => {
+  requireReferenceCli();
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-config-" }));
   try {
-    const box = await makeBox(base, "ours");
-    const before = await files(box.root);
-    for (const args of [["config"], ["config", "-l", "-a"], ["config", "--approve"]]) {
-      const run = await spawnPi(args, { env: box.env, cwd: box.cwd });
+    const ours = await makeBox(base, "ours");
+    const ref = await makeBox(base, "ref");
+    // `sameStderr: false` where 1.6.0 prints stack traces after its warnings (ours names the file instead).
+    const both = async (args: string[], heading: string, sameStderr = true) => {
+      const [a, b] = [
+        await spawnPi(args, { env: ours.env, cwd: ours.cwd }),
+        await spawnPi(args, { env: ref.env, cwd: ref.cwd, reference: true }),
+      ];
       const label = `pi ${args.join(" ")}`;
-      assertEquals(run.code, 1, label);
-      assertEquals(run.stdout, "", label);
-      assertEquals(
-        run.stderr,
-        'Error: the "pi config" resource selector is not available yet in this build (no TUI yet; ' +
-          "edit the extensions/skills/prompts/themes entries of settings.json, see docs/packages.md)\n",
-        label,
-      );
-      assertEquals(await files(box.root), before, `files after ${label}`);
-    }
-    // A broken settings file is named in a warning before the stop, and kept as it was.
+      assertEquals(a.code, b.code, label);
+      if (sameStderr) assertEquals(a.stderr, b.stderr, label);
+      assertEquals(a.code, 0, label);
+      assert(a.stdout.includes(heading) && b.stdout.includes(heading), `${label}: ${heading}`);
+      assertEquals(await files(ours.root), await files(ref.root), `files after ${label}`);
+      return a;
+    };
+    await both(["config"], "Global Resources");
+    await both(["config", "-l", "-a"], "Project Local Resources");
+    await both(["config", "--approve"], "Global Resources");
+    // A broken settings file is named in a warning, and kept as it was.
     const broken = '{"skills": [';
-    await Deno.writeTextFile(join(box.agentDir, "settings.json"), broken);
-    const run = await spawnPi(["config"], { env: box.env, cwd: box.cwd });
-    assertEquals(run.code, 1);
+    for (const box of [ours, ref]) await Deno.writeTextFile(join(box.agentDir, "settings.json"), broken);
+    const run = await both(["config"], "Global Resources", false);
     const first = run.stderr.split("\n")[0];
     assert(first.startsWith("Warning (config command, global settings): "), run.stderr);
-    assert(first.includes(join(box.agentDir, "settings.json")), run.stderr);
-    assertEquals(await Deno.readTextFile(join(box.agentDir, "settings.json")), broken);
+    assertEquals(await Deno.readTextFile(join(ours.agentDir, "settings.json")), broken);
   } finally {
     await Deno.remove(base, { recursive: true });
   }
