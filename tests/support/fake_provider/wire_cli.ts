@@ -33,6 +33,8 @@ export async function runWireCli(options: {
   view: (request: RecordedRequest) => unknown;
   /** Written as the agent dir's settings.json when given. */
   settings?: Record<string, unknown>;
+  /** Written as the agent dir's auth.json when given. */
+  auth?: Record<string, unknown>;
 }): Promise<CliRun> {
   const server = await startFakeProvider(options.turns);
   const env = await createAgentEnv(server.url, { settings: options.settings });
@@ -41,6 +43,7 @@ export async function runWireCli(options: {
       join(env.agentDir, "models.json"),
       JSON.stringify(options.models(server.url), null, 2),
     );
+    if (options.auth) await Deno.writeTextFile(join(env.agentDir, "auth.json"), JSON.stringify(options.auth));
     const result = await spawnPi(["--mode", "json", ...options.args, PROMPT], {
       env: {
         ...env.env,
