@@ -13,6 +13,27 @@ import { writeReadEditTurns } from "../e2e/scenario.ts";
 import { CODEX_ACCOUNT_ID, CODEX_TOKEN, GPT6_COMPAT } from "./codex_support.ts";
 import { listModelsBoth } from "./list_models_compare.ts";
 
+/** A ChatGPT login as 1.6.0 stores it, valid until 2100. */
+const CODEX_LOGIN = {
+  type: "oauth",
+  access: CODEX_TOKEN,
+  refresh: "fake-refresh-token",
+  expires: 4102444800000,
+  accountId: CODEX_ACCOUNT_ID,
+};
+
+function codexView(r: RecordedRequest) {
+  return {
+    url: r.url,
+    authorization: r.headers.authorization,
+    account: r.headers["chatgpt-account-id"],
+    originator: r.headers.originator,
+    encoding: r.headers["content-encoding"],
+    session: [r.headers["session-id"], r.headers["x-client-request-id"]].map((v) => v && "<session>"),
+    body: r.body,
+  };
+}
+
 function run(reference: boolean) {
   return runWireCli({
     reference,
@@ -40,15 +61,7 @@ function run(reference: boolean) {
     }),
     args: ["--model", "codex-fake/gpt-6-sol", "--thinking", "high"],
     env: {},
-    view: (r: RecordedRequest) => ({
-      url: r.url,
-      authorization: r.headers.authorization,
-      account: r.headers["chatgpt-account-id"],
-      originator: r.headers.originator,
-      encoding: r.headers["content-encoding"],
-      session: [r.headers["session-id"], r.headers["x-client-request-id"]].map((v) => v && "<session>"),
-      body: r.body,
-    }),
+    view: codexView,
   });
 }
 
@@ -63,16 +76,30 @@ Deno.test("PROV-02 OpenAI Codex Responses via the CLI: requests and JSON records
 });
 
 Deno.test("CLI-17 --list-models codex with a ChatGPT login in auth.json equals pi 1.6.0's", async () => {
-  const auth = {
-    "openai-codex": {
-      type: "oauth",
-      access: CODEX_TOKEN,
-      refresh: "fake-refresh-token",
-      expires: 4102444800000,
-      accountId: CODEX_ACCOUNT_ID,
-    },
-  };
-  const [ours, theirs] = await listModelsBoth(["--list-models", "codex"], {}, auth);
+  const [ours, theirs] = await listModelsBoth(["--list-models", "codex"], {}, {
+    "openai-codex": CODEX_LOGIN,
+  });
   assertEquals(ours, theirs);
   assertEquals(ours.stdout.split("\n")[1].split(/\s+/).slice(0, 2), ["openai-codex", "gpt-5.6-luna"]);
+});
+
+Deno.test("PROV-02 openai-codex/gpt-6-sol with a ChatGPT login in auth.json via the CLI equals pi 1.6.0's", async () => {
+  requireReferenceCli();
+  const runLogin = (reference: boolean) =>
+    runWireCli({
+      reference,
+      turns: writeReadEditTurns(),
+      settings: { transport: "sse" },
+      auth: { "openai-codex": CODEX_LOGIN },
+      models: (url) => ({ providers: { "openai-codex": { baseUrl: `${url}/backend-api` } } }),
+      args: ["--model", "openai-codex/gpt-6-sol"],
+      env: {},
+      view: codexView,
+    });
+  const [ours, theirs] = await Promise.all([runLogin(false), runLogin(true)]);
+  assertEquals(theirs.code, 0, theirs.stderr);
+  assertEquals(ours.requests.length, 4);
+  assertEquals(ours.requests, theirs.requests);
+  assertEquals(ours.jsonLines, theirs.jsonLines);
+  assertEquals([ours.code, ours.stderr], [theirs.code, theirs.stderr]);
 });
