@@ -8,7 +8,7 @@
  * tests/ai/fixtures/capture_aws_credentials.mjs's server.
  */
 import { expectedSignature, FAKE_AWS_CREDENTIALS } from "../support/fake_provider/bedrock.ts";
-import type { RecordedRequest } from "../support/fake_provider/script.ts";
+import { type CloudRequest, serveRecording } from "./fake_cloud_server.ts";
 
 /** Keys the fake STS accepts as the source of an AssumeRole. */
 export const SOURCE_KEYS: Record<string, string> = {
@@ -17,9 +17,7 @@ export const SOURCE_KEYS: Record<string, string> = {
 };
 
 /** A request the fake saw, with its raw body text. */
-export interface AwsRequest extends RecordedRequest {
-  body: string;
-}
+export type AwsRequest = CloudRequest;
 
 /** The running fake. */
 export interface FakeAws {
@@ -76,24 +74,13 @@ function verifyStsSignature(request: AwsRequest): Response | undefined {
 
 /** Starts the fake on a free port of 127.0.0.1. */
 export function startFakeAws(): FakeAws {
-  const requests: AwsRequest[] = [];
   const failures = new Map<string, { status: number; body: string }>();
-  const state = { lifetimeS: 3600 };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const url = new URL(req.url);
-    const body = await req.text();
-    const headers: Record<string, string> = {};
-    req.headers.forEach((value, key) => (headers[key] = value));
-    const request: AwsRequest = {
-      method: req.method,
-      path: url.pathname,
-      url: url.pathname + url.search,
-      headers,
-      body,
-    };
-    requests.push(request);
-    const expiry = new Date(Date.now() + state.lifetimeS * 1000);
-    const action = req.method === "POST" && url.pathname === "/"
+  const fake: Omit<FakeAws, "url" | "requests" | "close"> = { lifetimeS: 3600, failures };
+  const server = serveRecording((request) => {
+    const { headers, body } = request;
+    const url = new URL(request.url, "http://fake");
+    const expiry = new Date(Date.now() + fake.lifetimeS * 1000);
+    const action = request.method === "POST" && url.pathname === "/"
       ? new URLSearchParams(body).get("Action")
       : null;
     for (const [key, failure] of failures) {
@@ -160,17 +147,5 @@ export function startFakeAws(): FakeAws {
       Expiration: expiry.toISOString().replace(/\.\d{3}Z$/, "Z"),
     });
   });
-  const { port } = server.addr as Deno.NetAddr;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    get lifetimeS() {
-      return state.lifetimeS;
-    },
-    set lifetimeS(value: number) {
-      state.lifetimeS = value;
-    },
-    failures,
-    close: () => server.shutdown(),
-  };
+  return Object.assign(fake, { url: server.url, requests: server.requests, close: server.close });
 }

@@ -84,7 +84,8 @@ Deno.test("PROV-01 Vertex with a service-account file: signed JWT traded at toke
 
     const [token, chat] = server.requests;
     assertEquals(token.path, "/token");
-    assertEquals(token.headers["content-type"], "application/x-www-form-urlencoded");
+    // As google-auth-library's gaxios sends a URLSearchParams body.
+    assertEquals(token.headers["content-type"], "application/x-www-form-urlencoded;charset=UTF-8");
     const form = new URLSearchParams(token.body as string);
     assertEquals(form.get("grant_type"), "urn:ietf:params:oauth:grant-type:jwt-bearer");
     const [header, payload, signature] = form.get("assertion")!.split(".");
@@ -279,10 +280,10 @@ Deno.test("PROV-01 Vertex credential failures name the file and never show a sec
       `The incoming JSON object does not contain a client_email field (${noEmail})`,
     );
 
-    const external = await writeJson(dir, "external.json", { type: "external_account", audience: "x" });
+    const gdch = await writeJson(dir, "gdch.json", { type: "gdch_service_account", project: "x" });
     assertEquals(
-      await errorOf({ ...place, GOOGLE_APPLICATION_CREDENTIALS: external }),
-      `Google credentials of type "external_account" (${external}) are not available in this build yet; use a service-account key or gcloud's application default credentials`,
+      await errorOf({ ...place, GOOGLE_APPLICATION_CREDENTIALS: gdch }),
+      `Google credentials of type "gdch_service_account" (${gdch}) are not available in this build yet; use a service-account key, gcloud's application default credentials, workload identity federation or service account impersonation`,
     );
 
     const revoked = await writeJson(dir, "revoked.json", serviceAccount(pem, `${server.url}/token-401`));
@@ -292,9 +293,15 @@ Deno.test("PROV-01 Vertex credential failures name the file and never show a sec
       "Google token endpoint: unauthorized_client: Client is unauthorized to retrieve access tokens.",
     );
 
-    // No ADC file at all (empty HOME): google-auth-library's words.
+    // No ADC file at all (empty HOME) and no metadata server: google-auth-library's words.
     assertEquals(
-      await errorOf({ ...place, GOOGLE_APPLICATION_CREDENTIALS: "", CLOUDSDK_CONFIG: "", HOME: dir }),
+      await errorOf({
+        ...place,
+        GOOGLE_APPLICATION_CREDENTIALS: "",
+        CLOUDSDK_CONFIG: "",
+        HOME: dir,
+        METADATA_SERVER_DETECTION: "none",
+      }),
       "Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.",
     );
     // Nothing reached the model endpoint, and the one scripted turn is still queued.

@@ -1,21 +1,30 @@
 /**
- * Application Default Credentials for Vertex AI without Google's auth library: the credentials
- * file named by GOOGLE_APPLICATION_CREDENTIALS, else gcloud's ADC file
- * (`$CLOUDSDK_CONFIG` or `~/.config/gcloud`, `%APPDATA%\gcloud` on Windows), as
- * google-auth-library finds it for pi-ai 1.6.0. A `service_account` file signs an RS256 JWT with
- * WebCrypto and trades it for an access token; an `authorized_user` file (what
- * `gcloud auth application-default login` writes) trades its refresh token. Tokens are cached
- * per file until five minutes before they expire. No key, token or refresh token ever reaches an
- * error message.
+ * Application Default Credentials for Vertex AI without Google's auth library, as
+ * google-auth-library finds them for pi-ai 1.6.0: the credentials file named by
+ * GOOGLE_APPLICATION_CREDENTIALS, else gcloud's ADC file (`$CLOUDSDK_CONFIG` or
+ * `~/.config/gcloud`, `%APPDATA%\gcloud` on Windows), else the metadata server (GCE, GKE, Cloud
+ * Run). File types: `service_account` (an RS256 JWT signed with WebCrypto, traded for a token),
+ * `authorized_user` (what `gcloud auth application-default login` writes; its refresh token is
+ * traded), `impersonated_service_account` (a source credential's token traded for a service
+ * account's), `external_account` (workload/workforce identity federation) and
+ * `external_account_authorized_user`. Tokens are cached per source until five minutes before they
+ * expire. No key, token or refresh token ever reaches an error message.
  *
  * @module
  */
 import { type ProviderEnv, providerEnvValue } from "../env_api_keys.ts";
-import { redactSecrets } from "../provider_utils.ts";
+import {
+  CLOUD_PLATFORM_SCOPE,
+  describe,
+  field,
+  generateAccessToken,
+  type GoogleToken,
+  optionalField,
+  postTokenForm,
+} from "./google_vertex_auth_common.ts";
 
 /** google-auth-library's token endpoint, used when a credentials file names none. */
 export const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
-const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 const JWT_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 /** google-auth-library refreshes tokens this long before they expire. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -54,20 +63,16 @@ export function adcFilePath(env?: ProviderEnv): { path: string; fromEnv: boolean
   return dir ? { path: `${dir}/application_default_credentials.json`, fromEnv: false } : undefined;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function readCredentials(
   env?: ProviderEnv,
-): Promise<{ path: string; text: string; json: Record<string, unknown> }> {
+): Promise<{ path: string; text: string; json: Record<string, unknown> } | undefined> {
   const where = adcFilePath(env);
-  if (!where) throw new Error(NO_ADC_FOUND);
+  if (!where) return undefined;
   let text: string;
   try {
     text = await Deno.readTextFile(where.path);
   } catch (error) {
-    if (!where.fromEnv) throw new Error(NO_ADC_FOUND);
+    if (!where.fromEnv) return undefined;
     const reason = error instanceof Deno.errors.NotFound
       ? `no such file ${where.path}`
       : `${where.path}: ${describe(error)}`;
@@ -86,14 +91,6 @@ async function readCredentials(
     throw new Error(`The Google credentials file ${where.path} does not hold a JSON object`);
   }
   return { path: where.path, text, json: json as Record<string, unknown> };
-}
-
-function field(json: Record<string, unknown>, name: string, path: string): string {
-  const value = json[name];
-  if (typeof value !== "string" || !value) {
-    throw new Error(`The incoming JSON object does not contain a ${name} field (${path})`);
-  }
-  return value;
 }
 
 function base64Url(bytes: Uint8Array | string): string {
@@ -130,7 +127,7 @@ export async function signServiceAccountJwt(
   const iat = Math.floor(nowMs / 1000);
   const header = base64Url(JSON.stringify({ alg: "RS256" }));
   const payload = base64Url(
-    JSON.stringify({ iss: clientEmail, scope: SCOPE, aud: audience, exp: iat + 3600, iat }),
+    JSON.stringify({ iss: clientEmail, scope: CLOUD_PLATFORM_SCOPE, aud: audience, exp: iat + 3600, iat }),
   );
   const key = await importPrivateKey(privateKeyPem, path);
   const signature = await crypto.subtle.sign(
@@ -141,41 +138,88 @@ export async function signServiceAccountJwt(
   return `${header}.${payload}.${base64Url(new Uint8Array(signature))}`;
 }
 
-async function exchange(
-  url: string,
-  form: Record<string, string>,
-  secrets: string[],
+type Json = Record<string, unknown>;
+
+/** A token for one credentials object (a file's, or an impersonated file's source). */
+async function fileToken(
+  json: Json,
+  path: string,
+  env?: ProviderEnv,
   signal?: AbortSignal,
-): Promise<{ token: string; expiresInS: number }> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
+  nested = false,
+): Promise<GoogleToken> {
+  const tokenUri = optionalField(json, "token_uri") ?? GOOGLE_TOKEN_URL;
+  if (json.type === "service_account") {
+    const clientEmail = field(json, "client_email", path);
+    const privateKey = field(json, "private_key", path);
+    const assertion = await signServiceAccountJwt(clientEmail, privateKey, tokenUri, Date.now(), path);
+    return await postTokenForm(
+      "Google token endpoint",
+      tokenUri,
+      [["grant_type", JWT_GRANT], ["assertion", assertion]],
+      [assertion, privateKey],
       signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new Error(`Could not reach the Google token endpoint ${url}: ${describe(error)}`);
+    );
   }
-  const text = await response.text();
-  let data: Record<string, unknown> = {};
-  try {
-    data = JSON.parse(text);
-  } catch { /* described below */ }
-  if (!response.ok) {
-    // google-auth-library words these "<error>: <error_description>".
-    const message = typeof data.error === "string"
-      ? `${data.error}: ${data.error_description}`
-      : `Request failed with status code ${response.status}`;
-    throw new Error(redactSecrets(`Google token endpoint: ${message}`, secrets));
+  if (json.type === "authorized_user") {
+    const clientId = field(json, "client_id", path);
+    const clientSecret = field(json, "client_secret", path);
+    const refreshToken = field(json, "refresh_token", path);
+    return await postTokenForm(
+      "Google token endpoint",
+      tokenUri,
+      [["refresh_token", refreshToken], ["client_id", clientId], ["client_secret", clientSecret], [
+        "grant_type",
+        "refresh_token",
+      ]],
+      [clientSecret, refreshToken],
+      signal,
+    );
   }
-  if (typeof data.access_token !== "string" || !data.access_token) {
-    throw new Error(`The Google token endpoint ${url} answered without an access_token`);
+  if (!nested && json.type === "impersonated_service_account") {
+    const url = field(json, "service_account_impersonation_url", path);
+    const source = json.source_credentials;
+    if (!source || typeof source !== "object" || Array.isArray(source)) {
+      throw new Error(`The incoming JSON object does not contain a source_credentials field (${path})`);
+    }
+    if (!/[^/]+:generateAccessToken$/.test(url)) {
+      throw new Error(`Cannot extract target principal from ${url} (${path})`);
+    }
+    const sourceToken = await fileToken(source as Json, `source_credentials of ${path}`, env, signal, true);
+    const delegates = Array.isArray(json.delegates) ? json.delegates : [];
+    return await generateAccessToken(url, sourceToken.token, {
+      delegates,
+      scope: [CLOUD_PLATFORM_SCOPE],
+      lifetime: "3600s",
+    }, signal);
   }
-  const expiresInS = typeof data.expires_in === "number" ? data.expires_in : 3600;
-  return { token: data.access_token, expiresInS };
+  if (!nested && json.type === "external_account") {
+    const { externalAccountToken } = await import("./google_vertex_auth_external.ts");
+    return await externalAccountToken(json, path, env, signal);
+  }
+  if (!nested && json.type === "external_account_authorized_user") {
+    const { externalAuthorizedUserToken } = await import("./google_vertex_auth_external.ts");
+    return await externalAuthorizedUserToken(json, path, signal);
+  }
+  throw new Error(
+    `Google credentials of type ${JSON.stringify(json.type ?? null)} (${path}) are not available in this ` +
+      `build yet; use a service-account key, gcloud's application default credentials, workload identity ` +
+      `federation or service account impersonation`,
+  );
+}
+
+function quotaHeaders(quota: string | undefined, env?: ProviderEnv): Record<string, string> {
+  // GOOGLE_CLOUD_QUOTA_PROJECT wins over the file's quota_project_id, as in google-auth-library.
+  const project = providerEnvValue("GOOGLE_CLOUD_QUOTA_PROJECT", env) ?? quota;
+  return project ? { "x-goog-user-project": project } : {};
+}
+
+function fromCache(key: string, fingerprint: string): string | undefined {
+  const cached = cache.get(key);
+  if (cached && cached.fingerprint === fingerprint && cached.expiresAt - REFRESH_MARGIN_MS > Date.now()) {
+    return cached.token;
+  }
+  return undefined;
 }
 
 /**
@@ -183,42 +227,32 @@ async function exchange(
  * expires (a changed file is read afresh).
  */
 export async function getVertexAccess(env?: ProviderEnv, signal?: AbortSignal): Promise<VertexAccess> {
-  const { path, text, json } = await readCredentials(env);
-  const fingerprint = text;
-  const quota = typeof json.quota_project_id === "string" ? json.quota_project_id : undefined;
-  const headers: Record<string, string> = quota ? { "x-goog-user-project": quota } : {};
-  const cached = cache.get(path);
-  if (cached && cached.fingerprint === fingerprint && cached.expiresAt - REFRESH_MARGIN_MS > Date.now()) {
-    return { token: cached.token, headers };
+  const found = await readCredentials(env);
+  if (!found) {
+    // No file: the metadata server of GCE, GKE or Cloud Run, if there is one.
+    const metadata = await import("./google_vertex_auth_metadata.ts");
+    const key = `metadata:${metadata.metadataBase(env)}`;
+    const headers = quotaHeaders(undefined, env);
+    const hit = fromCache(key, "");
+    if (hit) return { token: hit, headers };
+    if (!(await metadata.metadataServerAvailable(env))) throw new Error(NO_ADC_FOUND);
+    const result = await metadata.metadataServerToken(env, signal);
+    cache.set(key, {
+      token: result.token,
+      expiresAt: Date.now() + result.expiresInS * 1000,
+      fingerprint: "",
+    });
+    return { token: result.token, headers };
   }
-  const tokenUri = typeof json.token_uri === "string" && json.token_uri ? json.token_uri : GOOGLE_TOKEN_URL;
-  let result: { token: string; expiresInS: number };
-  if (json.type === "service_account") {
-    const clientEmail = field(json, "client_email", path);
-    const privateKey = field(json, "private_key", path);
-    const assertion = await signServiceAccountJwt(clientEmail, privateKey, tokenUri, Date.now(), path);
-    result = await exchange(tokenUri, { grant_type: JWT_GRANT, assertion }, [assertion, privateKey], signal);
-  } else if (json.type === "authorized_user") {
-    const clientId = field(json, "client_id", path);
-    const clientSecret = field(json, "client_secret", path);
-    const refreshToken = field(json, "refresh_token", path);
-    result = await exchange(
-      tokenUri,
-      {
-        client_id: clientId,
-        client_secret: clientSecret,
-        refresh_token: refreshToken,
-        grant_type: "refresh_token",
-      },
-      [clientSecret, refreshToken],
-      signal,
-    );
-  } else {
-    throw new Error(
-      `Google credentials of type ${JSON.stringify(json.type ?? null)} (${path}) are not available in this ` +
-        `build yet; use a service-account key or gcloud's application default credentials`,
-    );
-  }
-  cache.set(path, { token: result.token, expiresAt: Date.now() + result.expiresInS * 1000, fingerprint });
+  const { path, text, json } = found;
+  const headers = quotaHeaders(optionalField(json, "quota_project_id"), env);
+  const hit = fromCache(path, text);
+  if (hit) return { token: hit, headers };
+  const result = await fileToken(json, path, env, signal);
+  cache.set(path, {
+    token: result.token,
+    expiresAt: Date.now() + result.expiresInS * 1000,
+    fingerprint: text,
+  });
   return { token: result.token, headers };
 }
