@@ -1,7 +1,8 @@
 /**
- * `pi auth …` as pi 1.6.0 has it for API keys: `check` (prints ready / not_ready / invalid and
- * exits 0 / 1 / 2), `print-api-key`, `print-bearer-token`, `login <provider> --api-key` (reads
- * the key from stdin) and `logout <provider>`. OAuth logins are not available yet.
+ * `pi auth …` as pi 1.6.0 has it: `check` (prints ready / not_ready / invalid and exits 0 / 1 / 2),
+ * `print-api-key`, `print-bearer-token` (OAuth tokens, refreshed when they expire too soon),
+ * `login <provider>` (account sign-in, auth_login.ts; or `--api-key`, read from stdin) and
+ * `logout <provider>`.
  *
  * @module
  */
@@ -14,6 +15,9 @@ import { APP_NAME } from "../config/paths.ts";
 import { parseArgs } from "./args.ts";
 import type { SubcommandContext } from "./subcommand_context.ts";
 import { dim, red } from "../util/style.ts";
+import { loginKind, loginProviderName, parseLoginRequest, runOAuthLogin } from "./auth_login.ts";
+import { ACCOUNT_LOGIN_PROVIDERS, hasOAuthFlow } from "./auth_login.ts";
+import { loadOAuthProvider } from "../config/oauth/builtin_oauth.ts";
 
 type AuthKind = "check" | "api_key" | "bearer_token";
 
@@ -30,8 +34,11 @@ const NAME: Record<AuthKind, string> = {
   bearer_token: "auth print-bearer-token",
 };
 
-/** Appended to the `login` line of `pi auth --help`: only API keys can be saved in this build. */
-export const AUTH_LOGIN_MARK = " (account sign-in not available yet; use --api-key)";
+/**
+ * Appended to the `login` line of `pi auth --help` while account sign-in is missing from this build;
+ * empty now that it exists (providers whose flow is not built yet say so when asked).
+ */
+export const AUTH_LOGIN_MARK = "";
 
 /** `pi auth --help`: pi 1.6.0's text, with {@link AUTH_LOGIN_MARK} after the `login` line. */
 export const AUTH_HELP = `Usage:
@@ -68,6 +75,9 @@ Other options:
 
 class AuthError extends Error {}
 
+/** print-bearer-token's default minimum lifetime left (1.6.0: 30 minutes). */
+const DEFAULT_BEARER_MIN_EXPIRY_MS = 30 * 60_000;
+
 /** Runs `pi auth …` (argv starts with "auth") and resolves with the exit code. */
 export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Promise<number> {
   const { io } = ctx;
@@ -94,7 +104,12 @@ export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Pr
       1,
     );
   }
-  const options = { json: false, credentials: false, noRefresh: false };
+  const options = {
+    json: false,
+    credentials: false,
+    noRefresh: false,
+    minExpiryMs: DEFAULT_BEARER_MIN_EXPIRY_MS,
+  };
   const commandArgs: string[] = [];
   try {
     for (let i = 0; i < rest.length; i++) {
@@ -103,9 +118,11 @@ export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Pr
         if (kind !== "bearer_token") {
           throw new AuthError("--min-expiry is only supported by print-bearer-token");
         }
-        if (!/^(\d+)(ms|s|m|h)$/iu.test(rest[++i] ?? "")) {
-          throw new AuthError("--min-expiry must use a duration such as 30m or 1h");
-        }
+        const match = /^(\d+)(ms|s|m|h)$/iu.exec(rest[++i] ?? "");
+        if (!match) throw new AuthError("--min-expiry must use a duration such as 30m or 1h");
+        const unit = match[2].toLowerCase();
+        options.minExpiryMs = Number(match[1]) *
+          (unit === "ms" ? 1 : unit === "s" ? 1_000 : unit === "m" ? 60_000 : 3_600_000);
       } else if (arg === "--json" || arg === "--credentials" || arg === "--no-refresh") {
         if (kind !== "check") throw new AuthError(`${arg} is only supported by auth check`);
         if (arg === "--json") options.json = true;
@@ -142,7 +159,7 @@ export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Pr
           : "Credential printing requires --provider <provider> or --model <model>",
       );
     }
-    const registry = await openRegistry(ctx);
+    const { registry, auth } = await openRegistry(ctx);
     if (kind === "check") {
       let target: string;
       try {
@@ -155,12 +172,29 @@ export async function runAuthCommand(argv: string[], ctx: SubcommandContext): Pr
           options,
         );
       }
-      return await check(io, registry, target, options);
+      return await check(io, registry, auth, target, options);
     }
     const target = resolveProvider(registry, provider, model);
+    const stored = auth.get(target);
     if (kind === "bearer_token") {
-      // Bearer tokens come from OAuth logins, which this build does not have yet.
-      throw new AuthError(`Provider "${target}" is not configured with an OAuth bearer token`);
+      if (stored?.type !== "oauth") {
+        throw new AuthError(`Provider "${target}" is not configured with an OAuth bearer token`);
+      }
+      const token = await auth.getApiKey(target, { minOAuthValidityMs: options.minExpiryMs });
+      const fresh = auth.get(target);
+      // A refresh that still leaves too little time is a failure, as in 1.6.0.
+      if (!token || fresh?.type !== "oauth" || Date.now() + options.minExpiryMs >= fresh.expires) {
+        throw new Error("OAuth bearer token unavailable");
+      }
+      io.stdout(`${token}\n`);
+      return 0;
+    }
+    if (stored?.type === "oauth") {
+      throw new AuthError(
+        provider
+          ? `Provider "${target}" is configured with OAuth, not an API key`
+          : "No usable API key is configured",
+      );
     }
     const key = await registry.getApiKeyForProvider(target);
     if (!key) throw new AuthError("No usable API key is configured");
@@ -181,11 +215,11 @@ function fail(io: SubcommandContext["io"], message: string, code: number): numbe
   return code;
 }
 
-async function openRegistry(ctx: SubcommandContext): Promise<ModelRegistry> {
+async function openRegistry(ctx: SubcommandContext): Promise<{ registry: ModelRegistry; auth: AuthStorage }> {
   // `pi auth` resolves models and lists providers: all of the catalog.
   await loadBuiltinModels();
   const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
-  return ModelRegistry.create(auth, join(ctx.agentDir, "models.json"));
+  return { registry: ModelRegistry.create(auth, join(ctx.agentDir, "models.json")), auth };
 }
 
 /** The provider named by `--provider`, or the one `--model` resolves to. */
@@ -205,15 +239,25 @@ function resolveProvider(
 async function check(
   io: SubcommandContext["io"],
   registry: ModelRegistry,
+  auth: AuthStorage,
   provider: string,
-  options: { json: boolean; credentials: boolean },
+  options: { json: boolean; credentials: boolean; noRefresh: boolean },
 ): Promise<number> {
   let result: CheckResult;
   let credential: string | undefined;
+  const stored = auth.get(provider);
   if (registry.getError()) {
     result = { status: "invalid", provider, reason: "invalid_state" };
   } else if (!registry.getAll().some((m) => m.provider === provider)) {
     result = { status: "not_ready", provider, reason: "provider_not_found" };
+  } else if (stored?.type === "oauth") {
+    // An OAuth login is ready when its flow exists; --no-refresh reports it without refreshing.
+    const hasFlow = (await loadOAuthProvider(provider)) !== undefined;
+    const key = !hasFlow ? undefined : options.noRefresh ? stored.access : await auth.getApiKey(provider);
+    result = key
+      ? { status: "ready", provider, authType: "oauth" }
+      : { status: "not_ready", provider, reason: "credentials_not_configured" };
+    if (key && options.credentials) credential = key;
   } else {
     const key = await registry.getApiKeyForProvider(provider).catch(() => undefined);
     result = key
@@ -246,18 +290,35 @@ function printCheck(
   return result.status === "ready" ? 0 : result.status === "not_ready" ? 1 : 2;
 }
 
-/** `pi auth login <provider> --api-key`: the key is read from stdin and stored in auth.json. */
+/**
+ * `pi auth login <provider> [--api-key] [--no-browser]`: the account sign-in where the provider has one
+ * (auth_login.ts), else (or with `--api-key`) an API key read from stdin and stored in auth.json.
+ */
 async function login(args: string[], ctx: SubcommandContext): Promise<number> {
   const { io } = ctx;
-  const provider = args.find((a) => !a.startsWith("-"));
-  if (!args.includes("--api-key")) {
-    return fail(
-      io,
-      `Signing in with an account (OAuth) is not available yet in this build; use "${APP_NAME} auth login <provider> --api-key"`,
-      1,
-    );
+  const request = parseLoginRequest(args);
+  if (typeof request === "string") {
+    io.stderr(`${request}\n`);
+    return 1;
   }
-  if (!provider) return fail(io, `Usage: ${APP_NAME} auth login <provider> --api-key`, 1);
+  const { registry } = await openRegistry(ctx);
+  const known = new Set([...registry.getAll().map((m) => m.provider), ...ACCOUNT_LOGIN_PROVIDERS]);
+  const wanted = request.provider.trim().toLowerCase();
+  const provider = [...known].find((id) =>
+    id.toLowerCase() === wanted || registry.getProviderDisplayName(id).toLowerCase() === wanted ||
+    loginProviderName(id).toLowerCase() === wanted
+  );
+  if (!provider) {
+    io.stderr(`Unknown provider "${request.provider}".\nProviders: ${[...known].sort().join(", ")}\n`);
+    return 1;
+  }
+  request.provider = provider;
+  const kind = loginKind(request, await hasOAuthFlow(provider));
+  if (typeof kind === "object") {
+    io.stderr(`${kind.error}\n`);
+    return 1;
+  }
+  if (kind === "oauth") return await runOAuthLogin(request, ctx);
   if (io.stdinIsTerminal()) io.stderr(`API key for ${provider}: `);
   const key = (await io.readLine())?.trim();
   if (!key) return fail(io, "No API key given (pipe it to stdin or type it)", 1);
@@ -270,12 +331,18 @@ async function login(args: string[], ctx: SubcommandContext): Promise<number> {
 /** `pi auth logout <provider>`: removes the stored credential. */
 async function logout(args: string[], ctx: SubcommandContext): Promise<number> {
   const { io } = ctx;
-  const provider = args.find((a) => !a.startsWith("-"));
-  if (!provider) return fail(io, `Usage: ${APP_NAME} auth logout <provider>`, 1);
-  const registry = await openRegistry(ctx);
-  const auth = AuthStorage.create(join(ctx.agentDir, "auth.json"));
-  const name = registry.getProviderDisplayName(provider);
-  if (!auth.has(provider)) {
+  const [provider, ...extra] = args;
+  if (provider === undefined || provider.startsWith("-") || extra.length > 0) {
+    io.stderr(`Usage: ${APP_NAME} auth logout <provider>\n`);
+    return 1;
+  }
+  const { registry, auth } = await openRegistry(ctx);
+  // The provider's own name (1.6.0's provider.name), not its OAuth flow's.
+  const name = loginProviderName(provider) !== provider
+    ? loginProviderName(provider)
+    : registry.getProviderDisplayName(provider);
+  const stored = auth.get(provider);
+  if (!stored) {
     io.stdout(
       `No stored credentials for ${name}. Environment variables and models.json config are unchanged.\n`,
     );
@@ -283,7 +350,9 @@ async function logout(args: string[], ctx: SubcommandContext): Promise<number> {
   }
   auth.remove(provider);
   io.stdout(
-    `Removed stored credentials for ${name}. Environment variables and models.json config are unchanged.\n`,
+    stored.type === "oauth"
+      ? `Logged out of ${name}.\n`
+      : `Removed stored API key for ${name}. Environment variables and models.json config are unchanged.\n`,
   );
   return 0;
 }

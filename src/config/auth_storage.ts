@@ -23,18 +23,16 @@ import {
 import { loadOAuthProvider } from "./oauth/builtin_oauth.ts";
 import { type ConfigValueEnv, resolveConfigValue } from "./resolve_value.ts";
 import { describeJsonError } from "./json_error.ts";
+import type { AuthCredential, AuthStorageData } from "./auth_credentials.ts";
 
-/**
- * A stored API key: literal text with `$NAME` / `${NAME}` variables, or `!command`. `env` supplies variables
- * for this entry only (they win over the process environment).
- */
-export type ApiKeyCredential = { type: "api_key"; key?: string; env?: Record<string, string> };
-/** Stored OAuth tokens. */
-export type OAuthCredential = { type: "oauth" } & OAuthCredentials;
-/** One auth.json record. */
-export type AuthCredential = ApiKeyCredential | OAuthCredential;
-/** The whole auth.json document, keyed by provider id. */
-export type AuthStorageData = Record<string, AuthCredential>;
+export {
+  type ApiKeyCredential,
+  type AuthCredential,
+  type AuthStorageData,
+  credentialProblem,
+  type OAuthCredential,
+} from "./auth_credentials.ts";
+import { credentialProblem } from "./auth_credentials.ts";
 
 /** Where a provider's auth would come from, without revealing the value. */
 export interface AuthStatus {
@@ -55,30 +53,6 @@ function toError(error: unknown): Error {
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-function isStringRecord(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) &&
-    Object.values(value).every((entry) => typeof entry === "string");
-}
-
-/** Why an auth.json entry is not a usable credential (1.6.0's rules), or undefined when it is. */
-export function credentialProblem(entry: unknown): string | undefined {
-  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-    return 'expected an object such as {"type": "api_key", "key": "..."}';
-  }
-  const value = entry as Record<string, unknown>;
-  if (value.type === "api_key") {
-    if (value.key !== undefined && typeof value.key !== "string") return '"key" must be a string';
-    if (value.env !== undefined && !isStringRecord(value.env)) return '"env" must be an object of strings';
-    return undefined;
-  }
-  if (value.type === "oauth") {
-    const ok = typeof value.access === "string" && typeof value.refresh === "string" &&
-      typeof value.expires === "number" && Number.isFinite(value.expires);
-    return ok ? undefined : 'OAuth entries need "access" and "refresh" strings and an "expires" number';
-  }
-  return '"type" must be "api_key" or "oauth"';
 }
 
 /** Options of the {@link AuthStorage} factories. */
@@ -318,6 +292,7 @@ export class AuthStorage {
    */
   async refreshOAuthTokenWithLock(
     providerId: string,
+    minValidityMs = 0,
   ): Promise<{ apiKey: string; newCredentials: OAuthCredentials } | null> {
     const provider = await loadOAuthProvider(providerId);
     if (!provider) return null;
@@ -328,14 +303,14 @@ export class AuthStorage {
       const cred = currentData[providerId];
       if (cred?.type !== "oauth") return { result: null };
       // Checked again under the lock: another process may have refreshed meanwhile.
-      if (!oauthNeedsRefresh(cred)) {
+      if (!oauthNeedsRefresh(cred, minValidityMs)) {
         return { result: { apiKey: provider.getApiKey(cred), newCredentials: cred } };
       }
       const oauthCreds: Record<string, OAuthCredentials> = {};
       for (const [key, value] of Object.entries(currentData)) {
         if (value.type === "oauth") oauthCreds[key] = value;
       }
-      const refreshed = await getOAuthApiKey(providerId, oauthCreds);
+      const refreshed = await getOAuthApiKey(providerId, oauthCreds, minValidityMs);
       if (!refreshed) return { result: null };
       const merged: AuthStorageData = {
         ...currentData,
@@ -351,7 +326,10 @@ export class AuthStorage {
    * API key for a provider, in priority order: runtime override → stored api_key (resolved) → stored OAuth
    * token (refreshed under the lock when expired) → environment → fallback resolver (unless excluded).
    */
-  async getApiKey(providerId: string, options?: { includeFallback?: boolean }): Promise<string | undefined> {
+  async getApiKey(
+    providerId: string,
+    options?: { includeFallback?: boolean; minOAuthValidityMs?: number },
+  ): Promise<string | undefined> {
     const runtimeKey = this.runtimeOverrides.get(providerId);
     if (runtimeKey) return runtimeKey;
     const cred = this.data[providerId];
@@ -362,8 +340,9 @@ export class AuthStorage {
       const provider = await loadOAuthProvider(providerId);
       // No OAuth provider for these credentials: nothing can turn them into a key.
       if (!provider) return undefined;
-      if (!oauthNeedsRefresh(cred)) return provider.getApiKey(cred);
-      const refreshed = await this.refreshExpired(providerId, provider);
+      const minValidity = options?.minOAuthValidityMs ?? 0;
+      if (!oauthNeedsRefresh(cred, minValidity)) return provider.getApiKey(cred);
+      const refreshed = await this.refreshExpired(providerId, provider, minValidity);
       // A refresh that found nothing to refresh falls through to the environment, like the reference.
       if (refreshed.settled) return refreshed.apiKey;
     }
@@ -384,16 +363,17 @@ export class AuthStorage {
   private async refreshExpired(
     providerId: string,
     provider: OAuthProviderInterface,
+    minValidityMs: number,
   ): Promise<{ settled: boolean; apiKey?: string }> {
     try {
-      const result = await this.refreshOAuthTokenWithLock(providerId);
+      const result = await this.refreshOAuthTokenWithLock(providerId, minValidityMs);
       return result ? { settled: true, apiKey: result.apiKey } : { settled: false };
     } catch (error) {
       this.recordError(error);
       // Another process may have refreshed successfully while ours failed.
       this.reload();
       const updated = this.data[providerId];
-      if (updated?.type === "oauth" && !oauthNeedsRefresh(updated)) {
+      if (updated?.type === "oauth" && !oauthNeedsRefresh(updated, minValidityMs)) {
         return { settled: true, apiKey: provider.getApiKey(updated) };
       }
       // Credentials are kept so /login can retry; the provider is skipped for now.

@@ -65,9 +65,10 @@ export interface OAuthLoginCallbacks {
   onProgress?: (message: string) => void;
   /**
    * Asks the user to paste the code (or redirect URL) by hand. Flows that race it against a callback
-   * server pass a signal that aborts when the callback won; the prompt should then go away.
+   * server pass a signal that aborts when the callback won (the prompt should then go away), and the
+   * question to show (1.6.0's `manual_code` prompt); callers may ignore both.
    */
-  onManualCodeInput?: (signal?: AbortSignal) => Promise<string>;
+  onManualCodeInput?: (signal?: AbortSignal, prompt?: OAuthPrompt) => Promise<string>;
   /**
    * Shows a device code to enter at a verification page (device-authorization flows). Without it flows
    * fall back to `onAuth({ url: verificationUri, instructions: "Enter code: <userCode>" })`.
@@ -136,24 +137,29 @@ export const OAUTH_REFRESH_MARGIN_MS = 5 * 60 * 1000;
  * Whether `credentials` must be refreshed before use: fewer than `minValidityMs` (at least
  * {@link OAUTH_REFRESH_MARGIN_MS}) left before `expires`.
  */
-export function oauthNeedsRefresh(credentials: OAuthCredentials, minValidityMs = 0, now = Date.now()): boolean {
+export function oauthNeedsRefresh(
+  credentials: OAuthCredentials,
+  minValidityMs = 0,
+  now = Date.now(),
+): boolean {
   return now + Math.max(OAUTH_REFRESH_MARGIN_MS, minValidityMs) >= credentials.expires;
 }
 
 /**
  * API key for `providerId` from a set of stored OAuth credentials, refreshing when it expires within
- * five minutes. Null when there are no credentials; throws when the provider is unknown or the refresh
+ * five minutes (or `minValidityMs`, when longer). Null when there are no credentials; throws when the provider is unknown or the refresh
  * fails (`OAuth refresh failed for <id>`, the provider's error as `cause`; no token in the message).
  */
 export async function getOAuthApiKey(
   providerId: string,
   credentials: Record<string, OAuthCredentials>,
+  minValidityMs = 0,
 ): Promise<{ newCredentials: OAuthCredentials; apiKey: string } | null> {
   const provider = getOAuthProvider(providerId);
   if (!provider) throw new Error(`Unknown OAuth provider: ${providerId}`);
   let creds = credentials[providerId];
   if (!creds) return null;
-  if (oauthNeedsRefresh(creds)) {
+  if (oauthNeedsRefresh(creds, minValidityMs)) {
     try {
       creds = await provider.refreshToken(creds);
     } catch (error) {

@@ -160,14 +160,14 @@ Deno.test("CLI-1.6-AUTH e2e pi auth login --api-key stores the key; check and pr
     assertEquals(await run(env, ["auth", "logout", "openai"]), {
       code: 0,
       stdout:
-        "Removed stored credentials for OpenAI. Environment variables and models.json config are unchanged.\n",
+        "Removed stored API key for OpenAI. Environment variables and models.json config are unchanged.\n",
       stderr: "",
     });
-    assertEquals(await run(env, ["auth", "login", "openai"]), {
+    // A provider without account sign-in takes an API key even without --api-key (1.6.0).
+    assertEquals(await run(env, ["auth", "login", "groq"]), {
       code: 1,
       stdout: "",
-      stderr:
-        'Error: Signing in with an account (OAuth) is not available yet in this build; use "pi auth login <provider> --api-key"\n',
+      stderr: "Error: No API key given (pipe it to stdin or type it)\n",
     });
     assertEquals(await run(env, ["auth", "check", "--provider", "openai", "--json", "--bogus"]), {
       code: 1,

@@ -182,12 +182,10 @@ async function loginWithCopiedCode(
     url: authorizeUrl(endpoint, challenge, verifier, COPY_CODE_REDIRECT_URI),
     instructions: "Complete login in your browser, then copy the code Anthropic shows and paste it here.",
   });
+  const prompt = { message: "Paste the code Anthropic shows after you sign in:", placeholder: "code#state" };
   const input = callbacks.onManualCodeInput
-    ? await callbacks.onManualCodeInput(signal)
-    : await callbacks.onPrompt({
-      message: "Paste the code Anthropic shows after you sign in:",
-      placeholder: "code#state",
-    });
+    ? await callbacks.onManualCodeInput(signal, prompt)
+    : await callbacks.onPrompt(prompt);
   const parsed = parseAuthorizationInput(input);
   if (parsed.state && parsed.state !== verifier) throw new Error("OAuth state mismatch");
   if (!parsed.code) throw new Error("Missing authorization code");

@@ -62,7 +62,7 @@ export async function chooseLoginMethod(
 export function manualCodeInputFrom(callbacks: OAuthLoginCallbacks): ManualCodeInput | undefined {
   if (callbacks.onManualCodeInput) {
     const ask = callbacks.onManualCodeInput;
-    return ({ signal }) => ask(signal);
+    return ({ signal, message, placeholder }) => ask(signal, { message, placeholder });
   }
   return ({ message, placeholder }) => callbacks.onPrompt({ message, placeholder });
 }
