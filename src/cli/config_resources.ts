@@ -15,30 +15,21 @@ import {
   type PackageResourceType,
   resolvePackageResources,
 } from "../resources/packages/package_resources.ts";
+import { packageHomeDir, resolveLocalPath } from "../resources/packages/package_source.ts";
 import {
   applyPatterns,
   type ResolvedResource,
   resolveLocalResources,
   type ResourceMetadata,
 } from "../resources/resource_discovery.ts";
-import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
-import { homeDir as osHomeDir } from "../util/os.ts";
-import { join, resolve } from "../util/path.ts";
+import { join } from "../util/path.ts";
 
 /** The resources of the four kinds, each list in 1.6.0's precedence order. */
 export type ConfigResources = Record<PackageResourceType, ResolvedResource[]>;
 
 function isPattern(entry: string): boolean {
   return /^[!+-]/.test(entry) || entry.includes("*") || entry.includes("?");
-}
-
-function fromBase(entry: string, baseDir: string, home: string): string {
-  const trimmed = entry.trim();
-  if (trimmed === "~") return home;
-  if (trimmed.startsWith("~/")) return join(home, trimmed.slice(2));
-  if (trimmed.startsWith("~")) return join(home, trimmed.slice(1));
-  return resolve(baseDir, trimmed);
 }
 
 /** Theme files of a folder: its `.json` files (not hidden), sorted by name. */
@@ -98,7 +89,7 @@ function topLevel(
   const projectEntries = projectTrusted ? settingsManager.getProjectSettings()[kind] ?? [] : [];
   const listed = (entries: readonly string[], scope: "user" | "project", baseDir: string) => {
     const files = entries.filter((e) => !isPattern(e) && !e.startsWith(BUILTIN_PREFIX))
-      .flatMap((e) => filesOf(kind, fromBase(e, baseDir, home)));
+      .flatMap((e) => filesOf(kind, resolveLocalPath(e, baseDir, home)));
     const enabled = applyPatterns(files, entries.filter(isPattern), baseDir, home);
     for (const file of files) add(file, { source: "local", scope, origin: "top-level" }, enabled.has(file));
   };
@@ -141,7 +132,7 @@ export function resolveConfigResources(
   agentDir: string,
 ): ConfigResources {
   const projectTrusted = settingsManager.isProjectTrusted();
-  const home = readEnv("HOME") || osHomeDir();
+  const home = packageHomeDir();
   const global = settingsManager.getGlobalSettings();
   const project = projectTrusted ? settingsManager.getProjectSettings() : {};
   const packages = resolvePackageResources({
