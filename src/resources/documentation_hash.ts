@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "84ac79be20ea";
+export const DOCUMENTATION_HASH = "a830b2cff670";
