@@ -34,11 +34,9 @@ export const NOT_AVAILABLE_MARK = " (not available yet)";
 
 /**
  * Line beginnings (after the two-space indent) of the commands and options that are a
- * "not available yet" error in this build: no `pi config` selector yet.
+ * "not available yet" error in this build (none at the moment).
  */
-export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [
-  "pi config ",
-];
+export const UNAVAILABLE_HELP_ENTRIES: readonly string[] = [];
 
 /** Options this build has beyond pi 1.6.0's, each placed after the reference line it follows. */
 const OUR_OPTIONS: readonly { after: string; line: string }[] = [
