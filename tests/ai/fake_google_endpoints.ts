@@ -1,8 +1,8 @@
 /**
  * A fake of the Google endpoints Vertex's credentials talk to, on 127.0.0.1: the OAuth token
  * endpoint (`/token`, `/v1/oauthtoken`), the STS token exchange (`/v1/token`), IAM Credentials
- * `generateAccessToken`, subject-token URLs and the metadata server (`/computeMetadata/v1/…`, with
- * `Metadata-Flavor: Google`). Answers mirror tests/ai/fixtures/capture_google_credentials.mjs's
+ * `generateAccessToken`, subject-token URLs, the metadata server (`/computeMetadata/v1/…`, with
+ * `Metadata-Flavor: Google`) and an EC2 instance metadata service (`/latest/…`). Answers mirror tests/ai/fixtures/capture_google_credentials.mjs's
  * server; token lifetimes are settable, and named paths can be made to fail.
  */
 
@@ -62,6 +62,18 @@ export function startFakeGoogle(): FakeGoogle {
         "Z",
       );
       return Response.json({ accessToken: "impersonated-access-token", expireTime });
+    }
+    // An EC2 instance metadata service for AWS-sourced subject tokens.
+    if (path === "/latest/api/token") return new Response("imds-v2-session-token");
+    if (path === "/latest/meta-data/placement/availability-zone") return new Response("us-east-2b");
+    if (path === "/latest/meta-data/iam/security-credentials") return new Response("gcp-role");
+    if (path === "/latest/meta-data/iam/security-credentials/gcp-role") {
+      return Response.json({
+        Code: "Success",
+        AccessKeyId: "AKIDFAKEGOOGLEWIF01",
+        SecretAccessKey: "wifSecret/abcdEFGH+ijkl0001",
+        Token: "aws-metadata-session-token",
+      });
     }
     if (path === "/subject-token-json") return Response.json({ id_token: "url-subject-token" });
     if (path === "/subject-token-text") return new Response("url-subject-token-text");

@@ -15,6 +15,7 @@ import { complete } from "../../src/ai/stream.ts";
 import { getModel } from "../../src/ai/models.ts";
 import type { AssistantMessage, Context } from "../../src/ai/types.ts";
 import { type FakeGoogle, type GoogleRequest, startFakeGoogle } from "./fake_google_endpoints.ts";
+import { awsSubjectToken } from "../../src/ai/providers/google_vertex_auth_aws.ts";
 
 interface CaptureCase {
   name: string;
@@ -47,6 +48,11 @@ const CLEAN_ENV: Record<string, string> = {
   METADATA_SERVER_DETECTION: "none",
   GOOGLE_CLOUD_PROJECT: "proj",
   GOOGLE_CLOUD_LOCATION: "us-central1",
+  AWS_REGION: "",
+  AWS_DEFAULT_REGION: "",
+  AWS_ACCESS_KEY_ID: "",
+  AWS_SECRET_ACCESS_KEY: "",
+  AWS_SESSION_TOKEN: "",
   HTTP_PROXY: "",
   HTTPS_PROXY: "",
   http_proxy: "",
@@ -89,6 +95,24 @@ async function withServers(
   }
 }
 
+/** An AWS-sourced subject token with its clock-dependent parts (date, signature) masked. */
+function maskAwsSubjectToken(body: string): string {
+  const form = new URLSearchParams(body);
+  if (form.get("subject_token_type") !== "urn:ietf:params:aws:token-type:aws4_request") return body;
+  const token = JSON.parse(decodeURIComponent(form.get("subject_token")!));
+  for (const header of token.headers) {
+    if (header.key === "x-amz-date") header.value = "<date>";
+    if (header.key === "authorization") {
+      header.value = header.value.replace(/\/\d{8}\//, "/<day>/").replace(
+        /Signature=[0-9a-f]+/,
+        "Signature=<sig>",
+      );
+    }
+  }
+  form.set("subject_token", JSON.stringify(token));
+  return form.toString();
+}
+
 /** What must match between google-auth-library's request and ours. */
 function view(request: GoogleRequest): Record<string, unknown> {
   const h = request.headers;
@@ -96,11 +120,13 @@ function view(request: GoogleRequest): Record<string, unknown> {
   return {
     method: request.method,
     url: request.url,
-    body: json ? JSON.parse(request.body) : request.body,
+    body: json ? JSON.parse(request.body) : maskAwsSubjectToken(request.body),
     "content-type": h["content-type"],
     authorization: h.authorization,
     "metadata-flavor": h["metadata-flavor"],
     metadata: h.metadata,
+    "x-aws-ec2-metadata-token": h["x-aws-ec2-metadata-token"],
+    "x-aws-ec2-metadata-token-ttl-seconds": h["x-aws-ec2-metadata-token-ttl-seconds"],
   };
 }
 
@@ -166,6 +192,36 @@ Deno.test("PROV-01 Vertex credentials: a metadata-server token near its expiry i
   });
 });
 
+Deno.test("PROV-01 Vertex credentials: an AWS-sourced subject token equals google-auth-library's on the same clock", async () => {
+  const captured = CAPTURE.filter((c) => c.name.startsWith("external-account-aws-"));
+  assertEquals(captured.length, 2);
+  const keys = [
+    {
+      accessKeyId: "AKIDFAKEGOOGLEWIF02",
+      secretAccessKey: "wifSecret/envEFGH+ijkl0002",
+      sessionToken: "aws-env-session-token",
+    },
+    {
+      accessKeyId: "AKIDFAKEGOOGLEWIF01",
+      secretAccessKey: "wifSecret/abcdEFGH+ijkl0001",
+      sessionToken: "aws-metadata-session-token",
+    },
+  ];
+  for (const [index, capture] of captured.entries()) {
+    const form = new URLSearchParams(capture.requests.at(-1)!.body);
+    const expected = form.get("subject_token")!;
+    const region = /sts\.([a-z0-9-]+)\.amazonaws/.exec(decodeURIComponent(expected))![1];
+    const token = await awsSubjectToken(
+      keys[index],
+      region,
+      "https://sts.{region}.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15",
+      form.get("audience")!,
+      new Date("2026-03-04T05:06:07Z"),
+    );
+    assertEquals(token, expected, capture.name);
+  }
+});
+
 const SECRETS = [
   "file-subject-secret",
   "url-subject-secret",
@@ -212,12 +268,20 @@ Deno.test("PROV-01 Vertex credentials: broken sources and refusals name the file
         },
         `The subject token from URL ${google.url}/subject-token-text (credential_source of <adc>) is not valid JSON`,
       );
+      const verification = "https://sts.{region}.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15";
       await expectError(
         {
           ...external,
-          credential_source: { environment_id: "aws1", region_url: "http://169.254.169.254/x" },
+          credential_source: { environment_id: "aws1", regional_cred_verification_url: verification },
         },
-        "Google credentials of <adc> take their subject token from AWS (environment_id aws1), which is not available in this build yet; use a file, URL or executable credential_source",
+        'Unable to determine AWS region due to missing "options.credential_source.region_url" (<adc>)',
+      );
+      await expectError(
+        {
+          ...external,
+          credential_source: { environment_id: "aws2", regional_cred_verification_url: verification },
+        },
+        'aws version "2" is not supported in the current build.',
       );
       await expectError(
         { ...external, credential_source: { executable: { command: "echo hi" } } },

@@ -5,8 +5,8 @@
  * traded at the file's `token_url` (RFC 8693 token exchange at sts.googleapis.com), then, with
  * `service_account_impersonation_url`, for a service account's token. An
  * `external_account_authorized_user` file (gcloud's workforce login) trades its refresh token
- * with HTTP Basic client authentication. AWS-sourced and certificate-sourced files are refused as
- * not available yet.
+ * with HTTP Basic client authentication. AWS-sourced subject tokens are built in
+ * google_vertex_auth_aws.ts; certificate-sourced (mTLS) files are refused as not available yet.
  *
  * @module
  */
@@ -128,10 +128,8 @@ async function subjectToken(
   }
   const format = asObject(source.format);
   if (typeof source.environment_id === "string" && source.environment_id.startsWith("aws")) {
-    throw new Error(
-      `Google credentials of ${path} take their subject token from AWS (environment_id ${source.environment_id}), ` +
-        "which is not available in this build yet; use a file, URL or executable credential_source",
-    );
+    const { awsSourcedSubjectToken } = await import("./google_vertex_auth_aws.ts");
+    return await awsSourcedSubjectToken(source, String(json.audience ?? ""), path, env);
   }
   if (typeof source.file === "string") {
     let text: string;
@@ -178,7 +176,7 @@ async function subjectToken(
       `Google credentials of ${path} use an X.509 certificate credential_source, which is not available in this build yet`,
     );
   }
-  throw new Error(`The credential_source of ${path} names no file, url or executable`);
+  throw new Error(`The credential_source of ${path} names no file, url, executable or AWS environment`);
 }
 
 /** An access token from an `external_account` file. */
