@@ -156,7 +156,7 @@ async function withServers(
 }
 
 for (const captured of CAPTURE) {
-  Deno.test(`Bedrock credentials (AI-BEDROCK): ${captured.name} sends the AWS SDK's requests, then signs the Bedrock call`, async () => {
+  Deno.test(`PROV-01 Bedrock credentials: ${captured.name} sends the AWS SDK's requests, then signs the Bedrock call`, async () => {
     await withServers(2, async (aws, bedrock) => {
       await withHome(captured.files, aws.url, async (home) => {
         const env: Record<string, string> = { ...BASE_ENV, HOME: home };
@@ -186,7 +186,7 @@ for (const captured of CAPTURE) {
   });
 }
 
-Deno.test("Bedrock credentials (AI-BEDROCK): STS AssumeRole is signed exactly as the AWS SDK signs it on the same clock", async () => {
+Deno.test("PROV-01 Bedrock credentials: STS AssumeRole is signed exactly as the AWS SDK signs it on the same clock", async () => {
   for (const name of ["assume-role", "assume-role-credential-source-environment"]) {
     const request = CAPTURE.find((c) => c.name === name)!.requests[0];
     const { authorization } = request.headers;
@@ -238,7 +238,7 @@ Deno.test("Bedrock credentials (AI-BEDROCK): STS AssumeRole is signed exactly as
   assertEquals(ours.headers.authorization, sdkWithoutTelemetry.authorization);
 });
 
-Deno.test("Bedrock credentials (AI-BEDROCK): credentials about to expire are fetched again, fresh ones are reused", async () => {
+Deno.test("PROV-01 Bedrock credentials: credentials about to expire are fetched again, fresh ones are reused", async () => {
   await withServers(4, async (aws, bedrock) => {
     const config =
       `[profile base]\naws_access_key_id = AKIDSOURCEPROFILE001\naws_secret_access_key = sourceSecret/abcdEFGH+ijkl0001\n` +
@@ -276,7 +276,7 @@ const SECRETS = [
   "container-auth-token",
 ];
 
-Deno.test("Bedrock credentials (AI-BEDROCK): broken or missing files and refusals name the file and the problem, never a secret", async () => {
+Deno.test("PROV-01 Bedrock credentials: broken or missing files and refusals name the file and the problem, never a secret", async () => {
   await withServers(0, async (aws, bedrock) => {
     const config = [
       "[profile base]\naws_access_key_id = AKIDSOURCEPROFILE001\naws_secret_access_key = sourceSecret/abcdEFGH+ijkl0001",
@@ -412,7 +412,7 @@ Deno.test("Bedrock credentials (AI-BEDROCK): broken or missing files and refusal
   });
 });
 
-Deno.test("Bedrock credentials (AI-BEDROCK): with nothing configured and no metadata service, the error says what to set", async () => {
+Deno.test("PROV-01 Bedrock credentials: with nothing configured and no metadata service, the error says what to set", async () => {
   await withServers(0, async (_aws, bedrock) => {
     // A port nothing listens on: the instance metadata probe finds no service.
     const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -436,7 +436,7 @@ Deno.test("Bedrock credentials (AI-BEDROCK): with nothing configured and no meta
   });
 });
 
-Deno.test("Bedrock credentials (AI-BEDROCK): a default profile with only a region lets the chain reach web identity", async () => {
+Deno.test("PROV-01 Bedrock credentials: a default profile with only a region lets the chain reach web identity", async () => {
   await withServers(1, async (aws, bedrock) => {
     await withHome(
       { ".aws/config": "[default]\nregion = eu-west-1\n", "token.jwt": "eyJ.web\n" },
