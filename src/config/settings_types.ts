@@ -109,6 +109,8 @@ export type TransportSetting = Transport;
 /** A package to load resources from: whole package (string) or a filtered selection. */
 export type PackageSource = string | {
   source: string;
+  /** `false` in a project entry: the entry's patterns adjust the user's entry for the same package. */
+  autoload?: boolean;
   extensions?: string[];
   skills?: string[];
   prompts?: string[];

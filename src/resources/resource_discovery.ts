@@ -193,6 +193,32 @@ export function applyPatterns(all: string[], patterns: string[], baseDir: string
   return new Set(result);
 }
 
+/**
+ * A project's `autoload: false` package entry (pi 1.6.0): its patterns, in order, switch files of the
+ * user's copy of the package on (a plain glob or `+path`) or off (`!glob` or `-path`); the last matching
+ * pattern decides. Files no pattern names are left out, for the user's own entry to decide.
+ */
+export function applyDeltaPatterns(
+  all: string[],
+  patterns: string[],
+  baseDir: string,
+  home: string,
+): Map<string, boolean> {
+  const result = new Map<string, boolean>();
+  for (const pattern of patterns) {
+    const target = /^[!+-]/.test(pattern) ? pattern.slice(1) : pattern;
+    const enabled = !pattern.startsWith("-") && !pattern.startsWith("!");
+    const exact = pattern.startsWith("+") || pattern.startsWith("-");
+    for (const file of all) {
+      const hit = exact
+        ? matchesExact(file, [target], baseDir, home)
+        : matchesGlob(file, [target], baseDir, home);
+      if (hit) result.set(file, enabled);
+    }
+  }
+  return result;
+}
+
 function resolveFromBase(input: string, baseDir: string, home: string): string {
   const trimmed = input.trim();
   if (trimmed === "~") return home;

@@ -122,6 +122,76 @@ Deno.test("PKG-03 package skills and prompt templates (manifest, conventional fo
   }
 });
 
+Deno.test("PKG-03 a project entry with autoload: false adjusts the user's entry for the same package (its patterns win, the rest as the user has it), as pi 1.6.0", async () => {
+  requireReferenceCli();
+  const server = await startFakeProvider([]);
+  const env = await createAgentEnv(server.url);
+  try {
+    const local = join(env.root, "localpkg");
+    const files: Record<string, string> = {
+      "skills/lint/SKILL.md": "---\nname: lint\ndescription: Lints code\n---\nLint.\n",
+      "skills/format/SKILL.md": "---\nname: format\ndescription: Formats code\n---\nFormat.\n",
+      "skills/test/SKILL.md": "---\nname: test\ndescription: Tests code\n---\nTest.\n",
+      "prompts/review.md": "---\ndescription: Reviews\n---\nReview $1 please.\n",
+      "prompts/plan.md": "---\ndescription: Plans\n---\nPlan $1.\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      await Deno.mkdir(join(local, rel, ".."), { recursive: true });
+      await Deno.writeTextFile(join(local, rel), text);
+    }
+    // The user turns format and test off; the project's delta turns lint off, format back on and review off,
+    // and leaves test as the user has it (an entry that replaced the user's would turn test back on).
+    await Deno.writeTextFile(
+      join(env.agentDir, "settings.json"),
+      JSON.stringify({
+        packages: [{ source: local, skills: ["-skills/format/SKILL.md", "-skills/test/SKILL.md"] }],
+      }),
+    );
+    await Deno.mkdir(join(env.cwd, ".pi"), { recursive: true });
+    await Deno.writeTextFile(
+      join(env.cwd, ".pi", "settings.json"),
+      JSON.stringify({
+        packages: [{
+          source: local,
+          autoload: false,
+          skills: ["-skills/lint/SKILL.md", "+skills/format/SKILL.md"],
+          prompts: ["!prompts/review.md"],
+        }],
+      }),
+    );
+    const out: { system: string; user: string }[][] = [];
+    for (const reference of [false, true]) {
+      const runs: { system: string; user: string }[] = [];
+      for (const prompt of ["/review x", "/plan y"]) {
+        server.push({ content: [{ type: "text", text: "ok" }] });
+        const before = server.requests.length;
+        const run = await spawnPi(
+          ["--provider", "fake-openai", "--model", "test-model", "-a", "-p", prompt],
+          {
+            env: env.env,
+            cwd: env.cwd,
+            reference,
+          },
+        );
+        assertEquals(run.code, 0, `${reference ? "reference" : "ours"}: ${run.stderr}`);
+        runs.push(promptOf(server.requests[before].body, env.root));
+      }
+      out.push(runs);
+    }
+    assertEquals(out[0], out[1]);
+    const [review, plan] = out[0];
+    assertEquals(review.user, "/review x");
+    assertEquals(plan.user, "Plan y.");
+    assert(plan.system.includes("<name>format</name>"), "format is on");
+    for (const name of ["lint", "test"]) {
+      assert(!plan.system.includes(`<name>${name}</name>`), `${name} is off`);
+    }
+  } finally {
+    await server.close();
+    await env.cleanup();
+  }
+});
+
 Deno.test("PKG-06 configured but missing packages are installed at start-up; one that fails is a warning and pi goes on, as pi 1.6.0", async () => {
   requireReferenceCli();
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-pkg-" }));

@@ -15,6 +15,7 @@ import { existsSync } from "../../util/fs.ts";
 import { dirname, join, relative, resolve } from "../../util/path.ts";
 import { resourceDeps } from "../resource_deps.ts";
 import {
+  applyDeltaPatterns,
   applyPatterns,
   collectMarkdownFiles,
   collectSkillFiles,
@@ -201,20 +202,33 @@ export function resolvePackageResources(
     ...options.projectPackages.map((entry) => ({ entry, scope: "project" as const })),
     ...options.globalPackages.map((entry) => ({ entry, scope: "user" as const })),
   ];
-  const identities = new Set<string>();
+  // A project entry with `autoload: false` is a delta over the user's entry for the same package: both
+  // load, the delta first (its files win), from the user's installed copy (1.6.0's dedupe and delta base).
+  const isDelta = (entry: PackageSource, scope: Scope) =>
+    scope === "project" && typeof entry === "object" && entry.autoload === false;
+  const identities = new Map<string, boolean>();
   for (const { entry, scope } of entries) {
     const source = entrySource(entry);
     const identity = packageIdentity(source, baseDir(scope));
-    if (identities.has(identity)) continue;
-    identities.add(identity);
+    const earlier = identities.get(identity);
+    if (earlier !== undefined && !(earlier && scope === "user")) continue;
+    if (earlier === undefined) identities.set(identity, isDelta(entry, scope));
     const filter: Filter | undefined = typeof entry === "object" ? entry : undefined;
-    const parsed = parseSource(source);
+    const delta = isDelta(entry, scope);
+    const base = delta
+      ? options.globalPackages.find((user) =>
+        packageIdentity(entrySource(user), baseDir("user")) === identity
+      )
+      : undefined;
+    const rootSource = base ? entrySource(base) : source;
+    const rootScope: Scope = base ? "user" : scope;
+    const parsed = parseSource(rootSource);
     let root: string;
-    if (parsed.type === "npm") root = join(baseDir(scope), "npm", "node_modules", parsed.name);
-    else if (parsed.type === "git") root = resolve(baseDir(scope), "git", parsed.host, parsed.path);
-    else root = resolveLocalPath(parsed.path, baseDir(scope), home);
+    if (parsed.type === "npm") root = join(baseDir(rootScope), "npm", "node_modules", parsed.name);
+    else if (parsed.type === "git") root = resolve(baseDir(rootScope), "git", parsed.host, parsed.path);
+    else root = resolveLocalPath(parsed.path, baseDir(rootScope), home);
     if (!existsSync(root)) {
-      if (parsed.type !== "local") out.missing.push({ source, scope });
+      if (parsed.type !== "local") out.missing.push({ source: rootSource, scope: rootScope });
       continue;
     }
     const metadata: ResourceMetadata = { source, scope, origin: "package", baseDir: root };
@@ -224,6 +238,17 @@ export function resolvePackageResources(
       continue;
     }
     const manifest = readManifest(root);
+    if (delta) {
+      for (const type of TYPES) {
+        const patterns = filter?.[type] ?? [];
+        if (patterns.length === 0) continue;
+        const files = packageFiles(root, manifest, type, home);
+        for (const [file, enabled] of applyDeltaPatterns(files, patterns, root, home)) {
+          add(type, file, metadata, enabled);
+        }
+      }
+      continue;
+    }
     const explicit = manifest && TYPES.some((t) => manifest[t] !== undefined);
     let any = false;
     for (const type of TYPES) {
