@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "8ff00b9f175f";
+export const DOCUMENTATION_HASH = "2ce6978a40d9";
