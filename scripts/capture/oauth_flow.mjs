@@ -58,7 +58,13 @@ function readAnswer() {
 }
 
 const controller = new AbortController();
-if (input.abortAfterMs !== undefined) setTimeout(() => controller.abort(), input.abortAfterMs);
+let abortTimer;
+// abortAfterMs counts from the moment the user is sent to sign in (not from start-up, which varies).
+function startAbortTimer() {
+  if (input.abortAfterMs !== undefined && abortTimer === undefined) {
+    abortTimer = setTimeout(() => controller.abort(), input.abortAfterMs);
+  }
+}
 
 const interaction = {
   signal: controller.signal,
@@ -72,6 +78,7 @@ const interaction = {
     });
   },
   notify(event) {
+    if (event.type === "auth_url" || event.type === "device_code") startAbortTimer();
     if (event.type === "auth_url") emit({ event: "auth", url: event.url, instructions: event.instructions });
     else if (event.type === "progress") emit({ event: "progress", message: event.message });
     else if (event.type === "device_code") {
