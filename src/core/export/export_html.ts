@@ -125,17 +125,39 @@ function writePage<T>(target: string, fill: (begin: () => Base64Sink) => T | nul
   }
 }
 
-/** Writes the page of `data`, serialising it (in steps, so its UTF-8 is never held whole). */
+/** Writes the page of `data`, serialising it entry by entry (see {@link writeSessionData}). */
 function write(data: SessionExportData, outputPath: string | undefined, sessionFile: string): string {
   const target = targetOf(outputPath, sessionFile);
-  const json = JSON.stringify(data);
   writePage(target, (begin) => {
     const sink = begin();
-    sink.writeText(json);
+    writeSessionData(sink, data);
     sink.finish();
     return true;
   });
   return target;
+}
+
+/**
+ * Writes `JSON.stringify(data)` into `sink` an entry at a time: the same text (its key order, its
+ * leaving out of undefined fields), without ever holding the JSON of the whole session.
+ */
+export function writeSessionData(sink: Base64Sink, data: SessionExportData): void {
+  let first = true;
+  for (const key of ["header", "entries", "leafId", "systemPrompt", "tools"] as const) {
+    if (key === "entries") {
+      sink.writeText(`${first ? "{" : ","}"entries":[`);
+      data.entries.forEach((entry, i) =>
+        sink.writeText((i > 0 ? "," : "") + (JSON.stringify(entry) ?? "null"))
+      );
+      sink.writeText("]");
+    } else {
+      const json = JSON.stringify(data[key]) as string | undefined;
+      if (json === undefined) continue;
+      sink.writeText(`${first ? "{" : ","}"${key}":${json}`);
+    }
+    first = false;
+  }
+  sink.writeText("}");
 }
 
 /**

@@ -7,7 +7,12 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { fixtureFiles } from "../../session/support/fixture_files.ts";
-import { exportSessionFileStraight, exportSessionFileToHtml } from "../../../src/core/export/export_html.ts";
+import {
+  exportSessionFileStraight,
+  exportSessionFileToHtml,
+  type SessionExportData,
+  writeSessionData,
+} from "../../../src/core/export/export_html.ts";
 import { CanonicalLineScanner } from "../../../src/core/export/canonical_json.ts";
 import { base64Of, Base64Sink } from "../../../src/core/export/base64_sink.ts";
 
@@ -320,6 +325,37 @@ Deno.test("CLI-11 the fast export of a missing file is the same error, and write
       `File not found: ${missing}`,
     );
     assertEquals([...Deno.readDirSync(dir)].length, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("RPC-21 HTML-02 a live session's data is written entry by entry as the very text of JSON.stringify", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const header = JSON.parse(HEADER);
+    const entries = AWKWARD_LINES.flatMap((l) => {
+      try {
+        return [JSON.parse(l)];
+      } catch {
+        return [];
+      }
+    });
+    const cases: SessionExportData[] = [
+      { header, entries, leafId: "e2" },
+      { header, entries: [], leafId: null },
+      { header: null, entries, leafId: null, systemPrompt: "You are pi. ü 😀", tools: [{ name: "read" }] },
+      { header, entries, leafId: "x", systemPrompt: undefined, tools: undefined },
+    ];
+    for (const data of cases) {
+      const path = join(dir, "data.txt");
+      const file = Deno.openSync(path, { write: true, create: true, truncate: true });
+      const sink = new Base64Sink(file);
+      writeSessionData(sink, data);
+      sink.finish();
+      file.close();
+      assertEquals(await Deno.readTextFile(path), base64Of(enc.encode(JSON.stringify(data))));
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
