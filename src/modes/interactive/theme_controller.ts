@@ -10,6 +10,7 @@
 import { readEnv } from "../../util/env.ts";
 import { join } from "../../util/path.ts";
 import { readThemeFile, type ThemeDiagnostic, type ThemeFile } from "../../resources/themes/theme_files.ts";
+import { parseThemeJsonText } from "../../resources/themes/theme_schema.ts";
 import {
   colorFgBgAppearance,
   resolveThemeSetting,
@@ -52,6 +53,7 @@ export class ThemeController {
   readonly #agentDir?: string;
   readonly #appearance: TerminalAppearance;
   #activeName: string;
+  #setting?: string;
   #watcher?: Deno.FsWatcher;
   #reloadTimer?: ReturnType<typeof setTimeout>;
 
@@ -70,6 +72,11 @@ export class ThemeController {
   /** The name of the theme in use. */
   get activeName(): string {
     return this.#activeName;
+  }
+
+  /** The setting in use (`--use-theme`, the saved one, or the last chosen), else the theme's name. */
+  get selection(): string {
+    return this.#setting ?? this.#activeName;
   }
 
   /** Whether the terminal is taken to be light or dark (`COLORFGBG`, else dark). */
@@ -94,6 +101,16 @@ export class ThemeController {
     const file = this.#files.get(name);
     if (file) return { data: file.json, path: file.path };
     if (Object.hasOwn(BUILTIN_THEMES, name)) return { data: BUILTIN_THEMES[name] };
+    // As 1.6.0: a name not loaded is looked for as <agent dir>/themes/<name>.json, so that a broken
+    // file there is reported with what is wrong with it rather than as missing.
+    const path = this.#agentDir ? join(this.#agentDir, "themes", `${name}.json`) : undefined;
+    let text: string | undefined;
+    try {
+      if (path) text = Deno.readTextFileSync(path);
+    } catch {
+      // Not there: not found.
+    }
+    if (path && text !== undefined) return { data: parseThemeJsonText(name, text), path };
     throw new Error(`Theme not found: ${name}`);
   }
 
@@ -113,6 +130,7 @@ export class ThemeController {
    * the dark theme; a theme that fails to load is reported through the result.
    */
   applySetting(setting: string | undefined): ThemeSwitchResult {
+    if (setting !== undefined) this.#setting = setting;
     const name = resolveThemeSetting(setting, this.#appearance);
     if (name === undefined || name === "system") return this.setThemeName(FALLBACK_THEME);
     return this.setThemeName(name);

@@ -25,8 +25,8 @@ export interface ThemeRunOptions {
 /** A controller with the configured theme applied, and the start-up messages to show. */
 export interface ThemeSetup {
   controller: ThemeController;
-  /** Theme problems, formatted as 1.6.0's `[Theme conflicts]` block (empty when none). */
-  warnings: string[];
+  /** Theme problems as 1.6.0's `[Theme conflicts]` block, coloured, shown under the header. */
+  conflicts?: string;
   /** Why the configured theme could not be used (shown as an error), if it could not. */
   error?: string;
 }
@@ -49,22 +49,43 @@ async function packageThemePaths(
   return resolved.themes.filter((r) => r.enabled).map((r) => r.path);
 }
 
-/** 1.6.0's `[Theme conflicts]` listing of `diagnostics` (without colours; the chat's warning style adds them). */
-export function formatThemeDiagnostics(diagnostics: readonly ThemeDiagnostic[]): string | undefined {
+/** Styles of {@link formatThemeDiagnostics}: plain text unless a theme is given. */
+function styles(theme: Theme | undefined) {
+  const plain = (text: string) => text;
+  return theme
+    ? {
+      warning: (t: string) => theme.fg("warning", t),
+      error: (t: string) => theme.fg("error", t),
+      dim: (t: string) => theme.fg("dim", t),
+      success: (t: string) => theme.fg("success", t),
+    }
+    : { warning: plain, error: plain, dim: plain, success: plain };
+}
+
+/** 1.6.0's `[Theme conflicts]` listing of `diagnostics`, in `theme`'s colours when given. */
+export function formatThemeDiagnostics(
+  diagnostics: readonly ThemeDiagnostic[],
+  theme?: Theme,
+): string | undefined {
   if (diagnostics.length === 0) return undefined;
-  const lines = ["[Theme conflicts]"];
+  const style = styles(theme);
+  const lines = [style.warning("[Theme conflicts]")];
   const collisions = new Map<string, ThemeDiagnostic[]>();
   for (const d of diagnostics) {
     if (d.collision) collisions.set(d.collision.name, [...(collisions.get(d.collision.name) ?? []), d]);
   }
   for (const [name, list] of collisions) {
-    lines.push(`  "${name}" collision:`, `    ✓ ${list[0].collision!.winnerPath}`);
-    for (const d of list) lines.push(`    ✗ ${d.collision!.loserPath} (skipped)`);
+    lines.push(style.warning(`  "${name}" collision:`));
+    lines.push(style.dim(`    ${style.success("✓")} ${list[0].collision!.winnerPath}`));
+    for (const d of list) {
+      lines.push(style.dim(`    ${style.warning("✗")} ${d.collision!.loserPath} (skipped)`));
+    }
   }
   for (const d of diagnostics) {
     if (d.collision) continue;
-    if (d.path) lines.push(`  ${d.path}`, `    ${d.message}`);
-    else lines.push(`  ${d.message}`);
+    const color = d.type === "error" ? style.error : style.warning;
+    if (d.path) lines.push(color(`  ${d.path}`), color(`    ${d.message}`));
+    else lines.push(color(`  ${d.message}`));
   }
   return lines.join("\n");
 }
@@ -100,14 +121,11 @@ export async function setUpThemes(
   });
   const setting = run.useTheme ?? settings.getThemeSetting();
   const result = controller.applySetting(setting);
-  const warning = formatThemeDiagnostics(found.diagnostics);
   return {
     controller,
-    warnings: warning ? [warning] : [],
+    conflicts: formatThemeDiagnostics(found.diagnostics, theme),
     error: result.success
       ? undefined
-      : `Failed to load theme "${
-        controller.nameFor(setting)
-      }": ${result.error}\nFell back to dark theme.`,
+      : `Failed to load theme "${controller.nameFor(setting)}": ${result.error}\nFell back to dark theme.`,
   };
 }
