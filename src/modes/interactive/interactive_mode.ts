@@ -201,7 +201,10 @@ export class InteractiveApp implements CommandHost {
     for (const warning of [...keys.warnings, ...this.options.warnings ?? []]) {
       this.chat.addNotice("warning", warning);
     }
-    for (const warning of themes.warnings) this.chat.addNotice("warning", warning);
+    if (themes.conflicts) {
+      this.#header.addChild(new Text(themes.conflicts, 0, 0));
+      this.#header.addChild(new Spacer(1));
+    }
     if (themes.error) this.chat.addNotice("error", themes.error);
     // Extensions bind before the screen starts: their guard for errors thrown from extension code
     // must see an uncaught error before the screen's crash restore does, or an error pi survives
