@@ -32,6 +32,8 @@ export interface SelectSubmenuOptions {
   /** Typing filters the list (fuzzy, over label and description). */
   searchable?: boolean;
   layout?: SubmenuLayout;
+  /** Hears each value the cursor moves to (the theme menu previews it). */
+  onHighlight?: (value: string) => void;
 }
 
 /** A title, a description, an optional filter field and a list; Enter picks, Escape goes back. */
@@ -94,6 +96,7 @@ export class SelectSubmenu extends Container implements Focusable {
     const index = options.findIndex((o) => o.value === preselect);
     if (index !== -1) list.setSelectedIndex(index);
     list.onSelect = (item) => this.onSelect(item.value);
+    list.onSelectionChange = (item) => this.submenu.onHighlight?.(item.value);
     list.onCancel = this.onCancel;
     return list;
   }
