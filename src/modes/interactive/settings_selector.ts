@@ -67,6 +67,8 @@ export interface SettingsValues {
   currentModel?: Model;
   /** `provider/id` of the saved default model, if any. */
   defaultModel?: string;
+  /** The Theme row (last, as 1.6.0): the setting shown and its submenu. */
+  theme?: { current: string; submenu(current: string, done: (value?: string) => void): Component };
 }
 
 /** One change made in the menu. */
@@ -86,7 +88,8 @@ export type SettingsChange =
   | { id: "steering-mode" | "follow-up-mode"; value: QueueMode }
   | { id: "quiet-startup"; value: boolean | "header" }
   | { id: "default-project-trust"; value: ProjectTrust }
-  | { id: "model-thinking"; model: Model; value: string | undefined };
+  | { id: "model-thinking"; model: Model; value: string | undefined }
+  | { id: "theme"; value: string };
 
 const bool = (value: boolean) => (value ? "true" : "false");
 const BOOL = ["true", "false"];
@@ -220,6 +223,16 @@ export class SettingsSelector extends Container implements Focusable {
           this.#modelThinkingSubmenu(values, overrides, onChange, () => done(overridesSummary(overrides))),
       },
     ];
+    const themeRow = values.theme;
+    if (themeRow) {
+      items.push({
+        id: "theme",
+        label: "Theme",
+        description: "Color theme for the interface",
+        currentValue: themeRow.current,
+        submenu: (current, done) => themeRow.submenu(current, done),
+      });
+    }
     this.addChild(new BorderLine(theme));
     this.#list = new SettingsList(
       items,
@@ -347,7 +360,7 @@ function overridesSummary(overrides: Record<string, string>): string {
 }
 
 /** 1.6.0's `getSettingsListTheme()`. */
-function settingsListTheme(theme: Theme) {
+export function settingsListTheme(theme: Theme) {
   return {
     label: (text: string, selected: boolean) => (selected ? theme.fg("accent", text) : text),
     value: (
@@ -382,6 +395,8 @@ function parseChange(id: string, value: string): SettingsChange | undefined {
       return { id, value: value === "all" ? "all" : "one-at-a-time" };
     case "quiet-startup":
       return { id, value: value === "header" ? "header" : value === "true" };
+    case "theme":
+      return { id, value };
     case "default-project-trust": {
       const trust = (Object.keys(TRUST_LABELS) as ProjectTrust[]).find((t) => TRUST_LABELS[t] === value);
       return trust ? { id, value: trust } : undefined;
