@@ -15,11 +15,15 @@ import type { ChatView } from "./chat_view.ts";
 import type { DisplayTargets } from "./display_settings.ts";
 import { formatHttpIdleTimeoutMs, type SettingsChange, SettingsSelector } from "./settings_selector.ts";
 import type { Theme } from "./theme.ts";
+import type { ThemeController } from "./theme_controller.ts";
+import { themeSettingsRow } from "./theme_submenu.ts";
 
 /** What the settings menu acts on: the running interactive mode. */
 export interface SettingsHost extends DisplayTargets {
   readonly session: AgentSession;
   readonly theme: Theme;
+  /** The run's themes, for the Theme row. */
+  readonly themes?: ThemeController;
   readonly chat: ChatView;
   readonly ui: TUI;
   showSelector(component: Container & { focused?: boolean }): () => void;
@@ -56,6 +60,7 @@ export function openSettings(app: SettingsHost): void {
       models: session.modelRegistry.getAvailable(),
       currentModel: session.model,
       defaultModel: provider && modelId ? `${provider}/${modelId}` : undefined,
+      theme: app.themes ? themeSettingsRow(app.theme, app.themes) : undefined,
     },
     (change) => applyChange(app, change),
     () => done(),
@@ -127,6 +132,19 @@ function applyChange(app: SettingsHost, change: SettingsChange): void {
     case "quiet-startup":
       settings.setQuietStartup(change.value);
       break;
+    case "theme": {
+      // Saved as chosen (a name or light/dark) and drawn at once, as 1.6.0.
+      settings.setTheme(change.value);
+      const result = app.themes?.applySetting(change.value);
+      if (result && !result.success) {
+        const name = app.themes?.nameFor(change.value) ?? change.value;
+        app.chat.addNotice(
+          "error",
+          `Failed to load theme "${name}": ${result.error}\nFell back to dark theme.`,
+        );
+      }
+      break;
+    }
     case "default-project-trust":
       settings.setDefaultProjectTrust(change.value);
       break;
