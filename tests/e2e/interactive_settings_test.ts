@@ -31,6 +31,7 @@ const OUR_SETTINGS = [
   "Quiet startup",
   "Default project trust",
   "Default thinking level per model",
+  "Theme",
 ];
 
 const REPLY: ScriptedTurn = {
@@ -83,7 +84,8 @@ const footerStats = (screen: string) => lines(screen).find((l) => l.includes("/2
 
 /** Each row of the menu (selected) and its description, walked with ↓ from the top. */
 async function menuRows(reference: boolean): Promise<Map<string, { row: string; description: string }>> {
-  const s = await startInteractiveScenario([], { reference });
+  // A saved theme: without one the Theme row shows 1.6.0's default, its `system` theme (not in this build).
+  const s = await startInteractiveScenario([], { reference, settings: { theme: "dark" } });
   try {
     await startPi(s);
     await s.pane.command("/settings");
