@@ -15,6 +15,12 @@ import {
 } from "../../src/modes/interactive/theme.ts";
 import { ThemeController } from "../../src/modes/interactive/theme_controller.ts";
 import { formatThemeDiagnostics } from "../../src/modes/interactive/theme_setup.ts";
+import {
+  extensionTheme,
+  extensionThemeByName,
+  setExtensionTheme,
+} from "../../src/modes/interactive/extension_theme.ts";
+import { SettingsManager } from "../../src/config/settings_manager.ts";
 
 const custom = (name: string, colors: Record<string, string | number> = {}, vars = {}): ThemeData =>
   ({ ...DARK, name, vars: { ...DARK.vars, ...vars }, colors: { ...DARK.colors, ...colors } }) as ThemeData;
@@ -140,4 +146,27 @@ Deno.test("RES-08 hot reload: editing <agent dir>/themes/<active>.json redraws i
     controller.dispose();
     await Deno.remove(agentDir, { recursive: true });
   }
+});
+
+Deno.test("RES-08 ctx.ui.setTheme: a name switches and is saved; a theme from getTheme is drawn unsaved; errors", () => {
+  const settings = SettingsManager.inMemory({});
+  const files = [{ json: custom("ocean", { accent: "#0000ff" }), path: "/themes/ocean.json" }];
+  const themes = new ThemeController(loadTheme("dark", "truecolor"), { files });
+  assertEquals(setExtensionTheme(themes, settings, "light"), { success: true });
+  assertEquals([themes.activeName, settings.getTheme()], ["light", "light"]);
+  const ocean = extensionThemeByName(themes, "ocean");
+  assertEquals(ocean?.name, "ocean");
+  assertEquals(setExtensionTheme(themes, settings, ocean), { success: true });
+  assertEquals([themes.theme.name, settings.getTheme()], ["ocean", "light"]);
+  assertEquals(extensionTheme(themes.theme).name, "ocean");
+  assertEquals(setExtensionTheme(themes, settings, "nope"), {
+    success: false,
+    error: "Theme not found: nope",
+  });
+  assertEquals(settings.getTheme(), "light");
+  assertEquals(setExtensionTheme(themes, settings, {}), {
+    success: false,
+    error: "Not a theme from ctx.ui.getTheme() or ctx.ui.theme",
+  });
+  assertEquals(extensionThemeByName(themes, "nope"), undefined);
 });

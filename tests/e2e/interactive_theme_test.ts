@@ -1,0 +1,172 @@
+/**
+ * Themes in the interactive mode (RES-08, RES-10), in tmux against pi 1.6.0: the same scenario
+ * drawn with the built-in light theme, a custom theme from `<agent dir>/themes`, a theme from a
+ * local package and a `--theme` file gives the same screen, colours included (`capture-pane -e`).
+ * Then `/settings` → Theme: the cursor previews, Enter saves the setting and keeps the colours.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertNotEquals } from "../support/assert.ts";
+import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { type InteractiveScenario, startInteractiveScenario } from "../support/interactive_scenario.ts";
+import DARK from "../../src/resources/themes/dark.json" with { type: "json" };
+import { DARK_THEME, LIGHT_THEME, Theme } from "../../src/modes/interactive/theme.ts";
+
+const TIMEOUTS = { start: 90_000, step: 30_000 };
+
+const REPLY: ScriptedTurn = {
+  content: [{ type: "text", text: "Hello **bold** and `code`\n\n# Head\n\n- item\n\n> quoted" }],
+};
+
+/** A complete theme with a few colours of its own, so that a screen in it is unmistakable. */
+function customTheme(name: string, accent: string): Record<string, unknown> {
+  return {
+    ...DARK,
+    name,
+    vars: { ...DARK.vars, mine: accent },
+    colors: { ...DARK.colors, userMessageBg: "mine", mdHeading: "#ff8800", mdListBullet: 196, mdQuote: "" },
+  };
+}
+
+/** The screen, colours included, with the scenario's paths and spinners masked. */
+async function colouredScreen(s: InteractiveScenario): Promise<string> {
+  return s.normalized(await s.pane.tmux("capture-pane", "-p", "-e"));
+}
+
+/** Starts pi with `args`, asks one question and returns the finished screen with colours. */
+async function askOnce(s: InteractiveScenario, args: string[]): Promise<string> {
+  await s.pane.command(s.piCommand(["--tui-mode", "regular", ...args]));
+  await s.pane.waitFor((t) => t.includes("/200k"), TIMEOUTS.start, "the start-up screen");
+  await s.pane.type("hi");
+  await s.pane.keys("Enter");
+  await s.pane.waitFor((t) => t.includes("quoted"), TIMEOUTS.step, "the reply");
+  await s.pane.settle();
+  return await colouredScreen(s);
+}
+
+interface Case {
+  settings?: Record<string, unknown>;
+  args?: string[];
+  /** Writes theme files under the scenario's folders before pi starts. */
+  prepare?: (s: InteractiveScenario) => Promise<void>;
+}
+
+async function screenOf(c: Case, reference: boolean): Promise<string> {
+  const s = await startInteractiveScenario([REPLY], {
+    reference,
+    settings: c.settings,
+    width: 80,
+    height: 24,
+  });
+  try {
+    await c.prepare?.(s);
+    return await askOnce(s, c.args ?? []);
+  } finally {
+    await s.close();
+  }
+}
+
+async function assertSameAsReference(c: Case): Promise<string> {
+  const ours = await screenOf(c, false);
+  const reference = await screenOf(c, true);
+  assertEquals(ours, reference);
+  return ours;
+}
+
+const writeJson = async (path: string, value: unknown) => {
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify(value, null, 2));
+};
+
+Deno.test("RES-08 e2e theme light (setting): the screen, colours included, equals pi 1.6.0's", async () => {
+  const light = await assertSameAsReference({ settings: { theme: "light" } });
+  const dark = await screenOf({ settings: { theme: "dark" } }, false);
+  // The light theme's user message background (okhsl(235 19% 91%) in 256 colours) vs dark's.
+  assert(light.includes("\x1b[48;5;189m"), light);
+  assertNotEquals(light, dark);
+});
+
+Deno.test("RES-08 e2e a custom theme from <agent dir>/themes, chosen by the theme setting, as pi 1.6.0", async () => {
+  const screen = await assertSameAsReference({
+    settings: { theme: "ocean" },
+    prepare: (s) =>
+      writeJson(join(s.agent.agentDir, "themes", "ocean.json"), customTheme("ocean", "#003366")),
+  });
+  assert(screen.includes("\x1b[48;5;23m"), screen); // #003366
+  assert(screen.includes("\x1b[38;5;208m"), screen); // #ff8800: the heading
+  assert(screen.includes("\x1b[38;5;196m"), screen); // 196: the list bullet
+});
+
+Deno.test("RES-08 e2e a package's theme (--use-theme) and a --theme file, as pi 1.6.0", async () => {
+  const packageScreen = await assertSameAsReference({
+    args: ["--use-theme", "sunset"],
+    prepare: async (s) => {
+      const pkg = join(s.agent.root, "pkg");
+      await writeJson(join(pkg, "package.json"), { name: "sunset-theme", version: "1.0.0" });
+      await writeJson(join(pkg, "themes", "sunset.json"), customTheme("sunset", "#662200"));
+      const settingsPath = join(s.agent.agentDir, "settings.json");
+      const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+      await writeJson(settingsPath, { ...settings, packages: [pkg] });
+    },
+  });
+  assert(packageScreen.includes("\x1b[48;5;52m"), packageScreen); // #662200
+  const fileScreen = await assertSameAsReference({
+    args: ["--theme", "../forest.json", "--use-theme", "forest"],
+    prepare: (s) => writeJson(join(s.agent.root, "forest.json"), customTheme("forest", "#224400")),
+  });
+  assert(fileScreen.includes("\x1b[48;5;22m"), fileScreen); // #224400
+});
+
+Deno.test("RES-08 e2e /settings Theme: moving the cursor previews, Enter saves light, Escape restores", async () => {
+  const s = await startInteractiveScenario([], { width: 80, height: 30 });
+  try {
+    await s.pane.command(s.piCommand(["--tui-mode", "regular"]));
+    await s.pane.waitFor((t) => t.includes("/200k"), TIMEOUTS.start, "the start-up screen");
+    // The menu's border lines are in the theme's `border` colour.
+    const darkBorder = new Theme(DARK_THEME, "256color").ansi("border");
+    const lightBorder = new Theme(LIGHT_THEME, "256color").ansi("border");
+    assertNotEquals(darkBorder, lightBorder);
+    await s.pane.command("/settings");
+    await s.pane.waitFor((t) => t.includes("Auto-compact"), TIMEOUTS.step, "the settings menu");
+    await waitForColour(s, darkBorder, "the dark menu border");
+    await s.pane.type("theme");
+    await s.pane.waitFor((t) => t.includes("Color theme for the interface"), TIMEOUTS.step, "the Theme row");
+    await s.pane.keys("Enter");
+    const menu = await s.pane.waitFor((t) => t.includes("automatic"), TIMEOUTS.step, "the theme submenu");
+    assert(menu.includes("✓ dark"), menu);
+    assert(menu.includes("Select a theme, or choose automatic to follow terminal appearance."), menu);
+    // automatic, dark (current), light: one down from dark is light, previewed at once.
+    await s.pane.keys("Down");
+    await waitForColour(s, lightBorder, "the light preview");
+    await s.pane.keys("Escape");
+    await waitForColour(s, darkBorder, "dark again after Escape");
+    await s.pane.keys("Enter");
+    await s.pane.waitFor((t) => t.includes("automatic"), TIMEOUTS.step, "the theme submenu again");
+    await s.pane.keys("Down");
+    await s.pane.keys("Enter");
+    await s.pane.waitFor((t) => t.includes("Color theme for the interface"), TIMEOUTS.step, "the menu again");
+    await waitForColour(s, lightBorder, "the light theme chosen");
+    // The settings manager writes in the background: poll the file.
+    const path = join(s.agent.agentDir, "settings.json");
+    const deadline = Date.now() + TIMEOUTS.step;
+    let theme: unknown;
+    while (Date.now() < deadline) {
+      theme = JSON.parse(await Deno.readTextFile(path)).theme;
+      if (theme !== undefined) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(theme, "light");
+  } finally {
+    await s.close();
+  }
+});
+
+async function waitForColour(s: InteractiveScenario, sequence: string, what: string): Promise<void> {
+  const deadline = Date.now() + TIMEOUTS.step;
+  let last = "";
+  while (Date.now() < deadline) {
+    last = await colouredScreen(s);
+    if (last.includes(sequence)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
+}
