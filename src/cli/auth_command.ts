@@ -253,8 +253,17 @@ async function check(
   } else if (stored?.type === "oauth") {
     // An OAuth login is ready when its flow exists; --no-refresh reports it without refreshing.
     const hasFlow = (await loadOAuthProvider(provider)) !== undefined;
-    const key = !hasFlow ? undefined : options.noRefresh ? stored.access : await auth.getApiKey(provider);
-    result = key
+    let key: string | undefined;
+    let failed = false;
+    try {
+      key = !hasFlow ? undefined : options.noRefresh ? stored.access : await auth.getApiKey(provider);
+    } catch {
+      // A refresh the server refuses makes the state invalid, as in 1.6.0.
+      failed = true;
+    }
+    result = failed
+      ? { status: "invalid", provider, reason: "invalid_state" }
+      : key
       ? { status: "ready", provider, authType: "oauth" }
       : { status: "not_ready", provider, reason: "credentials_not_configured" };
     if (key && options.credentials) credential = key;

@@ -324,7 +324,9 @@ export class AuthStorage {
 
   /**
    * API key for a provider, in priority order: runtime override → stored api_key (resolved) → stored OAuth
-   * token (refreshed under the lock when expired) → environment → fallback resolver (unless excluded).
+   * token (refreshed under the lock when it expires within five minutes, or `minOAuthValidityMs`) →
+   * environment → fallback resolver (unless excluded). A failed refresh throws
+   * `OAuth refresh failed for <provider>: <why>` unless another process has refreshed meanwhile.
    */
   async getApiKey(
     providerId: string,
@@ -369,15 +371,18 @@ export class AuthStorage {
       const result = await this.refreshOAuthTokenWithLock(providerId, minValidityMs);
       return result ? { settled: true, apiKey: result.apiKey } : { settled: false };
     } catch (error) {
-      this.recordError(error);
       // Another process may have refreshed successfully while ours failed.
       this.reload();
       const updated = this.data[providerId];
       if (updated?.type === "oauth" && !oauthNeedsRefresh(updated, minValidityMs)) {
         return { settled: true, apiKey: provider.getApiKey(updated) };
       }
-      // Credentials are kept so /login can retry; the provider is skipped for now.
-      return { settled: true, apiKey: undefined };
+      // The login owns the provider: no silent fallback to the environment (1.6.0). The credentials
+      // stay so that a new login can replace them; the message names the provider and the server's
+      // answer, never a token.
+      const cause = (error as Error).cause;
+      const detail = cause instanceof Error ? `: ${cause.message}` : "";
+      throw new Error(`${(error as Error).message}${detail}`);
     }
   }
 

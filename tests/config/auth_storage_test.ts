@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../support/assert.ts";
+import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { join } from "node:path";
 import { AuthStorage } from "../../src/config/auth_storage.ts";
 import {
@@ -178,7 +178,7 @@ test("AUTH-03 expired OAuth token is refreshed under the lock and written back; 
   });
 });
 
-test("AUTH-03 failed refresh records an error and yields no key, keeping the credentials", async () => {
+test("AUTH-03 failed refresh throws naming the provider and the reason, keeping the credentials", async () => {
   registerOAuthProvider({
     id: "broken-oauth",
     name: "Broken",
@@ -190,10 +190,10 @@ test("AUTH-03 failed refresh records an error and yields no key, keeping the cre
     const auth = AuthStorage.inMemory({
       "broken-oauth": { type: "oauth", refresh: "r", access: "a", expires: 0 },
     });
-    assertEquals(await auth.getApiKey("broken-oauth"), undefined);
-    assertEquals(auth.drainErrors().map((e) => e.message), [
-      "OAuth refresh failed for broken-oauth",
-    ]);
+    await assertRejects(
+      () => auth.getApiKey("broken-oauth"),
+      "OAuth refresh failed for broken-oauth: network down",
+    );
     assertEquals(auth.has("broken-oauth"), true);
   } finally {
     resetOAuthProviders();

@@ -12,6 +12,7 @@ import { startFakeProvider } from "../support/fake_provider/mod.ts";
 import { createAgentEnv, machineEnv } from "../support/agent_env.ts";
 import { findReference } from "../../scripts/reference/locate.ts";
 import { MAIN_TS, useReferenceFixtures } from "../support/spawn_pi.ts";
+import { waitFor } from "../support/wait_for.ts";
 
 const REDIRECT = new URL("../config/oauth/reference_oauth_redirect.mjs", import.meta.url).pathname;
 const PROMPT_ARGS = ["--offline", "-p", "hi", "--model", "anthropic/claude-haiku-4-5"];
@@ -39,11 +40,16 @@ async function run(cmd: string, args: string[], env: Record<string, string>, cwd
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
-Deno.test("AUTH-03 e2e an expired OAuth login is refreshed once while ours and pi 1.6.0 race on one auth.json", async () => {
+type Side = "ours" | "other";
+
+/**
+ * One race: `first` starts, and once its refresh request reached the (slow) OAuth server the other
+ * process starts, so it meets the held lock and must take the refreshed login instead of refreshing.
+ */
+async function race(first: Side): Promise<void> {
   const oauth = startFakeOAuthServer({
     initialRefreshToken: "seed-refresh-token",
     accessToken: (n) => `sk-ant-oat01-fake-access-${n}`,
-    // Long enough that the second process reaches the lock while the first one is refreshing.
     refreshDelayMs: 3000,
   });
   const provider = await startFakeProvider([
@@ -76,29 +82,40 @@ Deno.test("AUTH-03 e2e an expired OAuth login is refreshed once while ours and p
     const env = { ...agent.env, PI_ANTHROPIC_OAUTH_URL: oauth.url };
     const reference = findReference();
     if (!reference) useReferenceFixtures();
-    // Without the reference (no registry on this machine) two of our processes race instead.
-    const other = reference
-      ? run(reference.node, ["--import", REDIRECT, reference.cli, ...PROMPT_ARGS], env, agent.cwd)
-      : run(
-        Deno.execPath(),
-        ["run", "-A", "--no-prompt", "--quiet", MAIN_TS, ...PROMPT_ARGS],
-        env,
-        agent.cwd,
-      );
-    const ours = run(
-      Deno.execPath(),
-      ["run", "-A", "--no-prompt", "--quiet", MAIN_TS, ...PROMPT_ARGS],
-      env,
-      agent.cwd,
-    );
-    const [a, b] = await Promise.all([ours, other]);
-    assertEquals(a.code, 0, `ours: ${a.stderr}`);
-    assertEquals(b.code, 0, `other: ${b.stderr}`);
+    const start: Record<Side, () => Promise<Outcome>> = {
+      ours: () =>
+        run(
+          Deno.execPath(),
+          ["run", "-A", "--no-prompt", "--quiet", MAIN_TS, ...PROMPT_ARGS],
+          env,
+          agent.cwd,
+        ),
+      // Without the reference (no registry on this machine) two of our processes race instead.
+      other: () =>
+        reference
+          ? run(reference.node, ["--import", REDIRECT, reference.cli, ...PROMPT_ARGS], env, agent.cwd)
+          : run(
+            Deno.execPath(),
+            ["run", "-A", "--no-prompt", "--quiet", MAIN_TS, ...PROMPT_ARGS],
+            env,
+            agent.cwd,
+          ),
+    };
+    const second: Side = first === "ours" ? "other" : "ours";
+    const firstRun = start[first]();
+    await waitFor(() => oauth.tokenGrants("refresh_token").length > 0, 30_000, "the first refresh request");
+    const secondRun = start[second]();
+    const [a, b] = await Promise.all([firstRun, secondRun]);
+    assertEquals(a.code, 0, `${first}: ${a.stderr}`);
+    assertEquals(b.code, 0, `${second}: ${b.stderr}`);
     assertEquals([a.stdout, b.stdout].sort(), ["first answer\n", "second answer\n"]);
 
     const grants = oauth.tokenGrants("refresh_token");
     assertEquals(grants.length, 1, "exactly one refresh");
     assertEquals(grants[0].params.refresh_token, "seed-refresh-token");
+    // The process that started first refreshed (Deno's fetch names itself in the user agent).
+    const byDeno = (grants[0].headers["user-agent"] ?? "").startsWith("Deno/");
+    if (reference) assertEquals(byDeno, first === "ours", grants[0].headers["user-agent"]);
     const [access, refresh] = oauth.issuedTokens();
     const stored = JSON.parse(await Deno.readTextFile(authPath));
     assertEquals(stored.openai, { type: "api_key", key: "sk-keep-me" });
@@ -116,4 +133,12 @@ Deno.test("AUTH-03 e2e an expired OAuth login is refreshed once while ours and p
     await provider.close();
     await agent.cleanup();
   }
+}
+
+Deno.test("AUTH-03 e2e an expired OAuth login is refreshed once: ours refreshes, pi 1.6.0 waits and reuses it", async () => {
+  await race("ours");
+});
+
+Deno.test("AUTH-03 e2e an expired OAuth login is refreshed once: pi 1.6.0 refreshes, ours waits and reuses it", async () => {
+  await race("other");
 });
