@@ -170,3 +170,36 @@ async function waitForColour(s: InteractiveScenario, sequence: string, what: str
   }
   throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
 }
+
+Deno.test("RES-08 e2e a broken theme file: [Theme conflicts] under the header and the load error, as pi 1.6.0", async () => {
+  const screenWith = async (reference: boolean) => {
+    const s = await startInteractiveScenario([], {
+      reference,
+      settings: { theme: "broken" },
+      width: 90,
+      height: 100,
+    });
+    try {
+      await writeJson(join(s.agent.agentDir, "themes", "broken.json"), {
+        name: "broken",
+        colors: { accent: "#fff" },
+      });
+      await s.pane.command(s.piCommand(["--tui-mode", "regular"]));
+      await s.pane.waitFor((t) => t.includes("/200k"), TIMEOUTS.start, "the start-up screen");
+      await s.pane.settle();
+      const history = s.normalized(await s.pane.history());
+      // From the header on (the command line above it differs).
+      return history.slice(history.indexOf(" ▀▀█"));
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await screenWith(false);
+  assert(ours.includes('[Theme conflicts]\n  <root>/agent/themes/broken.json\n    Invalid theme "'), ours);
+  assert(ours.includes(' Error: Failed to load theme "broken": Invalid theme "broken":\n'), ours);
+  // 1.6.0 falls back to its terminal-derived system theme, which this build does not have.
+  assertEquals(
+    ours.replace(" Fell back to dark theme.", " Fell back to the system theme."),
+    await screenWith(true),
+  );
+});
