@@ -270,6 +270,7 @@ async function errorOf(env: Record<string, string>, bedrockUrl: string, profile?
 
 const SECRETS = [
   "sourceSecret/abcdEFGH+ijkl0001",
+  "revoked-token-secret",
   "eyJhbGciOi.secret-web-token",
   "cached-sso-access-secret",
   "oidc-secret",
@@ -354,6 +355,19 @@ Deno.test("PROV-01 Bedrock credentials: broken or missing files and refusals nam
         `The SSO session of AWS profile "sso" has expired. To refresh this SSO session run 'aws sso login' with the corresponding profile.`,
       );
       assertEquals(aws.requests.at(-1)?.path, "/token");
+      // A token the portal no longer accepts: its words, and what to run.
+      await Deno.writeTextFile(
+        cache,
+        JSON.stringify({
+          accessToken: "revoked-token-secret",
+          expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+        }),
+      );
+      await expectError(
+        "sso",
+        `SSO GetRoleCredentials for AWS profile "sso" failed: Session token not found or invalid. To refresh this SSO session run 'aws sso login' with the corresponding profile.`,
+      );
+      assertEquals(aws.requests.at(-1)?.headers["x-amz-sso_bearer_token"], "revoked-token-secret");
       await expectError(
         "nosession",
         `AWS profile "nosession" names sso_session "missing", but ${home}/.aws/config has no [sso-session missing] section`,

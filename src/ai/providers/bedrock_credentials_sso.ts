@@ -10,6 +10,7 @@
  * @module
  */
 import type { ProviderEnv } from "../env_api_keys.ts";
+import { redactSecrets } from "../provider_utils.ts";
 import { awsHomeDir, type AwsSharedFiles, BedrockCredentialsError } from "./bedrock_credentials_files.ts";
 import {
   awsDomain,
@@ -202,18 +203,20 @@ export async function ssoCredentials(
     TIMEOUT_MS,
     secrets,
   );
-  let data: { roleCredentials?: Record<string, unknown>; message?: string; __type?: string } = {};
+  let data: { roleCredentials?: Record<string, unknown>; message?: unknown } = {};
   try {
     data = JSON.parse(answer.text);
   } catch { /* described below */ }
   if (answer.status !== 200) {
-    const type = (answer.text && (data.__type ?? "")) || "";
-    const detail = [type.split("#").pop(), data.message].filter(Boolean).join(": ") ||
-      `HTTP ${answer.status}`;
+    // The service words its errors as {"message": …}; an expired or revoked token is a 401.
+    const detail = typeof data.message === "string" && data.message ? data.message : `HTTP ${answer.status}`;
     throw new BedrockCredentialsError(
-      `SSO GetRoleCredentials for AWS profile "${profile}" failed: ${detail}${
-        answer.status === 401 ? `. ${REFRESH_MESSAGE}` : ""
-      }`,
+      redactSecrets(
+        `SSO GetRoleCredentials for AWS profile "${profile}" failed: ${detail}${
+          answer.status === 401 || answer.status === 403 ? `. ${REFRESH_MESSAGE}` : ""
+        }`,
+        secrets,
+      ),
     );
   }
   const role = data.roleCredentials ?? {};
