@@ -139,6 +139,86 @@ Deno.test("PKG-CONFIG pi config toggles resources and writes settings.json as pi
   ]);
 });
 
+/** Scenario two: the toolkit package with two prompts, and a project with its own prompt. */
+async function seedProject(s: InteractiveScenario): Promise<void> {
+  await seed(s);
+  const { root, cwd } = s.agent;
+  await Deno.writeTextFile(join(root, "toolkit", "prompts", "other.md"), "Other\n");
+  await Deno.mkdir(join(cwd, ".pi", "prompts"), { recursive: true });
+  await Deno.writeTextFile(join(cwd, ".pi", "prompts", "local.md"), "Local\n");
+  // Enough rows that PageDown stops in the middle, away from the built-ins (one fewer here).
+  for (const name of ["a1", "a2", "a3", "a4", "a5", "a6"]) {
+    await Deno.writeTextFile(join(s.agent.agentDir, "prompts", `${name}.md`), `${name}\n`);
+  }
+}
+
+/** The scroll position's total counts the built-ins too, so it is one less here than in 1.6.0. */
+function maskTotal(screen: string): string {
+  return screen.replace(/\((\d+)\/\d+\)/g, "($1/<total>)");
+}
+
+const PROJECT_STEPS: ScriptStep[] = [
+  {
+    name: "opened in project mode",
+    act: (s) => s.pane.command(`clear; ${s.piCommand(["config", "-l", "-a"])}`),
+    ready: (t) => t.includes("Project Local Resources") && t.includes("other.md"),
+  },
+  { name: "package unload", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("[-] other.md") },
+  { name: "package load", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("[+] other.md") },
+  {
+    name: "package inherit",
+    act: (s) => s.pane.keys("Space"),
+    ready: (t) => t.includes("[x] other.md  inherited"),
+  },
+  {
+    name: "package unload again",
+    act: (s) => s.pane.keys("Space"),
+    ready: (t) => t.includes("[-] other.md"),
+  },
+  { name: "filter local", act: (s) => s.pane.type("local"), ready: (t) => !t.includes("other.md") },
+  { name: "project unload", act: (s) => s.pane.keys("Space"), ready: (t) => t.includes("[-] local.md") },
+  { name: "global mode", act: (s) => s.pane.keys("Tab"), ready: (t) => t.includes("Global Resources") },
+  {
+    name: "cleared filter",
+    act: async (s) => {
+      for (let i = 0; i < 5; i++) await s.pane.keys("BSpace");
+    },
+    ready: (t) => t.includes("other.md") && /\(1\/\d+\)/.test(t),
+  },
+  {
+    name: "page down",
+    act: (s) => s.pane.keys("PageDown"),
+    ready: (t) => !t.includes("other.md") && !/\(1\//.test(t),
+  },
+  { name: "closed", act: (s) => s.pane.keys("C-c"), ready: (t) => /─\n+\$ ?$/.test(t) },
+];
+
+async function runProjectScript(reference: boolean) {
+  const s = await startInteractiveScenario([], { reference, width: 100, height: 18 });
+  try {
+    await seedProject(s);
+    const screens = (await collectScreens(s, PROJECT_STEPS, TIMEOUTS)).map(maskTotal);
+    return { screens: reference ? screens.map(withoutLlama) : screens, settings: await readSettings(s) };
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("PKG-CONFIG pi config -l: project overrides of a package and a project resource, scrolling, as pi 1.6.0", async () => {
+  requireReference();
+  const ours = await runProjectScript(false);
+  const reference = await runProjectScript(true);
+  assertSameScreens(PROJECT_STEPS, ours.screens, reference.screens);
+  assertEquals(ours.settings, reference.settings);
+  const project = JSON.parse(ours.settings.project);
+  assertEquals(project.prompts, ["-prompts/local.md"]);
+  assertEquals(project.packages, [{
+    source: "../../toolkit",
+    autoload: false,
+    prompts: ["-prompts/other.md"],
+  }]);
+});
+
 Deno.test("PKG-CONFIG pi config closed with Escape at once writes nothing", async () => {
   const s = await startInteractiveScenario([], SIZE);
   try {
