@@ -19,7 +19,6 @@ import {
   BedrockCredentialsError,
   isSsoProfile,
   loadAwsSharedFiles,
-  profileRegion,
 } from "./bedrock_credentials_files.ts";
 import { cachedCredentials, cachedOptional, type TimedCredentials } from "./bedrock_credentials_http.ts";
 
@@ -281,16 +280,24 @@ export async function resolveBedrockAuth(options: BedrockAuthOptions): Promise<B
 
   const explicitProfile = options.profile || (env && env.AWS_PROFILE) || undefined;
   const ambientProfile = providerEnvValue("AWS_PROFILE", env);
-  const regionProfile = explicitProfile ?? ambientProfile ?? "default";
-  const region = options.region || providerEnvValue("AWS_REGION", env) ||
-    providerEnvValue("AWS_DEFAULT_REGION", env) ||
-    profileRegion(regionProfile, env) || "us-east-1";
-  const ctx = (): ChainContext => ({ env, files: loadAwsSharedFiles(env), region });
+  let loaded: ChainContext | undefined;
+  // The shared files are read only once a source needs them (access keys in the environment do not).
+  const chain = (): ChainContext => {
+    if (!loaded) {
+      const files = loadAwsSharedFiles(env);
+      const regionProfile = explicitProfile ?? ambientProfile ?? "default";
+      const region = options.region || providerEnvValue("AWS_REGION", env) ||
+        providerEnvValue("AWS_DEFAULT_REGION", env) || files.profiles.get(regionProfile)?.region ||
+        "us-east-1";
+      loaded = { env, files, region };
+    }
+    return loaded;
+  };
 
-  if (explicitProfile) return sigv4(await resolveProfile(explicitProfile, ctx()), "profile");
+  if (explicitProfile) return sigv4(await resolveProfile(explicitProfile, chain()), "profile");
   const fromEnv = envCredentials(env);
   if (fromEnv) return sigv4(fromEnv, "environment");
-  const context = ctx();
+  const context = chain();
   const profile = ambientProfile ?? "default";
   const settings = context.files.profiles.get(profile);
   // A profile with no credential settings (say, only a region) lets the chain go on, as the SDK's does.
@@ -309,11 +316,8 @@ export async function resolveBedrockAuth(options: BedrockAuthOptions): Promise<B
   const remote = await import("./bedrock_credentials_remote.ts");
   const containerUrl = remote.containerCredentialsUrl(env);
   if (containerUrl) {
-    const found = await cachedCredentials(
-      `container|${containerUrl}`,
-      async () => (await remote.containerCredentials(env))!,
-    );
-    return sigv4(found, "container");
+    const found = await cachedOptional(`container|${containerUrl}`, () => remote.containerCredentials(env));
+    if (found) return sigv4(found, "container");
   }
   if (remote.imdsEnabled(env)) {
     const endpoint = remote.imdsEndpoint(env);
