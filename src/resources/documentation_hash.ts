@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "2ce6978a40d9";
+export const DOCUMENTATION_HASH = "5e9bd62794c1";
