@@ -34,6 +34,32 @@ export const BUILTIN_OAUTH_FLOWS: Readonly<Record<string, BuiltinOAuthFlow>> = {
     name: "GitHub Copilot",
     load: async () => (await import("./github_copilot.ts")).githubCopilotOAuth,
   },
+  openai: {
+    name: "OpenAI (ChatGPT subscription)",
+    load: async () => (await import("./openai_chatgpt.ts")).openaiChatGPTOAuth,
+  },
+  openrouter: {
+    name: "OpenRouter OAuth",
+    load: async () => (await import("./openrouter.ts")).openRouterOAuth,
+  },
+  xai: {
+    name: "xAI (Grok/X subscription)",
+    load: async () => (await import("./xai.ts")).xaiOAuth,
+  },
+  "kimi-coding": {
+    name: "Kimi Code (subscription)",
+    load: async () => (await import("./kimi_coding.ts")).kimiCodingOAuth,
+  },
+  meta: {
+    name: "Meta (Muse subscription)",
+    load: async () => (await import("./meta.ts")).metaOAuth,
+  },
+  radius: {
+    name: "Radius",
+    // 1.6.0's default gateway; a configured gateway registers its own provider at runtime.
+    load: async () =>
+      (await import("./radius.ts")).createRadiusOAuth({ name: "Radius", gateway: "https://radius.pi.dev" }),
+  },
 };
 
 /** Ids of the built-in flows, sorted. */
