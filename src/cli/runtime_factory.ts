@@ -13,7 +13,11 @@ import { resolveModelScope } from "../config/model_resolver.ts";
 import { resolveProjectTrust } from "../config/project_trust.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
 import { formatNoModelsAvailableMessage } from "../core/auth_guidance.ts";
-import { resolvePackageExtensions, resolveTemporaryPackageExtensions } from "../core/package_extensions.ts";
+import {
+  resolvePackageExtensions,
+  resolveTemporaryPackageExtensions,
+  type TemporaryPackageExtensions,
+} from "../core/package_extensions.ts";
 import {
   attachExtensionHost,
   type ExtensionHost,
@@ -77,6 +81,9 @@ export function runtimeFactory(
   let first: AgentSessionServices | undefined;
   // Answers to the start-up trust question, so a "this session only" choice holds for /new, /resume, /fork.
   const answeredTrust = new Map<string, boolean>();
+  // `-e npm:…` / `-e git:…` one-off packages, installed into the temporary cache once per process: their
+  // extensions load with the other extensions, their skills and prompt templates with the resources.
+  let temporary: TemporaryPackageExtensions | undefined;
   const prepare = async (options: CreateAgentSessionRuntimeOptions): Promise<PreparedRuntime> => {
     // Project trust (-a/--approve, -na/--no-approve, trust.json, defaultProjectTrust) decides whether
     // the folder's own .pi/settings.json applies. Only the interactive mode asks, before its screen starts.
@@ -100,6 +107,14 @@ export function runtimeFactory(
       // A broken trust.json: its message names the file and what is wrong.
       throw new CliExit(`Error: ${(error as Error).message}`);
     }
+    if (!temporary) {
+      temporary = await resolveTemporaryPackageExtensions(parsed.extensions, {
+        cwd: options.cwd,
+        agentDir: options.agentDir,
+        npmCommand: startupSettings.getNpmCommand(),
+      });
+      for (const warning of temporary.warnings) io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
+    }
     // The first runtime loads only the built-in providers the flags can resolve to (start-up time).
     const scope = first ? undefined : catalogScope(parsed);
     const services = await createAgentSessionServices({
@@ -112,14 +127,20 @@ export function runtimeFactory(
         builtinProviders: scope,
       }),
       settingsManager: SettingsManager.create(options.cwd, options.agentDir, { projectTrusted }),
-      resourceLoaderOptions,
+      resourceLoaderOptions: { ...resourceLoaderOptions, temporaryPackageResources: temporary.resources },
     });
     first ??= services;
     const diagnostics: CliDiagnostic[] = [
       ...services.diagnostics, // broken auth.json / models.json, named with file and line
       ...settingsDiagnostics(services.settingsManager, "runtime creation"),
     ];
-    const extensions = await loadRunExtensions(run, options, projectTrusted, services.settingsManager);
+    const extensions = await loadRunExtensions(
+      run,
+      options,
+      projectTrusted,
+      services.settingsManager,
+      temporary,
+    );
     // Registered extension flags take their command-line values; any other unknown --flag is an error.
     const registered = new Map((extensions?.flags() ?? []).map((flag) => [flag.name, flag]));
     const unknown: string[] = [];
@@ -241,14 +262,8 @@ async function loadRunExtensions(
   options: CreateAgentSessionRuntimeOptions,
   projectTrusted: boolean,
   settings: SettingsManager,
+  temporary: TemporaryPackageExtensions,
 ): Promise<ExtensionHost | undefined> {
-  // `-e npm:…` / `-e git:…` one-off packages: installed into the temporary cache first.
-  const temporary = await resolveTemporaryPackageExtensions(run.parsed.extensions, {
-    cwd: options.cwd,
-    agentDir: options.agentDir,
-    npmCommand: settings.getNpmCommand(),
-  });
-  for (const warning of temporary.warnings) run.io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
   const sources = {
     ...runExtensionSources(run, options, projectTrusted, settings),
     temporaryPaths: temporary.paths,

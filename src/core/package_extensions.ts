@@ -10,6 +10,7 @@
 import type { PackageSource } from "../config/settings_types.ts";
 import type { PackageExtensionPath } from "../extensions/discovery.ts";
 import { isPackageSourceEntry } from "../resources/builtin_extensions.ts";
+import type { ResolvedResource } from "../resources/resource_discovery.ts";
 
 /** Where the packages are declared. */
 export interface PackageExtensionOptions {
@@ -54,25 +55,27 @@ export async function resolvePackageExtensions(
 export interface TemporaryPackageExtensions {
   /** Their enabled extension files (scope `temporary`), in `-e` order. */
   paths: PackageExtensionPath[];
+  /** Their skills and prompt templates (scope `temporary`), which load before the settings' ones (1.6.0). */
+  resources: { skills: ResolvedResource[]; prompts: ResolvedResource[] };
   /** 1.6.0's warning for each package that failed to install. */
   warnings: string[];
 }
 
 /**
  * Installs the `-e` package sources into 1.6.0's temporary cache (reusing what is there) and
- * returns their extensions. Nothing of the package code loads when no `-e` entry is a package.
+ * returns their extensions, skills and prompt templates. Nothing of the package code loads when no `-e` entry is a package.
  */
 export async function resolveTemporaryPackageExtensions(
   cliPaths: readonly string[] | undefined,
   options: { cwd: string; agentDir: string; npmCommand?: string[] },
 ): Promise<TemporaryPackageExtensions> {
   const candidates = (cliPaths ?? []).filter(isPackageSourceEntry).map((entry) => entry.trim());
-  if (candidates.length === 0) return { paths: [], warnings: [] };
+  if (candidates.length === 0) return { paths: [], resources: { skills: [], prompts: [] }, warnings: [] };
   const { isTemporaryPackageSource, resolveTemporaryPackages } = await import(
     "../resources/packages/package_temporary.ts"
   );
   const sources = candidates.filter(isTemporaryPackageSource);
-  if (sources.length === 0) return { paths: [], warnings: [] };
+  if (sources.length === 0) return { paths: [], resources: { skills: [], prompts: [] }, warnings: [] };
   const installed = await resolveTemporaryPackages(sources, options);
   const [{ loadResourceDeps }, { resolvePackageResources }] = await Promise.all([
     import("../resources/resource_deps.ts"),
@@ -80,6 +83,7 @@ export async function resolveTemporaryPackageExtensions(
   ]);
   await loadResourceDeps();
   const paths: PackageExtensionPath[] = [];
+  const resources: TemporaryPackageExtensions["resources"] = { skills: [], prompts: [] };
   for (const { source, root } of installed.roots) {
     // The installed folder is read as a local package; its metadata names the `-e` source.
     const resolved = resolvePackageResources({
@@ -91,6 +95,14 @@ export async function resolveTemporaryPackageExtensions(
     for (const resource of resolved.extensions.filter((r) => r.enabled)) {
       paths.push({ path: resource.path, source, scope: "temporary", baseDir: root });
     }
+    for (const kind of ["skills", "prompts"] as const) {
+      for (const resource of resolved[kind]) {
+        resources[kind].push({
+          ...resource,
+          metadata: { source, scope: "temporary", origin: "package", baseDir: root },
+        });
+      }
+    }
   }
-  return { paths, warnings: installed.warnings };
+  return { paths, resources, warnings: installed.warnings };
 }

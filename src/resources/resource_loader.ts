@@ -50,6 +50,11 @@ export interface ResourceLoaderOptions {
   additionalSkillPaths?: string[];
   /** `--prompt-template` paths: loaded even with `noPromptTemplates`. */
   additionalPromptTemplatePaths?: string[];
+  /**
+   * Skills and prompt templates of the run's `-e npm:…` / `-e git:…` packages: first, and loaded even with
+   * `noSkills` / `noPromptTemplates` (1.6.0).
+   */
+  temporaryPackageResources?: { skills: ResolvedResource[]; prompts: ResolvedResource[] };
   /** Load no skills from the default folders. */
   noSkills?: boolean;
   /** Load no prompt templates from the default folders. */
@@ -171,18 +176,27 @@ export class DefaultResourceLoader {
       projectTrusted,
       homeDir: o.homeDir,
     };
-    const explicit = [...(o.additionalSkillPaths ?? []), ...(o.additionalPromptTemplatePaths ?? [])];
+    const temporary = o.temporaryPackageResources ?? { skills: [], prompts: [] };
+    const explicit = [
+      ...(o.additionalSkillPaths ?? []),
+      ...(o.additionalPromptTemplatePaths ?? []),
+      ...temporary.skills.map((r) => r.path),
+      ...temporary.prompts.map((r) => r.path),
+    ];
     if (explicit.length > 0 || hasResourceSources(sources)) await loadResourceDeps();
     const resolved = resolveLocalResources(sources);
     await this.#addPackageResources(resolved, sources);
     const metadata = new Map<string, ResolvedResource>();
-    for (const r of [...resolved.skills, ...resolved.prompts]) {
+    for (const r of [...temporary.skills, ...temporary.prompts, ...resolved.skills, ...resolved.prompts]) {
       if (!metadata.has(r.path)) metadata.set(r.path, r);
     }
     const enabled = (list: ResolvedResource[]) => list.filter((r) => r.enabled).map((r) => r.path);
 
     const extraSkills = o.additionalSkillPaths ?? [];
-    const skillPaths = this.#merge(o.noSkills ? [] : enabled(resolved.skills), extraSkills);
+    const skillPaths = this.#merge(
+      [...enabled(temporary.skills), ...(o.noSkills ? [] : enabled(resolved.skills))],
+      extraSkills,
+    );
     if (o.noSkills && skillPaths.length === 0) {
       this.#skills = [];
       this.#skillDiagnostics = [];
@@ -206,7 +220,10 @@ export class DefaultResourceLoader {
     }
 
     const extraPrompts = o.additionalPromptTemplatePaths ?? [];
-    const promptPaths = this.#merge(o.noPromptTemplates ? [] : enabled(resolved.prompts), extraPrompts);
+    const promptPaths = this.#merge(
+      [...enabled(temporary.prompts), ...(o.noPromptTemplates ? [] : enabled(resolved.prompts))],
+      extraPrompts,
+    );
     this.#prompts = [];
     this.#promptDiagnostics = [];
     if (!(o.noPromptTemplates && promptPaths.length === 0)) {

@@ -152,6 +152,65 @@ Deno.test("PKG-10 -e npm:/git: one-off packages install into pi 1.6.0's temporar
   }
 });
 
+Deno.test("PKG-10 an -e npm: one-off package's skills and prompt templates load too (also with --no-skills / --no-prompt-templates), as in pi 1.6.0", async () => {
+  requireReferenceCli();
+  const server = await startFakeProvider([]);
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-pkgtmp-" }));
+  const registry = startFixtureRegistry(join(base, "registry"));
+  const envs: AgentEnv[] = [];
+  try {
+    await registry.publish("pi-res-pack", "1.0.0", {
+      "skills/audit/SKILL.md": "---\nname: audit\ndescription: Audits dependencies\n---\nAudit.\n",
+      "prompts/hello.md": "---\ndescription: Says hello\n---\nSay hello to $1 from the one-off package.\n",
+    });
+    for (let i = 0; i < 2; i++) {
+      const env = await createAgentEnv(server.url);
+      env.env.NPM_CONFIG_REGISTRY = registry.url;
+      env.env.NPM_CONFIG_UPDATE_NOTIFIER = "false";
+      env.env.PI_SKIP_VERSION_CHECK = "1";
+      envs.push(env);
+    }
+    const both = async (args: string[]) => {
+      const out: { code: number; skill: boolean; user: string }[] = [];
+      for (const [i, reference] of [false, true].entries()) {
+        const env = envs[i];
+        server.push({ content: [{ type: "text", text: "ok" }] });
+        const before = server.requests.length;
+        const run = await spawnPi(
+          ["--provider", "fake-openai", "--model", "test-model", "-e", "npm:pi-res-pack", ...args],
+          { env: env.env, cwd: env.cwd, reference, timeoutMs: 120_000 },
+        );
+        const messages = (server.requests[before]?.body as Json | undefined)?.messages as Json[] | undefined;
+        const last = messages?.[messages.length - 1];
+        out.push({
+          code: run.code,
+          skill: String(messages?.[0]?.content ?? "").includes("<name>audit</name>"),
+          user: typeof last?.content === "string"
+            ? last.content
+            : ((last?.content ?? []) as { text?: string }[]).map((part) => part.text ?? "").join(""),
+        });
+      }
+      assertEquals(out[0], out[1]);
+      return out[0];
+    };
+    assertEquals(await both(["-p", "/hello Ann"]), {
+      code: 0,
+      skill: true,
+      user: "Say hello to Ann from the one-off package.",
+    });
+    assertEquals(await both(["--no-skills", "--no-prompt-templates", "-p", "/hello Bo"]), {
+      code: 0,
+      skill: true,
+      user: "Say hello to Bo from the one-off package.",
+    });
+  } finally {
+    await server.close();
+    await registry.close();
+    for (const env of envs) await env.cleanup();
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
 const MCP_CONFIG = { mcpServers: { fx: stdioServer({ exposure: "direct" }) } };
 const DONE = { content: [{ type: "text" as const, text: "done" }] };
 
