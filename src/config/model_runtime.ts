@@ -15,7 +15,8 @@ import {
   streamSimple as streamSimpleUnauthenticated,
 } from "../ai/stream.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptions } from "../ai/types.ts";
-import { type AuthStatus, AuthStorage } from "./auth_storage.ts";
+import { type AuthCredential, type AuthStatus, AuthStorage } from "./auth_storage.ts";
+import type { AuthInteraction } from "./oauth/auth_interaction.ts";
 import { ModelRegistry, type ProviderConfigInput } from "./model_registry.ts";
 import { loadBuiltinModels } from "../ai/model_catalog.ts";
 import { getAgentDir } from "./paths.ts";
@@ -300,6 +301,23 @@ export class ModelRuntime {
       this.#auth.removeRuntimeApiKey(providerId);
       this.#runtimeKeys.delete(providerId);
     });
+  }
+
+  /**
+   * Signs in to the provider (`"oauth"`: its account login, driven through `interaction` as in pi
+   * 1.6.0) or asks for an API key (`"api_key"`), stores the credential in auth.json and reloads the
+   * models; resolves with the stored credential. The login code loads only here.
+   */
+  async login(
+    providerId: string,
+    type: "oauth" | "api_key",
+    interaction: AuthInteraction,
+  ): Promise<AuthCredential> {
+    const { loginCredential } = await import("./oauth/auth_interaction.ts");
+    const name = `${this.modelRegistry.getProviderDisplayName(providerId)} API key`;
+    const credential = await loginCredential(providerId, type, interaction, name);
+    await this.#change(providerId, "login", undefined, true, () => this.#auth.set(providerId, credential));
+    return credential;
   }
 
   /** Removes the provider's credential from auth.json. */
