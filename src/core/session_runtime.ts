@@ -192,7 +192,7 @@ export interface AgentSessionRuntimeHooks {
   ) => Promise<{ cancel?: boolean } | undefined>;
   /** The current session is about to be disposed. */
   shutdown?: (
-    event: { reason: "new" | "resume" | "fork" | "quit"; targetSessionFile?: string },
+    event: { reason: "new" | "resume" | "fork" | "reload" | "quit"; targetSessionFile?: string },
   ) => Promise<void>;
 }
 
@@ -269,7 +269,10 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
     return { cancelled: result?.cancel === true };
   }
 
-  async #teardown(reason: "new" | "resume" | "fork" | "quit", targetSessionFile?: string): Promise<void> {
+  async #teardown(
+    reason: "new" | "resume" | "fork" | "reload" | "quit",
+    targetSessionFile?: string,
+  ): Promise<void> {
     await this.#hooks.shutdown?.({ reason, targetSessionFile });
     this.#beforeSessionInvalidate?.();
     this.#session.dispose();
@@ -278,10 +281,10 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
   async #replace(
     cwd: string,
     sessionManager: SessionManager,
-    reason: "new" | "resume" | "fork",
+    reason: "new" | "resume" | "fork" | "reload",
     previousSessionFile: string | undefined,
   ): Promise<void> {
-    await this.#teardown(reason, sessionManager.getSessionFile());
+    await this.#teardown(reason, reason === "reload" ? undefined : sessionManager.getSessionFile());
     const result = await this.#createRuntime({
       cwd,
       agentDir: this.#services.agentDir,
@@ -442,6 +445,22 @@ export class AgentSessionRuntime implements SessionRuntimeHost {
     await this.#replace(sessionManager.getCwd(), sessionManager, "resume", previousSessionFile);
     await this.#finish();
     return { cancelled: false };
+  }
+
+  /**
+   * Reads settings, resources (skills, prompt templates, context files, themes) and extensions again
+   * and goes on with the same session (its entries, model and thinking level): the current session is
+   * shut down with reason "reload" and rebuilt by the runtime factory over the same session manager;
+   * extensions see `session_shutdown` and `session_start` with reason "reload", as in pi 1.6.0.
+   */
+  async reload(options: { withSession?: WithSession } = {}): Promise<void> {
+    if (this.#session.isStreaming) {
+      throw new Error("Wait for the current response to finish before reloading.");
+    }
+    if (this.#session.isCompacting) throw new Error("Wait for compaction to finish before reloading.");
+    const sessionManager = this.#session.sessionManager;
+    await this.#replace(this.cwd, sessionManager, "reload", this.#session.sessionFile);
+    await this.#finish(options.withSession);
   }
 
   /** Shuts the current session down for good (reason "quit"). */
