@@ -28,6 +28,11 @@ export interface SessionRuntimeHost {
    * cannot replace their session leave it out.
    */
   importFromJsonl?(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }>;
+  /**
+   * Reads settings, resources and extensions again and goes on with the same session (`/reload`);
+   * hosts that cannot rebuild their session leave it out.
+   */
+  reload?(): Promise<void>;
   /** Ends the current session and releases what it holds. */
   dispose(): Promise<void> | void;
 }
