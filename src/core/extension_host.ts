@@ -362,7 +362,7 @@ export class ExtensionHost {
 
   /** Runs `session_shutdown` handlers (`reason`: quit, or the replacement that ends the session). */
   async shutdown(
-    reason: "quit" | "new" | "resume" | "fork" = "quit",
+    reason: "quit" | "new" | "resume" | "fork" | "reload" = "quit",
     targetSessionFile?: string,
   ): Promise<void> {
     if (!this.#session) return;
@@ -384,7 +384,8 @@ export class ExtensionHost {
       beforeFork: (event) => this.runner.emit({ type: "session_before_fork", ...event }),
       shutdown: async (event) => {
         if (event.reason !== "quit") {
-          const previousSessionFile = this.#session?.sessionFile;
+          // A reload goes on with the same session: 1.6.0 names no previous file then.
+          const previousSessionFile = event.reason === "reload" ? undefined : this.#session?.sessionFile;
           pendingStart = { reason: event.reason, ...(previousSessionFile ? { previousSessionFile } : {}) };
         }
         await this.shutdown(event.reason, event.targetSessionFile);
