@@ -144,6 +144,8 @@ export class SlashCommandRunner {
         return this.#later(async () => (await import("./scoped_models_command.ts")).openScopedModels(app));
       case "changelog":
         return this.#later(async () => (await import("./changelog_command.ts")).showChangelog(app));
+      case "reload":
+        return this.#later(async () => (await import("./reload_command.ts")).runReloadCommand(app));
       case "trust":
         return this.#later(async () => (await import("./trust_command.ts")).showTrustSelector(app));
       case "thinking":
