@@ -72,6 +72,7 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "resume",
   "import",
   "trust",
+  "reload",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
@@ -79,7 +80,6 @@ const LATER: Readonly<Record<string, string>> = {
   bug: "bug reports",
   login: "account sign-in (OAuth)",
   logout: "account sign-in (OAuth)",
-  reload: "reloading resources",
   llama: "the llama.cpp router",
   mcp: "MCP servers",
 };
