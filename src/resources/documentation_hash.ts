@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "5e9bd62794c1";
+export const DOCUMENTATION_HASH = "1cfc0e531e8b";
