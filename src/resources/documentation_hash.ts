@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "1cfc0e531e8b";
+export const DOCUMENTATION_HASH = "ef78b0e79d84";
