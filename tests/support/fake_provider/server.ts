@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { zstdDecompressSync } from "node:zlib";
 import type { RecordedRequest, ScriptedTurn } from "./script.ts";
+import { handleUpgrade } from "./websocket.ts";
 
 /** What an API encoder must provide. */
 export interface WireEncoder {
@@ -76,6 +77,13 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
       } catch { /* socket gone */ }
     });
   });
+  // WebSocket clients (the Codex Responses transport) upgrade on an encoder's path.
+  server.on("upgrade", (req, socket) =>
+    handleUpgrade(req, socket, {
+      encoderFor: (method, path) => encoders.find((e) => e.matches(method, path)),
+      record: (request) => void requests.push(request),
+      nextTurn: () => queue.shift(),
+    }));
   server.on("connection", (socket) => {
     openSockets.add(socket);
     socket.on("close", () => openSockets.delete(socket));
