@@ -28,6 +28,8 @@ export interface OpenAICodexResponsesOptions extends StreamOptions {
   serviceTier?: "auto" | "default" | "flex" | "scale" | "priority" | null;
   /** Whether the model may call tools (default "auto"). */
   toolChoice?: "auto" | "none";
+  /** Longest wait for the WebSocket to open, in ms (default 15000). */
+  websocketConnectTimeoutMs?: number;
 }
 
 /** Where pi-ai 1.6.0 sends Codex requests when the model names no base URL. */
@@ -63,6 +65,14 @@ export function resolveCodexUrl(baseUrl: string | undefined): string {
   if (trimmed.endsWith("/codex/responses")) return trimmed;
   if (trimmed.endsWith("/codex")) return `${trimmed}/responses`;
   return `${trimmed}/codex/responses`;
+}
+
+/** The WebSocket address of the same endpoint (`wss:` for `https:`, `ws:` for `http:`). */
+export function resolveCodexWebSocketUrl(baseUrl: string | undefined): string {
+  const url = new URL(resolveCodexUrl(baseUrl));
+  if (url.protocol === "https:") url.protocol = "wss:";
+  if (url.protocol === "http:") url.protocol = "ws:";
+  return url.toString();
 }
 
 /** The ChatGPT account id inside the OAuth access token (a JWT); a clear error otherwise. */
@@ -181,15 +191,14 @@ export function buildCodexRequestBody(
 }
 
 /**
- * The request headers: the identity default (`originator`) under the model's and the caller's
- * headers (`null` removes one), then the fixed ones nobody overrides.
+ * The headers both transports share: the identity default (`originator`) under the model's and
+ * the caller's headers (`null` removes one), then the token and the account id.
  */
-export function buildCodexHeaders(
+function baseCodexHeaders(
   model: Model,
   options: OpenAICodexResponsesOptions | undefined,
   token: string,
   accountId: string,
-  sessionKey: string | undefined,
 ): Headers {
   const headers = new Headers({ originator: "pi" });
   for (const [name, value] of Object.entries(model.headers ?? {})) headers.set(name, value);
@@ -199,6 +208,18 @@ export function buildCodexHeaders(
   }
   headers.set("authorization", `Bearer ${token}`);
   headers.set("chatgpt-account-id", accountId);
+  return headers;
+}
+
+/** The headers of the server-sent-events request; the session key, when there is one, names the session. */
+export function buildCodexHeaders(
+  model: Model,
+  options: OpenAICodexResponsesOptions | undefined,
+  token: string,
+  accountId: string,
+  sessionKey: string | undefined,
+): Headers {
+  const headers = baseCodexHeaders(model, options, token, accountId);
   headers.set("openai-beta", "responses=experimental");
   headers.set("accept", "text/event-stream");
   headers.set("content-type", "application/json");
@@ -207,6 +228,22 @@ export function buildCodexHeaders(
     headers.set("x-client-request-id", sessionKey);
   }
   return headers;
+}
+
+/** The headers of the WebSocket upgrade; `requestId` is the session key, else a fresh id. */
+export function buildCodexWebSocketHeaders(
+  model: Model,
+  options: OpenAICodexResponsesOptions | undefined,
+  token: string,
+  accountId: string,
+  requestId: string,
+): Record<string, string> {
+  const headers = baseCodexHeaders(model, options, token, accountId);
+  for (const name of ["accept", "content-type"]) headers.delete(name);
+  headers.set("openai-beta", "responses_websockets=2026-02-06");
+  headers.set("x-client-request-id", requestId);
+  headers.set("session-id", requestId);
+  return Object.fromEntries(headers.entries());
 }
 
 /** Usage limits that waiting does not lift: a 429 with these is not retried. */

@@ -19,8 +19,19 @@ import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
 import {
+  CodexApiError,
+  CodexStreamError,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  isCodexNonTransportError,
+  recordWebSocketFailure,
+  requestOverWebSocket,
+  usesSseFallback,
+  uuidv7,
+} from "./openai_codex_websocket.ts";
+import {
   buildCodexHeaders,
   buildCodexRequestBody,
+  buildCodexWebSocketHeaders,
   codexHttpErrorMessage,
   codexSessionKey,
   configurationUpdateEffort,
@@ -28,6 +39,7 @@ import {
   isRetryableCodexError,
   type OpenAICodexResponsesOptions,
   resolveCodexUrl,
+  resolveCodexWebSocketUrl,
 } from "./openai_codex_request.ts";
 import { applyServiceTierPricing } from "./openai_responses.ts";
 import { processResponsesStream } from "./openai_responses_events.ts";
@@ -73,7 +85,14 @@ async function* codexEvents(
   onEvent: ((event: Record<string, unknown>) => unknown) | undefined,
 ): AsyncGenerator<Record<string, unknown>> {
   for await (const event of events) {
-    await onEvent?.(event);
+    try {
+      await onEvent?.(event);
+    } catch (error) {
+      // Kept apart from socket failures, so a throwing callback never triggers the SSE fallback.
+      throw new CodexStreamError(error instanceof Error ? error.message || error.name : String(error), {
+        cause: error,
+      });
+    }
     const type = typeof event.type === "string" ? event.type : undefined;
     if (!type) continue;
     if (type === "error") {
@@ -90,12 +109,13 @@ async function* codexEvents(
         : typeof nested?.code === "string"
         ? nested.code
         : undefined;
-      throw new Error(`Codex error: ${message || code || JSON.stringify(event)}`);
+      throw new CodexApiError(`Codex error: ${message || code || JSON.stringify(event)}`, code);
     }
     if (type === "response.failed") {
-      const error = (event.response as { error?: { message?: unknown } } | undefined)?.error;
-      throw new Error(
+      const error = (event.response as { error?: { message?: unknown; code?: unknown } } | undefined)?.error;
+      throw new CodexApiError(
         typeof error?.message === "string" && error.message ? error.message : "Codex response failed",
+        typeof error?.code === "string" ? error.code : undefined,
       );
     }
     if (type === "response.done" || type === "response.completed" || type === "response.incomplete") {
@@ -158,6 +178,16 @@ async function send(
   );
 }
 
+/** Passes events through, calling `onFirst` before the first one. */
+async function* onFirstEvent<T>(events: AsyncIterable<T>, onFirst: () => void): AsyncGenerator<T> {
+  let first = true;
+  for await (const event of events) {
+    if (first) onFirst();
+    first = false;
+    yield event;
+  }
+}
+
 async function run(
   stream: AssistantMessageEventStream,
   output: AssistantMessage,
@@ -169,20 +199,25 @@ async function run(
   if (!token) throw new Error(`No API key for provider: ${model.provider}`);
   const accountId = extractCodexAccountId(token);
   const sessionKey = codexSessionKey(options);
-  let body: unknown = buildCodexRequestBody(model, context, options);
+  let body = buildCodexRequestBody(model, context, options);
   const replaced = await options?.onPayload?.(body, model);
-  if (replaced !== undefined) body = replaced;
-  const headers = buildCodexHeaders(model, options, token, accountId, sessionKey);
-  const response = await send(resolveCodexUrl(model.baseUrl), headers, JSON.stringify(body), options);
-  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
-  if (!response.body) throw new Error("No response body");
-  stream.push({ type: "start", partial: output });
-  try {
-    await processResponsesStream(
-      codexEvents(
-        readOpenAIStream(response.body, options?.signal, false, "OpenAI Codex", options?.idleTimeoutMs),
-        output,
-        options?.onProviderStreamEvent && ((event) => options.onProviderStreamEvent!(event, model)),
+  if (replaced !== undefined) body = replaced as Record<string, unknown>;
+  const json = JSON.stringify(body);
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    stream.push({ type: "start", partial: output });
+  };
+  const consume = (events: AsyncIterable<Record<string, unknown>>, onFirst: () => void) =>
+    processResponsesStream(
+      onFirstEvent(
+        codexEvents(
+          events,
+          output,
+          options?.onProviderStreamEvent && ((event) => options.onProviderStreamEvent!(event, model)),
+        ),
+        onFirst,
       ),
       output,
       stream,
@@ -197,14 +232,132 @@ async function run(
         applyServiceTierPricing: (usage, tier) => applyServiceTierPricing(usage, tier, model),
       },
     );
+  const finish = () => {
+    if (options?.signal?.aborted) throw new Error(ABORTED);
+    if (output.stopReason === "aborted" || output.stopReason === "error") {
+      throw new Error(output.errorMessage || "An unknown error occurred");
+    }
+    finishWithDone(stream, output, CODEX_TRUNCATED);
+  };
+
+  const transport = options?.transport || "auto";
+  const cacheSessionId = options?.cacheRetention === "none" ? undefined : options?.sessionId;
+  if (transport !== "sse" && !usesSseFallback(cacheSessionId)) {
+    const done = await runOverWebSocket(model, options, {
+      token,
+      accountId,
+      sessionKey,
+      cacheSessionId,
+      transport,
+      body,
+      json,
+      output,
+      consume: (events, onFirst) => consume(events, () => (onFirst(), start())),
+    });
+    if (done) return finish();
+  }
+
+  const headers = buildCodexHeaders(model, options, token, accountId, sessionKey);
+  const response = await send(resolveCodexUrl(model.baseUrl), headers, json, options);
+  await options?.onResponse?.({ status: response.status, headers: headersToRecord(response.headers) }, model);
+  if (!response.body) throw new Error("No response body");
+  start();
+  try {
+    await consume(
+      readOpenAIStream(response.body, options?.signal, false, "OpenAI Codex", options?.idleTimeoutMs),
+      () => {},
+    );
   } finally {
     await response.body.cancel().catch(() => {});
   }
-  if (options?.signal?.aborted) throw new Error(ABORTED);
-  if (output.stopReason === "aborted" || output.stopReason === "error") {
-    throw new Error(output.errorMessage || "An unknown error occurred");
+  finish();
+}
+
+/**
+ * Tries the request over the WebSocket: true when it was answered there; false when the socket
+ * failed before anything streamed (the session then uses server-sent events). Server errors,
+ * aborts and failures after the answer began are thrown. A missing previous response, or the
+ * connection limit before anything streamed, is tried once more.
+ */
+async function runOverWebSocket(
+  model: Model,
+  options: OpenAICodexResponsesOptions | undefined,
+  request: {
+    token: string;
+    accountId: string;
+    sessionKey: string | undefined;
+    cacheSessionId: string | undefined;
+    transport: string;
+    body: Record<string, unknown>;
+    json: string;
+    output: AssistantMessage;
+    consume(events: AsyncIterable<Record<string, unknown>>, onFirst: () => void): Promise<void>;
+  },
+): Promise<boolean> {
+  const { output, cacheSessionId } = request;
+  const headers = buildCodexWebSocketHeaders(
+    model,
+    options,
+    request.token,
+    request.accountId,
+    request.sessionKey || uuidv7(),
+  );
+  let retriedLimit = false;
+  let retriedMissing = false;
+  while (true) {
+    let streamed = false;
+    try {
+      await requestOverWebSocket({
+        url: resolveCodexWebSocketUrl(model.baseUrl),
+        headers,
+        body: request.body,
+        sessionId: cacheSessionId,
+        accountId: request.accountId,
+        useContinuation: request.transport === "auto" || request.transport === "websocket-cached",
+        signal: options?.signal,
+        connectTimeoutMs: options?.websocketConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        idleTimeoutMs: options?.idleTimeoutMs ?? options?.timeoutMs,
+        model,
+        output,
+        consume: (events) => request.consume(events, () => (streamed = true)),
+      });
+      return true;
+    } catch (error) {
+      const aborted = options?.signal?.aborted === true;
+      const code = error instanceof CodexApiError ? error.code : undefined;
+      const limitBeforeStart = !streamed && code === "websocket_connection_limit_reached";
+      if (!aborted && code === "previous_response_not_found" && !retriedMissing) {
+        retriedMissing = true;
+        continue;
+      }
+      if (!aborted && limitBeforeStart && !retriedLimit) {
+        retriedLimit = true;
+        continue;
+      }
+      if (aborted || (isCodexNonTransportError(error) && !limitBeforeStart)) throw error;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const errorCode = (failure as { code?: unknown }).code;
+      output.diagnostics = [...(output.diagnostics ?? []), {
+        type: "provider_transport_failure",
+        timestamp: Date.now(),
+        error: {
+          name: failure.name,
+          message: failure.message || failure.name,
+          ...(typeof errorCode === "string" || typeof errorCode === "number" ? { code: errorCode } : {}),
+        },
+        details: {
+          configuredTransport: request.transport,
+          ...(streamed ? {} : { fallbackTransport: "sse" }),
+          eventsEmitted: streamed,
+          phase: streamed ? "after_message_stream_start" : "before_message_stream_start",
+          requestBytes: new TextEncoder().encode(request.json).byteLength,
+        },
+      }];
+      recordWebSocketFailure(cacheSessionId);
+      if (streamed) throw error;
+      return false;
+    }
   }
-  finishWithDone(stream, output, CODEX_TRUNCATED);
 }
 
 /** Streams one Codex request. Never throws: failures end in an `error` event. */
