@@ -24,6 +24,7 @@ const CODEX_LOGIN = {
 
 function codexView(r: RecordedRequest) {
   return {
+    method: r.method,
     url: r.url,
     authorization: r.headers.authorization,
     account: r.headers["chatgpt-account-id"],
@@ -83,23 +84,35 @@ Deno.test("CLI-17 --list-models codex with a ChatGPT login in auth.json equals p
   assertEquals(ours.stdout.split("\n")[1].split(/\s+/).slice(0, 2), ["openai-codex", "gpt-5.6-luna"]);
 });
 
-Deno.test("PROV-02 openai-codex/gpt-6-sol with a ChatGPT login in auth.json via the CLI equals pi 1.6.0's", async () => {
-  requireReferenceCli();
-  const runLogin = (reference: boolean) =>
-    runWireCli({
-      reference,
-      turns: writeReadEditTurns(),
-      settings: { transport: "sse" },
-      auth: { "openai-codex": CODEX_LOGIN },
-      models: (url) => ({ providers: { "openai-codex": { baseUrl: `${url}/backend-api` } } }),
-      args: ["--model", "openai-codex/gpt-6-sol"],
-      env: {},
-      view: codexView,
-    });
-  const [ours, theirs] = await Promise.all([runLogin(false), runLogin(true)]);
-  assertEquals(theirs.code, 0, theirs.stderr);
-  assertEquals(ours.requests.length, 4);
-  assertEquals(ours.requests, theirs.requests);
-  assertEquals(ours.jsonLines, theirs.jsonLines);
-  assertEquals([ours.code, ours.stderr], [theirs.code, theirs.stderr]);
-});
+for (const transport of ["sse", "auto"] as const) {
+  Deno.test(`PROV-02 openai-codex/gpt-6-sol with a ChatGPT login in auth.json via the CLI (transport ${transport}) equals pi 1.6.0's`, async () => {
+    requireReferenceCli();
+    const runLogin = (reference: boolean) =>
+      runWireCli({
+        reference,
+        turns: writeReadEditTurns(),
+        settings: { transport },
+        auth: { "openai-codex": CODEX_LOGIN },
+        models: (url) => ({ providers: { "openai-codex": { baseUrl: `${url}/backend-api` } } }),
+        args: ["--model", "openai-codex/gpt-6-sol"],
+        env: {},
+        view: codexView,
+      });
+    const [ours, theirs] = await Promise.all([runLogin(false), runLogin(true)]);
+    assertEquals(theirs.code, 0, theirs.stderr);
+    assertEquals(ours.requests.length, 4);
+    assertEquals(ours.requests, theirs.requests);
+    assertEquals(ours.jsonLines, theirs.jsonLines);
+    assertEquals([ours.code, ours.stderr], [theirs.code, theirs.stderr]);
+    if (transport === "auto") {
+      // One kept socket: the later requests send only the new items after the previous answer.
+      const bodies = ours.requests.map((r) => (r as { body: Record<string, unknown> }).body);
+      assertEquals(bodies.map((b) => [b.type, typeof b.previous_response_id]), [
+        ["response.create", "undefined"],
+        ["response.create", "string"],
+        ["response.create", "string"],
+        ["response.create", "string"],
+      ]);
+    }
+  });
+}

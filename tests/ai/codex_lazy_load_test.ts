@@ -11,6 +11,7 @@ const REPO = new URL("../../", import.meta.url);
 const CODEX_MODULES = [
   "src/ai/providers/openai_codex_responses.ts",
   "src/ai/providers/openai_codex_request.ts",
+  "src/ai/providers/openai_codex_websocket.ts",
 ].map((path) => new URL(path, REPO).href);
 
 Deno.test("PROV-02 the Codex API modules load lazily: in main.ts's graph only behind a dynamic import", async () => {

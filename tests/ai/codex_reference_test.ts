@@ -22,7 +22,14 @@ import { codexHttpErrorMessage } from "../../src/ai/providers/openai_codex_reque
 import type { AssistantMessage, Context, Model } from "../../src/ai/types.ts";
 import { isContextOverflow } from "../../src/ai/overflow.ts";
 import { normalise } from "./stream_reference.ts";
-import { CODEX_ACCOUNT_ID, CODEX_TOKEN, codexModel, GPT6_COMPAT } from "./codex_support.ts";
+import {
+  CODEX_ACCOUNT_ID,
+  CODEX_TOKEN,
+  codexModel,
+  GPT6_COMPAT,
+  REASONING_TURN,
+  TEXT_TURN,
+} from "./codex_support.ts";
 
 const HISTORY: Context = {
   systemPrompt: "You are terse.",
@@ -64,19 +71,12 @@ const HISTORY: Context = {
   ],
   tools: [READ_TOOL],
 };
-const TEXT_TURN = { content: [{ type: "text" as const, text: "Hello there, friend." }] };
 const SSE = { apiKey: CODEX_TOKEN, transport: "sse" as const };
 
 const CODEX_CASES: WireCase[] = [
   {
     name: "text with reasoning, long session id, caller headers",
-    turn: {
-      content: [
-        { type: "thinking", thinking: "Greet.", signature: "enc-reasoning-1" },
-        { type: "text", text: "Hi! How can I help?" },
-      ],
-      usage: { input: 100, output: 20, cacheRead: 40 },
-    },
+    turn: REASONING_TURN,
     context: SIMPLE_CONTEXT,
     model: codexModel("gpt-5.6-sol"),
     options: { ...SSE, reasoning: "high", sessionId: "s".repeat(80), headers: { "x-extra": "1" } },

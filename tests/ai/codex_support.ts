@@ -45,3 +45,15 @@ export function codexModel(id: string, extra: Partial<Model> = {}): (url: string
     ...extra,
   });
 }
+
+/** A plain text answer. */
+export const TEXT_TURN = { content: [{ type: "text" as const, text: "Hello there, friend." }] };
+
+/** An answer with a reasoning item (encrypted content) before its text, and cached input. */
+export const REASONING_TURN = {
+  content: [
+    { type: "thinking" as const, thinking: "Greet.", signature: "enc-reasoning-1" },
+    { type: "text" as const, text: "Hi! How can I help?" },
+  ],
+  usage: { input: 100, output: 20, cacheRead: 40 },
+};
