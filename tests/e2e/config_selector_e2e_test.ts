@@ -5,6 +5,7 @@
  * mode (Tab) and cycle an inherited prompt; Escape closes. Screens (normalised) and the two
  * settings.json files afterwards must be equal. Deliberate difference: 1.6.0 lists a fourth built-in
  * extension, `llama.cpp`, which this build does not have; its row is dropped from 1.6.0's screens.
+ * The list also holds a theme of the agent dir and a prompt folder named in settings.
  * Also: Escape right away writes nothing, and without a terminal the selector is drawn once and
  * `pi config` exits 0 with the settings untouched, as 1.6.0 does.
  */
@@ -29,6 +30,8 @@ async function seed(s: InteractiveScenario): Promise<void> {
     [join(agentDir, "prompts", "review.md")]: "Review it\n",
     [join(root, "toolkit", "package.json")]: JSON.stringify({ name: "toolkit", version: "1.0.0" }),
     [join(root, "toolkit", "prompts", "pkg-prompt.md")]: "From the package\n",
+    [join(agentDir, "themes", "ocean.json")]: JSON.stringify({ name: "ocean", colors: {} }),
+    [join(root, "extra", "listed.md")]: "Listed in settings\n",
   };
   for (const [path, text] of Object.entries(files)) {
     await Deno.mkdir(join(path, ".."), { recursive: true });
@@ -37,6 +40,7 @@ async function seed(s: InteractiveScenario): Promise<void> {
   const settingsPath = join(agentDir, "settings.json");
   const settings = JSON.parse(await Deno.readTextFile(settingsPath));
   settings.packages = [join(root, "toolkit")];
+  settings.prompts = [join(root, "extra")];
   await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
 }
 
@@ -128,9 +132,12 @@ Deno.test("PKG-CONFIG pi config toggles resources and writes settings.json as pi
   const reference = await runScript(true);
   assertSameScreens(STEPS, ours.screens, reference.screens);
   assertEquals(ours.settings, reference.settings);
+  for (const row of ["    Themes", "      [x] ocean.json", "  User settings", "      [x] listed.md"]) {
+    assertStringIncludes(ours.screens[0], `\n${row}\n`);
+  }
   const global = JSON.parse(ours.settings.global);
   assertEquals(global.skills, ["-skills/my-skill/SKILL.md"]);
-  assertEquals(global.prompts, ["-prompts/review.md"]);
+  assertEquals(global.prompts, ["<root>/extra", "-prompts/review.md"]);
   assertEquals(global.extensions, ["-builtin:mcp"]);
   assertEquals(global.packages, [{ source: "<root>/toolkit", prompts: ["-prompts/pkg-prompt.md"] }]);
   assertEquals(JSON.parse(ours.settings.project).prompts, [
