@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ef78b0e79d84";
+export const DOCUMENTATION_HASH = "5a62dd47ab0d";
