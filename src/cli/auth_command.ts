@@ -351,6 +351,14 @@ async function logout(args: string[], ctx: SubcommandContext): Promise<number> {
     ? loginProviderName(provider)
     : registry.getProviderDisplayName(provider);
   const stored = auth.get(provider);
+  const known = ACCOUNT_LOGIN_PROVIDERS.includes(provider) ||
+    registry.getAll().some((m) => m.provider === provider);
+  if (!stored && !known) {
+    io.stderr(
+      `Unknown provider "${provider}".\nStored credentials: ${auth.list().sort().join(", ") || "none"}\n`,
+    );
+    return 1;
+  }
   if (!stored) {
     io.stdout(
       `No stored credentials for ${name}. Environment variables and models.json config are unchanged.\n`,

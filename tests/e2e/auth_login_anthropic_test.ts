@@ -161,6 +161,11 @@ Deno.test("CLI-1.6-AUTH e2e pi auth login: cancelled by end of input, refused si
     assertEquals(unknown.code, 1);
     assert(unknown.stderr.startsWith('Unknown provider "no-such-provider".\nProviders: '), unknown.stderr);
     assert(unknown.stderr.includes(", anthropic, "), unknown.stderr);
+    assertEquals(await runPi(["auth", "logout", "no-such-provider"], env), {
+      code: 1,
+      stdout: "",
+      stderr: 'Unknown provider "no-such-provider".\nStored credentials: none\n',
+    });
   } finally {
     await server.close();
     await env.cleanup();
