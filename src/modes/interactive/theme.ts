@@ -92,6 +92,7 @@ export class Theme {
   #data: ThemeData;
   #sourcePath?: string;
   #ansi: Map<string, string>;
+  #version = 0;
 
   /** Resolves `data` (variables included) for `colorMode`; a bad colour or reference throws. */
   constructor(data: ThemeData, colorMode: TerminalColorMode, sourcePath?: string) {
@@ -116,6 +117,14 @@ export class Theme {
     return this.#data;
   }
 
+  /**
+   * How many times the colours changed ({@link Theme.replace}). Components that keep coloured text
+   * compare it on `invalidate()` to know when to build their text again.
+   */
+  get version(): number {
+    return this.#version;
+  }
+
   /** The background the theme is made for (its `appearance`; dark when it does not say). */
   get appearance(): "dark" | "light" {
     return this.#data.appearance ?? "dark";
@@ -130,6 +139,7 @@ export class Theme {
     this.#data = data;
     this.#sourcePath = sourcePath;
     this.#ansi = ansi;
+    this.#version++;
   }
 
   /** The opening escape sequence of a token (empty for an unknown token). */
