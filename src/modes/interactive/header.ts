@@ -95,6 +95,7 @@ export function headerText(theme: Theme, version: string, expanded: boolean, sho
 /** The header component: its text follows {@link StartupHeader.setExpanded}. */
 export class StartupHeader extends Text implements Component {
   #expanded = false;
+  #themeVersion: number;
 
   /** A header for `version`; `showDetails` is false under quietStartup: "header". */
   constructor(
@@ -103,6 +104,16 @@ export class StartupHeader extends Text implements Component {
     private readonly showDetails: boolean,
   ) {
     super(headerText(theme, version, false, showDetails), 1, 0);
+    this.#themeVersion = theme.version;
+  }
+
+  /** After a theme change the header is coloured again (1.6.0 builds it on demand). */
+  override invalidate(): void {
+    if (this.theme.version !== this.#themeVersion) {
+      this.#themeVersion = this.theme.version;
+      this.setText(headerText(this.theme, this.version, this.#expanded, this.showDetails));
+    }
+    super.invalidate();
   }
 
   /** Shows the full key list (true) or the compact hints. */
