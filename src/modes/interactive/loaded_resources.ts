@@ -44,6 +44,9 @@ const isPackage = (info?: SourceInfo) => {
 /** The loaded-resources block between the header and the chat. */
 export class LoadedResources extends Container {
   #sections: ExpandableSection[] = [];
+  /** What {@link show} was given, to list again in new colours after a theme change. */
+  #shown?: [AgentSession, ExtensionHost | undefined, boolean, boolean];
+  #themeVersion = -1;
 
   /** An empty block; {@link show} fills it. */
   constructor(private readonly theme: Theme, private readonly home?: string) {
@@ -52,7 +55,14 @@ export class LoadedResources extends Container {
 
   /** Expands or collapses every section (Ctrl+O). */
   setExpanded(expanded: boolean): void {
+    if (this.#shown) this.#shown[3] = expanded;
     for (const section of this.#sections) section.setExpanded(expanded);
+  }
+
+  /** After a theme change the block is listed again (1.6.0 builds its text on demand). */
+  override invalidate(): void {
+    if (this.#shown && this.theme.version !== this.#themeVersion) this.show(...this.#shown);
+    super.invalidate();
   }
 
   /** Lists `session`'s resources (when `listing`) and their problems, replacing what was shown. */
@@ -62,6 +72,8 @@ export class LoadedResources extends Container {
     listing: boolean,
     expanded: boolean,
   ): void {
+    this.#shown = [session, extensions, listing, expanded];
+    this.#themeVersion = this.theme.version;
     this.clear();
     this.#sections = [];
     const loader = session.resourceLoader;
