@@ -145,16 +145,7 @@ Deno.test("RES-08 e2e /settings Theme: moving the cursor previews, Enter saves l
     await s.pane.keys("Enter");
     await s.pane.waitFor((t) => t.includes("Color theme for the interface"), TIMEOUTS.step, "the menu again");
     await waitForColour(s, lightBorder, "the light theme chosen");
-    // The settings manager writes in the background: poll the file.
-    const path = join(s.agent.agentDir, "settings.json");
-    const deadline = Date.now() + TIMEOUTS.step;
-    let theme: unknown;
-    while (Date.now() < deadline) {
-      theme = JSON.parse(await Deno.readTextFile(path)).theme;
-      if (theme !== undefined) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assertEquals(theme, "light");
+    assertEquals(await savedTheme(s, "light"), "light");
   } finally {
     await s.close();
   }
@@ -203,3 +194,59 @@ Deno.test("RES-08 e2e a broken theme file: [Theme conflicts] under the header an
     await screenWith(true),
   );
 });
+
+/** An extension whose /light command switches themes through ctx.ui, and says what it got. */
+const THEME_EXTENSION = `
+export default function (pi) {
+  pi.registerCommand("light", {
+    handler: async (_args, ctx) => {
+      const missing = ctx.ui.getTheme("nope");
+      const light = ctx.ui.getTheme("light");
+      const result = ctx.ui.setTheme("light");
+      ctx.ui.notify("setTheme=" + JSON.stringify(result) + " getTheme=" + (light && light.name) + "/" + missing + " now=" + ctx.ui.theme.name, "info");
+    },
+  });
+}
+`;
+
+Deno.test("RES-08 e2e an extension's ctx.ui.setTheme switches the screen and saves the setting, as pi 1.6.0", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario([], {
+      reference,
+      settings: { theme: "dark" },
+      width: 80,
+      height: 24,
+    });
+    try {
+      const extension = join(s.agent.root, "theme_ext.ts");
+      await Deno.writeTextFile(extension, THEME_EXTENSION);
+      await s.pane.command(s.piCommand(["--tui-mode", "regular", "-e", extension]));
+      await s.pane.waitFor((t) => t.includes("/200k"), TIMEOUTS.start, "the start-up screen");
+      await s.pane.command("/light");
+      await s.pane.waitFor((t) => t.includes("now=light"), TIMEOUTS.step, "the extension's notice");
+      await s.pane.settle();
+      const screen = await colouredScreen(s);
+      // From the header on (the command line above it differs).
+      return { screen: screen.slice(screen.indexOf("\n\n")), theme: await savedTheme(s, "light") };
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  assert(ours.screen.includes('setTheme={"success":true} getTheme=light/undefined now=light'), ours.screen);
+  assertEquals(ours.theme, "light");
+  assertEquals(ours, await run(true));
+});
+
+/** The `theme` of settings.json once it is `expected` (the settings manager writes in the background), else the last seen. */
+async function savedTheme(s: InteractiveScenario, expected: string): Promise<unknown> {
+  const path = join(s.agent.agentDir, "settings.json");
+  const deadline = Date.now() + TIMEOUTS.step;
+  let theme: unknown;
+  while (Date.now() < deadline) {
+    theme = JSON.parse(await Deno.readTextFile(path)).theme;
+    if (theme === expected) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return theme;
+}
