@@ -20,6 +20,7 @@ import type { AuthInteraction } from "./oauth/auth_interaction.ts";
 import { ModelRegistry, type ProviderConfigInput } from "./model_registry.ts";
 import { loadBuiltinModels } from "../ai/model_catalog.ts";
 import { getAgentDir } from "./paths.ts";
+import { loadBuiltinOAuthProviders } from "./oauth/builtin_oauth.ts";
 
 /** Options of {@link ModelRuntime.create}. */
 export interface CreateModelRuntimeOptions {
@@ -144,6 +145,10 @@ export class ModelRuntime {
   static async create(options: CreateModelRuntimeOptions = {}): Promise<ModelRuntime> {
     await loadBuiltinModels(options.builtinProviders);
     const auth = AuthStorage.create(options.authPath ?? join(getAgentDir(), "auth.json"));
+    // A stored OAuth login may adjust its provider's models (Copilot: the account's host and model list), so
+    // its flow is loaded before the registry reads them; without OAuth logins nothing is imported.
+    const oauthIds = Object.entries(auth.getAll()).filter(([, c]) => c.type === "oauth").map(([id]) => id);
+    if (oauthIds.length > 0) await loadBuiltinOAuthProviders(oauthIds);
     const modelsPath = options.modelsPath === undefined
       ? join(getAgentDir(), "models.json")
       : options.modelsPath;
