@@ -109,3 +109,36 @@ Deno.test("AUTH-04 github-copilot: base URL from the token, enterprise domains f
   assertEquals(normalizeGitHubDomain("   "), null);
   assertEquals(normalizeGitHubDomain("https://exa mple.com"), null);
 });
+
+Deno.test("AUTH-04 github-copilot: a stored login gives the runtime's Copilot models the account's host and list", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const authPath = `${dir}/auth.json`;
+    await Deno.writeTextFile(
+      authPath,
+      JSON.stringify({
+        "github-copilot": {
+          type: "oauth",
+          refresh: "r",
+          access: "tid=1;proxy-ep=proxy.business.githubcopilot.com;",
+          expires: 4102444800000,
+          availableModelIds: ["gemini-3.8-flash", "claude-haiku-4.5"],
+        },
+      }),
+    );
+    await Deno.chmod(authPath, 0o600);
+    const { ModelRuntime } = await import("../../../src/config/model_runtime.ts");
+    const runtime = await ModelRuntime.create({
+      authPath,
+      modelsPath: null,
+      builtinProviders: ["github-copilot"],
+    });
+    const copilot = runtime.modelRegistry.getAll().filter((m) => m.provider === "github-copilot");
+    assertEquals(copilot.map((m) => [m.id, m.baseUrl]).sort(), [
+      ["claude-haiku-4.5", "https://api.business.githubcopilot.com"],
+      ["gemini-3.8-flash", "https://api.business.githubcopilot.com"],
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
