@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "5a62dd47ab0d";
+export const DOCUMENTATION_HASH = "3569f91de057";
