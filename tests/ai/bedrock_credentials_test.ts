@@ -103,12 +103,33 @@ async function withHome(
   try {
     await Deno.mkdir(`${home}/.aws/sso/cache`, { recursive: true });
     for (const [path, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${home}/${path}`, render(text, home, base));
+      const full = `${home}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(full, render(text, home, base));
     }
     await fn(home);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+}
+
+/** What of a DPoP proof must match (as capture_aws_credentials.mjs's dpopView). */
+function dpopView(proof: string): string {
+  const [header, payload] = proof.split(".").slice(0, 2).map((part) =>
+    JSON.parse(
+      new TextDecoder().decode(
+        Uint8Array.from(atob(part.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)),
+      ),
+    )
+  );
+  return JSON.stringify({
+    alg: header.alg,
+    typ: header.typ,
+    jwk: Object.keys(header.jwk),
+    htm: payload.htm,
+    htu: payload.htu.replace(/:\d+\//, ":<port>/"),
+    claims: Object.keys(payload),
+  });
 }
 
 /** What must match between the SDK's request and ours (transport and SDK telemetry aside). */
@@ -129,6 +150,7 @@ function view(request: CapturedRequest | AwsRequest): Record<string, unknown> {
     "x-amz-sso_bearer_token": h["x-amz-sso_bearer_token"],
     "x-aws-ec2-metadata-token": h["x-aws-ec2-metadata-token"],
     "x-aws-ec2-metadata-token-ttl-seconds": h["x-aws-ec2-metadata-token-ttl-seconds"],
+    dpop: h.dpop && !h.dpop.startsWith("{") ? dpopView(h.dpop) : h.dpop,
     authorization: scope ? { scope, signed } : h.authorization,
   };
 }
@@ -171,6 +193,20 @@ for (const captured of CAPTURE) {
         const second = await bedrockCall(bedrock.url, env, captured.profile);
         assertEquals([second.stopReason, second.errorMessage], ["stop", undefined]);
         assertEquals(aws.requests.length, captured.requests.length);
+        if (captured.name === "login-session-refresh") {
+          const cacheDir = `${home}/.aws/login/cache`;
+          const [file] = [...Deno.readDirSync(cacheDir)];
+          const written = JSON.parse(await Deno.readTextFile(`${cacheDir}/${file.name}`));
+          assertEquals([
+            written.accessToken.sessionToken,
+            written.refreshToken,
+            written.accessToken.accountId,
+          ], [
+            "login-refreshed-session-token",
+            "login-new-refresh",
+            "123456789012",
+          ]);
+        }
         if (captured.name === "sso-session-refresh") {
           const cacheDir = `${home}/.aws/sso/cache`;
           const [file] = [...Deno.readDirSync(cacheDir)];
@@ -378,7 +414,9 @@ Deno.test("PROV-01 Bedrock credentials: broken or missing files and refusals nam
       );
       await expectError(
         "login",
-        'AWS profile "login" uses an AWS console login session (login_session), which is not available in this build yet; use access keys, SSO, a role, credential_process or AWS_BEARER_TOKEN_BEDROCK',
+        `The AWS login token cache file ${home}/.aws/login/cache/${await sha256(
+          "arn:aws:iam::123456789012:user/me",
+        )}.json does not exist; please re-authenticate using aws login`,
       );
       await expectError(
         "webfile",
@@ -474,6 +512,11 @@ Deno.test("PROV-01 Bedrock credentials: a default profile with only a region let
     );
   });
 });
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 async function sha1(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));

@@ -2,7 +2,7 @@
  * Start-up stays as it was with every cloud credential source in (issue 17): no static import
  * chain from main.ts reaches the Bedrock credential chain or Vertex's ADC modules (they load with
  * their provider, at its first request), and within them the sources a request may not need —
- * STS, SSO, container/IMDS, external accounts, the metadata server, AWS-sourced subject tokens —
+ * STS, SSO, console login sessions, container/IMDS, external accounts, the metadata server, AWS-sourced subject tokens —
  * load only when a credential of that kind is used.
  */
 import { assert, assertEquals } from "../support/assert.ts";
@@ -22,6 +22,7 @@ const ON_DEMAND: [string, string][] = [
   ["bedrock.ts", "bedrock_credentials_sts.ts"],
   ["bedrock.ts", "bedrock_credentials_sso.ts"],
   ["bedrock.ts", "bedrock_credentials_remote.ts"],
+  ["bedrock.ts", "bedrock_credentials_login.ts"],
   ["google_vertex.ts", "google_vertex_auth_external.ts"],
   ["google_vertex.ts", "google_vertex_auth_metadata.ts"],
   ["google_vertex.ts", "google_vertex_auth_aws.ts"],

@@ -72,11 +72,38 @@ function verifyStsSignature(request: AwsRequest): Response | undefined {
   return undefined;
 }
 
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(b64 + "=".repeat((4 - b64.length % 4) % 4)), (c) => c.charCodeAt(0));
+}
+
+/** Checks a DPoP proof's ES256 signature against the key in its own header, and its claims. */
+async function verifyDpop(proof: string, path: string): Promise<Response | undefined> {
+  const deny = (message: string) => Response.json({ error: "INVALID_DPOP", message }, { status: 400 });
+  const [header, payload, signature] = proof.split(".");
+  if (!signature) return deny("missing DPoP proof");
+  const head = JSON.parse(new TextDecoder().decode(fromBase64Url(header)));
+  const claims = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
+  const key = await crypto.subtle.importKey("jwk", head.jwk, { name: "ECDSA", namedCurve: "P-256" }, false, [
+    "verify",
+  ]);
+  const valid = await crypto.subtle.verify(
+    { name: "ECDSA", hash: "SHA-256" },
+    key,
+    fromBase64Url(signature),
+    new TextEncoder().encode(`${header}.${payload}`),
+  );
+  if (!valid || head.alg !== "ES256" || claims.htm !== "POST" || !String(claims.htu).endsWith(path)) {
+    return deny("DPoP proof invalid");
+  }
+  return undefined;
+}
+
 /** Starts the fake on a free port of 127.0.0.1. */
 export function startFakeAws(): FakeAws {
   const failures = new Map<string, { status: number; body: string }>();
   const fake: Omit<FakeAws, "url" | "requests" | "close"> = { lifetimeS: 3600, failures };
-  const server = serveRecording((request) => {
+  const server = serveRecording(async (request) => {
     const { headers, body } = request;
     const url = new URL(request.url, "http://fake");
     const expiry = new Date(Date.now() + fake.lifetimeS * 1000);
@@ -125,6 +152,20 @@ export function startFakeAws(): FakeAws {
           sessionToken: "sso-session-token",
           expiration: expiry.getTime(),
         },
+      });
+    }
+    if (url.pathname === "/v1/token") {
+      const proof = await verifyDpop(headers.dpop ?? "", `${new URL(request.url, "http://x").pathname}`);
+      if (proof) return proof;
+      return Response.json({
+        accessToken: {
+          accessKeyId: FAKE_AWS_CREDENTIALS.accessKeyId,
+          secretAccessKey: FAKE_AWS_CREDENTIALS.secretAccessKey,
+          sessionToken: "login-refreshed-session-token",
+        },
+        tokenType: "aws_sigv4",
+        expiresIn: 900,
+        refreshToken: "login-new-refresh",
       });
     }
     if (url.pathname === "/token") {

@@ -22,7 +22,9 @@ export interface RecordingServer {
 }
 
 /** Serves `answer` on 127.0.0.1, recording each request first. */
-export function serveRecording(answer: (request: CloudRequest) => Response): RecordingServer {
+export function serveRecording(
+  answer: (request: CloudRequest) => Response | Promise<Response>,
+): RecordingServer {
   const requests: CloudRequest[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
@@ -36,7 +38,7 @@ export function serveRecording(answer: (request: CloudRequest) => Response): Rec
       body: await req.text(),
     };
     requests.push(request);
-    return answer(request);
+    return await answer(request);
   });
   return {
     url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,

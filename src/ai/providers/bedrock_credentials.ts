@@ -7,7 +7,7 @@
  *
  * A profile resolves as the SDK's `fromIni`: role assumption (`role_arn` with `source_profile`
  * chains or `credential_source`), static keys, `web_identity_token_file`, `credential_process`,
- * IAM Identity Center (SSO). Temporary credentials are kept until five minutes before they expire.
+ * IAM Identity Center (SSO), console login sessions (`login_session`). Temporary credentials are kept until five minutes before they expire.
  * Secrets never reach an error message.
  *
  * @module
@@ -249,9 +249,10 @@ async function resolveProfile(
     return await cachedCredentials(key, () => sso.ssoCredentials(profile, settings, ctx.files, ctx.env));
   }
   if (settings.login_session !== undefined) {
-    throw new BedrockCredentialsError(
-      `AWS profile "${profile}" uses an AWS console login session (login_session), which is not available in this build yet; ` +
-        "use access keys, SSO, a role, credential_process or AWS_BEARER_TOKEN_BEDROCK",
+    const { loginCredentials, loginTokenPath } = await import("./bedrock_credentials_login.ts");
+    return await cachedCredentials(
+      `login|${await loginTokenPath(settings.login_session, ctx.env)}`,
+      () => loginCredentials(profile, settings, ctx.region, ctx.env),
     );
   }
   throw new BedrockCredentialsError(`AWS profile "${profile}" has no credentials`);
