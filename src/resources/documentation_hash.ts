@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3569f91de057";
+export const DOCUMENTATION_HASH = "ef52728719a1";
