@@ -18,6 +18,11 @@ export interface BuiltinOAuthFlow {
   name: string;
   /** Imports the flow's module and returns its provider. */
   load: () => Promise<OAuthProviderInterface>;
+  /**
+   * The provider has `modifyModels` (e.g. an account-specific base URL): with a stored login its flow
+   * must be loaded before the model registry is built, see {@link loadModelModifyingOAuthFlows}.
+   */
+  modifiesModels?: boolean;
 }
 
 /** Built-in flows by provider id. */
@@ -88,4 +93,14 @@ export async function loadOAuthProvider(id: string): Promise<OAuthProviderInterf
 /** Loads the built-in flows of every id in `ids` that has one (e.g. the OAuth entries of auth.json). */
 export async function loadBuiltinOAuthProviders(ids: Iterable<string>): Promise<void> {
   await Promise.all([...ids].filter(hasBuiltinOAuthFlow).map((id) => loadOAuthProvider(id)));
+}
+
+/**
+ * Loads the flows among `ids` (e.g. the providers with an OAuth entry in auth.json) whose provider
+ * changes its models after login, so that the next model-registry refresh applies `modifyModels`.
+ * Flows that only turn the login into a key stay unloaded until a request needs them.
+ */
+export async function loadModelModifyingOAuthFlows(ids: Iterable<string>): Promise<void> {
+  const wanted = [...ids].filter((id) => hasBuiltinOAuthFlow(id) && BUILTIN_OAUTH_FLOWS[id].modifiesModels);
+  await loadBuiltinOAuthProviders(wanted);
 }

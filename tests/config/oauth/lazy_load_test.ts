@@ -29,3 +29,26 @@ Deno.test("AUTH-04 OAuth login modules stay off the start-up path", async () => 
   const table = staticClosure(graph, href("src/config/oauth/builtin_oauth.ts"));
   assertEquals(LAZY.filter((module) => table.has(href(module))), []);
 });
+
+Deno.test("AUTH-04 built-in flows load on demand and register; runtime registrations win", async () => {
+  const { BUILTIN_OAUTH_FLOWS, builtinOAuthProviderIds, loadModelModifyingOAuthFlows, loadOAuthProvider } =
+    await import("../../../src/config/oauth/builtin_oauth.ts");
+  const { getOAuthProvider, registerOAuthProvider, resetOAuthProviders } = await import(
+    "../../../src/config/oauth_registry.ts"
+  );
+  for (const id of ["anthropic", "openai-codex"]) assert(builtinOAuthProviderIds().includes(id), id);
+  // Anthropic and OpenAI Codex change no models: nothing is loaded for them ahead of a request.
+  assertEquals(BUILTIN_OAUTH_FLOWS.anthropic.modifiesModels, undefined);
+  await loadModelModifyingOAuthFlows(["anthropic", "openai-codex"]);
+  assertEquals(getOAuthProvider("anthropic"), undefined);
+  const loaded = await loadOAuthProvider("anthropic");
+  assertEquals([loaded?.id, loaded?.name], ["anthropic", "Anthropic (Claude Pro/Max)"]);
+  assertEquals(getOAuthProvider("anthropic"), loaded);
+  const custom = { ...loaded!, name: "Custom" };
+  registerOAuthProvider(custom);
+  assertEquals((await loadOAuthProvider("anthropic"))?.name, "Custom");
+  // A model refresh drops runtime registrations; the loaded built-in comes back.
+  resetOAuthProviders();
+  assertEquals(getOAuthProvider("anthropic"), loaded);
+  assertEquals(await loadOAuthProvider("no-such-provider"), undefined);
+});
