@@ -20,6 +20,10 @@ export type ModuleNamespace = Record<string, unknown>;
 const HOST_MODULES: Readonly<Record<string, () => Promise<ModuleNamespace>>> = {
   "@earendil-works/pi-coding-agent": () => import("./compat/coding_agent.ts"),
   "@earendil-works/pi-ai": () => import("./compat/pi_ai.ts"),
+  "@earendil-works/pi-ai/models": () => import("./compat/pi_ai_models.ts"),
+  "@earendil-works/pi-ai/oauth": () => import("./compat/pi_ai_oauth.ts"),
+  "@earendil-works/pi-ai/providers/all": () => import("./compat/pi_ai_providers_all.ts"),
+  "@earendil-works/pi-mcp": () => import("./compat/pi_mcp.ts"),
   "@earendil-works/pi-tui": () => import("./compat/pi_tui.ts"),
   "@earendil-works/pi-agent-core": () => import("./compat/agent_core.ts"),
   "typebox": () => import("./compat/typebox.ts"),
