@@ -1,0 +1,139 @@
+/**
+ * Export conformance of the module names extensions import (issue 16): for each name pi 1.6.0
+ * hands extensions, the value exports an extension gets from it here, through the same generated
+ * shim the loader writes (host_modules.ts), compared with what 1.6.0 gives under Node.
+ *
+ * - tests/fixtures/extensions/module_exports/reference_exports.json: 1.6.0's value exports per name
+ *   (captured by capture_module_exports.mjs in that folder; when the reference is installed the
+ *   test re-captures and compares).
+ * - tests/fixtures/extensions/module_exports/missing.json: per name, the 1.6.0 exports we do not
+ *   provide yet. The test asserts the missing set equals it exactly, so a name added to a shim
+ *   forces the list to shrink and a name lost fails. Regenerate after adding names:
+ *   `deno run -A tests/extensions/module_exports_test.ts --write` (review the diff: it may only
+ *   lose entries).
+ *
+ * `deno run -A tests/extensions/module_exports_test.ts` prints present/missing counts per name.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findReference } from "../../scripts/reference/locate.ts";
+import {
+  hostModuleName,
+  hostModuleNames,
+  publishHostImport,
+  shimSource,
+} from "../../src/extensions/host_modules.ts";
+import { assertEquals } from "../support/assert.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/extensions/module_exports/", import.meta.url));
+const REFERENCE_PATH = join(FIXTURES, "reference_exports.json");
+const MISSING_PATH = join(FIXTURES, "missing.json");
+const CAPTURE = join(FIXTURES, "capture_module_exports.mjs");
+
+type NameLists = Record<string, string[]>;
+
+function readLists(path: string): NameLists {
+  return JSON.parse(Deno.readTextFileSync(path)) as NameLists;
+}
+
+/** What `import * as m from "<name>"` gives an extension here: the loader's shim, imported. */
+async function extensionView(specifier: string, dir: string): Promise<string[]> {
+  const name = hostModuleName(specifier);
+  if (!name) throw new Error(`${specifier} is not a module name extensions can import`);
+  const namespace = await publishHostImport({ name, names: "*" });
+  if (!namespace) throw new Error(`${name}: no namespace for a "*" import`);
+  const file = join(dir, `${name.replace(/[^A-Za-z0-9]+/g, "_")}.mjs`);
+  await Deno.writeTextFile(file, shimSource(name, namespace));
+  const shim = await import(`file://${file}`) as Record<string, unknown>;
+  return Object.keys(shim).filter((key) => key !== "default").sort();
+}
+
+/** Per module name of the reference: the names 1.6.0 exports that our shim lacks. */
+async function missingNames(): Promise<{ missing: NameLists; present: Record<string, number> }> {
+  const reference = readLists(REFERENCE_PATH);
+  const dir = await Deno.makeTempDir({ prefix: "pi-module-exports-" });
+  try {
+    const missing: NameLists = {};
+    const present: Record<string, number> = {};
+    for (const [specifier, names] of Object.entries(reference)) {
+      const ours = new Set(await extensionView(specifier, dir));
+      missing[specifier] = names.filter((key) => !ours.has(key));
+      present[specifier] = names.length - missing[specifier].length;
+    }
+    return { missing, present };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("EXT-MODULES every module name 1.6.0 hands extensions resolves here, under both scopes", () => {
+  const reference = Object.keys(readLists(REFERENCE_PATH));
+  const canonical = new Set(hostModuleNames());
+  for (const specifier of reference) {
+    const name = hostModuleName(specifier);
+    assertEquals(name !== undefined && canonical.has(name), true, `${specifier} resolves to a host module`);
+    if (specifier.startsWith("@earendil-works/")) {
+      const legacy = `@mariozechner/${specifier.slice("@earendil-works/".length)}`;
+      assertEquals(hostModuleName(legacy), name, `${legacy} is the same module as ${specifier}`);
+    }
+  }
+  // 1.6.0's aliases: pi-ai's root is its compat entry, @sinclair/typebox is typebox.
+  assertEquals(hostModuleName("@earendil-works/pi-ai/compat"), "@earendil-works/pi-ai");
+  assertEquals(hostModuleName("@sinclair/typebox"), "typebox");
+  assertEquals(hostModuleName("@sinclair/typebox/compile"), "typebox/compile");
+  assertEquals(hostModuleName("@sinclair/typebox/value"), "typebox/value");
+  assertEquals(hostModuleName("@earendil-works/pi-ai/bedrock-provider"), undefined);
+});
+
+Deno.test("EXT-MODULES an extension gets every value export of 1.6.0's modules except the listed missing ones", async () => {
+  const { missing } = await missingNames();
+  const expected = readLists(MISSING_PATH);
+  assertEquals(
+    Object.keys(missing).sort(),
+    Object.keys(expected).sort(),
+    "missing.json lists every module name",
+  );
+  for (const specifier of Object.keys(missing)) {
+    assertEquals(
+      missing[specifier],
+      expected[specifier],
+      `${specifier}: the 1.6.0 exports missing here differ from missing.json (after adding names run ` +
+        "`deno run -A tests/extensions/module_exports_test.ts --write`)",
+    );
+  }
+});
+
+Deno.test("EXT-MODULES reference_exports.json equals what the installed 1.6.0 exports", async () => {
+  const reference = readLists(REFERENCE_PATH);
+  assertEquals(
+    reference["@earendil-works/pi-coding-agent"].length > 100,
+    true,
+    "the capture lists pi's exports",
+  );
+  const ref = findReference();
+  if (!ref) {
+    console.error("!!! reference pi is not installed: reference_exports.json is not compared with it");
+    return;
+  }
+  const out = await new Deno.Command(ref.node, {
+    args: [CAPTURE, "--check"],
+    env: { PI_REFERENCE_DIR: join(ref.nodeModules, "..") },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), reference);
+});
+
+if (import.meta.main) {
+  const { missing, present } = await missingNames();
+  for (const specifier of Object.keys(missing)) {
+    console.log(`${specifier}: ${present[specifier]} present, ${missing[specifier].length} missing`);
+  }
+  if (Deno.args.includes("--write")) {
+    await Deno.writeTextFile(MISSING_PATH, JSON.stringify(missing, null, 2) + "\n");
+    console.log(`wrote ${MISSING_PATH}`);
+  }
+}
