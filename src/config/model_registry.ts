@@ -396,12 +396,15 @@ export class ModelRegistry {
     return { configured: true, source: "models_json_key" };
   }
 
-  /** Display name: registered name → its OAuth name → OAuth provider name → built-in table → id. */
+  /**
+   * Display name: registered name → its OAuth name → built-in table → OAuth provider name → id (a
+   * built-in provider keeps its own name once its login flow is loaded: "Anthropic", not the flow's).
+   */
   getProviderDisplayName(provider: string): string {
     const registered = this.registeredProviders.get(provider);
     const oauthProvider = this.authStorage.getOAuthProviders().find((p) => p.id === provider);
-    return registered?.name ?? registered?.oauth?.name ?? oauthProvider?.name ??
-      BUILT_IN_PROVIDER_DISPLAY_NAMES[provider] ?? provider;
+    return registered?.name ?? registered?.oauth?.name ?? BUILT_IN_PROVIDER_DISPLAY_NAMES[provider] ??
+      oauthProvider?.name ?? provider;
   }
 
   /** API key for a provider from auth storage, else models.json (commands re-run). */
