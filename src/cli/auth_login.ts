@@ -38,12 +38,6 @@ export const ACCOUNT_LOGIN_PROVIDERS: readonly string[] = [
 /** 1.6.0 providers whose only way in is the account sign-in (no API key auth at all). */
 const ACCOUNT_ONLY_PROVIDERS = new Set(["openai-codex"]);
 
-/** 1.6.0's provider names where our display-name table has none. */
-const EXTRA_NAMES: Record<string, string> = {
-  "openai-codex": "OpenAI Codex",
-  "github-copilot": "GitHub Copilot",
-};
-
 /** What `pi auth login` was asked for. */
 export interface LoginRequest {
   provider: string;
@@ -69,7 +63,7 @@ export function parseLoginRequest(args: string[]): LoginRequest | string {
 
 /** The provider's name as 1.6.0 prints it in login messages. */
 export function loginProviderName(provider: string): string {
-  return BUILT_IN_PROVIDER_DISPLAY_NAMES[provider] ?? EXTRA_NAMES[provider] ?? provider;
+  return BUILT_IN_PROVIDER_DISPLAY_NAMES[provider] ?? provider;
 }
 
 /**
