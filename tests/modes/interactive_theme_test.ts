@@ -170,3 +170,21 @@ Deno.test("RES-08 ctx.ui.setTheme: a name switches and is saved; a theme from ge
   });
   assertEquals(extensionThemeByName(themes, "nope"), undefined);
 });
+
+Deno.test("RES-08 /reload: theme files are found again; a run's choice (--use-theme, menu, extension) is kept", () => {
+  let files = [{ json: custom("ocean"), path: "/themes/ocean.json" }];
+  const reloadFiles = () => ({ themes: files, diagnostics: [] });
+  const saved = new ThemeController(loadTheme("dark", "truecolor"), { files, reloadFiles });
+  assertEquals(saved.applySetting("ocean", false), { success: true });
+  files = [{ json: custom("forest"), path: "/themes/forest.json" }];
+  // The saved setting was edited to forest, a theme that appeared since the start.
+  assertEquals(saved.reload("forest"), { success: true });
+  assertEquals([saved.activeName, saved.availableThemes()], ["forest", ["dark", "forest", "light"]]);
+  const chosen = new ThemeController(loadTheme("dark", "truecolor"), { files, reloadFiles });
+  assertEquals(chosen.applySetting("light"), { success: true });
+  assertEquals(chosen.reload("forest"), { success: true });
+  assertEquals(chosen.activeName, "light");
+  assertEquals(chosen.choose("forest"), { success: true });
+  assertEquals(chosen.reload("dark"), { success: true });
+  assertEquals(chosen.activeName, "forest");
+});

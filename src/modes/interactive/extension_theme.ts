@@ -88,7 +88,7 @@ export function setExtensionTheme(
     return themes.setThemeData(theme.data, theme.sourcePath);
   }
   if (typeof themeOrName !== "string") return { success: false, error: "Expected a theme name or a theme" };
-  const result = themes.setThemeName(themeOrName);
+  const result = themes.choose(themeOrName);
   if (result.success && settings.getTheme() !== themeOrName) settings.setTheme(themeOrName);
   return result;
 }

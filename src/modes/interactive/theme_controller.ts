@@ -30,6 +30,8 @@ export interface ThemeControllerOptions {
   files?: readonly ThemeFile[];
   /** Problems found while loading them. */
   diagnostics?: readonly ThemeDiagnostic[];
+  /** Finds the theme files again (for `/reload`). */
+  reloadFiles?: () => { themes: readonly ThemeFile[]; diagnostics: readonly ThemeDiagnostic[] };
   /** The agent dir, whose `themes/<name>.json` of the active theme is watched. */
   agentDir?: string;
   /** `COLORFGBG`, which tells a light terminal from a dark one for a `light/dark` setting. */
@@ -45,8 +47,7 @@ const RELOAD_DELAY_MS = 100;
 export class ThemeController {
   /** The theme every component draws with; its colours change in place on a switch. */
   readonly theme: Theme;
-  /** Problems found while loading the theme files. */
-  readonly diagnostics: readonly ThemeDiagnostic[];
+
   /** Called after the colours changed (the app re-renders). */
   onChange: () => void = () => {};
   readonly #files = new Map<string, ThemeFile>();
@@ -54,19 +55,29 @@ export class ThemeController {
   readonly #appearance: TerminalAppearance;
   #activeName: string;
   #setting?: string;
+  /** A setting chosen in this run (`--use-theme`, the menu, an extension): `/reload` keeps it. */
+  #chosen?: string;
+  #diagnostics: readonly ThemeDiagnostic[];
+  readonly #reloadFiles?: ThemeControllerOptions["reloadFiles"];
   #watcher?: Deno.FsWatcher;
   #reloadTimer?: ReturnType<typeof setTimeout>;
 
   /** Starts with the dark theme; {@link ThemeController.applySetting} picks the configured one. */
   constructor(theme: Theme, options: ThemeControllerOptions = {}) {
     this.theme = theme;
-    this.diagnostics = options.diagnostics ?? [];
+    this.#diagnostics = options.diagnostics ?? [];
+    this.#reloadFiles = options.reloadFiles;
     for (const file of options.files ?? []) {
       if (!this.#files.has(file.json.name)) this.#files.set(file.json.name, file);
     }
     this.#agentDir = options.agentDir;
     this.#appearance = colorFgBgAppearance(options.colorFgBg ?? readEnv("COLORFGBG")) ?? "dark";
     this.#activeName = theme.name;
+  }
+
+  /** Problems found while loading the theme files. */
+  get diagnostics(): readonly ThemeDiagnostic[] {
+    return this.#diagnostics;
   }
 
   /** The name of the theme in use. */
@@ -129,11 +140,37 @@ export class ThemeController {
    * terminal's appearance. No setting, `system` (not in this build) and a malformed pair draw with
    * the dark theme; a theme that fails to load is reported through the result.
    */
-  applySetting(setting: string | undefined): ThemeSwitchResult {
-    if (setting !== undefined) this.#setting = setting;
+  applySetting(setting: string | undefined, chosen = true): ThemeSwitchResult {
+    if (setting !== undefined) {
+      this.#setting = setting;
+      if (chosen) this.#chosen = setting;
+    }
     const name = resolveThemeSetting(setting, this.#appearance);
     if (name === undefined || name === "system") return this.setThemeName(FALLBACK_THEME);
     return this.setThemeName(name);
+  }
+
+  /** Switches to theme `name` as an extension's choice (kept by `/reload`, as 1.6.0). */
+  choose(name: string): ThemeSwitchResult {
+    const result = this.setThemeName(name);
+    if (result.success) this.#setting = this.#chosen = name;
+    return result;
+  }
+
+  /**
+   * `/reload`: finds the theme files again, then applies the setting chosen in this run, else
+   * `saved` (the `theme` setting as now read).
+   */
+  reload(saved: string | undefined): ThemeSwitchResult {
+    const found = this.#reloadFiles?.();
+    if (found) {
+      this.#files.clear();
+      for (const file of found.themes) {
+        if (!this.#files.has(file.json.name)) this.#files.set(file.json.name, file);
+      }
+      this.#diagnostics = found.diagnostics;
+    }
+    return this.applySetting(this.#chosen ?? saved, false);
   }
 
   /** The theme name a setting picks here (its light or dark half for a pair). */

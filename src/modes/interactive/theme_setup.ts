@@ -103,24 +103,29 @@ export async function setUpThemes(
   const packagePaths = run.noThemes
     ? []
     : await packageThemePaths(cwd, run.agentDir, settings).catch(() => []);
-  const trusted = settings.isProjectTrusted();
-  const found = loadThemeFiles({
-    cwd,
-    agentDir: run.agentDir,
-    projectTrusted: trusted,
-    globalSettingsPaths: settings.getGlobalSettings().themes,
-    projectSettingsPaths: trusted ? settings.getProjectSettings().themes : undefined,
-    packagePaths,
-    cliPaths: run.cliPaths,
-    noThemes: run.noThemes,
-  });
+  const find = () => {
+    const trusted = settings.isProjectTrusted();
+    return loadThemeFiles({
+      cwd,
+      agentDir: run.agentDir,
+      projectTrusted: trusted,
+      globalSettingsPaths: settings.getGlobalSettings().themes,
+      projectSettingsPaths: trusted ? settings.getProjectSettings().themes : undefined,
+      packagePaths,
+      cliPaths: run.cliPaths,
+      noThemes: run.noThemes,
+    });
+  };
+  const found = find();
   const controller = new ThemeController(theme, {
     files: found.themes,
     diagnostics: found.diagnostics,
     agentDir: run.agentDir,
+    reloadFiles: find,
   });
+  // --use-theme is this run's choice (kept by /reload); the saved setting is read again on /reload.
   const setting = run.useTheme ?? settings.getThemeSetting();
-  const result = controller.applySetting(setting);
+  const result = controller.applySetting(setting, run.useTheme !== undefined);
   return {
     controller,
     conflicts: formatThemeDiagnostics(found.diagnostics, theme),
