@@ -19,8 +19,8 @@ const WHAT = "keybindings, extensions, skills, prompts, themes, and context file
 export interface ReloadHost extends CommandHost {
   /** The keybindings installed at start-up. */
   readonly keybindings?: AppKeybindings;
-  /** Applies the (reloaded) theme setting, when the app manages themes. */
-  readonly themes?: { applySetting(setting: string | undefined): unknown };
+  /** Reads the theme files again and applies the (reloaded) theme setting, when the app manages themes. */
+  readonly themes?: { reload(setting: string | undefined): unknown };
 }
 
 /** Runs `/reload` in `app`; the outcome (done, refused, failed) is a line in the chat. */
@@ -42,7 +42,7 @@ export async function runReloadCommand(app: ReloadHost): Promise<void> {
   try {
     await reload();
     const keyWarnings = app.keybindings?.reload() ?? [];
-    app.themes?.applySetting(app.session.settingsManager.getTheme());
+    app.themes?.reload(app.session.settingsManager.getThemeSetting());
     // The chat is drawn again from the session (the warnings after it, or they would be cleared).
     await app.sessionReplaced();
     for (const warning of keyWarnings) app.chat.addNotice("warning", warning);
