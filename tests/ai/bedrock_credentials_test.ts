@@ -457,6 +457,14 @@ Deno.test("PROV-01 Bedrock credentials: broken or missing files and refusals nam
         },
       );
       assertEquals(aws.requests.at(-1)?.headers.authorization, "container-auth-token");
+      // A config file that cannot be read (here a folder) is named with the reason.
+      await Deno.mkdir(`${home}/config-dir`);
+      const unreadable = await errorOf(
+        { ...env, AWS_CONFIG_FILE: `${home}/config-dir` },
+        bedrock.url,
+        "base",
+      );
+      assert(unreadable.startsWith(`Could not read AWS file ${home}/config-dir: `), unreadable);
       for (const message of messages) {
         for (const secret of SECRETS) assert(!message.includes(secret), `${secret} in: ${message}`);
       }

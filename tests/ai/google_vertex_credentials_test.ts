@@ -287,6 +287,14 @@ Deno.test("PROV-01 Vertex credentials: broken sources and refusals name the file
         { ...external, credential_source: { executable: { command: "echo hi" } } },
         "The credential_source of <adc> runs an executable; set GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1 to allow it",
       );
+      await expectError(
+        { ...external, credential_source: { certificate: { use_default_certificate_config: true } } },
+        "Google credentials of <adc> use an X.509 certificate credential_source, which is not available in this build yet",
+      );
+      await expectError(
+        { ...external, credential_source: {} },
+        "The credential_source of <adc> names no file, url, executable or AWS environment",
+      );
       google.failures.set("/v1/token", {
         status: 400,
         body: { error: "invalid_grant", error_description: "The audience in ID Token does not match." },
