@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { registerSessionResourceCleanup } from "../session_resources.ts";
 import type { AssistantMessage, Model } from "../types.ts";
 import { convertResponsesMessages, type ResponsesInputItem } from "./openai_responses_convert.ts";
 
@@ -88,6 +89,9 @@ export function closeCodexWebSockets(sessionId?: string): void {
   if (sessionId === undefined) sseSessions.clear();
   else sseSessions.delete(sessionId);
 }
+
+// A disposed session closes its sockets at once instead of after the idle timer.
+registerSessionResourceCleanup(closeCodexWebSockets);
 
 function closeQuietly(socket: WebSocket, reason = "done"): void {
   try {
