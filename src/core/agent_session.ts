@@ -12,6 +12,7 @@ import type { Agent } from "../agent/agent.ts";
 import type { AgentEvent, AgentMessage, AgentState, AgentThinkingLevel } from "../agent/types.ts";
 import { clampThinkingLevel, getSupportedThinkingLevels, THINKING_LEVELS } from "../ai/thinking.ts";
 import { modelsAreEqual } from "../ai/model_equality.ts";
+import { cleanupSessionResources } from "../ai/session_resources.ts";
 import type { AssistantMessage, ImageContent, Model, TextContent } from "../ai/types.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
 import type { ModelRuntime } from "../config/model_runtime.ts";
@@ -210,12 +211,13 @@ export class AgentSession {
     };
   }
 
-  /** Detaches from the agent and drops all listeners. */
+  /** Detaches from the agent, drops all listeners and releases what providers kept for the session. */
   dispose(): void {
     for (const hook of this.#disposers.splice(0)) hook();
     this.#unsubscribeAgent?.();
     this.#unsubscribeAgent = undefined;
     this.#listeners = [];
+    cleanupSessionResources(this.sessionId);
   }
 
   #emit(event: AgentSessionEvent): void {
