@@ -93,6 +93,7 @@ export async function runConfigCommand(argv: string[], ctx: SubcommandContext): 
     cwd: ctx.cwd,
     agentDir: ctx.agentDir,
     writeScope: options.local ? "project" : "global",
+    warn: (message) => io.stderr(`${yellow(message)}\n`),
   });
   for (const { path, scope, error } of settingsManager.drainErrors()) {
     io.stderr(`${red(`Error: could not save ${path ?? `${scope} settings`}: ${error.message}`)}\n`);

@@ -11,11 +11,9 @@ import { CONFIG_DIR_NAME } from "../config/paths.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
 import { discoverInFolder, folderEntries } from "../extensions/discovery.ts";
 import { AVAILABLE_BUILTINS, BUILTIN_PREFIX } from "../resources/builtin_extensions.ts";
-import {
-  type PackageResourceType,
-  resolvePackageResources,
-} from "../resources/packages/package_resources.ts";
+import type { PackageResourceType } from "../resources/packages/package_resources.ts";
 import { packageHomeDir, resolveLocalPath } from "../resources/packages/package_source.ts";
+import { resolvePackagesAtStartup } from "../resources/packages/package_startup.ts";
 import {
   applyPatterns,
   type ResolvedResource,
@@ -123,24 +121,28 @@ function overrideFor(entries: readonly string[], path: string): boolean | undefi
 
 /**
  * Resolves what `settingsManager` configures (its project layer only when it is trusted), as
- * 1.6.0's `DefaultPackageManager.resolve()` does for `pi config`. Packages that are not installed
- * are left out.
+ * 1.6.0's `DefaultPackageManager.resolve()` does for `pi config`: configured npm and git packages
+ * that are not installed are installed first; one that cannot be is reported through `warn` and
+ * left out.
  */
-export function resolveConfigResources(
+export async function resolveConfigResources(
   settingsManager: SettingsManager,
   cwd: string,
   agentDir: string,
-): ConfigResources {
+  warn: (message: string) => void,
+): Promise<ConfigResources> {
   const projectTrusted = settingsManager.isProjectTrusted();
   const home = packageHomeDir();
   const global = settingsManager.getGlobalSettings();
   const project = projectTrusted ? settingsManager.getProjectSettings() : {};
-  const packages = resolvePackageResources({
+  const packages = await resolvePackagesAtStartup({
     cwd,
     agentDir,
     globalPackages: global.packages ?? [],
     projectPackages: project.packages ?? [],
     homeDir: home,
+    npmCommand: settingsManager.getGlobalSettings().npmCommand,
+    warn,
   });
   const local = resolveLocalResources({
     cwd,

@@ -25,6 +25,8 @@ export interface ConfigSelectorRunOptions {
   cwd: string;
   agentDir: string;
   writeScope: ConfigWriteScope;
+  /** Prints a warning (a package that could not be installed). */
+  warn: (message: string) => void;
   /** The terminal (tests pass a virtual one). */
   terminal?: Terminal;
 }
@@ -37,10 +39,18 @@ export async function openConfigSelector(options: ConfigSelectorRunOptions): Pro
   // Skill discovery reads .gitignore files and patterns with parsers that load on demand.
   const { loadResourceDeps } = await import("../resources/resource_deps.ts");
   await loadResourceDeps();
-  const globalGroups = buildGroups(resolveConfigResources(options.globalView, cwd, agentDir), agentDir, home);
+  // A package that cannot be installed is reported once, before the selector opens (as 1.6.0).
+  const warnings = new Set<string>();
+  const warn = (message: string) => warnings.add(message);
+  const globalGroups = buildGroups(
+    await resolveConfigResources(options.globalView, cwd, agentDir, warn),
+    agentDir,
+    home,
+  );
   const projectGroups = trusted
-    ? buildGroups(resolveConfigResources(settingsManager, cwd, agentDir), agentDir, home)
+    ? buildGroups(await resolveConfigResources(settingsManager, cwd, agentDir, warn), agentDir, home)
     : globalGroups;
+  for (const warning of warnings) options.warn(warning);
   installAppKeybindings(agentDir);
   const theme = loadTheme(settingsManager.getTheme());
   const ui = new TuiMainScreen(options.terminal ?? new ProcessTerminal());

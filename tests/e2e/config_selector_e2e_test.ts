@@ -255,3 +255,41 @@ Deno.test("PKG-CONFIG pi config without a terminal draws the selector once and e
     await s.close();
   }
 });
+
+Deno.test("PKG-CONFIG pi config tries to install a missing configured package first; one that cannot be installed is a warning, as pi 1.6.0", async () => {
+  requireReference();
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-config-missing-" }));
+  try {
+    const run = async (name: string, reference: boolean) => {
+      const home = join(root, name, "home");
+      const agentDir = join(root, name, "agent");
+      const cwd = join(root, name, "project");
+      for (const dir of [home, agentDir, cwd]) await Deno.mkdir(dir, { recursive: true });
+      const settings = '{\n  "packages": ["npm:pi-missing-fixture"]\n}\n';
+      await Deno.writeTextFile(join(agentDir, "settings.json"), settings);
+      const env = {
+        HOME: home,
+        PI_CODING_AGENT_DIR: agentDir,
+        NO_COLOR: "1",
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        // A registry nothing listens on, asked once: the install fails at once.
+        npm_config_registry: "http://127.0.0.1:9",
+        npm_config_fetch_retries: "0",
+      };
+      const result = await spawnPi(["config"], { env, cwd, reference, timeoutMs: 120_000 });
+      const own = result.stderr.split("\n").filter((line) => !line.startsWith("npm error")).join("\n");
+      assertEquals(await Deno.readTextFile(join(agentDir, "settings.json")), settings);
+      return { code: result.code, stderr: own.replaceAll(root, "<root>").replaceAll(`/${name}/`, "/<box>/") };
+    };
+    const ours = await run("ours", false);
+    assertEquals(ours, await run("ref", true));
+    assertEquals(ours, {
+      code: 0,
+      stderr: 'Warning: Extension package "npm:pi-missing-fixture": failed to install (npm install ' +
+        "pi-missing-fixture --prefix <root>/<box>/agent/npm --legacy-peer-deps --no-audit --no-fund failed " +
+        'with code 1). Run "pi remove npm:pi-missing-fixture" to remove it from settings.json.\n',
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
