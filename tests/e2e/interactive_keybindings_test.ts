@@ -117,3 +117,58 @@ Deno.test("INT-KEYS: an invalid keybindings.json entry is named at start-up and 
     await s.close();
   }
 });
+
+const ACTION_KEYBINDINGS = { "app.session.new": "alt+n", "app.message.dequeue": "alt+q" };
+
+const ACTION_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  {
+    name: "nothing queued",
+    act: (s) => s.pane.keys("M-q"),
+    ready: (t) => t.includes("No queued messages to restore"),
+  },
+  { name: "reply", act: (s) => s.pane.command("first question"), ready: (t) => t.includes(" Answer one.") },
+  { name: "copied", act: (s) => s.pane.keys("C-x"), ready: (t) => t.includes("Copied!") },
+  { name: "new session", act: (s) => s.pane.keys("M-n"), ready: (t) => t.includes("New session started") },
+];
+
+async function runActions(reference: boolean): Promise<string[]> {
+  const s = await startInteractiveScenario([{ content: [{ type: "text", text: "Answer one." }] }], {
+    reference,
+  });
+  try {
+    await Deno.writeTextFile(`${s.agent.agentDir}/keybindings.json`, JSON.stringify(ACTION_KEYBINDINGS));
+    await s.pane.command(`clear; ${s.piCommand()}`);
+    const screens = await collectScreens(s, ACTION_STEPS, TIMEOUTS);
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    return screens;
+  } finally {
+    await s.close();
+  }
+}
+
+Deno.test("INT-KEYS: bound session and queue actions (app.session.new, app.message.dequeue) and Ctrl+X copy act as in pi 1.6.0", async () => {
+  const ours = await runActions(false);
+  const reference = await runActions(true);
+  assertSameScreens(ACTION_STEPS, ours, reference);
+});
+
+Deno.test("INT-KEYS: Ctrl+Z suspends pi to the shell and fg brings it back with the editor working", async () => {
+  const s = await startInteractiveScenario([], {});
+  try {
+    await s.pane.command(`clear; ${s.piCommand()}`);
+    await s.pane.waitFor((t) => t.includes("(auto)"), TIMEOUTS.start, "start-up");
+    await s.pane.keys("C-z");
+    await s.pane.waitFor((t) => /Stopped/.test(t), TIMEOUTS.step, "the shell's job message");
+    await s.pane.command("fg");
+    await s.pane.waitFor((t) => t.includes("(auto)") && !/Stopped\s*$/.test(t), TIMEOUTS.step, "pi again");
+    await s.pane.type("still here");
+    await s.pane.waitFor((t) => t.includes("still here"), TIMEOUTS.step, "typing reaches the editor");
+    await s.pane.keys("C-c");
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+  } finally {
+    await s.close();
+  }
+});
