@@ -193,7 +193,7 @@ export class InteractiveApp implements CommandHost {
   async run(): Promise<number> {
     this.#stopSignals = onTerminationSignal((code) => void this.shutdown(code));
     this.#bindKeys();
-    const keys = setupAppKeybindings(this.editor, (name) => this.#commands.run(name, ""));
+    const keys = setupAppKeybindings(this, (name) => this.#commands.run(name, ""));
     this.keybindings = keys.keybindings;
     this.ui.setFocus(this.editor);
     const themes = await this.#setUpThemes();
