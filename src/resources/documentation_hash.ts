@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "926f2f01f5e5";
+export const DOCUMENTATION_HASH = "2fab634c7198";
