@@ -148,6 +148,8 @@ export class SlashCommandRunner {
         return this.#later(async () => (await import("./reload_command.ts")).runReloadCommand(app));
       case "trust":
         return this.#later(async () => (await import("./trust_command.ts")).showTrustSelector(app));
+      case "logout":
+        return this.#later(async () => (await import("./logout_command.ts")).showLogoutSelector(app));
       case "thinking":
         return this.#thinking(args);
       case "model":
