@@ -52,6 +52,7 @@ export const BUILTIN_SLASH_COMMANDS: readonly BuiltinSlashCommand[] = [
 
 /** Commands this build runs. */
 export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
+  "logout",
   "model",
   "tree",
   "thinking",
