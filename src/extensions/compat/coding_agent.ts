@@ -9,6 +9,14 @@ export * from "../../tools/mod.ts";
 export { CONFIG_DIR_NAME, getAgentDir } from "../../config/paths.ts";
 export { convertToLlm } from "../../session/messages.ts";
 export { serializeConversation } from "../../compaction/serialize.ts";
+export {
+  calculateContextTokens,
+  DEFAULT_COMPACTION_SETTINGS,
+  estimateTokens,
+  getLastAssistantUsage,
+  shouldCompact,
+} from "../../compaction/token_estimate.ts";
+export { CURRENT_SESSION_VERSION } from "../../session/entries.ts";
 export { parseFrontmatter, stripFrontmatter } from "../../resources/frontmatter.ts";
 export { VERSION } from "../../version.ts";
 export { defineTool, isToolCallEventType } from "../api_helpers.ts";

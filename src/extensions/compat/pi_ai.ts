@@ -26,7 +26,9 @@ export { findEnvKeys, getEnvApiKey } from "../../ai/env_api_keys.ts";
 export { calculateCost, getModel, getModels, getProviders, modelsAreEqual } from "../../ai/models.ts";
 export { clampThinkingLevel, getSupportedThinkingLevels } from "../../ai/thinking.ts";
 export { getOverflowPatterns, isContextOverflow } from "../../ai/overflow.ts";
-export { parseStreamingJson } from "../../ai/json_parse.ts";
+export { parseJsonWithRepair, parseStreamingJson, repairJson } from "../../ai/json_parse.ts";
+export { contentText } from "../../ai/content_text.ts";
+export { uuidv7 } from "./pi_ai_uuid.ts";
 export { validateToolArguments, validateToolCall } from "../../ai/validation.ts";
 export { streamAnthropic, streamSimpleAnthropic } from "../../ai/providers/anthropic.ts";
 export {
@@ -35,3 +37,13 @@ export {
 } from "../../ai/providers/openai_completions.ts";
 export { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../ai/providers/openai_responses.ts";
 export { streamGoogle, streamSimpleGoogle } from "../../ai/providers/google.ts";
+export {
+  streamAzureOpenAIResponses,
+  streamSimpleAzureOpenAIResponses,
+} from "../../ai/providers/azure_openai_responses.ts";
+export { streamGoogleVertex, streamSimpleGoogleVertex } from "../../ai/providers/google_vertex.ts";
+export { streamMistral, streamSimpleMistral } from "../../ai/providers/mistral.ts";
+export {
+  streamOpenAICodexResponses,
+  streamSimpleOpenAICodexResponses,
+} from "../../ai/providers/openai_codex_responses.ts";
