@@ -6,7 +6,7 @@
  * caller supplies as `getDeviceId` (pi keeps it in settings as `deviceId`).
  *
  * The redirect goes to a loopback server on 127.0.0.1:1455 (`PI_OAUTH_CALLBACK_HOST` changes the
- * listening address); the user may instead paste the final redirect URL. Tests send the authorize and token
+ * listening address; tests choose another port with `PI_OPENAI_OAUTH_CALLBACK_PORT`); the user may instead paste the final redirect URL. Tests send the authorize and token
  * requests to a fake server with `PI_OPENAI_OAUTH_URL` (an origin; paths are kept).
  *
  * @module
@@ -27,13 +27,22 @@ const TOKEN_URL = "https://auth.openai.com/api/accounts/oauth/token";
 const RESOURCE = "https://api.openai.com/v1";
 const CALLBACK_PORT = 1455;
 const CALLBACK_PATH = "/auth/callback";
-const REDIRECT_URI = `http://127.0.0.1:${CALLBACK_PORT}${CALLBACK_PATH}`;
 const DIRECT_TOKEN_SCOPE = "chatgpt.tokens.use.direct";
 const SCOPE = `openid profile email offline_access resource.invoke ${DIRECT_TOKEN_SCOPE}`;
 /** Tokens count as expired three minutes early, so no request starts with one about to die. */
 const EXPIRY_MARGIN_MS = 3 * 60 * 1000;
 /** Environment variable (tests only) that sends the token requests to another origin. */
 export const OPENAI_CHATGPT_OAUTH_URL_ENV = "PI_OPENAI_OAUTH_URL";
+/**
+ * Environment variable (tests only) with another callback port; `0` takes a free one, so tests running
+ * in parallel with other sign-ins on 1455 (OpenAI Codex) do not collide.
+ */
+export const OPENAI_CHATGPT_CALLBACK_PORT_ENV = "PI_OPENAI_OAUTH_CALLBACK_PORT";
+
+function callbackPort(): number {
+  const value = Number(readEnv(OPENAI_CHATGPT_CALLBACK_PORT_ENV) ?? Number.NaN);
+  return Number.isInteger(value) && value >= 0 && value < 65536 ? value : CALLBACK_PORT;
+}
 
 /** What the app tells the login about itself. */
 export interface ChatGPTLoginOptions {
@@ -68,16 +77,16 @@ function resultFromCallback(url: URL, expectedState: string): AuthorizationResul
   return { code, clientId };
 }
 
-function resultFromPastedUrl(input: string, expectedState: string): AuthorizationResult {
+function resultFromPastedUrl(input: string, expectedState: string, redirectUri: string): AuthorizationResult {
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
     throw new Error("Paste the full callback URL from the browser");
   }
-  const expected = new URL(REDIRECT_URI);
+  const expected = new URL(redirectUri);
   if (url.origin !== expected.origin || url.pathname !== expected.pathname) {
-    throw new Error(`The pasted callback URL must start with ${REDIRECT_URI}`);
+    throw new Error(`The pasted callback URL must start with ${redirectUri}`);
   }
   const error = url.searchParams.get("error");
   if (error) throw new Error(`ChatGPT authorization failed: ${error}`);
@@ -97,7 +106,8 @@ function htmlPage(status: number, title: string, message: string, details?: stri
  */
 function startCallbackServer(
   expectedState: string,
-): { result: Promise<AuthorizationResult>; close(): Promise<void> } {
+): { result: Promise<AuthorizationResult>; redirectUri: string; close(): Promise<void> } {
+  const port = callbackPort();
   let resolveResult!: (value: AuthorizationResult) => void;
   let rejectResult!: (error: Error) => void;
   const result = new Promise<AuthorizationResult>((resolve, reject) => {
@@ -105,11 +115,11 @@ function startCallbackServer(
     rejectResult = reject;
   });
   result.catch(() => undefined);
-  let server: Deno.HttpServer;
+  let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve({
       hostname: readEnv("PI_OAUTH_CALLBACK_HOST") || "127.0.0.1",
-      port: CALLBACK_PORT,
+      port,
       onListen: () => {},
     }, (request) => {
       const url = new URL(request.url);
@@ -139,12 +149,14 @@ function startCallbackServer(
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new Error(
-        `Port ${CALLBACK_PORT} is in use, probably by an unfinished login in another pi session or by the Codex CLI. Cancel that login and try again.`,
+        `Port ${port} is in use, probably by an unfinished login in another pi session or by the Codex CLI. Cancel that login and try again.`,
       );
     }
     throw error;
   }
-  return { result, close: () => server.shutdown() };
+  // Always 127.0.0.1 in the redirect, whatever address is listened on (as 1.6.0).
+  const redirectUri = `http://127.0.0.1:${server.addr.port}${CALLBACK_PATH}`;
+  return { result, redirectUri, close: () => server.shutdown() };
 }
 
 async function requestToken(
@@ -193,6 +205,7 @@ function credentialsFromToken(token: Record<string, unknown>, clientId: string):
 async function exchangeCode(
   result: AuthorizationResult,
   verifier: string,
+  redirectUri: string,
   signal: AbortSignal | undefined,
 ): Promise<OAuthCredentials> {
   const token = await requestToken(
@@ -201,7 +214,7 @@ async function exchangeCode(
       client_id: result.clientId,
       code: result.code,
       code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
+      redirect_uri: redirectUri,
       resource: RESOURCE,
     }),
     signal,
@@ -255,7 +268,7 @@ async function login(
     agent_name_hint: options?.agentName ?? AGENT_NAME_HINT,
     ext_agent_host_id: hostId,
     response_type: "code",
-    redirect_uri: REDIRECT_URI,
+    redirect_uri: callback.redirectUri,
     resource: RESOURCE,
     scope: SCOPE,
     state,
@@ -274,9 +287,9 @@ async function login(
   const pasted = ask
     ? ask({
       message: "Complete login in your browser, or paste the final redirect URL here:",
-      placeholder: REDIRECT_URI,
+      placeholder: callback.redirectUri,
       signal: AbortSignal.any([manualAbort.signal, signal]),
-    }).then((input) => resultFromPastedUrl(input, state))
+    }).then((input) => resultFromPastedUrl(input, state, callback.redirectUri))
     : new Promise<never>(() => {});
   pasted.catch(() => undefined);
   const cancelled = new Promise<never>((_, reject) => {
@@ -288,7 +301,7 @@ async function login(
   try {
     const result = await Promise.race([callback.result, pasted, cancelled]);
     callbacks.onProgress?.("Exchanging authorization code for tokens...");
-    return await exchangeCode(result, verifier, signal);
+    return await exchangeCode(result, verifier, callback.redirectUri, signal);
   } catch (error) {
     if (signal.aborted) throw new Error("Login cancelled");
     throw error;
