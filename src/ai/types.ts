@@ -128,6 +128,8 @@ export interface StreamOptions {
   apiKey?: string;
   /** Preferred transport for providers that offer more than one. */
   transport?: Transport;
+  /** Longest wait for a WebSocket transport to open, in ms (Codex; default 15000, 0 waits for ever). */
+  websocketConnectTimeoutMs?: number;
   /** Default "short". */
   cacheRetention?: CacheRetention;
   /** Used by providers with session-based caching or routing. */
