@@ -68,6 +68,7 @@ export function buildBaseOptions(
     signal: options?.signal,
     apiKey: apiKey || options?.apiKey,
     transport: options?.transport,
+    websocketConnectTimeoutMs: options?.websocketConnectTimeoutMs,
     cacheRetention: options?.cacheRetention,
     sessionId: options?.sessionId,
     headers: options?.headers,
