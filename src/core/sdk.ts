@@ -187,6 +187,8 @@ export async function createAgentSession(
         timeoutMs: streamOptions?.timeoutMs ?? retry.timeoutMs ??
           (idleTimeoutMs === 0 ? MAX_TIMER_MS : idleTimeoutMs),
         idleTimeoutMs: streamOptions?.idleTimeoutMs ?? idleTimeoutMs,
+        websocketConnectTimeoutMs: streamOptions?.websocketConnectTimeoutMs ??
+          settingsManager.getWebSocketConnectTimeoutMs(),
         maxRetries: streamOptions?.maxRetries ?? retry.maxRetries,
         maxRetryDelayMs: streamOptions?.maxRetryDelayMs ?? retry.maxRetryDelayMs,
       });
