@@ -28,8 +28,6 @@ export interface OpenAICodexResponsesOptions extends StreamOptions {
   serviceTier?: "auto" | "default" | "flex" | "scale" | "priority" | null;
   /** Whether the model may call tools (default "auto"). */
   toolChoice?: "auto" | "none";
-  /** Longest wait for the WebSocket to open, in ms (default 15000). */
-  websocketConnectTimeoutMs?: number;
 }
 
 /** Where pi-ai 1.6.0 sends Codex requests when the model names no base URL. */
