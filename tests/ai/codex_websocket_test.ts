@@ -5,7 +5,10 @@
  * `response.create` frame, the events and the final message must be equal. A socket that fails
  * before anything streamed falls back to server-sent events. Needs the reference.
  */
-import { assertEquals } from "../support/assert.ts";
+import { join } from "node:path";
+import { assert, assertEquals } from "../support/assert.ts";
+import { createAgentEnv } from "../support/agent_env.ts";
+import { spawnPi } from "../support/spawn_pi.ts";
 import type { RecordedRequest } from "../support/fake_provider/mod.ts";
 import { responsesChunks } from "../support/fake_provider/openai_responses.ts";
 import {
@@ -161,5 +164,76 @@ Deno.test("OpenAI Codex Responses: a socket refused before anything streamed fal
   } finally {
     closeCodexWebSockets();
     await server.shutdown();
+  }
+});
+
+Deno.test("OpenAI Codex Responses: a socket that does not open within websocketConnectTimeoutMs falls back to SSE", async () => {
+  // Upgrades are never answered; POSTs get the scripted answer.
+  const stalled = Promise.withResolvers<Response>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    if (req.headers.get("upgrade") !== null) return stalled.promise;
+    const chunks = responsesChunks(TEXT_TURN, { method: "POST", path: "/", url: "/", headers: {}, body: {} });
+    return new Response(chunks.join(""), { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    const model = codexModel("gpt-5.6-sol")(`http://127.0.0.1:${server.addr.port}`);
+    const started = Date.now();
+    const reply = await complete(model, SIMPLE_CONTEXT, { ...KEY, websocketConnectTimeoutMs: 300 });
+    assertEquals([reply.stopReason, reply.errorMessage], ["stop", undefined]);
+    assertEquals(reply.diagnostics?.map((d) => d.error?.message), ["WebSocket connect timeout after 300ms"]);
+    assert(Date.now() - started < 10_000, "the fallback came after the connect timeout, not later");
+  } finally {
+    closeCodexWebSockets();
+    stalled.resolve(new Response("gone", { status: 503 }));
+    await server.shutdown();
+  }
+});
+
+Deno.test("CLI: the websocketConnectTimeoutMs setting bounds the Codex socket's opening (JSON mode)", async () => {
+  const stalled = Promise.withResolvers<Response>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    if (req.headers.get("upgrade") !== null) return stalled.promise;
+    const chunks = responsesChunks(TEXT_TURN, { method: "POST", path: "/", url: "/", headers: {}, body: {} });
+    return new Response(chunks.join(""), { headers: { "content-type": "text/event-stream" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const env = await createAgentEnv(url, { settings: { websocketConnectTimeoutMs: 250 } });
+  try {
+    await Deno.writeTextFile(
+      join(env.agentDir, "models.json"),
+      JSON.stringify({
+        providers: {
+          "codex-fake": {
+            baseUrl: `${url}/backend-api`,
+            api: "openai-codex-responses",
+            apiKey: CODEX_TOKEN,
+            models: [{
+              id: "gpt-5.6-sol",
+              reasoning: true,
+              input: ["text"],
+              contextWindow: 272000,
+              maxTokens: 128000,
+            }],
+          },
+        },
+      }),
+    );
+    const result = await spawnPi(["--mode", "json", "--model", "codex-fake/gpt-5.6-sol", "hi"], {
+      env: env.env,
+      cwd: env.cwd,
+    });
+    assertEquals(result.code, 0, result.stderr);
+    const end = result.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((
+      r,
+    ) => r.type === "message_end" && r.message.role === "assistant");
+    assertEquals(end?.message.content.map((b: { text?: string }) => b.text), ["Hello there, friend."]);
+    assertEquals(
+      end?.message.diagnostics.map((d: { error: { message: string } }) => d.error.message),
+      ["WebSocket connect timeout after 250ms"],
+    );
+  } finally {
+    stalled.resolve(new Response("gone", { status: 503 }));
+    await server.shutdown();
+    await env.cleanup();
   }
 });
