@@ -8,15 +8,26 @@
  * @module
  */
 import { Container, Spacer, Text } from "../../tui/mod.ts";
-import type { CommandHost } from "./command_runner.ts";
+import type { AgentSession } from "../../core/agent_session.ts";
+import type { SessionRuntimeHost } from "../../core/runtime_host.ts";
+import type { ChatView } from "./chat_view.ts";
+import type { Theme } from "./theme.ts";
 import type { AppKeybindings } from "./keybindings_app.ts";
 import { BorderLine } from "./model_selector.ts";
 
 /** What 1.6.0 reloads, as its messages name it. */
 const WHAT = "keybindings, extensions, skills, prompts, themes, and context files";
 
-/** The app as /reload needs it: the command host, its keybindings and its theme setting. */
-export interface ReloadHost extends CommandHost {
+/** The app as /reload needs it (the command runner's host has it), its keybindings and its theme setting. */
+export interface ReloadHost {
+  readonly host: SessionRuntimeHost;
+  readonly session: AgentSession;
+  readonly theme: Theme;
+  readonly chat: ChatView;
+  requestRender(): void;
+  showSelector(component: Container & { focused?: boolean }): () => void;
+  /** Redraws the chat from the (rebuilt) session and binds its extensions. */
+  sessionReplaced(): Promise<void>;
   /** The keybindings installed at start-up. */
   readonly keybindings?: AppKeybindings;
   /** Reads the theme files again and applies the (reloaded) theme setting, when the app manages themes. */
@@ -54,7 +65,7 @@ export async function runReloadCommand(app: ReloadHost): Promise<void> {
   notice(app, "status", `Reloaded ${WHAT}`);
 }
 
-function notice(app: CommandHost, kind: "status" | "warning" | "error", text: string): void {
+function notice(app: ReloadHost, kind: "status" | "warning" | "error", text: string): void {
   app.chat.addNotice(kind, text);
   app.requestRender();
 }

@@ -12,9 +12,19 @@ import { ProjectTrustStore } from "../../config/project_trust.ts";
 import { type ProjectTrustOption, projectTrustOptions } from "../../config/project_trust_options.ts";
 import { APP_NAME } from "../../config/paths.ts";
 import { Container, getKeybindings, type Keybinding, Spacer, Text } from "../../tui/mod.ts";
-import type { CommandHost } from "./command_runner.ts";
+import type { AgentSession } from "../../core/agent_session.ts";
+import type { ChatView } from "./chat_view.ts";
 import { BorderLine } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
+
+/** What /trust needs of the app (the command runner's host has it). */
+export interface TrustHost {
+  readonly session: AgentSession;
+  readonly theme: Theme;
+  readonly chat: ChatView;
+  requestRender(): void;
+  showSelector(component: Container & { focused?: boolean }): () => void;
+}
 
 /** A saved decision and the folder it was saved for. */
 type SavedDecision = { path: string; decision: boolean } | null;
@@ -109,7 +119,7 @@ export class TrustSelector extends Container {
 }
 
 /** Opens the /trust selector in place of the editor; `agentDir` holds trust.json. */
-export function showTrustSelector(app: CommandHost, agentDir: string = getAgentDir()): void {
+export function showTrustSelector(app: TrustHost, agentDir: string = getAgentDir()): void {
   const cwd = app.session.sessionManager.getCwd();
   const store = new ProjectTrustStore(agentDir);
   let saved: SavedDecision;
