@@ -158,7 +158,7 @@ test("AUTH-03 expired OAuth token is refreshed under the lock and written back; 
           "test-oauth": { type: "oauth", refresh: "r", access: "old", expires: 0, extra: 1 },
         }),
       );
-      const auth = AuthStorage.create(path, { env: { OPENAI_API_KEY: "env-key" } });
+      const auth = AuthStorage.create(path, { env: { GROQ_API_KEY: "env-key" } });
       assertEquals(await auth.getApiKey("test-oauth"), "key:access-1");
       assertEquals(await auth.getApiKey("test-oauth"), "key:access-1");
       assertEquals(refreshes, 1);
@@ -169,9 +169,9 @@ test("AUTH-03 expired OAuth token is refreshed under the lock and written back; 
       const lockLeft = await Deno.stat(path + ".lock").then(() => true, () => false);
       assertEquals(lockLeft, false);
       // OAuth credentials for a provider nobody registered give no key (and do not fall back to env).
-      assertEquals(await auth.getApiKey("openai"), "env-key");
-      auth.set("openai", { type: "oauth", refresh: "r", access: "a", expires: Date.now() + 60_000 });
-      assertEquals(await auth.getApiKey("openai"), undefined);
+      assertEquals(await auth.getApiKey("groq"), "env-key");
+      auth.set("groq", { type: "oauth", refresh: "r", access: "a", expires: Date.now() + 60_000 });
+      assertEquals(await auth.getApiKey("groq"), undefined);
     } finally {
       resetOAuthProviders();
     }
