@@ -12,6 +12,13 @@
  *   `deno run -A tests/extensions/module_exports_test.ts --write` (review the diff: it may only
  *   lose entries).
  *
+ * Types: for the declaration files of 1.6.0 that stand alone (no imports; stored verbatim in
+ * tests/fixtures/extensions/module_exports/dts/ as `<package>/<file>.d.ts.txt`, compared with the reference when it
+ * is installed), every value they declare that our module exports must have a type assignable to
+ * theirs (`deno check` of a generated file, as tests/tui/exports_test.ts does for pi-tui). The other
+ * declarations import pi-ai's model and message types, which pull in pi-schema and the provider
+ * SDKs' types; they are not type-checked here yet.
+ *
  * `deno run -A tests/extensions/module_exports_test.ts` prints present/missing counts per name.
  *
  * @module
@@ -125,6 +132,86 @@ Deno.test("EXT-MODULES reference_exports.json equals what the installed 1.6.0 ex
   }).output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), reference);
+});
+
+const DTS = join(FIXTURES, "dts");
+
+/** A stored declaration file: `<package>/dist/<file>` is kept as `<package>/<file>.txt` (`dist/` is git-ignored). */
+function storedDts(path: string): string {
+  return join(DTS, `${path.replace("/dist/", "/")}.txt`);
+}
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The stored stand-alone declaration files of 1.6.0 and the module name that exports their values. */
+const STANDALONE_DTS: Record<string, string> = {
+  "pi-ai/dist/utils/uuid.d.ts": "@earendil-works/pi-ai",
+  "pi-mcp/dist/naming.d.ts": "@earendil-works/pi-mcp",
+  "pi-mcp/dist/input-schema.d.ts": "@earendil-works/pi-mcp",
+  "pi-coding-agent/dist/config.d.ts": "@earendil-works/pi-coding-agent",
+  "pi-coding-agent/dist/core/tools/edit-diff.d.ts": "@earendil-works/pi-coding-agent",
+  "pi-coding-agent/dist/core/tools/truncate.d.ts": "@earendil-works/pi-coding-agent",
+  "pi-coding-agent/dist/core/tools/file-mutation-queue.d.ts": "@earendil-works/pi-coding-agent",
+  "pi-coding-agent/dist/utils/mime.d.ts": "@earendil-works/pi-coding-agent",
+  "pi-coding-agent/dist/utils/frontmatter.d.ts": "@earendil-works/pi-coding-agent",
+  "pi-coding-agent/dist/utils/shell.d.ts": "@earendil-works/pi-coding-agent",
+};
+
+/** Our module behind each name the stand-alone declarations belong to. */
+const OUR_MODULES: Record<string, string> = {
+  "@earendil-works/pi-ai": "../../src/extensions/compat/pi_ai.ts",
+  "@earendil-works/pi-mcp": "../../src/extensions/compat/pi_mcp.ts",
+  "@earendil-works/pi-coding-agent": "../../src/extensions/compat/coding_agent.ts",
+};
+
+Deno.test("EXT-MODULES the stored stand-alone 1.6.0 declarations import nothing and equal the installed ones", () => {
+  const ref = findReference();
+  for (const path of Object.keys(STANDALONE_DTS)) {
+    const text = Deno.readTextFileSync(storedDts(path));
+    assertEquals(/^\s*import\s|^export\s[^;]*\sfrom\s/m.test(text), false, `${path} stands alone`);
+    if (ref) assertEquals(text, Deno.readTextFileSync(join(ref.nodeModules, "@earendil-works", path)), path);
+  }
+  if (!ref) {
+    console.error("!!! reference pi is not installed: the stored declarations are not compared with it");
+  }
+});
+
+Deno.test("EXT-MODULES values of 1.6.0's stand-alone declarations have types assignable to theirs here", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi-module-types-" });
+  try {
+    const lines = ["declare function accepts<T>(value: T): void;", "declare function sample<T>(): T;"];
+    const checked: string[] = [];
+    const entries = Object.entries(STANDALONE_DTS);
+    for (const [index, [path, name]] of entries.entries()) {
+      const text = Deno.readTextFileSync(storedDts(path));
+      Deno.writeTextFileSync(join(dir, `theirs_${index}.d.ts`), text);
+      const ours = await import(new URL(OUR_MODULES[name], import.meta.url).href) as Record<string, unknown>;
+      lines.push(`import type * as Theirs${index} from "./theirs_${index}.d.ts";`);
+      lines.push(
+        `import type * as Ours${index} from ${
+          JSON.stringify(new URL(OUR_MODULES[name], import.meta.url).href)
+        };`,
+      );
+      for (const m of text.matchAll(/^export declare (?:function|const|class) (\w+)/gm)) {
+        if (!(m[1] in ours)) continue; // listed in missing.json
+        lines.push(`accepts<typeof Theirs${index}.${m[1]}>(sample<typeof Ours${index}.${m[1]}>());`);
+        checked.push(`${name} ${m[1]}`);
+      }
+    }
+    Deno.writeTextFileSync(join(dir, "check.ts"), lines.join("\n") + "\n");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", "--no-lock", "--config", join(REPO, "deno.json"), join(dir, "check.ts")],
+      cwd: REPO,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assertEquals(text.trim(), "", `types not assignable to 1.6.0's:\n${text}`);
+    assertEquals(out.code, 0);
+    assertEquals(checked.length >= 19, true, `checked ${checked.length} names: ${checked.join(", ")}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 if (import.meta.main) {
