@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "4245f160ed9f";
+export const DOCUMENTATION_HASH = "ea498e921e92";
