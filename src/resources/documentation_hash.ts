@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ea498e921e92";
+export const DOCUMENTATION_HASH = "00619eccfe6c";
