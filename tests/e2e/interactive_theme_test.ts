@@ -250,3 +250,19 @@ async function savedTheme(s: InteractiveScenario, expected: string): Promise<unk
   }
   return theme;
 }
+
+Deno.test("RES-08 e2e the active theme's file in <agent dir>/themes is reloaded when saved", async () => {
+  const s = await startInteractiveScenario([REPLY], { settings: { theme: "ocean" }, width: 80, height: 24 });
+  try {
+    const path = join(s.agent.agentDir, "themes", "ocean.json");
+    await writeJson(path, customTheme("ocean", "#003366"));
+    const before = await askOnce(s, []);
+    assert(before.includes("\x1b[48;5;23m"), before); // #003366 behind the user message
+    // A half-written save is ignored; the next good one is drawn.
+    await Deno.writeTextFile(path, "{ broken");
+    await writeJson(path, customTheme("ocean", "#662200"));
+    await waitForColour(s, "\x1b[48;5;52m", "the reloaded theme"); // #662200
+  } finally {
+    await s.close();
+  }
+});
