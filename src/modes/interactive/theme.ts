@@ -135,6 +135,12 @@ export class Theme {
    * frame. A theme that cannot be resolved throws and leaves the current colours.
    */
   replace(data: ThemeData, sourcePath?: string): void {
+    // The same theme again (start-up applying the default, a preview back to the current one): the
+    // colours are already these; resolving them costs a few milliseconds on the first frame's path.
+    if (data === this.#data) {
+      this.#sourcePath = sourcePath;
+      return;
+    }
     const ansi = resolveTokens(data, this.colorMode);
     this.#data = data;
     this.#sourcePath = sourcePath;
