@@ -12,6 +12,8 @@ const CODEX_MODULES = [
   "src/ai/providers/openai_codex_responses.ts",
   "src/ai/providers/openai_codex_request.ts",
   "src/ai/providers/openai_codex_websocket.ts",
+  "src/ai/providers/openai_codex_socket.ts",
+  "src/ai/providers/openai_codex_events.ts",
 ].map((path) => new URL(path, REPO).href);
 
 Deno.test("PROV-02 the Codex API modules load lazily: in main.ts's graph only behind a dynamic import", async () => {

@@ -35,7 +35,7 @@ export const DEFAULT_CODEX_BASE_URL = "https://chatgpt.com/backend-api";
 /** The token claim holding the ChatGPT account. */
 const JWT_CLAIM_PATH = "https://api.openai.com/auth";
 /** Providers whose `call|item` tool-call ids are kept as Responses ids. */
-const CODEX_TOOL_CALL_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
+export const CODEX_TOOL_CALL_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
 /** The backend rejects `max_output_tokens` below 16. */
 const MIN_OUTPUT_TOKENS = 16;
 /** OpenAI's limit on `prompt_cache_key`, in characters. */

@@ -18,16 +18,9 @@ import { finishWithDone, noApiKeyStream, runProviderStream } from "../provider_u
 import { buildBaseOptions } from "../simple_options.ts";
 import { clampThinkingLevel } from "../thinking.ts";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions } from "../types.ts";
-import {
-  CodexApiError,
-  CodexStreamError,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  isCodexNonTransportError,
-  recordWebSocketFailure,
-  requestOverWebSocket,
-  usesSseFallback,
-  uuidv7,
-} from "./openai_codex_websocket.ts";
+import { CodexApiError, codexEvents, isCodexNonTransportError, onFirstEvent } from "./openai_codex_events.ts";
+import { DEFAULT_CONNECT_TIMEOUT_MS, uuidv7 } from "./openai_codex_socket.ts";
+import { recordWebSocketFailure, requestOverWebSocket, usesSseFallback } from "./openai_codex_websocket.ts";
 import {
   buildCodexHeaders,
   buildCodexRequestBody,
@@ -52,14 +45,6 @@ export type { OpenAICodexResponsesOptions } from "./openai_codex_request.ts";
 /** The text when the stream ends without a terminal event. */
 const CODEX_TRUNCATED = "Codex stream ended without a stop reason";
 const ABORTED = "Request was aborted";
-const RESPONSE_STATUSES = new Set([
-  "completed",
-  "incomplete",
-  "failed",
-  "cancelled",
-  "queued",
-  "in_progress",
-]);
 const ZSTD_LEVEL = 3;
 
 /** The body as zstd bytes, or undefined when this runtime has no zstd (then it goes as JSON). */
@@ -71,63 +56,6 @@ async function compressZstd(json: string): Promise<Uint8Array | undefined> {
     return new Uint8Array(zlib.zstdCompressSync(json, { params: { [level]: ZSTD_LEVEL } }));
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Codex's event mapping in front of the shared reader: error events end the reply with the
- * server's words, and the three terminal events all read as `response.completed` (with an
- * unknown status dropped).
- */
-async function* codexEvents(
-  events: AsyncIterable<Record<string, unknown>>,
-  output: AssistantMessage,
-  onEvent: ((event: Record<string, unknown>) => unknown) | undefined,
-): AsyncGenerator<Record<string, unknown>> {
-  for await (const event of events) {
-    try {
-      await onEvent?.(event);
-    } catch (error) {
-      // Kept apart from socket failures, so a throwing callback never triggers the SSE fallback.
-      throw new CodexStreamError(error instanceof Error ? error.message || error.name : String(error), {
-        cause: error,
-      });
-    }
-    const type = typeof event.type === "string" ? event.type : undefined;
-    if (!type) continue;
-    if (type === "error") {
-      const nested = event.error && typeof event.error === "object"
-        ? event.error as Record<string, unknown>
-        : undefined;
-      const message = typeof event.message === "string"
-        ? event.message
-        : typeof nested?.message === "string"
-        ? nested.message
-        : undefined;
-      const code = typeof event.code === "string"
-        ? event.code
-        : typeof nested?.code === "string"
-        ? nested.code
-        : undefined;
-      throw new CodexApiError(`Codex error: ${message || code || JSON.stringify(event)}`, code);
-    }
-    if (type === "response.failed") {
-      const error = (event.response as { error?: { message?: unknown; code?: unknown } } | undefined)?.error;
-      throw new CodexApiError(
-        typeof error?.message === "string" && error.message ? error.message : "Codex response failed",
-        typeof error?.code === "string" ? error.code : undefined,
-      );
-    }
-    if (type === "response.done" || type === "response.completed" || type === "response.incomplete") {
-      const response = event.response as Record<string, unknown> | undefined;
-      if (typeof response?.end_turn === "boolean") output.endTurn = response.end_turn;
-      const status = typeof response?.status === "string" && RESPONSE_STATUSES.has(response.status)
-        ? response.status
-        : undefined;
-      yield { ...event, type: "response.completed", response: response && { ...response, status } };
-      return;
-    }
-    yield event;
   }
 }
 
@@ -176,16 +104,6 @@ async function send(
     },
     (error) => !(error instanceof Error && error.message.includes("usage limit")),
   );
-}
-
-/** Passes events through, calling `onFirst` before the first one. */
-async function* onFirstEvent<T>(events: AsyncIterable<T>, onFirst: () => void): AsyncGenerator<T> {
-  let first = true;
-  for await (const event of events) {
-    if (first) onFirst();
-    first = false;
-    yield event;
-  }
 }
 
 async function run(
