@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "00619eccfe6c";
+export const DOCUMENTATION_HASH = "819e41f27fd2";
