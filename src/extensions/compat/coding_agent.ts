@@ -17,6 +17,15 @@ export {
   shouldCompact,
 } from "../../compaction/token_estimate.ts";
 export { CURRENT_SESSION_VERSION } from "../../session/entries.ts";
+export { buildSessionContext, getLatestCompactionEntry } from "../../session/context.ts";
+export { parseSessionEntries } from "../../session/session_file.ts";
+export { migrateSessionEntries } from "../../session/migrations.ts";
+export { findCutPoint, findTurnStartIndex } from "../../compaction/cut_point.ts";
+export {
+  collectEntriesForBranchSummary,
+  prepareBranchEntries,
+} from "../../compaction/branch_summarization.ts";
+export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir } from "../../resources/skills.ts";
 export { parseFrontmatter, stripFrontmatter } from "../../resources/frontmatter.ts";
 export { VERSION } from "../../version.ts";
 export { defineTool, isToolCallEventType } from "../api_helpers.ts";
