@@ -107,6 +107,15 @@ export class SettingsManager extends SettingsManagerExtras {
     this.saveProjectSettings(projectSettings);
   }
 
+  /** This installation's anonymous id (`deviceId`), created and saved on first use (1.6.0; sign-ins send it). */
+  getOrCreateDeviceId(): string {
+    const existing = this.getGlobalSettings().deviceId;
+    if (existing) return existing;
+    const id = crypto.randomUUID();
+    this.setGlobal("deviceId", id);
+    return id;
+  }
+
   /** Last changelog version the user has seen. */
   getLastChangelogVersion(): string | undefined {
     return this.settings.lastChangelogVersion;
