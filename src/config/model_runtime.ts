@@ -17,6 +17,7 @@ import {
 import type { AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptions } from "../ai/types.ts";
 import { type AuthCredential, type AuthStatus, AuthStorage } from "./auth_storage.ts";
 import type { AuthInteraction } from "./oauth/auth_interaction.ts";
+import type { OAuthLoginOptions } from "./oauth_registry.ts";
 import { ModelRegistry, type ProviderConfigInput } from "./model_registry.ts";
 import { loadBuiltinModels } from "../ai/model_catalog.ts";
 import { getAgentDir } from "./paths.ts";
@@ -311,16 +312,18 @@ export class ModelRuntime {
   /**
    * Signs in to the provider (`"oauth"`: its account login, driven through `interaction` as in pi
    * 1.6.0) or asks for an API key (`"api_key"`), stores the credential in auth.json and reloads the
-   * models; resolves with the stored credential. The login code loads only here.
+   * models; resolves with the stored credential. `options.getDeviceId` supplies the installation id
+   * that some flows send (ChatGPT sign-in). The login code loads only here.
    */
   async login(
     providerId: string,
     type: "oauth" | "api_key",
     interaction: AuthInteraction,
+    options?: OAuthLoginOptions,
   ): Promise<AuthCredential> {
     const { loginCredential } = await import("./oauth/auth_interaction.ts");
     const name = `${this.modelRegistry.getProviderDisplayName(providerId)} API key`;
-    const credential = await loginCredential(providerId, type, interaction, name);
+    const credential = await loginCredential(providerId, type, interaction, name, options);
     await this.#change(providerId, "login", undefined, true, () => this.#auth.set(providerId, credential));
     return credential;
   }
