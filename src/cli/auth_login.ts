@@ -9,6 +9,7 @@
 import { join } from "../util/path.ts";
 import { APP_NAME } from "../config/paths.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
+import { SettingsManager } from "../config/settings_manager.ts";
 import { BUILT_IN_PROVIDER_DISPLAY_NAMES } from "../config/provider_display_names.ts";
 import { hasBuiltinOAuthFlow, loadOAuthProvider } from "../config/oauth/builtin_oauth.ts";
 import { trustedHttpUrl } from "../config/oauth/trusted_url.ts";
@@ -239,7 +240,10 @@ export async function runOAuthLogin(request: LoginRequest, ctx: SubcommandContex
     // No signal support (Windows without a console): Ctrl+C ends the process instead.
   }
   try {
-    await auth.login(request.provider, terminalCallbacks(request, ctx, abort));
+    // Created (and saved in settings.json) only when a flow asks for it, as in 1.6.0.
+    const getDeviceId = () =>
+      SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted: false }).getOrCreateDeviceId();
+    await auth.login(request.provider, terminalCallbacks(request, ctx, abort), { getDeviceId });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (abort.signal.aborted || message === "Login cancelled") ctx.io.stderr("Login cancelled.\n");

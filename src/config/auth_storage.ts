@@ -17,6 +17,7 @@ import {
   getOAuthProviders,
   type OAuthCredentials,
   type OAuthLoginCallbacks,
+  type OAuthLoginOptions,
   oauthNeedsRefresh,
   type OAuthProviderInterface,
 } from "./oauth_registry.ts";
@@ -274,10 +275,14 @@ export class AuthStorage {
   }
 
   /** Runs a provider's OAuth login (a built-in flow is loaded first) and stores the result. */
-  async login(providerId: string, callbacks: OAuthLoginCallbacks): Promise<void> {
+  async login(
+    providerId: string,
+    callbacks: OAuthLoginCallbacks,
+    options?: OAuthLoginOptions,
+  ): Promise<void> {
     const provider = await loadOAuthProvider(providerId);
     if (!provider) throw new Error(`Unknown OAuth provider: ${providerId}`);
-    const credentials = await provider.login(callbacks);
+    const credentials = await provider.login(callbacks, options);
     this.set(providerId, { type: "oauth", ...credentials });
   }
 

@@ -80,6 +80,14 @@ export interface OAuthLoginCallbacks {
   signal?: AbortSignal;
 }
 
+/** What the app tells a login flow about itself (1.6.0's LoginOptions). */
+export interface OAuthLoginOptions {
+  /** The installation's stable id (settings `deviceId`), created on first call; e.g. OpenAI's agent host id. */
+  getDeviceId?: () => string;
+  /** Name the app introduces itself with (default pi's). */
+  agentName?: string;
+}
+
 /** What an OAuth provider implements. */
 export interface OAuthProviderInterface {
   /** Provider id. */
@@ -87,7 +95,7 @@ export interface OAuthProviderInterface {
   /** Provider name for people. */
   readonly name: string;
   /** Runs the login flow and returns the credentials to persist. */
-  login(callbacks: OAuthLoginCallbacks): Promise<OAuthCredentials>;
+  login(callbacks: OAuthLoginCallbacks, options?: OAuthLoginOptions): Promise<OAuthCredentials>;
   /** Whether login uses a local callback server and supports manual code input. */
   usesCallbackServer?: boolean;
   /** Exchanges expired credentials for fresh ones. */

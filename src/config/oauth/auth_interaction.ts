@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { OAuthLoginCallbacks } from "../oauth_registry.ts";
+import type { OAuthLoginCallbacks, OAuthLoginOptions } from "../oauth_registry.ts";
 import type { AuthCredential } from "../auth_credentials.ts";
 import { loadOAuthProvider } from "./builtin_oauth.ts";
 
@@ -79,6 +79,7 @@ export async function loginCredential(
   type: "oauth" | "api_key",
   interaction: AuthInteraction,
   apiKeyName: string,
+  options?: OAuthLoginOptions,
 ): Promise<AuthCredential> {
   interaction.signal?.throwIfAborted();
   if (type === "api_key") {
@@ -92,6 +93,6 @@ export async function loginCredential(
   }
   const provider = await loadOAuthProvider(providerId);
   if (!provider) throw new Error(`Provider "${providerId}" has no account login`);
-  const credentials = await provider.login(loginCallbacksFor(interaction));
+  const credentials = await provider.login(loginCallbacksFor(interaction), options);
   return { type: "oauth", ...credentials };
 }
