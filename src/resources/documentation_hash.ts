@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "819e41f27fd2";
+export const DOCUMENTATION_HASH = "ef0817ddad85";
