@@ -17,7 +17,15 @@ export {
   shouldCompact,
 } from "../../compaction/token_estimate.ts";
 export { CURRENT_SESSION_VERSION } from "../../session/entries.ts";
-export { buildSessionContext, getLatestCompactionEntry } from "../../session/context.ts";
+export {
+  buildContextEntries,
+  buildSessionContext,
+  buildSessionProjection,
+  getLatestCompactionEntry,
+  sessionEntryToContextMessages,
+} from "../../session/context.ts";
+export { createSyntheticSourceInfo } from "../../resources/source_info.ts";
+export { loadProjectContextFiles } from "../../resources/context_files.ts";
 export { parseSessionEntries } from "../../session/session_file.ts";
 export { migrateSessionEntries } from "../../session/migrations.ts";
 export { findCutPoint, findTurnStartIndex } from "../../compaction/cut_point.ts";

@@ -29,6 +29,16 @@ export { getOverflowPatterns, isContextOverflow } from "../../ai/overflow.ts";
 export { parseJsonWithRepair, parseStreamingJson, repairJson } from "../../ai/json_parse.ts";
 export { contentText } from "../../ai/content_text.ts";
 export { uuidv7 } from "./pi_ai_uuid.ts";
+export { cleanupSessionResources, registerSessionResourceCleanup } from "../../ai/session_resources.ts";
+export {
+  declarationsEqual,
+  getCurrentSystemMessage,
+  getCurrentSystemPrompt,
+  getCurrentTools,
+  getSystemMessageText,
+  getToolStateChanges,
+  toToolDeclaration,
+} from "../../session/system_message.ts";
 export { validateToolArguments, validateToolCall } from "../../ai/validation.ts";
 export { streamAnthropic, streamSimpleAnthropic } from "../../ai/providers/anthropic.ts";
 export {
