@@ -17,17 +17,19 @@ export {
   shouldCompact,
 } from "../../compaction/token_estimate.ts";
 export { CURRENT_SESSION_VERSION } from "../../session/entries.ts";
+// SessionManager's public API is 1.6.0's (statics and methods); the rest are the session-file helpers.
 export {
   buildContextEntries,
   buildSessionContext,
   buildSessionProjection,
   getLatestCompactionEntry,
+  migrateSessionEntries,
+  parseSessionEntries,
   sessionEntryToContextMessages,
-} from "../../session/context.ts";
+  SessionManager,
+} from "../../session/mod.ts";
 export { createSyntheticSourceInfo } from "../../resources/source_info.ts";
 export { loadProjectContextFiles } from "../../resources/context_files.ts";
-export { parseSessionEntries } from "../../session/session_file.ts";
-export { migrateSessionEntries } from "../../session/migrations.ts";
 export { findCutPoint, findTurnStartIndex } from "../../compaction/cut_point.ts";
 export {
   collectEntriesForBranchSummary,
