@@ -36,6 +36,11 @@ export {
   prepareBranchEntries,
 } from "../../compaction/branch_summarization.ts";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir } from "../../resources/skills.ts";
+export { compact, generateSummaryWithUsage } from "../../compaction/compaction.ts";
+export { generateBranchSummary } from "../../compaction/branch_summarization.ts";
+export { readStoredCredential } from "../../config/stored_credential.ts";
+export { hasTrustRequiringProjectResources, ProjectTrustStore } from "../../config/project_trust.ts";
+export { CredentialSynchronizationError } from "../../config/model_runtime.ts";
 export { parseFrontmatter, stripFrontmatter } from "../../resources/frontmatter.ts";
 export { VERSION } from "../../version.ts";
 export { defineTool, isToolCallEventType } from "../api_helpers.ts";

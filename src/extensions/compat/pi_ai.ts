@@ -29,6 +29,7 @@ export { getOverflowPatterns, isContextOverflow } from "../../ai/overflow.ts";
 export { parseJsonWithRepair, parseStreamingJson, repairJson } from "../../ai/json_parse.ts";
 export { contentText } from "../../ai/content_text.ts";
 export { uuidv7 } from "./pi_ai_uuid.ts";
+export { DEFAULT_MAX_AGENT_RETRY_DELAY_MS } from "../../config/settings_manager_extras.ts";
 export { cleanupSessionResources, registerSessionResourceCleanup } from "../../ai/session_resources.ts";
 export {
   declarationsEqual,
