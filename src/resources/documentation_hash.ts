@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ef0817ddad85";
+export const DOCUMENTATION_HASH = "23bc3c8262e8";
