@@ -14,7 +14,6 @@ import { loadExtensions } from "../../src/extensions/loader.ts";
 const NOT_LOADING: Record<string, string> = {
   "border-status-editor.ts": "does not provide an export named 'CustomEditor'",
   "built-in-tool-renderer.ts": "does not provide an export named 'createBashToolDefinition'",
-  "custom-compaction.ts": "does not provide an export named",
   "custom-provider-anthropic/index.ts": `Import "@anthropic-ai/sdk" not a dependency`,
   "custom-provider-gitlab-duo/index.ts": "does not provide an export named 'anthropicMessagesApi'",
   "gondolin/index.ts": `Import "@earendil-works/gondolin" not a dependency`,
