@@ -8,23 +8,16 @@
 import { toBase64 } from "../../util/bytes.ts";
 import {
   type AutocompleteItem,
-  type Container,
   fuzzyFilter,
   Markdown,
   type SlashCommand,
   Spacer,
   Text,
-  type TUI,
 } from "../../tui/mod.ts";
 import type { AgentThinkingLevel } from "../../agent/types.ts";
 import type { Model } from "../../ai/types.ts";
-import type { AgentSession } from "../../core/agent_session.ts";
-import type { SessionRuntimeHost } from "../../core/runtime_host.ts";
-import type { ChatView } from "./chat_view.ts";
-import type { Theme } from "./theme.ts";
 import { runExportCommand, runShareCommand } from "./export_commands.ts";
 import { hotkeysMarkdown } from "./hotkeys.ts";
-import type { DisplayTargets } from "./display_settings.ts";
 import { BorderLine, modelSearchText, ModelSelector } from "./model_selector.ts";
 import { sessionInfoText } from "./session_info.ts";
 import { ThinkingSelector } from "./thinking_selector.ts";
@@ -35,26 +28,9 @@ import {
   parseSlashCommand,
 } from "./slash_commands.ts";
 
-/** What the commands act on: the running interactive mode (InteractiveApp). */
-export interface CommandHost {
-  readonly host: SessionRuntimeHost;
-  readonly session: AgentSession;
-  readonly theme: Theme;
-  readonly chat: ChatView;
-  readonly ui: TUI;
-  requestRender(): void;
-  addText(text: string, paddingY?: number): void;
-  updateEditorBorder(): void;
-  sessionReplaced(): Promise<void>;
-  showSelector(component: Container & { focused?: boolean }): () => void;
-  shutdown(code: number): Promise<void>;
-  compact(customInstructions?: string): Promise<void>;
-  /** Opens the /tree navigator. */
-  openTree(): void;
-  readonly editor: { setText(text: string): void } & DisplayTargets["editor"];
-  /** The footer (its `(auto)` compaction mark). */
-  readonly footer: DisplayTargets["footer"];
-}
+import type { CommandHost } from "./command_host.ts";
+
+export type { CommandHost } from "./command_host.ts";
 
 /** The slash commands of one interactive app. */
 export class SlashCommandRunner {

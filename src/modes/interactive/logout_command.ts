@@ -8,7 +8,7 @@
  * @module
  */
 import { Container, fuzzyFilter, getKeybindings, Input, Spacer, TruncatedText } from "../../tui/mod.ts";
-import type { CommandHost } from "./command_runner.ts";
+import type { CommandHost } from "./command_host.ts";
 import { BorderLine } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
 
