@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "23bc3c8262e8";
+export const DOCUMENTATION_HASH = "f94ea00d61cb";
