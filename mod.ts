@@ -82,11 +82,14 @@ export type {
 export type {
   OAuthAuthInfo,
   OAuthCredentials,
+  OAuthDeviceCodeInfo,
   OAuthLoginCallbacks,
+  OAuthLoginOptions,
   OAuthPrompt,
   OAuthProviderInterface,
   OAuthSelectOption,
 } from "./src/config/oauth_registry.ts";
+export type { AuthEvent, AuthInteraction, AuthPrompt } from "./src/config/oauth/auth_interaction.ts";
 export { ModelRegistry } from "./src/config/model_registry.ts";
 export type {
   ProviderConfigInput,
