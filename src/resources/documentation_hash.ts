@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "f94ea00d61cb";
+export const DOCUMENTATION_HASH = "f27763b0ca2f";
