@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "f27763b0ca2f";
+export const DOCUMENTATION_HASH = "91c88f2e97f3";
