@@ -26,6 +26,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findReference } from "../../scripts/reference/locate.ts";
+import { loadExtensions } from "../../src/extensions/loader.ts";
 import {
   hostModuleName,
   hostModuleNames,
@@ -132,6 +133,68 @@ Deno.test("EXT-MODULES reference_exports.json equals what the installed 1.6.0 ex
   }).output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), reference);
+});
+
+Deno.test("EXT-MODULES an extension importing the pi-ai subpaths and pi-mcp loads; a name we lack fails naming it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi-module-ext-" });
+  try {
+    const ok = join(dir, "uses_subpaths.ts");
+    await Deno.writeTextFile(
+      ok,
+      [
+        'import { calculateCost } from "@mariozechner/pi-ai/models";',
+        'import { getBuiltinModel, getBuiltinProviders } from "@earendil-works/pi-ai/providers/all";',
+        'import type { OAuthCredentials } from "@earendil-works/pi-ai/oauth";',
+        'import { mcpNamespace, MCP_OUTPUT_MAX_BYTES } from "@earendil-works/pi-mcp";',
+        'import { uuidv7 } from "@earendil-works/pi-ai";',
+        "export default function (pi: { appendEntry(type: string, data: unknown): void }) {",
+        "  const credentials: OAuthCredentials = { refresh: 'r', access: 'a', expires: 0 };",
+        "  const seen = {",
+        "    cost: typeof calculateCost,",
+        "    model: getBuiltinModel('anthropic', 'claude-sonnet-4-5')?.id,",
+        "    unknown: getBuiltinModel('anthropic', 'no-such-model') ?? null,",
+        "    providers: getBuiltinProviders().includes('openai'),",
+        "    namespace: mcpNamespace('my-server'),",
+        "    limit: MCP_OUTPUT_MAX_BYTES,",
+        "    uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuidv7()),",
+        "    credentials: credentials.access,",
+        "  };",
+        "  (globalThis as Record<string, unknown>).__piModuleExportsSeen = seen;",
+        "}",
+      ].join("\n"),
+    );
+    const missing = join(dir, "uses_missing.ts");
+    await Deno.writeTextFile(
+      missing,
+      'import { createModels } from "@earendil-works/pi-ai/models";\nexport default function () { void createModels; }\n',
+    );
+    const result = await loadExtensions(
+      [ok, missing].map((file) => ({ path: file.slice(dir.length + 1), resolvedPath: file })),
+      { cwd: dir, cacheDir: join(dir, "cache"), factoryTimeoutMs: 10_000 },
+    );
+    assertEquals(result.extensions.length, 1);
+    assertEquals((globalThis as Record<string, unknown>).__piModuleExportsSeen, {
+      cost: "function",
+      model: "claude-sonnet-4-5",
+      unknown: null,
+      providers: true,
+      namespace: "mcp__my_server",
+      limit: 20480,
+      uuid: true,
+      credentials: "a",
+    });
+    assertEquals(result.errors.map((e) => e.path), ["uses_missing.ts"]);
+    assertEquals(
+      result.errors[0].error.includes(
+        "The requested module '@earendil-works/pi-ai/models' does not provide an export named 'createModels'",
+      ),
+      true,
+      result.errors[0].error,
+    );
+  } finally {
+    delete (globalThis as Record<string, unknown>).__piModuleExportsSeen;
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 const DTS = join(FIXTURES, "dts");
