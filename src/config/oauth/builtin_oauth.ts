@@ -61,9 +61,13 @@ export const BUILTIN_OAUTH_FLOWS: Readonly<Record<string, BuiltinOAuthFlow>> = {
   },
   radius: {
     name: "Radius",
-    // 1.6.0's default gateway; a configured gateway registers its own provider at runtime.
-    load: async () =>
-      (await import("./radius.ts")).createRadiusOAuth({ name: "Radius", gateway: "https://radius.pi.dev" }),
+    // 1.6.0's default gateway; a configured gateway registers its own provider at runtime. Tests send
+    // the gateway's requests to a fake server with PI_RADIUS_OAUTH_URL, as the other flows' variables.
+    load: async () => {
+      const { oauthEndpoint } = await import("./endpoint_override.ts");
+      const gateway = oauthEndpoint("https://radius.pi.dev", "PI_RADIUS_OAUTH_URL");
+      return (await import("./radius.ts")).createRadiusOAuth({ name: "Radius", gateway });
+    },
   },
 };
 
