@@ -60,6 +60,12 @@ export async function runExportCommand(app: ExportCommandHost, args: string): Pr
  * spinner stands in the editor's place meanwhile; the cancel key stops `gh` ("Share cancelled").
  */
 export async function runShareCommand(app: ExportCommandHost): Promise<void> {
+  const destination = app.session.settingsManager.getSessionShareDestination();
+  // 1.6.0 tries a Radius artifact first unless the gist is asked for; without a Radius login "auto" goes on to the gist.
+  if (destination !== "gist") {
+    const { tryShareViaRadius } = await import("./share_radius_command.ts");
+    if (await tryShareViaRadius(app)) return;
+  }
   const { shareSessionAsGist, ShareError } = await import("../../core/export/share_gist.ts");
   const loader = new BorderedLoader(app.ui, app.theme, "Creating gist...");
   const hide = app.showSelector(loader);
@@ -74,7 +80,7 @@ export async function runShareCommand(app: ExportCommandHost): Promise<void> {
   };
   try {
     const { shareUrl, gistUrl } = await shareSessionAsGist(app.session, {
-      destination: app.session.settingsManager.getSessionShareDestination(),
+      destination,
       signal: loader.signal,
     });
     if (loader.signal.aborted) return;
