@@ -39,4 +39,16 @@ export const BUILT_IN_PROVIDER_DISPLAY_NAMES: Readonly<Record<string, string>> =
   "xiaomi-token-plan-cn": "Xiaomi MiMo Token Plan (China)",
   "xiaomi-token-plan-ams": "Xiaomi MiMo Token Plan (Amsterdam)",
   "xiaomi-token-plan-sgp": "Xiaomi MiMo Token Plan (Singapore)",
+  // Providers 1.6.0 added, with its names.
+  "ant-ling": "Ant Ling",
+  azure: "Azure",
+  baseten: "Baseten",
+  nvidia: "NVIDIA",
+  "qwen-token-plan": "Qwen Token Plan Team",
+  "qwen-token-plan-cn": "Qwen Token Plan Team CN",
+  "qwen-token-plan-individual": "Qwen Token Plan Individual",
+  "qwen-token-plan-individual-cn": "Qwen Token Plan Individual CN",
+  together: "Together",
+  typesafe: "TypeSafe",
+  "zai-coding-cn": "Z.AI Coding CN",
 };
