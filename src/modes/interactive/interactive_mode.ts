@@ -294,6 +294,8 @@ export class InteractiveApp implements CommandHost {
     if (this.#screenStarted || this.#exiting) return;
     this.#screenStarted = true;
     this.ui.start();
+    // The terminal answers on the input the screen now reads; the system theme follows its colours.
+    this.themes?.queryTerminalColors(this.ui);
   }
 
   /** The extensions bound to the current session, if any. */
