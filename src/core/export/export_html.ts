@@ -13,6 +13,7 @@ import { basename, resolve } from "../../util/path.ts";
 import { expandTildePath } from "../../config/paths.ts";
 import { SessionManager } from "../../session/session_manager.ts";
 import type { SessionEntry, SessionHeader } from "../../session/entries.ts";
+import type { ThemeJson } from "../../resources/themes/theme_schema.ts";
 import { EXPORT_TEMPLATE } from "./export_template_generated.ts";
 import { exportThemeVars } from "./export_theme.ts";
 import { base64Of, Base64Sink } from "./base64_sink.ts";
@@ -60,14 +61,19 @@ export interface ExportAgentState {
 export interface HtmlExportOptions {
   /** Where to write; default `pi-session-<session file name>.html` in the current folder. */
   outputPath?: string;
+  /**
+   * The theme whose colours the page takes (the theme file's contents; the interactive `/export`
+   * passes the one in use). None, or 1.6.0's `system` theme: 1.6.0's default export palette.
+   */
+  theme?: ThemeJson;
 }
 
 /**
  * The page around its session data: everything before and everything after the base64 of the
  * data's JSON (UTF-8), with the theme's colours filled in.
  */
-function pageParts(): [string, string] {
-  const { declarations, backgrounds } = exportThemeVars();
+function pageParts(theme?: ThemeJson): [string, string] {
+  const { declarations, backgrounds } = exportThemeVars(theme);
   const slots: Record<string, string> = {
     "{{THEME_VARS}}": declarations,
     "{{BODY_BG}}": backgrounds.pageBg,
@@ -82,9 +88,9 @@ function pageParts(): [string, string] {
   return [html.slice(0, at), html.slice(at + "{{SESSION_DATA}}".length)];
 }
 
-/** The page for `data`: the template with the theme colours and the session filled in. */
-export function renderSessionHtml(data: SessionExportData): string {
-  const [before, after] = pageParts();
+/** The page for `data`: the template with the theme's colours and the session filled in. */
+export function renderSessionHtml(data: SessionExportData, theme?: ThemeJson): string {
+  const [before, after] = pageParts(theme);
   return before + base64Of(new TextEncoder().encode(JSON.stringify(data))) + after;
 }
 
@@ -105,12 +111,17 @@ function targetOf(outputPath: string | undefined, sessionFile: string): string {
  * data's base64 sink, then the rest. `fill` returns null to write nothing at all, in which case
  * the file is not even created; otherwise its result is returned.
  */
-function writePage<T>(target: string, fill: (begin: () => Base64Sink) => T | null): T | null {
+function writePage<T>(
+  target: string,
+  theme: ThemeJson | undefined,
+  fill: (begin: () => Base64Sink) => T | null,
+): T | null {
   let file: Deno.FsFile | undefined;
   let after = "";
   try {
     const result = fill(() => {
-      const [before, rest] = pageParts();
+      // The theme is resolved before the file is created, so a bad theme leaves no file behind.
+      const [before, rest] = pageParts(theme);
       after = rest;
       writeTextFileSync(target, before);
       file = Deno.openSync(target, { append: true });
@@ -126,9 +137,9 @@ function writePage<T>(target: string, fill: (begin: () => Base64Sink) => T | nul
 }
 
 /** Writes the page of `data`, serialising it entry by entry (see {@link writeSessionData}). */
-function write(data: SessionExportData, outputPath: string | undefined, sessionFile: string): string {
-  const target = targetOf(outputPath, sessionFile);
-  writePage(target, (begin) => {
+function write(data: SessionExportData, options: HtmlExportOptions, sessionFile: string): string {
+  const target = targetOf(options.outputPath, sessionFile);
+  writePage(target, options.theme, (begin) => {
     const sink = begin();
     writeSessionData(sink, data);
     sink.finish();
@@ -170,7 +181,7 @@ export function exportSessionToHtml(
   state?: ExportAgentState,
   options?: string | HtmlExportOptions,
 ): Promise<string> {
-  const { outputPath } = optionsOf(options);
+  const opts = optionsOf(options);
   const sessionFile = manager.getSessionFile();
   if (!sessionFile) return Promise.reject(new Error("Cannot export in-memory session to HTML"));
   if (!existsSync(sessionFile)) {
@@ -183,7 +194,11 @@ export function exportSessionToHtml(
     systemPrompt: state?.systemPrompt,
     tools: state?.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   };
-  return Promise.resolve(write(data, outputPath, sessionFile));
+  try {
+    return Promise.resolve(write(data, opts, sessionFile));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** What exporting a session file produced. */
@@ -203,11 +218,11 @@ export function exportSessionFileToHtml(
   inputPath: string,
   options?: string | HtmlExportOptions,
 ): FileExportResult {
-  const { outputPath } = optionsOf(options);
+  const opts = optionsOf(options);
   const file = checkedSessionFile(inputPath);
-  const target = targetOf(outputPath, file);
+  const target = targetOf(opts.outputPath, file);
   // Lines are copied, not parsed and serialised again: see session_file_data.ts.
-  const warnings = writePage(target, (begin) => {
+  const warnings = writePage(target, opts.theme, (begin) => {
     let sink: Base64Sink | undefined;
     const result = writeSessionFileData(file, () => sink = begin());
     sink?.finish();
@@ -233,7 +248,7 @@ export function exportSessionFileStraight(
   inputPath: string,
   options?: string | HtmlExportOptions,
 ): FileExportResult {
-  const { outputPath } = optionsOf(options);
+  const opts = optionsOf(options);
   const file = checkedSessionFile(inputPath);
   const manager = SessionManager.open(file);
   const data: SessionExportData = {
@@ -241,7 +256,7 @@ export function exportSessionFileStraight(
     entries: manager.getEntries(),
     leafId: manager.getLeafId(),
   };
-  return { path: write(data, outputPath, file), warnings: manager.getLoadWarnings() };
+  return { path: write(data, opts, file), warnings: manager.getLoadWarnings() };
 }
 
 /** 1.6.0's name for the file export: returns only the path written. */

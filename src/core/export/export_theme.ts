@@ -1,10 +1,20 @@
 /**
- * The colours of the HTML export: pi 1.6.0's default export palette (its built-in "system" theme,
- * which follows the terminal's 16 ANSI colours, resolved to the hex values 1.6.0 writes), and the
- * page, card and info backgrounds derived from the user-message background as 1.6.0 derives them.
+ * The colours of the HTML export: a theme's colours as CSS variables, as pi 1.6.0 writes them, and
+ * the page, card and info backgrounds (the theme's `export` section, else derived from the
+ * user-message background as 1.6.0 derives them). Without a theme, or with 1.6.0's generated
+ * `system` theme, the page gets 1.6.0's default export palette (the system theme, which follows
+ * the terminal's 16 ANSI colours, resolved to the hex values 1.6.0 writes when no terminal reported
+ * its colours).
  *
  * @module
  */
+import type { ThemeColorValue, ThemeJson } from "../../resources/themes/theme_schema.ts";
+import { THEME_TOKENS, type ThemeTokenName } from "../../resources/themes/theme_tokens.ts";
+import { resolveThemeVar } from "../../resources/themes/theme_vars.ts";
+import { type Color, colorToHex, colorToOklch, indexedColor, parseColor } from "../../tui/colors_values.ts";
+
+/** 1.6.0's name of its generated default theme, which has no file. */
+export const SYSTEM_THEME_NAME = "system";
 
 /** Token → CSS colour, in the order 1.6.0 writes them into the page's `:root`. */
 export const EXPORT_THEME_COLORS: ReadonlyArray<readonly [string, string]> = [
@@ -125,11 +135,130 @@ export function deriveExportBackgrounds(base: string): ExportBackgrounds {
   };
 }
 
-/** The `:root` declarations of the page: every colour token plus the three export backgrounds. */
-export function exportThemeVars(): { declarations: string; backgrounds: ExportBackgrounds } {
-  const userBg = EXPORT_THEME_COLORS.find(([token]) => token === "userMessageBg")?.[1] ?? "#343541";
-  const backgrounds = deriveExportBackgrounds(userBg);
-  const lines = EXPORT_THEME_COLORS.map(([token, value]) => `--${token}: ${value};`);
+/** The terminal colours 1.6.0 assumes for `""` tokens when no terminal reported its own. */
+const GUESSED_DEFAULTS = {
+  dark: { foreground: "#e5e5e7", background: "#000000" },
+  light: { foreground: "#000000", background: "#ffffff" },
+} as const;
+
+/** Mean OKLCH lightness of the colours that do not follow the terminal's palette (indexes 0-15). */
+function averageLightness(colors: readonly Color[]): number | undefined {
+  const fixed = colors.filter((color) => color.kind !== "indexed" || color.index >= 16);
+  if (fixed.length === 0) return undefined;
+  return fixed.reduce((sum, color) => sum + colorToOklch(color).l, 0) / fixed.length;
+}
+
+/** The background a theme is made for, from its own colours when it does not say (1.6.0's guess). */
+function appearanceOf(theme: ThemeJson, foregrounds: readonly Color[], backgrounds: readonly Color[]) {
+  if (theme.appearance) return theme.appearance;
+  const fg = averageLightness(foregrounds);
+  const bg = averageLightness(backgrounds);
+  if (fg !== undefined && bg !== undefined) return bg < fg ? "dark" : "light";
+  if (bg !== undefined) return bg < 0.5 ? "dark" : "light";
+  if (fg !== undefined) return fg > 0.5 ? "dark" : "light";
+  // 1.6.0 asks the terminal here; with nothing reported it takes the terminal to be dark.
+  return "dark";
+}
+
+/**
+ * Every token of `theme` as `#rrggbb`, in the order 1.6.0 writes them: the tokens with a colour of
+ * their own (foregrounds, then backgrounds, each in the file's order with left-out optional tokens
+ * after), then the `""` ones (the terminal's default colours, assumed from the appearance).
+ */
+export function resolvedThemeColors(theme: ThemeJson): Array<[ThemeTokenName, string]> {
+  const vars = theme.vars ?? {};
+  const values = new Map<ThemeTokenName, ThemeColorValue>();
+  for (const [token, value] of Object.entries(theme.colors)) {
+    if (value !== undefined) values.set(token as ThemeTokenName, resolveThemeVar(value, vars));
+  }
+  for (const [token, info] of Object.entries(THEME_TOKENS) as [ThemeTokenName, { fallback?: string }][]) {
+    if (values.has(token) || !info.fallback) continue;
+    const fallback = values.get(info.fallback as ThemeTokenName);
+    if (fallback !== undefined) values.set(token, fallback);
+  }
+  const concrete: Record<"foreground" | "background", Array<[ThemeTokenName, Color]>> = {
+    foreground: [],
+    background: [],
+  };
+  const terminal: Record<"foreground" | "background", ThemeTokenName[]> = { foreground: [], background: [] };
+  for (const [token, value] of values) {
+    const slot = THEME_TOKENS[token].slot;
+    if (value === "") {
+      terminal[slot].push(token);
+      continue;
+    }
+    let color: Color;
+    try {
+      color = parseColor(value);
+    } catch {
+      throw new Error(`Invalid color value for "${token}": ${value}`);
+    }
+    concrete[slot].push([token, color]);
+  }
+  const appearance = appearanceOf(
+    theme,
+    concrete.foreground.map(([, color]) => color),
+    concrete.background.map(([, color]) => color),
+  );
+  const guess = GUESSED_DEFAULTS[appearance];
+  return [
+    ...[...concrete.foreground, ...concrete.background].map(([token, color]): [ThemeTokenName, string] => [
+      token,
+      colorToHex(color),
+    ]),
+    ...terminal.foreground.map((token): [ThemeTokenName, string] => [token, guess.foreground]),
+    ...terminal.background.map((token): [ThemeTokenName, string] => [token, guess.background]),
+  ];
+}
+
+/**
+ * The theme's own `export` backgrounds, as 1.6.0 puts them into CSS: variables resolved, palette
+ * numbers and `okhsl()` as hex, hex and `oklch()` as written, `""` left out. A section that cannot
+ * be resolved counts as absent, as in 1.6.0.
+ */
+function themeExportBackgrounds(theme: ThemeJson): Partial<ExportBackgrounds> {
+  const section = theme.export;
+  if (!section) return {};
+  const vars = theme.vars ?? {};
+  const resolve = (value: ThemeColorValue | undefined): string | undefined => {
+    if (value === undefined) return undefined;
+    const resolved = resolveThemeVar(value, vars);
+    if (typeof resolved === "number") return colorToHex(indexedColor(resolved));
+    if (resolved === "") return undefined;
+    if (/^okhsl\(/i.test(resolved)) return colorToHex(parseColor(resolved));
+    return resolved;
+  };
+  try {
+    return {
+      pageBg: resolve(section.pageBg),
+      cardBg: resolve(section.cardBg),
+      infoBg: resolve(section.infoBg),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The `:root` declarations of the page: every colour token plus the three export backgrounds.
+ * `theme` is the theme in use (its file's contents); none, or 1.6.0's `system` theme, gives the
+ * default export palette. A theme whose colours cannot be resolved throws (as in 1.6.0, the
+ * export then fails).
+ */
+export function exportThemeVars(
+  theme?: ThemeJson,
+): { declarations: string; backgrounds: ExportBackgrounds } {
+  const custom = theme !== undefined && theme.name !== SYSTEM_THEME_NAME;
+  const colors = custom ? resolvedThemeColors(theme) : EXPORT_THEME_COLORS;
+  const own = custom ? themeExportBackgrounds(theme) : {};
+  const userBg = colors.find(([token]) => token === "userMessageBg")?.[1] || "#343541";
+  const derived = deriveExportBackgrounds(userBg);
+  const backgrounds: ExportBackgrounds = {
+    pageBg: own.pageBg ?? derived.pageBg,
+    cardBg: own.cardBg ?? derived.cardBg,
+    infoBg: own.infoBg ?? derived.infoBg,
+  };
+  const lines = colors.map(([token, value]) => `--${token}: ${value};`);
   lines.push(`--exportPageBg: ${backgrounds.pageBg};`);
   lines.push(`--exportCardBg: ${backgrounds.cardBg};`);
   lines.push(`--exportInfoBg: ${backgrounds.infoBg};`);
