@@ -20,6 +20,7 @@ import { DEFAULT_THINKING_LEVEL } from "../config/model_resolver.ts";
 import type { SettingsManager } from "../config/settings_manager.ts";
 import { expandPromptTemplate, type PromptTemplate } from "../resources/prompt_templates.ts";
 import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
+import type { ThemeJson } from "../resources/themes/theme_schema.ts";
 import { expandSkillCommand } from "../resources/skills.ts";
 import type { CustomMessage } from "../session/messages.ts";
 import type { SessionManager } from "../session/session_manager.ts";
@@ -943,11 +944,18 @@ export class AgentSession {
    * Writes the whole session (every branch, opening on the current leaf, with the system prompt
    * and tools) as a self-contained HTML page; returns the path written. Default name:
    * `pi-session-<session file name>.html` in the current folder. The exporter loads on first use.
+   * Colours: `options.theme`, else the first of `options.themeName` and the `theme` setting that
+   * names a loadable theme (as 1.6.0), else 1.6.0's default palette.
    */
-  async exportToHtml(outputPath?: string): Promise<string> {
+  async exportToHtml(
+    outputPath?: string,
+    options: { themeName?: string; theme?: ThemeJson } = {},
+  ): Promise<string> {
     const { exportSessionToHtml } = await import("./export/export_html.ts");
+    const { firstExportTheme } = await import("./export/export_theme_lookup.ts");
+    const theme = options.theme ?? firstExportTheme([options.themeName, this.settingsManager.getTheme()]);
     const { systemPrompt, tools } = this.agent.state;
-    return await exportSessionToHtml(this.sessionManager, { systemPrompt, tools }, { outputPath });
+    return await exportSessionToHtml(this.sessionManager, { systemPrompt, tools }, { outputPath, theme });
   }
 
   /** Text of the last assistant reply (aborted empty replies skipped). */
