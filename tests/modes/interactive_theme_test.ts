@@ -82,10 +82,10 @@ Deno.test("RES-08 switching in place: the same object draws in the new theme; a 
   assertEquals(t.name, "light");
 });
 
-Deno.test("RES-08 controller: setting, light/dark by COLORFGBG, unknown theme falls back to dark", () => {
+Deno.test("RES-08 controller: setting, light/dark by COLORFGBG, unknown theme falls back to system", () => {
   const files = [{ json: custom("ocean", { accent: "#0000ff" }), path: "/themes/ocean.json" }];
   const light = new ThemeController(loadTheme("dark", "truecolor"), { files, colorFgBg: "0;15" });
-  assertEquals(light.availableThemes(), ["dark", "light", "ocean"]);
+  assertEquals(light.availableThemes(), ["system", "dark", "light", "ocean"]);
   assertEquals(light.applySetting("ocean/dark"), { success: true });
   assertEquals(light.activeName, "ocean");
   assertEquals(light.theme.fg("accent", "x"), "\x1b[38;2;0;0;255mx\x1b[39m");
@@ -93,9 +93,11 @@ Deno.test("RES-08 controller: setting, light/dark by COLORFGBG, unknown theme fa
   assertEquals(dark.applySetting("ocean/light"), { success: true });
   assertEquals(dark.activeName, "light");
   assertEquals(dark.applySetting(undefined), { success: true });
-  assertEquals(dark.activeName, "dark");
+  assertEquals(dark.activeName, "system");
+  assertEquals(dark.applySetting("dark"), { success: true });
   assertEquals(dark.setThemeName("nope"), { success: false, error: "Theme not found: nope" });
-  assertEquals(dark.activeName, "dark");
+  assertEquals(dark.activeName, "system");
+  assertEquals(dark.applySetting("dark"), { success: true });
   assertEquals(dark.themeByName("ocean")?.name, "ocean");
   assertEquals(dark.themeByName("nope"), undefined);
   let changes = 0;
@@ -179,7 +181,7 @@ Deno.test("RES-08 /reload: theme files are found again; a run's choice (--use-th
   files = [{ json: custom("forest"), path: "/themes/forest.json" }];
   // The saved setting was edited to forest, a theme that appeared since the start.
   assertEquals(saved.reload("forest"), { success: true });
-  assertEquals([saved.activeName, saved.availableThemes()], ["forest", ["dark", "forest", "light"]]);
+  assertEquals([saved.activeName, saved.availableThemes()], ["forest", ["system", "dark", "forest", "light"]]);
   const chosen = new ThemeController(loadTheme("dark", "truecolor"), { files, reloadFiles });
   assertEquals(chosen.applySetting("light"), { success: true });
   assertEquals(chosen.reload("forest"), { success: true });

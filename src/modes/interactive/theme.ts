@@ -10,6 +10,9 @@ import DARK_JSON from "../../resources/themes/dark.json" with { type: "json" };
 import LIGHT_JSON from "../../resources/themes/light.json" with { type: "json" };
 import type { ThemeColorValue, ThemeJson } from "../../resources/themes/theme_schema.ts";
 import { THEME_TOKENS, type ThemeTokenName } from "../../resources/themes/theme_tokens.ts";
+import { type SystemThemeInput, systemThemeJson } from "../../resources/themes/system_theme.ts";
+import { colorFgBgAppearance } from "../../resources/themes/theme_setting.ts";
+import { readEnv } from "../../util/env.ts";
 import {
   backgroundAnsi,
   foregroundAnsi,
@@ -36,6 +39,9 @@ export const BUILTIN_THEMES: Readonly<Record<string, ThemeData>> = { dark: DARK_
 
 const RESET_FG = "\x1b[39m";
 const RESET_BG = "\x1b[49m";
+const FAINT = "\x1b[2m";
+/** Ends a faint token: normal intensity and the default foreground. */
+const RESET_FAINT_FG = "\x1b[22;39m";
 
 /** Follows variable references (chains included) to a colour; 1.6.0's errors for a missing or circular one. */
 function resolveValue(
@@ -56,8 +62,15 @@ function resolveValue(
   return current;
 }
 
-/** Token → opening escape sequence in its own slot, for every token (optional ones filled in). */
-function resolveTokens(data: ThemeData, mode: TerminalColorMode): Map<string, string> {
+/**
+ * Token → opening escape sequence in its own slot, for every token (optional ones filled in); a
+ * `dim` token's opening also turns on faint (SGR 2).
+ */
+function resolveTokens(
+  data: ThemeData,
+  mode: TerminalColorMode,
+  dim: ReadonlySet<string>,
+): Map<string, string> {
   const values: Partial<Record<ThemeToken, ThemeColorValue>> = {};
   for (const [token, value] of Object.entries(data.colors)) {
     if (value !== undefined) values[token as ThemeToken] = resolveValue(value, data.vars ?? {});
@@ -69,9 +82,10 @@ function resolveTokens(data: ThemeData, mode: TerminalColorMode): Map<string, st
     const value = values[token] ?? ("fallback" in info ? values[info.fallback as ThemeToken] : undefined);
     if (value === undefined) continue;
     const background = info.slot === "background";
+    const faint = !background && dim.has(token) ? FAINT : "";
     if (value === "") {
       // The terminal's own default colour.
-      out.set(token, background ? RESET_BG : RESET_FG);
+      out.set(token, background ? RESET_BG : RESET_FG + faint);
       continue;
     }
     let color;
@@ -80,7 +94,7 @@ function resolveTokens(data: ThemeData, mode: TerminalColorMode): Map<string, st
     } catch {
       throw new Error(`Invalid color value for "${token}": ${value}`);
     }
-    out.set(token, background ? backgroundAnsi(color, mode) : foregroundAnsi(color, mode));
+    out.set(token, background ? backgroundAnsi(color, mode) : foregroundAnsi(color, mode) + faint);
   }
   return out;
 }
@@ -92,14 +106,24 @@ export class Theme {
   #data: ThemeData;
   #sourcePath?: string;
   #ansi: Map<string, string>;
+  #dim: ReadonlySet<string>;
   #version = 0;
 
-  /** Resolves `data` (variables included) for `colorMode`; a bad colour or reference throws. */
-  constructor(data: ThemeData, colorMode: TerminalColorMode, sourcePath?: string) {
+  /**
+   * Resolves `data` (variables included) for `colorMode`; a bad colour or reference throws. `dim`
+   * tokens are drawn faint (the `system` theme's neutral tokens when the terminal reported nothing).
+   */
+  constructor(
+    data: ThemeData,
+    colorMode: TerminalColorMode,
+    sourcePath?: string,
+    dim: readonly string[] = [],
+  ) {
     this.colorMode = colorMode;
     this.#data = data;
     this.#sourcePath = sourcePath;
-    this.#ansi = resolveTokens(data, colorMode);
+    this.#dim = new Set(dim);
+    this.#ansi = resolveTokens(data, colorMode, this.#dim);
   }
 
   /** The theme's name. */
@@ -134,17 +158,19 @@ export class Theme {
    * Takes the colours of `data`; every component holding this object draws in them from the next
    * frame. A theme that cannot be resolved throws and leaves the current colours.
    */
-  replace(data: ThemeData, sourcePath?: string): void {
+  replace(data: ThemeData, sourcePath?: string, dim: readonly string[] = []): void {
     // The same theme again (start-up applying the default, a preview back to the current one): the
     // colours are already these; resolving them costs a few milliseconds on the first frame's path.
     if (data === this.#data) {
       this.#sourcePath = sourcePath;
       return;
     }
-    const ansi = resolveTokens(data, this.colorMode);
+    const faint = new Set(dim);
+    const ansi = resolveTokens(data, this.colorMode, faint);
     this.#data = data;
     this.#sourcePath = sourcePath;
     this.#ansi = ansi;
+    this.#dim = faint;
     this.#version++;
   }
 
@@ -156,7 +182,8 @@ export class Theme {
   /** `text` in the token's foreground colour. */
   fg(token: ThemeToken, text: string): string {
     const open = this.#ansi.get(token);
-    return open ? `${open}${text}${RESET_FG}` : text;
+    if (!open) return text;
+    return `${open}${text}${this.#dim.has(token) ? RESET_FAINT_FG : RESET_FG}`;
   }
 
   /** `text` on the token's background colour. */
@@ -217,8 +244,26 @@ export class Theme {
   }
 }
 
-/** The built-in theme `name` (default dark; an unknown name falls back to dark) for the terminal's colour mode. */
-export function loadTheme(name?: string, colorMode: TerminalColorMode = getTerminalColorMode()): Theme {
-  const data = (name && Object.hasOwn(BUILTIN_THEMES, name) && BUILTIN_THEMES[name]) || DARK_THEME;
-  return new Theme(data, colorMode);
+/** A {@link Theme} of the `system` theme for what the terminal reported (nothing: palette indices). */
+export function systemTheme(
+  input: SystemThemeInput = {},
+  colorMode: TerminalColorMode = getTerminalColorMode(),
+): Theme {
+  const { json, dim } = systemThemeJson(input);
+  return new Theme(json, colorMode, undefined, dim);
+}
+
+/**
+ * The built-in theme `name` for the terminal's colour mode. No name, `system` and any other name
+ * give the `system` theme as for a terminal that has reported nothing yet (1.6.0's fallback);
+ * `pending` makes it grayscale, as while the interactive mode waits for the terminal's answer.
+ */
+export function loadTheme(
+  name?: string,
+  colorMode: TerminalColorMode = getTerminalColorMode(),
+  pending = false,
+): Theme {
+  if (name && Object.hasOwn(BUILTIN_THEMES, name)) return new Theme(BUILTIN_THEMES[name], colorMode);
+  const appearanceHint = colorFgBgAppearance(readEnv("COLORFGBG")) ?? "dark";
+  return systemTheme({ saturation: pending ? 0 : 1, appearanceHint }, colorMode);
 }

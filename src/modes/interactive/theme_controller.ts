@@ -1,5 +1,6 @@
 /**
- * Which theme the interactive mode draws with, and switching it: the built-in dark and light
+ * Which theme the interactive mode draws with, and switching it: the generated `system` theme
+ * (the default: colours from the terminal's own, see system_theme.ts), the built-in dark and light
  * themes plus the theme files of the run (agent dir, trusted project, settings, packages,
  * `--theme`), chosen by `--use-theme` or the `theme` setting (`name` or `light/dark`), changed by
  * `/settings` (with a live preview) and by extensions (`ctx.ui.setTheme`). The active theme's file
@@ -13,12 +14,16 @@ import { readThemeFile, type ThemeDiagnostic, type ThemeFile } from "../../resou
 import { parseThemeJsonText } from "../../resources/themes/theme_schema.ts";
 import {
   colorFgBgAppearance,
+  parseAutoThemeSetting,
   resolveThemeSetting,
   type TerminalAppearance,
 } from "../../resources/themes/theme_setting.ts";
-import { BUILTIN_THEMES, DARK_THEME, Theme, type ThemeData } from "./theme.ts";
+import { SYSTEM_THEME_NAME, systemThemeJson } from "../../resources/themes/system_theme.ts";
+import type { TerminalColors, TerminalColorScheme } from "../../tui/terminal_colors.ts";
+import { BUILTIN_THEMES, Theme, type ThemeData } from "./theme.ts";
+import { requestTerminalColors, type TerminalColorSource, TerminalColorState } from "./theme_terminal.ts";
 
-/** What a theme switch did: `error` says why it failed (the dark theme is then in use). */
+/** What a theme switch did: `error` says why it failed (the `system` theme is then in use). */
 export interface ThemeSwitchResult {
   success: boolean;
   error?: string;
@@ -34,12 +39,19 @@ export interface ThemeControllerOptions {
   reloadFiles?: () => { themes: readonly ThemeFile[]; diagnostics: readonly ThemeDiagnostic[] };
   /** The agent dir, whose `themes/<name>.json` of the active theme is watched. */
   agentDir?: string;
-  /** `COLORFGBG`, which tells a light terminal from a dark one for a `light/dark` setting. */
+  /** `COLORFGBG`, which tells a light terminal from a dark one until the terminal reports its colours. */
   colorFgBg?: string;
+  /**
+   * The terminal's colours will be queried ({@link ThemeController.queryTerminalColors}): the
+   * `system` theme is grayscale from the start until they arrive, as 1.6.0 draws it.
+   */
+  awaitTerminalColors?: boolean;
 }
 
-/** The name pi falls back to (pi 1.6.0 falls back to its terminal-derived `system` theme). */
-const FALLBACK_THEME = "dark";
+/** The theme of no setting, and the one pi falls back to: generated from the terminal's colours. */
+const FALLBACK_THEME = SYSTEM_THEME_NAME;
+/** The active name of a theme object an extension handed over: the terminal's colours leave it alone. */
+const IN_MEMORY = "<in-memory>";
 /** How long a theme file must be quiet before it is reloaded (ms), as 1.6.0. */
 const RELOAD_DELAY_MS = 100;
 
@@ -52,7 +64,11 @@ export class ThemeController {
   onChange: () => void = () => {};
   readonly #files = new Map<string, ThemeFile>();
   readonly #agentDir?: string;
-  readonly #appearance: TerminalAppearance;
+  readonly #terminal: TerminalColorState;
+  #ui?: TerminalColorSource;
+  #unsubscribeScheme?: () => void;
+  #autoSync = false;
+  #query: Promise<void> = Promise.resolve();
   #activeName: string;
   #setting?: string;
   /** A setting chosen in this run (`--use-theme`, the menu, an extension): `/reload` keeps it. */
@@ -62,7 +78,7 @@ export class ThemeController {
   #watcher?: Deno.FsWatcher;
   #reloadTimer?: ReturnType<typeof setTimeout>;
 
-  /** Starts with the dark theme; {@link ThemeController.applySetting} picks the configured one. */
+  /** Keeps `theme` until {@link ThemeController.applySetting} picks the configured one. */
   constructor(theme: Theme, options: ThemeControllerOptions = {}) {
     this.theme = theme;
     this.#diagnostics = options.diagnostics ?? [];
@@ -71,7 +87,8 @@ export class ThemeController {
       if (!this.#files.has(file.json.name)) this.#files.set(file.json.name, file);
     }
     this.#agentDir = options.agentDir;
-    this.#appearance = colorFgBgAppearance(options.colorFgBg ?? readEnv("COLORFGBG")) ?? "dark";
+    this.#terminal = new TerminalColorState(colorFgBgAppearance(options.colorFgBg ?? readEnv("COLORFGBG")));
+    if (options.awaitTerminalColors) this.#terminal.markPending();
     this.#activeName = theme.name;
   }
 
@@ -90,16 +107,25 @@ export class ThemeController {
     return this.#setting ?? this.#activeName;
   }
 
-  /** Whether the terminal is taken to be light or dark (`COLORFGBG`, else dark). */
+  /**
+   * Whether the terminal is light or dark: its reported background, else its light/dark report,
+   * else `COLORFGBG`, else dark.
+   */
   get appearance(): TerminalAppearance {
-    return this.#appearance;
+    return this.#terminal.appearance;
   }
 
-  /** Every theme name offered: built-in and loaded, sorted. */
+  /** The terminal's reported colours (undefined before it answered). */
+  get terminalColors(): TerminalColors | undefined {
+    return this.#terminal.colors;
+  }
+
+  /** Every theme name offered: `system` first (the default), then built-in and loaded, sorted. */
   availableThemes(): string[] {
-    return [...new Set([...Object.keys(BUILTIN_THEMES), ...this.#files.keys()])].sort((a, b) =>
-      a.localeCompare(b)
-    );
+    const names = [...new Set([...Object.keys(BUILTIN_THEMES), ...this.#files.keys()])]
+      .filter((name) => name !== SYSTEM_THEME_NAME)
+      .sort((a, b) => a.localeCompare(b));
+    return [SYSTEM_THEME_NAME, ...names];
   }
 
   /** Each offered theme with its file (undefined for a built-in one). */
@@ -107,8 +133,15 @@ export class ThemeController {
     return this.availableThemes().map((name) => ({ name, path: this.#files.get(name)?.path }));
   }
 
-  /** The contents and file of theme `name`; a loaded file wins over a built-in of the same name. */
-  themeData(name: string): { data: ThemeData; path?: string } {
+  /**
+   * The contents and file of theme `name`; a loaded file wins over a built-in of the same name, and
+   * `system` (reserved, as in 1.6.0) is generated from the terminal's colours as reported so far.
+   */
+  themeData(name: string): { data: ThemeData; path?: string; dim?: string[] } {
+    if (name === SYSTEM_THEME_NAME) {
+      const { json, dim } = systemThemeJson(this.#terminal.systemInput());
+      return { data: json, dim };
+    }
     const file = this.#files.get(name);
     if (file) return { data: file.json, path: file.path };
     if (Object.hasOwn(BUILTIN_THEMES, name)) return { data: BUILTIN_THEMES[name] };
@@ -128,8 +161,8 @@ export class ThemeController {
   /** Theme `name` as a separate object (for `ctx.ui.getTheme`), or undefined when it cannot load. */
   themeByName(name: string): Theme | undefined {
     try {
-      const { data, path } = this.themeData(name);
-      return new Theme(data, this.theme.colorMode, path);
+      const { data, path, dim } = this.themeData(name);
+      return new Theme(data, this.theme.colorMode, path, dim);
     } catch {
       return undefined;
     }
@@ -137,21 +170,23 @@ export class ThemeController {
 
   /**
    * Applies a `theme` setting (or `--use-theme` value): a name, or `light/dark` chosen by the
-   * terminal's appearance. No setting, `system` (not in this build) and a malformed pair draw with
-   * the dark theme; a theme that fails to load is reported through the result.
+   * terminal's appearance. No setting and a malformed pair draw with the `system` theme; a theme
+   * that fails to load is reported through the result. The `system` theme and pairs follow the
+   * terminal's light/dark changes.
    */
   applySetting(setting: string | undefined, chosen = true): ThemeSwitchResult {
     if (setting !== undefined) {
       this.#setting = setting;
       if (chosen) this.#chosen = setting;
     }
-    const name = resolveThemeSetting(setting, this.#appearance);
-    if (name === undefined || name === "system") return this.setThemeName(FALLBACK_THEME);
+    const name = resolveThemeSetting(setting, this.appearance) ?? FALLBACK_THEME;
+    this.#setAutoSync(name === SYSTEM_THEME_NAME || parseAutoThemeSetting(setting) !== undefined);
     return this.setThemeName(name);
   }
 
   /** Switches to theme `name` as an extension's choice (kept by `/reload`, as 1.6.0). */
   choose(name: string): ThemeSwitchResult {
+    this.#setAutoSync(name === SYSTEM_THEME_NAME);
     const result = this.setThemeName(name);
     if (result.success) this.#setting = this.#chosen = name;
     return result;
@@ -175,20 +210,21 @@ export class ThemeController {
 
   /** The theme name a setting picks here (its light or dark half for a pair). */
   nameFor(setting: string | undefined): string | undefined {
-    return resolveThemeSetting(setting, this.#appearance);
+    return resolveThemeSetting(setting, this.appearance);
   }
 
-  /** Switches to theme `name`; on failure the dark theme is used and the result says why. */
+  /** Switches to theme `name`; on failure the `system` theme is used and the result says why. */
   setThemeName(name: string): ThemeSwitchResult {
     try {
-      const { data, path } = this.themeData(name);
-      this.theme.replace(data, path);
+      const { data, path, dim } = this.themeData(name);
+      this.theme.replace(data, path, dim);
       this.#activeName = name;
       this.#watch();
       this.onChange();
       return { success: true };
     } catch (error) {
-      this.theme.replace(DARK_THEME);
+      const fallback = this.themeData(FALLBACK_THEME);
+      this.theme.replace(fallback.data, undefined, fallback.dim);
       this.#activeName = FALLBACK_THEME;
       this.#stopWatching();
       this.onChange();
@@ -203,7 +239,8 @@ export class ThemeController {
     } catch (error) {
       return { success: false, error: error instanceof Error ? error.message : String(error) };
     }
-    this.#activeName = data.name;
+    this.#activeName = IN_MEMORY;
+    this.#setAutoSync(false);
     this.#stopWatching();
     this.onChange();
     return { success: true };
@@ -211,20 +248,78 @@ export class ThemeController {
 
   /** Shows a setting's theme without making it the active one's name (the `/settings` preview). */
   preview(setting: string): void {
-    const name = resolveThemeSetting(setting, this.#appearance);
+    const name = resolveThemeSetting(setting, this.appearance);
     if (name === undefined) return;
     try {
-      const { data, path } = this.themeData(name === "system" ? FALLBACK_THEME : name);
-      this.theme.replace(data, path);
+      const { data, path, dim } = this.themeData(name);
+      this.theme.replace(data, path, dim);
       this.onChange();
     } catch {
       // A theme that cannot load is not previewed; choosing it reports why.
     }
   }
 
-  /** Stops watching the theme file. */
+  /**
+   * Asks the terminal for its colours through `ui` (once its input is read). The `system` theme is
+   * grayscale until the answer (or the timeout), then drawn in colours made from it; a `light/dark`
+   * pair switches when the answer shows the other appearance. Light/dark change reports query again.
+   */
+  queryTerminalColors(ui: TerminalColorSource): void {
+    if (this.#ui !== ui) {
+      this.#unsubscribeScheme?.();
+      this.#ui = ui;
+      this.#unsubscribeScheme = ui.onTerminalColorSchemeChange((scheme) => this.#schemeChanged(scheme));
+      if (this.#autoSync) ui.setTerminalColorSchemeNotifications(true);
+    }
+    this.#terminal.markPending();
+    if (this.#activeName === SYSTEM_THEME_NAME) this.#redraw();
+    this.#query = requestTerminalColors(ui, (colors) => this.applyTerminalColors(colors));
+  }
+
+  /** Settles when the latest colour query was answered (or timed out) and its colours applied. */
+  waitForTerminalColors(): Promise<void> {
+    return this.#query;
+  }
+
+  /** Takes the terminal's reported colours; redraws only when they changed (or end the grayscale). */
+  applyTerminalColors(reported: TerminalColors): void {
+    if (!this.#terminal.update(reported)) return;
+    this.#followTerminal();
+  }
+
+  /** Stops watching the theme file and the terminal's light/dark reports. */
   dispose(): void {
     this.#stopWatching();
+    this.#setAutoSync(false);
+    this.#unsubscribeScheme?.();
+    this.#unsubscribeScheme = undefined;
+  }
+
+  /** A light/dark report: the appearance may have changed, and the colours with it, so ask again. */
+  #schemeChanged(scheme: TerminalColorScheme): void {
+    if (!this.#autoSync || !this.#ui) return;
+    if (this.#terminal.setScheme(scheme)) this.#followTerminal();
+    this.queryTerminalColors(this.#ui);
+  }
+
+  /** After the terminal's colours or appearance changed: regenerate `system`, or switch a pair's half. */
+  #followTerminal(): void {
+    if (this.#activeName === IN_MEMORY) return;
+    const name = resolveThemeSetting(this.#setting, this.appearance) ?? FALLBACK_THEME;
+    if (name === SYSTEM_THEME_NAME || name !== this.#activeName) this.setThemeName(name);
+  }
+
+  /** Redraws the `system` theme from the reports as they stand (the grayscale while pending). */
+  #redraw(): void {
+    const { data, dim } = this.themeData(SYSTEM_THEME_NAME);
+    this.theme.replace(data, undefined, dim);
+    this.onChange();
+  }
+
+  #setAutoSync(enabled: boolean): void {
+    if (this.#autoSync === enabled) return;
+    this.#autoSync = enabled;
+    this.#ui?.setTerminalColorSchemeNotifications(enabled);
   }
 
   /** Watches `<agent dir>/themes/<active>.json` when the active theme is that file. */

@@ -122,6 +122,7 @@ export async function setUpThemes(
     diagnostics: found.diagnostics,
     agentDir: run.agentDir,
     reloadFiles: find,
+    awaitTerminalColors: true,
   });
   // --use-theme is this run's choice (kept by /reload); the saved setting is read again on /reload.
   const setting = run.useTheme ?? settings.getThemeSetting();
@@ -131,6 +132,8 @@ export async function setUpThemes(
     conflicts: formatThemeDiagnostics(found.diagnostics, theme),
     error: result.success
       ? undefined
-      : `Failed to load theme "${controller.nameFor(setting)}": ${result.error}\nFell back to dark theme.`,
+      : `Failed to load theme "${
+        controller.nameFor(setting)
+      }": ${result.error}\nFell back to the system theme.`,
   };
 }

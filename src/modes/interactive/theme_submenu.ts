@@ -15,6 +15,7 @@ import {
   Text,
 } from "../../tui/mod.ts";
 import { parseAutoThemeSetting, type TerminalAppearance } from "../../resources/themes/theme_setting.ts";
+import { SYSTEM_THEME_NAME } from "../../resources/themes/system_theme.ts";
 import { SelectSubmenu } from "./settings_submenu.ts";
 import type { Theme } from "./theme.ts";
 import type { ThemeController } from "./theme_controller.ts";
@@ -22,8 +23,8 @@ import { settingsListTheme } from "./settings_selector.ts";
 
 /** The value of the "automatic" row (no theme name can contain `/`). */
 const AUTOMATIC = "/";
-/** The theme a menu starts on when the setting names none offered (1.6.0: its `system` theme). */
-const DEFAULT_THEME = "dark";
+/** The theme a menu starts on when the setting names none offered: the generated `system` theme. */
+const DEFAULT_THEME = SYSTEM_THEME_NAME;
 
 /** What the menu works with. */
 export interface ThemeMenuOptions {
@@ -38,7 +39,27 @@ export interface ThemeMenuOptions {
 }
 
 function themeItems(available: string[], current: string): SelectItem[] {
-  return available.map((name) => ({ value: name, label: `${name === current ? "✓ " : "  "}${name}` }));
+  return available.map((name) => ({
+    value: name,
+    label: `${name === current ? "✓ " : "  "}${name}`,
+    ...(name === SYSTEM_THEME_NAME ? { description: "Theme created from your terminal's colors" } : {}),
+  }));
+}
+
+/** The single-theme list: `system` first, then the automatic row, then the other themes (as 1.6.0). */
+function singleModeItems(available: string[], current: string): SelectItem[] {
+  const items = themeItems(available, current);
+  const at = items.findIndex((item) => item.value === SYSTEM_THEME_NAME);
+  const system = at === -1 ? [] : items.splice(at, 1);
+  return [
+    ...system,
+    {
+      value: AUTOMATIC,
+      label: "  automatic",
+      description: "Use separate themes for light and dark terminal appearance",
+    },
+    ...items,
+  ];
 }
 
 function preferred(available: string[], name: string | undefined): string {
@@ -113,14 +134,7 @@ export class ThemeSubmenu extends Container implements Focusable {
 
   #showSingle(): void {
     this.#mode = "single";
-    const items: SelectItem[] = [
-      {
-        value: AUTOMATIC,
-        label: "  automatic",
-        description: "Use separate themes for light and dark terminal appearance",
-      },
-      ...themeItems(this.options.available, this.#single),
-    ];
+    const items = singleModeItems(this.options.available, this.#single);
     const menu = new SelectSubmenu(
       this.theme,
       "Theme",

@@ -32,6 +32,7 @@ import {
   TOKEN_FAMILIES,
   TOKEN_SLOTS,
 } from "./system_theme_tables.ts";
+import type { ThemeJson } from "./theme_schema.ts";
 import type { ThemeTokenName } from "./theme_tokens.ts";
 
 /** The name of the generated theme; it wins over a theme file of the same name. */
@@ -445,4 +446,28 @@ export function generateSystemThemeColors(input: SystemThemeInput): SystemThemeC
     if (text) result[token] = hexOf(withTextContrast(text, surfaces, lighter));
   }
   return { colors: result, dim: [], appearance };
+}
+
+/** The generated theme as a theme file's contents, plus its faint tokens. */
+export interface SystemThemeJson {
+  /** Name `system`, the appearance, and every token's colour. */
+  json: ThemeJson;
+  /** Tokens drawn faint (SGR 2) on top of their colour. */
+  dim: ThemeTokenName[];
+}
+
+/**
+ * The `system` theme for what the terminal reported, as theme-file contents: what the interactive
+ * mode draws with and what an export can resolve for a given foreground and background.
+ */
+export function systemThemeJson(input: SystemThemeInput): SystemThemeJson {
+  const generated = generateSystemThemeColors(input);
+  return {
+    json: {
+      name: SYSTEM_THEME_NAME,
+      ...(generated.appearance ? { appearance: generated.appearance } : {}),
+      colors: generated.colors,
+    },
+    dim: generated.dim,
+  };
 }
