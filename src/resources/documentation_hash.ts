@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "91c88f2e97f3";
+export const DOCUMENTATION_HASH = "9cec7965d7c9";
