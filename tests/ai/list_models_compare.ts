@@ -1,6 +1,6 @@
 /**
  * Runs `pi <args>` (a `--list-models` call) with our CLI and with pi 1.6.0's, each in a fresh
- * agent dir holding an empty models.json and the given auth.json, with the given environment;
+ * agent dir holding the given models.json (default: no providers) and auth.json, with the given environment;
  * returns both results with the temp root and the package folders normalised.
  *
  * @module
@@ -22,12 +22,13 @@ export async function listModelsBoth(
   args: string[],
   env: Record<string, string>,
   auth?: Record<string, unknown>,
+  models: Record<string, unknown> = { providers: {} },
 ): Promise<[ListModelsRun, ListModelsRun]> {
   requireReferenceCli();
   const one = async (reference: boolean): Promise<ListModelsRun> => {
     const agent = await createAgentEnv("http://127.0.0.1:9");
     try {
-      await Deno.writeTextFile(join(agent.agentDir, "models.json"), JSON.stringify({ providers: {} }));
+      await Deno.writeTextFile(join(agent.agentDir, "models.json"), JSON.stringify(models));
       if (auth) await Deno.writeTextFile(join(agent.agentDir, "auth.json"), JSON.stringify(auth));
       const result = await spawnPi(args, {
         env: { ...agent.env, PI_OFFLINE: "1", ...env },
