@@ -13,14 +13,15 @@
  */
 import { readEnv } from "../../util/env.ts";
 import { join } from "../../util/path.ts";
+import type { ThemeJson } from "../../resources/themes/theme_schema.ts";
 
 /** The viewer pi 1.6.0 links shared gists to. */
 export const DEFAULT_SHARE_VIEWER_URL = "https://pi.dev/session/";
 
 /** The part of a session sharing needs. */
 export interface ShareableSession {
-  /** Writes the session's HTML page to `outputPath`; resolves the path. */
-  exportToHtml(outputPath?: string): Promise<string>;
+  /** Writes the session's HTML page to `outputPath` in `options.theme`'s colours; resolves the path. */
+  exportToHtml(outputPath?: string, options?: { theme?: ThemeJson }): Promise<string>;
 }
 
 /** Options of {@link shareSessionAsGist}. */
@@ -33,6 +34,8 @@ export interface ShareOptions {
   signal?: AbortSignal;
   /** The viewer URL; default `$PI_SHARE_VIEWER_URL` or {@link DEFAULT_SHARE_VIEWER_URL}. */
   viewerUrl?: string;
+  /** The theme whose colours the shared page takes (1.6.0 shares in the theme in use). */
+  theme?: ThemeJson;
 }
 
 /** A created share. */
@@ -102,7 +105,7 @@ export async function shareSessionAsGist(
     if (auth.code !== 0) throw new ShareError("GitHub CLI is not logged in. Run 'gh auth login' first.");
     const htmlFile = join(dir, "session.html");
     try {
-      await session.exportToHtml(htmlFile);
+      await session.exportToHtml(htmlFile, { theme: options.theme });
     } catch (error) {
       throw new ShareError(
         `Failed to export session: ${error instanceof Error ? error.message : "Unknown error"}`,

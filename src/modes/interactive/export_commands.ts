@@ -44,7 +44,8 @@ export async function runExportCommand(app: ExportCommandHost, args: string): Pr
   try {
     const file = outputPath?.endsWith(".jsonl")
       ? app.session.exportToJsonl(outputPath)
-      : await app.session.exportToHtml(outputPath);
+      // The page in the colours on screen, as 1.6.0 (the theme in use, not only the setting's).
+      : await app.session.exportToHtml(outputPath, { theme: app.theme.data });
     app.chat.addNotice("status", `Session exported to: ${file}`);
   } catch (error) {
     app.chat.addNotice(
@@ -82,6 +83,7 @@ export async function runShareCommand(app: ExportCommandHost): Promise<void> {
     const { shareUrl, gistUrl } = await shareSessionAsGist(app.session, {
       destination,
       signal: loader.signal,
+      theme: app.theme.data,
     });
     if (loader.signal.aborted) return;
     restore();
