@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "2e0e4f0c15fd";
+export const DOCUMENTATION_HASH = "0bc7f044f48f";
