@@ -34,13 +34,23 @@ const ACCOUNT_ONLY = new Set(["openai-codex"]);
 const NOT_SUBSCRIPTION = new Set(["openrouter", "radius"]);
 
 const ACCOUNT_LABEL = "Sign in with an account";
+/** 1.6.0's own wording of some providers' account login, offered when that provider is asked for. */
+const LOGIN_LABELS: Readonly<Record<string, string>> = {
+  "kimi-coding": "Sign in with Kimi Code",
+  meta: "Sign in with Meta",
+  openai: "Sign in with ChatGPT",
+  openrouter: "Sign in with OpenRouter",
+  xai: "Sign in with SuperGrok or X Premium",
+};
 const API_KEY_LABEL = "Sign in with an API key";
 
 /** Every login option (account and API key), sorted as 1.6.0 lists them; `authType` keeps one kind. */
 export function loginOptions(app: CommandHost, authType?: "oauth" | "api_key"): LoginOption[] {
   const runtime = app.session.modelRuntime;
   const oauthIds = new Set([...Object.keys(BUILTIN_OAUTH_FLOWS), ...getOAuthProviders().map((p) => p.id)]);
-  const ids = new Set([...builtinProviders(), ...oauthIds]);
+  // Built-in providers, then those models.json or extensions add (they take an API key too).
+  const keyIds = new Set([...builtinProviders(), ...runtime.getAllModels().map((m) => m.provider)]);
+  const ids = new Set([...keyIds, ...oauthIds]);
   const options: LoginOption[] = [];
   for (const id of ids) {
     const auth = runtime.getProviderAuthStatus(id);
@@ -55,7 +65,7 @@ export function loginOptions(app: CommandHost, authType?: "oauth" | "api_key"): 
     if (authType !== "api_key" && oauthIds.has(id)) {
       options.push({ ...base, authType: "oauth", subscription });
     }
-    if (authType !== "oauth" && builtinProviders().includes(id) && !ACCOUNT_ONLY.has(id)) {
+    if (authType !== "oauth" && keyIds.has(id) && !ACCOUNT_ONLY.has(id)) {
       options.push({ ...base, authType: "api_key", subscription });
     }
   }
@@ -83,10 +93,16 @@ function showAuthTypeSelector(app: CommandHost, providerOptions?: LoginOption[])
   const kinds = providerOptions
     ? new Set(providerOptions.map((o) => o.authType))
     : new Set(["oauth", "api_key"]);
+  const oauthId = providerOptions?.find((o) => o.authType === "oauth")?.id;
+  const accountLabel = (oauthId && LOGIN_LABELS[oauthId]) || ACCOUNT_LABEL;
   const labels: string[] = [];
-  if (kinds.has("oauth")) labels.push(ACCOUNT_LABEL);
+  if (kinds.has("oauth")) labels.push(accountLabel);
   if (kinds.has("api_key")) labels.push(API_KEY_LABEL);
   if (radiusLabel) labels.push(radiusLabel);
+  if (providerOptions && labels.length === 1) {
+    void startLogin(app, providerOptions[0]);
+    return;
+  }
   const title = providerOptions?.[0]
     ? `Select authentication method for ${providerOptions[0].name}:`
     : "Select authentication method:";
@@ -100,7 +116,7 @@ function showAuthTypeSelector(app: CommandHost, providerOptions?: LoginOption[])
         void startLogin(app, radius, () => showAuthTypeSelector(app));
         return;
       }
-      const authType = label === ACCOUNT_LABEL ? "oauth" : "api_key";
+      const authType = label === accountLabel ? "oauth" : "api_key";
       if (providerOptions) {
         const option = providerOptions.find((o) => o.authType === authType);
         if (option) void startLogin(app, option, () => showAuthTypeSelector(app, providerOptions));

@@ -11,6 +11,7 @@ import type { TUI } from "../../tui/mod.ts";
 import type { Keybinding } from "../../tui/keybindings.ts";
 import { trustedHttpUrl } from "../../config/oauth/trusted_url.ts";
 import { replaceControlCharacters } from "../../tui/utils_ansi.ts";
+import { openBrowser } from "./login_browser.ts";
 import { BorderLine } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
 
@@ -105,6 +106,7 @@ export class LoginDialog extends Container {
       this.#content.addChild(new Spacer(1));
       this.#content.addChild(new Text(theme.fg("warning", instructions), 1, 0));
     }
+    if (target) openBrowser(target);
     this.tui.requestRender();
   }
 
