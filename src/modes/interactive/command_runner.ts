@@ -124,6 +124,10 @@ export class SlashCommandRunner {
         return this.#later(async () => (await import("./reload_command.ts")).runReloadCommand(app));
       case "trust":
         return this.#later(async () => (await import("./trust_command.ts")).showTrustSelector(app));
+      case "login":
+        return this.#later(async () =>
+          (await import("./login_command.ts")).handleLoginCommand(app, args.trim())
+        );
       case "logout":
         return this.#later(async () => (await import("./logout_command.ts")).showLogoutSelector(app));
       case "thinking":
