@@ -52,6 +52,7 @@ export const BUILTIN_SLASH_COMMANDS: readonly BuiltinSlashCommand[] = [
 
 /** Commands this build runs. */
 export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
+  "login",
   "logout",
   "model",
   "tree",
@@ -79,8 +80,6 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
   bug: "bug reports",
-  login: "account sign-in (OAuth)",
-  logout: "account sign-in (OAuth)",
   llama: "the llama.cpp router",
   mcp: "MCP servers",
 };
