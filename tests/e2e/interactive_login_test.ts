@@ -1,0 +1,289 @@
+/**
+ * INT-LOGIN: `/login` in the interactive mode. The method and provider selectors beside pi 1.6.0
+ * (same keys, same pane size, equal screens); then, in our `pi` only (1.6.0 cannot be pointed at a
+ * fake OAuth server), an Anthropic browser login (the test plays the browser with the URL the dialog
+ * opened), a GitHub Copilot device-code login, an API-key login and a cancelled one — each checked on
+ * screen and in auth.json.
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "../support/assert.ts";
+import { startFakeOAuthServer } from "../support/fake_oauth_server.ts";
+import {
+  type InteractiveScenario,
+  shellQuote,
+  startInteractiveScenario,
+} from "../support/interactive_scenario.ts";
+import { assertSameScreens, collectScreens, type ScriptStep } from "../support/interactive_script.ts";
+import { COPILOT_GITHUB_TOKEN, COPILOT_SCENARIOS, COPILOT_TOKEN } from "../fixtures/oauth/scenarios.ts";
+
+const TIMEOUTS = { start: 90_000, step: 30_000 };
+const SIZE = { width: 100, height: 40 };
+
+const SELECTOR_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
+  {
+    name: "method",
+    act: (s) => s.pane.command("/login"),
+    ready: (t) =>
+      t.includes("Select authentication method:") && t.includes("Sign in with Radius • not configured"),
+  },
+  {
+    name: "accounts",
+    act: (s) => s.pane.keys("Enter"),
+    ready: (t) => t.includes("Select provider to configure:") && t.includes("→ Radius ✦ • not configured"),
+  },
+  {
+    name: "back",
+    act: (s) => s.pane.keys("Escape"),
+    ready: (t) => t.includes("Select authentication method:"),
+  },
+  {
+    name: "api keys",
+    act: async (s) => {
+      await s.pane.keys("Down");
+      await s.pane.keys("Enter");
+    },
+    ready: (t) => t.includes("Select provider to configure:") && t.includes("Amazon Bedrock"),
+  },
+  {
+    name: "search",
+    act: (s) => s.pane.type("anthropic"),
+    ready: (t) => t.includes("> anthropic") && t.includes("→ Anthropic • not configured"),
+  },
+  {
+    name: "closed",
+    act: (s) => s.pane.keys("Escape"),
+    ready: (t) => t.includes("Select authentication method:"),
+  },
+  {
+    name: "gone",
+    act: (s) => s.pane.keys("Escape"),
+    ready: (t) => !t.includes("Select authentication method:"),
+  },
+];
+
+Deno.test("INT-LOGIN: /login's method selector and provider lists (accounts, API keys, search) as pi 1.6.0 shows them", async () => {
+  const run = async (reference: boolean) => {
+    const s = await startInteractiveScenario([], { reference, ...SIZE });
+    try {
+      await s.pane.command(`clear; ${s.piCommand()}`);
+      return await collectScreens(s, SELECTOR_STEPS, TIMEOUTS);
+    } finally {
+      await s.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  // 1.6.0 also lists its built-in llama.cpp extension's provider, which this build does not have
+  // (/llama is not available yet): the API-key list's length differs by that one entry.
+  const keys = SELECTOR_STEPS.findIndex((step) => step.name === "api keys");
+  assert(ours[keys].includes("   (1/46)"), ours[keys]);
+  assert(reference[keys].includes("   (1/47)"), reference[keys]);
+  const total = (screens: string[]) =>
+    screens.map((screen, i) => i === keys ? screen.replace(/\(1\/4[67]\)/, "(1/N)") : screen);
+  assertSameScreens(SELECTOR_STEPS, total(ours), total(reference));
+});
+
+/** Starts our pi with the OAuth endpoints at `oauthUrl` and a fake `xdg-open` that logs the URLs. */
+async function startOurs(s: InteractiveScenario, oauthUrl: string): Promise<() => Promise<string[]>> {
+  const bin = join(s.agent.root, "bin");
+  const log = join(s.agent.root, "opened.log");
+  await Deno.mkdir(bin, { recursive: true });
+  await Deno.writeTextFile(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" >> ${shellQuote(log)}\n`);
+  await Deno.chmod(join(bin, "xdg-open"), 0o755);
+  const env = [
+    `PATH=${shellQuote(bin)}:"$PATH"`,
+    `PI_ANTHROPIC_OAUTH_URL=${shellQuote(oauthUrl)}`,
+    `PI_GITHUB_COPILOT_OAUTH_URL=${shellQuote(oauthUrl)}`,
+  ].join(" ");
+  await s.pane.command(`clear; ${env} ${s.piCommand()}`);
+  await s.pane.waitFor((t) => t.includes("(auto)"), TIMEOUTS.start, "start-up");
+  return async () => {
+    try {
+      return (await Deno.readTextFile(log)).split("\n").filter(Boolean);
+    } catch {
+      return [];
+    }
+  };
+}
+
+async function readAuth(s: InteractiveScenario): Promise<Record<string, Record<string, unknown>>> {
+  return JSON.parse(await Deno.readTextFile(join(s.agent.agentDir, "auth.json")));
+}
+
+Deno.test("INT-LOGIN: /login anthropic signs in through the browser callback; auth.json holds the login; Anthropic's models appear in /model", async () => {
+  const server = startFakeOAuthServer();
+  const s = await startInteractiveScenario([], SIZE);
+  try {
+    const opened = await startOurs(s, server.url);
+    await s.pane.command("/login anthropic");
+    await s.pane.waitFor(
+      (t) => t.includes("Select authentication method for Anthropic:"),
+      TIMEOUTS.step,
+      "method",
+    );
+    const methods = s.normalized(await s.pane.settle(300, 5_000));
+    assert(
+      methods.includes("→ Sign in with an account") && methods.includes("  Sign in with an API key"),
+      methods,
+    );
+    await s.pane.keys("Enter");
+    await s.pane.waitFor(
+      (t) => t.includes("Select Anthropic login method:") && t.includes("→ Browser login (default)"),
+      TIMEOUTS.step,
+      "the flow's choice",
+    );
+    await s.pane.keys("Enter");
+    await s.pane.waitFor(
+      (t) => t.includes("Login to Anthropic") && t.includes("Ctrl+click to open"),
+      TIMEOUTS.step,
+      "URL",
+    );
+    const deadline = Date.now() + TIMEOUTS.step;
+    let urls: string[] = [];
+    while ((urls = await opened()).length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(urls.length, 1, "the dialog opens the sign-in URL once");
+    assert(urls[0].startsWith(`${server.url}/`), urls[0]);
+    const dialog = await s.pane.screen();
+    assert(dialog.includes(urls[0].slice(0, 60)), `the URL is on screen:\n${dialog}`);
+    assertEquals((await server.authorize(urls[0])).status, 200);
+    const done = await s.pane.waitFor(
+      (t) => t.includes("Logged in to Anthropic. Credentials saved to"),
+      TIMEOUTS.step,
+      "success",
+    );
+    assert(
+      s.normalized(done).includes("Logged in to Anthropic. Credentials saved to <root>/agent/auth.json"),
+      done,
+    );
+    assert(!done.includes("Login to Anthropic"), "the dialog is gone");
+    const [access, refresh] = server.issuedTokens();
+    const auth = await readAuth(s);
+    assertEquals(Object.keys(auth), ["anthropic"]);
+    assertEquals([auth.anthropic.type, auth.anthropic.access, auth.anthropic.refresh], [
+      "oauth",
+      access,
+      refresh,
+    ]);
+    await s.pane.command("/model anthropic/claude-sonnet-4-5");
+    await s.pane.waitFor(
+      (t) => t.includes("(anthropic) claude-sonnet-4-5"),
+      TIMEOUTS.step,
+      "model",
+    );
+  } finally {
+    await s.close();
+    await server.close();
+  }
+});
+
+Deno.test("INT-LOGIN: GitHub Copilot from the account list shows the device code; the approved login lands in auth.json", async () => {
+  const server = startFakeOAuthServer();
+  COPILOT_SCENARIOS.find((c) => c.name === "login")!.setup(server);
+  const s = await startInteractiveScenario([], SIZE);
+  try {
+    await startOurs(s, server.url);
+    await s.pane.command("/login");
+    await s.pane.waitFor((t) => t.includes("Select authentication method:"), TIMEOUTS.step, "method");
+    await s.pane.keys("Enter");
+    await s.pane.waitFor((t) => t.includes("Select provider to configure:"), TIMEOUTS.step, "providers");
+    await s.pane.type("copilot");
+    await s.pane.waitFor((t) => t.includes("→ GitHub Copilot • not configured"), TIMEOUTS.step, "search");
+    await s.pane.keys("Enter");
+    await s.pane.waitFor(
+      (t) => t.includes("GitHub Enterprise URL/domain (blank for github.com)"),
+      TIMEOUTS.step,
+      "enterprise question",
+    );
+    await s.pane.keys("Enter");
+    const shown = await s.pane.waitFor(
+      (t) => t.includes("Enter code: ABCD-1234"),
+      TIMEOUTS.step,
+      "device code",
+    );
+    assert(
+      shown.includes("https://github.com/login/device") && shown.includes("Waiting for authentication..."),
+      shown,
+    );
+    const done = await s.pane.waitFor(
+      (t) => t.includes("Logged in to GitHub Copilot. Credentials saved to"),
+      TIMEOUTS.step,
+      "success",
+    );
+    assert(!done.includes(COPILOT_TOKEN) && !done.includes(COPILOT_GITHUB_TOKEN), "no token on screen");
+    const auth = await readAuth(s);
+    assertEquals(auth["github-copilot"].type, "oauth");
+    assertEquals([auth["github-copilot"].access, auth["github-copilot"].refresh], [
+      COPILOT_TOKEN,
+      COPILOT_GITHUB_TOKEN,
+    ]);
+  } finally {
+    await s.close();
+    await server.close();
+  }
+});
+
+Deno.test("INT-LOGIN: an API key saved through /login (method → provider → key); Escape in the dialog goes back; a failing login says so", async () => {
+  const server = startFakeOAuthServer();
+  // The token endpoint refuses: the browser login fails with the server's error.
+  server.route("POST", "/v1/oauth/token", () => new Response('{"error":"invalid_grant"}', { status: 400 }));
+  const s = await startInteractiveScenario([], SIZE);
+  try {
+    const opened = await startOurs(s, server.url);
+    await s.pane.command("/login deepseek");
+    await s.pane.waitFor(
+      (t) => t.includes("Login to DeepSeek") && t.includes("Enter DeepSeek API key"),
+      TIMEOUTS.step,
+      "key field",
+    );
+    await s.pane.keys("Escape");
+    await s.pane.waitFor((t) => !t.includes("Login to DeepSeek"), TIMEOUTS.step, "cancelled");
+    await s.pane.command("/login deepseek");
+    await s.pane.waitFor((t) => t.includes("Enter DeepSeek API key"), TIMEOUTS.step, "key field again");
+    await s.pane.type("sk-deepseek-test");
+    await s.pane.keys("Enter");
+    const saved = await s.pane.waitFor(
+      (t) => t.includes("Saved API key for DeepSeek."),
+      TIMEOUTS.step,
+      "saved",
+    );
+    assert(
+      s.normalized(saved).includes("Saved API key for DeepSeek. Credentials saved to <root>/agent/auth.json"),
+      saved,
+    );
+    assertEquals(await readAuth(s), { deepseek: { type: "api_key", key: "sk-deepseek-test" } });
+
+    await s.pane.command("/login anthropic");
+    await s.pane.waitFor(
+      (t) => t.includes("Select authentication method for Anthropic:"),
+      TIMEOUTS.step,
+      "method",
+    );
+    await s.pane.keys("Enter");
+    await s.pane.waitFor(
+      (t) => t.includes("Select Anthropic login method:"),
+      TIMEOUTS.step,
+      "the flow's choice",
+    );
+    await s.pane.keys("Enter");
+    await s.pane.waitFor((t) => t.includes("Login to Anthropic"), TIMEOUTS.step, "dialog");
+    const deadline = Date.now() + TIMEOUTS.step;
+    let urls: string[] = [];
+    while ((urls = await opened()).length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await server.authorize(urls[0]);
+    const failed = await s.pane.waitFor(
+      (t) => t.includes("Failed to login to Anthropic:"),
+      TIMEOUTS.step,
+      "failure",
+    );
+    assert(!failed.includes("Login to Anthropic"), failed);
+    assertEquals(Object.keys(await readAuth(s)), ["deepseek"]);
+  } finally {
+    await s.close();
+    await server.close();
+  }
+});
