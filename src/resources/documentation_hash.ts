@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "0bc7f044f48f";
+export const DOCUMENTATION_HASH = "decf1bd1b494";
