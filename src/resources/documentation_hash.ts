@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "decf1bd1b494";
+export const DOCUMENTATION_HASH = "d1e0222eb35b";
