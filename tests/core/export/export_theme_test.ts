@@ -14,6 +14,7 @@ import {
   renderSessionHtml,
   type SessionExportData,
 } from "../../../src/core/export/export_html.ts";
+import { findExportTheme, firstExportTheme } from "../../../src/core/export/export_theme_lookup.ts";
 import { readThemeFile } from "../../../src/resources/themes/theme_files.ts";
 import type { ThemeJson } from "../../../src/resources/themes/theme_schema.ts";
 import DARK from "../../../src/resources/themes/dark.json" with { type: "json" };
@@ -89,6 +90,27 @@ Deno.test("SES/HTML export colours: the live export takes the theme; a theme tha
       "Variable reference not found: nope",
     );
     assertEquals([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["light.html", "s.jsonl"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("SES/HTML export colours: a theme by name (RPC, SDK) is a built-in or a loadable <agent dir>/themes/<name>.json; others are passed over", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(join(dir, "themes"));
+    await Deno.copyFile(join(HERE, "mint.json"), join(dir, "themes", "mint.json"));
+    await Deno.writeTextFile(join(dir, "themes", "torn.json"), '{"name": "torn", "colors": {');
+    const badColour = { ...(DARK as ThemeJson), name: "bad", colors: { ...DARK.colors, error: "#12" } };
+    await Deno.writeTextFile(join(dir, "themes", "bad.json"), JSON.stringify(badColour));
+    assertEquals(findExportTheme("light", dir), LIGHT as ThemeJson);
+    assertEquals(findExportTheme("mint", dir)?.name, "mint");
+    assertEquals(findExportTheme("system", dir), { name: "system", colors: {} });
+    for (const name of [undefined, "", "torn", "bad", "nosuch"]) {
+      assertEquals(findExportTheme(name, dir), undefined);
+    }
+    assertEquals(firstExportTheme(["torn", "nosuch", "mint", "light"], dir)?.name, "mint");
+    assertEquals(firstExportTheme([undefined, "bad"], dir), undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
