@@ -181,7 +181,12 @@ Deno.test("RES-08 /reload: theme files are found again; a run's choice (--use-th
   files = [{ json: custom("forest"), path: "/themes/forest.json" }];
   // The saved setting was edited to forest, a theme that appeared since the start.
   assertEquals(saved.reload("forest"), { success: true });
-  assertEquals([saved.activeName, saved.availableThemes()], ["forest", ["system", "dark", "forest", "light"]]);
+  assertEquals([saved.activeName, saved.availableThemes()], ["forest", [
+    "system",
+    "dark",
+    "forest",
+    "light",
+  ]]);
   const chosen = new ThemeController(loadTheme("dark", "truecolor"), { files, reloadFiles });
   assertEquals(chosen.applySetting("light"), { success: true });
   assertEquals(chosen.reload("forest"), { success: true });
