@@ -10,28 +10,16 @@
  *
  * @module
  */
-import { builtinProviders } from "../../ai/model_catalog.ts";
 import type { Model } from "../../ai/types.ts";
-import { BUILTIN_OAUTH_FLOWS } from "../../config/oauth/builtin_oauth.ts";
 import type { AuthEvent, AuthPrompt } from "../../config/oauth/auth_interaction.ts";
-import { getOAuthProviders } from "../../config/oauth_registry.ts";
 import { CredentialSynchronizationError } from "../../config/model_runtime.ts";
 import { defaultModelPerProvider } from "../../config/model_resolver.ts";
 import { getAuthPath } from "../../config/paths.ts";
 import type { CommandHost } from "./command_host.ts";
 import { ExtensionSelector } from "./extension_dialogs.ts";
+import { loginOptions } from "./login_options.ts";
 import { LOGIN_CANCELLED, LoginDialog } from "./login_dialog.ts";
-import {
-  compareLoginOptions,
-  type LoginOption,
-  LoginProviderSelector,
-  loginStatusText,
-} from "./login_provider_selector.ts";
-
-/** 1.6.0 providers without an API key login (their only way in is the account sign-in). */
-const ACCOUNT_ONLY = new Set(["openai-codex"]);
-/** Account logins that are not subscriptions (1.6.0's `isSubscription: false`). */
-const NOT_SUBSCRIPTION = new Set(["openrouter", "radius"]);
+import { type LoginOption, LoginProviderSelector, loginStatusText } from "./login_provider_selector.ts";
 
 const ACCOUNT_LABEL = "Sign in with an account";
 /** 1.6.0's own wording of some providers' account login, offered when that provider is asked for. */
@@ -43,34 +31,6 @@ const LOGIN_LABELS: Readonly<Record<string, string>> = {
   xai: "Sign in with SuperGrok or X Premium",
 };
 const API_KEY_LABEL = "Sign in with an API key";
-
-/** Every login option (account and API key), sorted as 1.6.0 lists them; `authType` keeps one kind. */
-export function loginOptions(app: CommandHost, authType?: "oauth" | "api_key"): LoginOption[] {
-  const runtime = app.session.modelRuntime;
-  const oauthIds = new Set([...Object.keys(BUILTIN_OAUTH_FLOWS), ...getOAuthProviders().map((p) => p.id)]);
-  // Built-in providers, then those models.json or extensions add (they take an API key too).
-  const keyIds = new Set([...builtinProviders(), ...runtime.getAllModels().map((m) => m.provider)]);
-  const ids = new Set([...keyIds, ...oauthIds]);
-  const options: LoginOption[] = [];
-  for (const id of ids) {
-    const auth = runtime.getProviderAuthStatus(id);
-    const status = auth.configured
-      ? {
-        type: runtime.isUsingOAuth(id) ? "oauth" as const : "api_key" as const,
-        source: auth.label ?? auth.source,
-      }
-      : undefined;
-    const base = { id, name: runtime.modelRegistry.getProviderDisplayName(id), status };
-    const subscription = !NOT_SUBSCRIPTION.has(id);
-    if (authType !== "api_key" && oauthIds.has(id)) {
-      options.push({ ...base, authType: "oauth", subscription });
-    }
-    if (authType !== "oauth" && keyIds.has(id) && !ACCOUNT_ONLY.has(id)) {
-      options.push({ ...base, authType: "api_key", subscription });
-    }
-  }
-  return options.sort(compareLoginOptions);
-}
 
 /** `/login [provider]`. */
 export async function handleLoginCommand(app: CommandHost, providerRef?: string): Promise<void> {
