@@ -105,6 +105,7 @@ export function autocompleteCommands(
   completions: {
     model?: SlashCommand["getArgumentCompletions"];
     thinking?: SlashCommand["getArgumentCompletions"];
+    login?: SlashCommand["getArgumentCompletions"];
   },
 ): SlashCommand[] {
   return BUILTIN_SLASH_COMMANDS.map((c) => ({
@@ -115,5 +116,6 @@ export function autocompleteCommands(
     ...(c.name === "thinking" && completions.thinking
       ? { getArgumentCompletions: completions.thinking }
       : {}),
+    ...(c.name === "login" && completions.login ? { getArgumentCompletions: completions.login } : {}),
   }));
 }
