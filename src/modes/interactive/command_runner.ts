@@ -53,7 +53,10 @@ export class SlashCommandRunner {
         value: l,
         label: l,
       }));
-    return autocompleteCommands({ model: models, thinking });
+    // The login list loads on first use: start-up does not pay for it.
+    const login = async (prefix: string): Promise<AutocompleteItem[]> =>
+      (await import("./login_options.ts")).loginCompletions(this.app, prefix);
+    return autocompleteCommands({ model: models, thinking, login });
   }
 
   /** Runs `text` when it is a built-in command; false when it is a prompt. */
