@@ -60,6 +60,16 @@ const SELECTOR_STEPS: ScriptStep[] = [
     act: (s) => s.pane.keys("Escape"),
     ready: (t) => !t.includes("Select authentication method:"),
   },
+  {
+    name: "completion",
+    act: (s) => s.pane.type("/login copi"),
+    ready: (t) => t.includes("→ github-copilot") && t.includes("GitHub Copilot · subscription/API key"),
+  },
+  {
+    name: "completed",
+    act: (s) => s.pane.keys("Tab"),
+    ready: (t) => t.includes("/login github-copilot") && !t.includes("→ github-copilot"),
+  },
 ];
 
 Deno.test("INT-LOGIN: /login's method selector and provider lists (accounts, API keys, search) as pi 1.6.0 shows them", async () => {
@@ -107,6 +117,18 @@ async function startOurs(s: InteractiveScenario, oauthUrl: string): Promise<() =
   };
 }
 
+/**
+ * Types `/login <provider>` and submits it: as in 1.6.0, the first Enter takes the argument
+ * completion the editor offers, the second runs the command.
+ */
+async function loginCommand(s: InteractiveScenario, provider: string): Promise<void> {
+  await s.pane.type(`/login ${provider}`);
+  await s.pane.waitFor((t) => t.includes(`→ ${provider} `), TIMEOUTS.step, "the completion");
+  await s.pane.keys("Enter");
+  await s.pane.waitFor((t) => !t.includes(`→ ${provider} `), TIMEOUTS.step, "the completion taken");
+  await s.pane.keys("Enter");
+}
+
 async function readAuth(s: InteractiveScenario): Promise<Record<string, Record<string, unknown>>> {
   return JSON.parse(await Deno.readTextFile(join(s.agent.agentDir, "auth.json")));
 }
@@ -116,7 +138,7 @@ Deno.test("INT-LOGIN: /login anthropic signs in through the browser callback; au
   const s = await startInteractiveScenario([], SIZE);
   try {
     const opened = await startOurs(s, server.url);
-    await s.pane.command("/login anthropic");
+    await loginCommand(s, "anthropic");
     await s.pane.waitFor(
       (t) => t.includes("Select authentication method for Anthropic:"),
       TIMEOUTS.step,
@@ -167,7 +189,12 @@ Deno.test("INT-LOGIN: /login anthropic signs in through the browser callback; au
       access,
       refresh,
     ]);
-    await s.pane.command("/model anthropic/claude-sonnet-4-5");
+    // /model now completes Anthropic's models (only available ones are offered); take it, then run it.
+    await s.pane.type("/model anthropic/claude-sonnet-4-5");
+    await s.pane.waitFor((t) => t.includes("→ claude-sonnet-4-5 "), TIMEOUTS.step, "the model completion");
+    await s.pane.keys("Enter");
+    await s.pane.waitFor((t) => !t.includes("→ claude-sonnet-4-5 "), TIMEOUTS.step, "the completion taken");
+    await s.pane.keys("Enter");
     await s.pane.waitFor(
       (t) => t.includes("(anthropic) claude-sonnet-4-5"),
       TIMEOUTS.step,
@@ -232,7 +259,7 @@ Deno.test("INT-LOGIN: an API key saved through /login (method → provider → k
   const s = await startInteractiveScenario([], SIZE);
   try {
     const opened = await startOurs(s, server.url);
-    await s.pane.command("/login deepseek");
+    await loginCommand(s, "deepseek");
     await s.pane.waitFor(
       (t) => t.includes("Login to DeepSeek") && t.includes("Enter DeepSeek API key"),
       TIMEOUTS.step,
@@ -240,7 +267,7 @@ Deno.test("INT-LOGIN: an API key saved through /login (method → provider → k
     );
     await s.pane.keys("Escape");
     await s.pane.waitFor((t) => !t.includes("Login to DeepSeek"), TIMEOUTS.step, "cancelled");
-    await s.pane.command("/login deepseek");
+    await loginCommand(s, "deepseek");
     await s.pane.waitFor((t) => t.includes("Enter DeepSeek API key"), TIMEOUTS.step, "key field again");
     await s.pane.type("sk-deepseek-test");
     await s.pane.keys("Enter");
@@ -255,7 +282,7 @@ Deno.test("INT-LOGIN: an API key saved through /login (method → provider → k
     );
     assertEquals(await readAuth(s), { deepseek: { type: "api_key", key: "sk-deepseek-test" } });
 
-    await s.pane.command("/login anthropic");
+    await loginCommand(s, "anthropic");
     await s.pane.waitFor(
       (t) => t.includes("Select authentication method for Anthropic:"),
       TIMEOUTS.step,
