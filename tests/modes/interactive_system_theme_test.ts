@@ -30,8 +30,11 @@ class FakeTerminal implements TerminalColorSource {
   notifications: boolean[] = [];
   #listener?: (scheme: TerminalColorScheme) => void;
   #resolve?: (colors: TerminalColors) => void;
-  queryTerminalColors(): Promise<TerminalColors> {
+  /** The query's late-reply callback (replies after the timeout). */
+  late?: (colors: TerminalColors) => void;
+  queryTerminalColors(options: { onLateReply?: (colors: TerminalColors) => void }): Promise<TerminalColors> {
     this.queries++;
+    this.late = options.onLateReply;
     return new Promise((resolve) => this.#resolve = resolve);
   }
   answer(colors: TerminalColors): Promise<void> {
@@ -51,8 +54,8 @@ class FakeTerminal implements TerminalColorSource {
 }
 
 /** The escape sequence a generated colour value draws with in truecolor. */
-const fgOf = (value: string | number) =>
-  new Theme({ name: "x", colors: { accent: value } }, "truecolor").ansi("accent");
+const fgOf = (value: string | number, mode: "truecolor" | "256color" = "truecolor") =>
+  new Theme({ name: "x", colors: { accent: value } }, mode).ansi("accent");
 
 Deno.test("THEME-SYSTEM no setting: grayscale while the query is out, then 1.6.0's colours for the reported fg/bg", async () => {
   const controller = new ThemeController(loadTheme(undefined, "truecolor"), {
@@ -98,7 +101,7 @@ Deno.test("THEME-SYSTEM no setting: grayscale while the query is out, then 1.6.0
   assertEquals(controller.theme.version, settled);
 });
 
-Deno.test("THEME-SYSTEM a terminal that answers nothing: palette indices after the timeout, faint neutrals", async () => {
+Deno.test("THEME-SYSTEM a terminal that answers nothing: palette indices after the timeout, faint neutrals; a late answer still applies", async () => {
   const controller = new ThemeController(loadTheme(undefined, "256color"), {
     colorFgBg: "",
     awaitTerminalColors: true,
@@ -114,6 +117,9 @@ Deno.test("THEME-SYSTEM a terminal that answers nothing: palette indices after t
   assertEquals(controller.theme.fg("success", "s"), "\x1b[38;5;2ms\x1b[39m");
   assertEquals(controller.theme.fg("muted", "m"), "\x1b[39m\x1b[2mm\x1b[22;39m");
   assertEquals(controller.theme.fg("text", "t"), "\x1b[39mt\x1b[39m");
+  // The answer arrives after the timeout (a slow link): the colours still apply.
+  terminal.late?.(mocha.input);
+  assertEquals(controller.theme.ansi("accent"), fgOf(mocha.output.colors.accent, "256color"));
 });
 
 Deno.test("THEME-SYSTEM a light background: light appearance, a light/dark pair picks its light half", async () => {
