@@ -20,6 +20,7 @@ import { projectTrustOptions, projectTrustPromptTitle } from "../../config/proje
 import { APP_NAME, CONFIG_DIR_NAME } from "../../config/paths.ts";
 import { ExtensionSelector } from "./extension_dialogs.ts";
 import { loadTheme, type Theme } from "./theme.ts";
+import { ThemeController } from "./theme_controller.ts";
 
 /** What the start-up question needs. */
 export interface StartupTrustOptions {
@@ -42,6 +43,13 @@ export function askProjectTrustAtStartup(
 ): Promise<StartupTrustAnswer> {
   const choices = projectTrustOptions(cwd, { includeSessionOnly: true });
   const ui = new TuiMainScreen(options.terminal ?? new ProcessTerminal());
+  // As 1.6.0: the question is drawn in the configured theme; `system` follows the terminal's colours.
+  const themes = new ThemeController(loadTheme(options.theme), { awaitTerminalColors: true });
+  themes.applySetting(options.theme, false);
+  themes.onChange = () => {
+    ui.invalidate();
+    ui.requestRender();
+  };
   return new Promise((resolve) => {
     let settled = false;
     const finish = async (label: string | undefined) => {
@@ -52,11 +60,12 @@ export function askProjectTrustAtStartup(
       ui.requestRender();
       await new Promise((wait) => setTimeout(wait, 25));
       ui.stop();
+      themes.dispose();
       const choice = choices.find((c) => c.label === label);
       resolve(choice ? { trusted: choice.trusted, save: choice.updates } : { trusted: false, save: [] });
     };
     const selector = new ExtensionSelector(
-      loadTheme(options.theme),
+      themes.theme,
       projectTrustPromptTitle(cwd, APP_NAME, CONFIG_DIR_NAME),
       choices.map((c) => c.label),
       (label) => void finish(label),
@@ -66,6 +75,7 @@ export function askProjectTrustAtStartup(
     ui.addChild(selector);
     ui.setFocus(selector);
     ui.start();
+    themes.queryTerminalColors(ui);
     ui.requestRender();
   });
 }
