@@ -6,6 +6,7 @@
  */
 import { assertEquals, assertNotEquals } from "../support/assert.ts";
 import type { ScriptedTurn } from "../support/fake_provider/mod.ts";
+import { join } from "node:path";
 import { startInteractiveScenario } from "../support/interactive_scenario.ts";
 import { backgroundAnsi, parseColor } from "../../src/tui/mod.ts";
 
@@ -46,4 +47,37 @@ Deno.test("THEME-SYSTEM e2e no theme setting, light pane: the screen equals pi 1
   const ours = await screenOf(style, false);
   assertEquals(ours, await screenOf(style, true));
   assertNotEquals(ours, await screenOf("fg=#d0d0d0,bg=#1e1e2e", false));
+});
+
+Deno.test("THEME-SYSTEM e2e the start-up trust question in a dark pane: the same colours as pi 1.6.0", async () => {
+  const question = async (reference: boolean) => {
+    const s = await startInteractiveScenario([], { reference, width: 100, height: 30 });
+    try {
+      await s.pane.tmux("set", "-g", "window-style", "fg=#d0d0d0,bg=#1e1e2e");
+      await Deno.mkdir(join(s.agent.cwd, ".pi", "prompts"), { recursive: true });
+      await Deno.writeTextFile(join(s.agent.cwd, ".pi", "prompts", "greet.md"), "Hi!\n");
+      await s.pane.command(`clear; ${s.piCommand()}`);
+      await s.pane.waitFor(
+        (t) => t.includes("Do not trust (this session only)"),
+        TIMEOUTS.start,
+        "the question",
+      );
+      await s.pane.settle();
+      const screen = s.normalized(await s.pane.tmux("capture-pane", "-p", "-e"));
+      await s.pane.keys("Escape");
+      await s.pane.waitFor((t) => t.includes("/200k"), TIMEOUTS.step, "the app");
+      await s.pane.keys("C-c");
+      await s.pane.command("/quit");
+      return screen;
+    } finally {
+      await s.close();
+    }
+  };
+  // The colours in order (the title's bold resets sit elsewhere in 1.6.0, a selector matter, not a theme one).
+  const colours = (screen: string) => [...screen.matchAll(/[34]8;5;\d+/g)].map((m) => m[0]);
+  const ours = await question(false);
+  const reference = await question(true);
+  assertEquals(colours(ours), colours(reference));
+  // Generated colours, not the palette indices 0-15 of a terminal that did not answer.
+  assertEquals(colours(ours).some((c) => Number(c.split(";")[2]) >= 16), true, ours);
 });
