@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "d1e0222eb35b";
+export const DOCUMENTATION_HASH = "0af609cf3b14";
