@@ -9,8 +9,10 @@
 import { Container, getKeybindings, hyperlink, Input, Spacer, Text, TruncatedText } from "../../tui/mod.ts";
 import type { TUI } from "../../tui/mod.ts";
 import type { Keybinding } from "../../tui/keybindings.ts";
+import { toBase64 } from "../../util/bytes.ts";
 import { trustedHttpUrl } from "../../config/oauth/trusted_url.ts";
 import { replaceControlCharacters } from "../../tui/utils_ansi.ts";
+import { keyText, matchesAction } from "./app_keys.ts";
 import { openBrowser } from "./login_browser.ts";
 import { BorderLine } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
@@ -37,6 +39,8 @@ export class LoginDialog extends Container {
   #resolve?: (value: string) => void;
   #reject?: (error: Error) => void;
   #focused = false;
+  /** Copies the shown sign-in URL (set while one is shown). */
+  #copyUrl?: () => void;
 
   /** A dialog titled `Login to <providerName>`; `onCancel` runs after Escape. */
   constructor(
@@ -101,7 +105,18 @@ export class LoginDialog extends Container {
     const shown = target ?? replaceControlCharacters(url);
     this.#content.addChild(new Text(theme.fg("accent", target ? hyperlink(shown, target) : shown), 1, 0));
     const hintText = target ? hyperlink(clickHint(), target) : clickHint();
-    this.#content.addChild(new Text(theme.fg("dim", hintText), 1, 0));
+    const hint = new Text("", 1, 0);
+    const setHint = (suffix: string) =>
+      hint.setText(`${theme.fg("dim", hintText)} ${theme.fg("dim", "•")} ${suffix}`);
+    setHint(this.theme.fg("dim", keyText("app.message.copy")) + this.theme.fg("muted", " to copy"));
+    this.#content.addChild(hint);
+    // A long URL wraps and often cannot be selected as a whole (ssh, tmux): the copy key puts it on the
+    // clipboard with OSC 52, as /copy does.
+    this.#copyUrl = () => {
+      this.tui.terminal.write(`\x1b]52;c;${toBase64(new TextEncoder().encode(shown))}\x07`);
+      setHint(theme.fg("success", "Copied URL to clipboard"));
+      this.tui.requestRender();
+    };
     if (instructions) {
       this.#content.addChild(new Spacer(1));
       this.#content.addChild(new Text(theme.fg("warning", instructions), 1, 0));
@@ -113,6 +128,7 @@ export class LoginDialog extends Container {
   /** The verification URL and the code to enter there. */
   showDeviceCode(info: DeviceCodeDisplay): void {
     const { theme } = this;
+    this.#copyUrl = undefined;
     this.#content.clear();
     this.#content.addChild(new Spacer(1));
     const target = trustedHttpUrl(info.verificationUri);
@@ -192,6 +208,10 @@ export class LoginDialog extends Container {
   handleInput(data: string): void {
     if (getKeybindings().matches(data, "tui.select.cancel")) {
       this.cancel();
+      return;
+    }
+    if (this.#copyUrl && matchesAction(data, "app.message.copy")) {
+      this.#copyUrl();
       return;
     }
     this.#input.handleInput(data);
