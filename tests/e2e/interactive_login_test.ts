@@ -14,6 +14,7 @@ import {
   startInteractiveScenario,
 } from "../support/interactive_scenario.ts";
 import { assertSameScreens, collectScreens, type ScriptStep } from "../support/interactive_script.ts";
+import { requireReference } from "../../scripts/reference/locate.ts";
 import { COPILOT_GITHUB_TOKEN, COPILOT_SCENARIOS, COPILOT_TOKEN } from "../fixtures/oauth/scenarios.ts";
 
 const TIMEOUTS = { start: 90_000, step: 30_000 };
@@ -313,4 +314,84 @@ Deno.test("INT-LOGIN: an API key saved through /login (method → provider → k
     await s.close();
     await server.close();
   }
+});
+
+const REDIRECT = new URL("../config/oauth/reference_oauth_redirect.mjs", import.meta.url).pathname;
+
+/** The sign-in URL's query (state, PKCE challenge) and origin differ per run: masked. */
+function maskUrl(screen: string, url: string): string {
+  const rows = screen.split("\n");
+  // The URL starts on the row after the title's blank row and wraps over full rows.
+  const start = rows.findIndex((row) => row.trimStart().startsWith(url.slice(0, 20)));
+  if (start === -1) return screen;
+  // It ends above the click hint.
+  const end = rows.findIndex((row, i) => i > start && row.includes("click to open"));
+  if (end === -1) return screen;
+  return [...rows.slice(0, start), " <sign-in URL>", ...rows.slice(end)].join("\n");
+}
+
+Deno.test("INT-LOGIN: the Anthropic login dialog and its success line as pi 1.6.0 shows them (fake OAuth server, same keys)", async () => {
+  const run = async (reference: boolean) => {
+    const server = startFakeOAuthServer();
+    const s = await startInteractiveScenario([], SIZE);
+    try {
+      const bin = join(s.agent.root, "bin");
+      const log = join(s.agent.root, "opened.log");
+      await Deno.mkdir(bin, { recursive: true });
+      await Deno.writeTextFile(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" >> ${shellQuote(log)}\n`);
+      await Deno.chmod(join(bin, "xdg-open"), 0o755);
+      const env = `PATH=${shellQuote(bin)}:"$PATH" PI_ANTHROPIC_OAUTH_URL=${shellQuote(server.url)}`;
+      const ref = reference ? requireReference() : undefined;
+      const command = ref
+        ? `${shellQuote(ref.node)} --import ${shellQuote(REDIRECT)} ${shellQuote(ref.cli)}`
+        : s.piCommand();
+      await s.pane.command(`clear; ${env} ${command}`);
+      await s.pane.waitFor((t) => t.includes("(auto)"), TIMEOUTS.start, "start-up");
+      await loginCommand(s, "anthropic");
+      await s.pane.waitFor(
+        (t) => t.includes("Select authentication method for Anthropic:"),
+        TIMEOUTS.step,
+        "method",
+      );
+      await s.pane.keys("Enter");
+      await s.pane.waitFor(
+        (t) => t.includes("Select Anthropic login method:"),
+        TIMEOUTS.step,
+        "the flow's choice",
+      );
+      const choice = s.normalized(await s.pane.settle(300, 5_000));
+      await s.pane.keys("Enter");
+      await s.pane.waitFor(
+        (t) => t.includes("Login to Anthropic") && t.includes("paste"),
+        TIMEOUTS.step,
+        "URL",
+      );
+      const deadline = Date.now() + TIMEOUTS.step;
+      let url = "";
+      while (!url && Date.now() < deadline) {
+        url = (await Deno.readTextFile(log).catch(() => "")).split("\n")[0];
+        if (!url) await new Promise((r) => setTimeout(r, 100));
+      }
+      const dialog = maskUrl(s.normalized(await s.pane.settle(300, 5_000)), url);
+      // 1.6.0's URL names claude.ai (only its token request is redirected): play it on the fake server.
+      const parsed = new URL(url);
+      assertEquals((await server.authorize(`${server.url}${parsed.pathname}${parsed.search}`)).status, 200);
+      await s.pane.waitFor((t) => t.includes("Logged in to Anthropic"), TIMEOUTS.step, "success");
+      const done = s.normalized(await s.pane.settle(300, 5_000));
+      const auth = await readAuth(s);
+      return { screens: [choice, dialog, done], auth };
+    } finally {
+      await s.close();
+      await server.close();
+    }
+  };
+  const ours = await run(false);
+  const reference = await run(true);
+  assertSameScreens(
+    ["choice", "dialog", "done"].map((name) => ({ name, act: async () => {}, ready: () => true })),
+    ours.screens,
+    reference.screens,
+  );
+  assertEquals(Object.keys(ours.auth), ["anthropic"]);
+  assertEquals(Object.keys(reference.auth.anthropic).sort(), Object.keys(ours.auth.anthropic).sort());
 });
