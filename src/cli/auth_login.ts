@@ -258,5 +258,50 @@ export async function runOAuthLogin(request: LoginRequest, ctx: SubcommandContex
     return 1;
   }
   ctx.io.stdout(`Logged in to ${name}. Credentials saved to ${authPath}\n`);
+  if (request.provider === RADIUS_PROVIDER_ID) await configureRadiusMcpServer(name, ctx);
   return 0;
+}
+
+const RADIUS_PROVIDER_ID = "radius";
+/** The MCP endpoint of 1.6.0's default Radius gateway (the server its login is for). */
+const RADIUS_MCP_URL = "https://radius.pi.dev/mcp";
+
+/**
+ * As 1.6.0 after `pi auth login radius`: points the global mcp.json's Radius MCP server at the login
+ * without asking (the login is what the server needs), adding the server when missing under a name
+ * whose namespace is free. Nothing changes when a global server already uses the login. A file that
+ * cannot be written is reported, the login stays.
+ */
+async function configureRadiusMcpServer(providerName: string, ctx: SubcommandContext): Promise<void> {
+  const { loadMcpConfig } = await import("../extensions/builtin/mcp/config.ts");
+  const { addMcpServerConfig } = await import("../extensions/builtin/mcp/config_edit.ts");
+  const { mcpNamespace } = await import("../extensions/builtin/mcp/naming.ts");
+  const trimmed = (url: string) => url.replace(/\/+$/, "");
+  const { servers } = loadMcpConfig({ agentDir: ctx.agentDir, cwd: ctx.cwd, projectTrusted: false });
+  const existing = servers.find((server) =>
+    "url" in server.config && trimmed(server.config.url) === trimmed(RADIUS_MCP_URL)
+  );
+  const existingConfig = existing && "url" in existing.config ? existing.config : undefined;
+  if (existingConfig?.auth?.provider === RADIUS_PROVIDER_ID) return;
+  let serverName = existing?.name ?? "radius";
+  if (!existing) {
+    const taken = new Set(servers.map((server) => mcpNamespace(server.name)));
+    for (let suffix = 1; taken.has(mcpNamespace(serverName)); suffix++) {
+      serverName = suffix === 1 ? "radius-mcp" : `radius-mcp-${suffix}`;
+    }
+  }
+  // `auth` replaces the server's own MCP OAuth sign-in.
+  const { oauth: _replaced, ...kept } = existingConfig ?? { url: RADIUS_MCP_URL };
+  const config = { ...kept, auth: { provider: RADIUS_PROVIDER_ID } };
+  const mcpPath = join(ctx.agentDir, "mcp.json");
+  try {
+    const replaced = addMcpServerConfig(mcpPath, serverName, config);
+    ctx.io.stdout(
+      `${
+        replaced ? "Updated" : "Added"
+      } MCP server "${serverName}" in ${mcpPath} to use the ${providerName} login.\n`,
+    );
+  } catch (error) {
+    ctx.io.stderr(`Could not update ${mcpPath}: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
 }
