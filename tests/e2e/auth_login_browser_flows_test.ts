@@ -2,7 +2,7 @@
  * AUTH-04 / CLI-1.6-AUTH: `pi auth login openai|openrouter|radius` end to end against the fake OAuth
  * server — the browser sign-ins (URL printed and handed to the browser opener, the test plays the
  * browser through the flow's loopback callback), a pasted redirect URL instead, and Radius's
- * device-code method under `--no-browser`. Lines as pi 1.6.0's `pi auth login` prints them (its
+ * device-code method under `--no-browser`, and the Radius MCP server 1.6.0 sets up after a Radius login. Lines as pi 1.6.0's `pi auth login` prints them (its
  * dist/cli/auth-login.js; the flows' own prompts and progress are compared with pi-ai 1.6.0 in
  * tests/config/oauth/*_test.ts), the login stored in auth.json in 1.6.0's format.
  */
@@ -127,6 +127,7 @@ Deno.test("CLI-1.6-AUTH e2e pi auth login radius: browser sign-in on 127.0.0.1:1
     const env = await createLoginEnv({ PI_RADIUS_OAUTH_URL: server.url });
     try {
       const authPath = join(env.agentDir, "auth.json");
+      const mcpPath = join(env.agentDir, "mcp.json");
       const deviceLabel = "Sign in with device code (when signing in from another device)";
       if (method === "browser") {
         const login = startLogin(["auth", "login", "radius"], env);
@@ -139,18 +140,27 @@ Deno.test("CLI-1.6-AUTH e2e pi auth login radius: browser sign-in on 127.0.0.1:1
             `  ${url}\n` +
             "Continue in your browser.\n" +
             `To use "${deviceLabel}" instead, run "pi auth login radius --no-browser"\n` +
-            `Logged in to Radius. Credentials saved to ${authPath}\n`,
+            `Logged in to Radius. Credentials saved to ${authPath}\n` +
+            `Added MCP server "radius" in ${mcpPath} to use the Radius login.\n`,
           stderr: "",
         });
         assertEquals(await env.openedUrls(), [url]);
         assertEquals(new URL(url).origin, server.url);
       } else {
+        // A server already pointing at the Radius MCP endpoint (with its own OAuth) is switched to the login.
+        await Deno.writeTextFile(
+          mcpPath,
+          JSON.stringify({
+            mcpServers: { team: { url: "https://radius.pi.dev/mcp/", oauth: { clientId: "x" } } },
+          }),
+        );
         assertEquals(await startLogin(["auth", "login", "radius", "--no-browser"], env).done(), {
           code: 0,
           stdout: `Sign in to Radius: ${deviceLabel}\n` +
             "Open https://radius.example/device and enter code: RADI-0001\n" +
             "Waiting for authentication...\n" +
-            `Logged in to Radius. Credentials saved to ${authPath}\n`,
+            `Logged in to Radius. Credentials saved to ${authPath}\n` +
+            `Updated MCP server "team" in ${mcpPath} to use the Radius login.\n`,
           stderr: "",
         });
         assertEquals(await env.openedUrls(), []);
@@ -163,6 +173,21 @@ Deno.test("CLI-1.6-AUTH e2e pi auth login radius: browser sign-in on 127.0.0.1:1
         ...(method === "browser" ? { scope: "gateway offline_access" } : {}),
       });
       assert(typeof expires === "number" && expires > Date.now() + 50 * 60_000, String(expires));
+      // As 1.6.0: the Radius MCP server of the global mcp.json uses the login.
+      assertEquals(
+        JSON.parse(await Deno.readTextFile(mcpPath)).mcpServers,
+        method === "browser"
+          ? { radius: { url: "https://radius.pi.dev/mcp", auth: { provider: "radius" } } }
+          : { team: { url: "https://radius.pi.dev/mcp/", auth: { provider: "radius" } } },
+      );
+      // Signing in again changes nothing more.
+      if (method === "browser") {
+        const again = startLogin(["auth", "login", "radius"], env);
+        const [, url] = await again.waitFor(SIGN_IN);
+        await openAuthorizeUrl(server, url, true);
+        const result = await again.done();
+        assertEquals([result.code, result.stdout.includes("MCP server")], [0, false], result.stderr);
+      }
     } finally {
       await server.close();
       await env.cleanup();
