@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "0af609cf3b14";
+export const DOCUMENTATION_HASH = "5643ee4050ad";
