@@ -24,6 +24,10 @@ export const LOGIN_CANCELLED = "Login cancelled";
 export interface DeviceCodeDisplay {
   userCode: string;
   verificationUri: string;
+  /** Enter opens the page (default true). */
+  openBrowserOnConfirm?: boolean;
+  /** Enter copies the code (default true). */
+  copyCodeOnConfirm?: boolean;
 }
 
 /** The Ctrl+click hint (Cmd on macOS) as 1.6.0 words it. */
@@ -41,6 +45,9 @@ export class LoginDialog extends Container {
   #focused = false;
   /** Copies the shown sign-in URL (set while one is shown). */
   #copyUrl?: () => void;
+  /** What Enter does under a device code (once): open the page, copy the code. */
+  #deviceAction?: () => void;
+  #deviceHint?: Container;
 
   /** A dialog titled `Login to <providerName>`; `onCancel` runs after Escape. */
   constructor(
@@ -84,6 +91,7 @@ export class LoginDialog extends Container {
 
   /** Cancels the login: aborts, rejects a pending prompt. */
   cancel(): void {
+    this.#clearDeviceAction();
     this.#abort.abort(new Error(LOGIN_CANCELLED));
     const reject = this.#reject;
     this.#resolve = this.#reject = undefined;
@@ -98,6 +106,7 @@ export class LoginDialog extends Container {
 
   /** The sign-in URL (a terminal link with the click hint) and optional instructions. */
   showAuth(url: string, instructions?: string): void {
+    this.#clearDeviceAction();
     const { theme } = this;
     this.#content.clear();
     this.#content.addChild(new Spacer(1));
@@ -129,6 +138,7 @@ export class LoginDialog extends Container {
   showDeviceCode(info: DeviceCodeDisplay): void {
     const { theme } = this;
     this.#copyUrl = undefined;
+    this.#clearDeviceAction();
     this.#content.clear();
     this.#content.addChild(new Spacer(1));
     const target = trustedHttpUrl(info.verificationUri);
@@ -139,7 +149,40 @@ export class LoginDialog extends Container {
     );
     this.#content.addChild(new Spacer(1));
     this.#content.addChild(new Text(theme.fg("warning", `Enter code: ${info.userCode}`), 1, 0));
+    const openBrowserOnConfirm = info.openBrowserOnConfirm ?? true;
+    const copyCode = info.copyCodeOnConfirm ?? true;
+    if (!this.signal.aborted && (openBrowserOnConfirm || copyCode)) {
+      const action = openBrowserOnConfirm
+        ? copyCode ? "to open browser and copy code" : "to open browser"
+        : "to copy code";
+      // One row, reused for what Enter did (as 1.6.0 does).
+      const hint = new Container();
+      hint.addChild(new TruncatedText(`(${this.#hint("tui.select.confirm", action)})`, 1, 0));
+      this.#content.addChild(hint);
+      this.#deviceHint = hint;
+      this.#deviceAction = () => {
+        if (copyCode) {
+          this.tui.terminal.write(`\x1b]52;c;${toBase64(new TextEncoder().encode(info.userCode))}\x07`);
+        }
+        if (openBrowserOnConfirm && target) openBrowser(target);
+        hint.clear();
+        hint.addChild(
+          new TruncatedText(
+            theme.fg("dim", copyCode ? "Code copied to clipboard" : "Browser open requested"),
+            1,
+            0,
+          ),
+        );
+        this.tui.requestRender();
+      };
+    }
     this.tui.requestRender();
+  }
+
+  /** Drops the device code's Enter action and its hint row (a later step replaces them). */
+  #clearDeviceAction(): void {
+    if (this.#deviceHint) this.#content.removeChild(this.#deviceHint);
+    this.#deviceHint = this.#deviceAction = undefined;
   }
 
   /** A waiting line with the cancel hint (polling flows). */
@@ -171,6 +214,7 @@ export class LoginDialog extends Container {
 
   /** The pasted-code field under the URL (callback flows); resolves with what was entered. */
   showManualInput(message: string): Promise<string> {
+    this.#clearDeviceAction();
     this.#content.addChild(new Spacer(1));
     this.#content.addChild(new Text(this.theme.fg("dim", message), 1, 0));
     this.#content.addChild(this.#input);
@@ -180,6 +224,7 @@ export class LoginDialog extends Container {
 
   /** A question with an input field (API key, account details); resolves with the answer. */
   showPrompt(message: string, placeholder?: string): Promise<string> {
+    this.#clearDeviceAction();
     const { theme } = this;
     this.#content.addChild(new Spacer(1));
     this.#content.addChild(new Text(theme.fg("text", message), 1, 0));
@@ -208,6 +253,12 @@ export class LoginDialog extends Container {
   handleInput(data: string): void {
     if (getKeybindings().matches(data, "tui.select.cancel")) {
       this.cancel();
+      return;
+    }
+    if (this.#deviceAction && !this.#resolve && getKeybindings().matches(data, "tui.select.confirm")) {
+      const action = this.#deviceAction;
+      this.#deviceAction = undefined;
+      action();
       return;
     }
     if (this.#copyUrl && matchesAction(data, "app.message.copy")) {
