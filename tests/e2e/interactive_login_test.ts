@@ -231,10 +231,19 @@ Deno.test("INT-LOGIN: GitHub Copilot from the account list shows the device code
       TIMEOUTS.step,
       "device code",
     );
-    assert(
-      shown.includes("https://github.com/login/device") && shown.includes("Waiting for authentication..."),
-      shown,
-    );
+    const block = [
+      " Login to GitHub Copilot",
+      "",
+      " https://github.com/login/device",
+      " Ctrl+click to open",
+      "",
+      " Enter code: ABCD-1234",
+      " (enter to open browser and copy code)",
+      "",
+      " Waiting for authentication...",
+      " (escape/ctrl+c to cancel)",
+    ].join("\n");
+    assert(shown.includes(block), shown);
     const done = await s.pane.waitFor(
       (t) => t.includes("Logged in to GitHub Copilot. Credentials saved to"),
       TIMEOUTS.step,
