@@ -90,6 +90,9 @@ export type {
   OAuthSelectOption,
 } from "./src/config/oauth_registry.ts";
 export type { AuthEvent, AuthInteraction, AuthPrompt } from "./src/config/oauth/auth_interaction.ts";
+// A theme file's contents: what `AgentSession.exportToHtml(path, { theme })` colours the page with.
+export type { ThemeColorValue, ThemeJson } from "./src/resources/themes/theme_schema.ts";
+export { THEME_TOKENS, type ThemeTokenName } from "./src/resources/themes/theme_tokens.ts";
 export { ModelRegistry } from "./src/config/model_registry.ts";
 export type {
   ProviderConfigInput,

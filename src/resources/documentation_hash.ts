@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "5643ee4050ad";
+export const DOCUMENTATION_HASH = "44994a9f4b41";

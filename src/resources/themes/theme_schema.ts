@@ -12,6 +12,7 @@ export type ThemeColorValue = string | number;
 
 /** A theme file, validated. */
 export interface ThemeJson {
+  /** The JSON schema the file names, if any (kept, never checked). */
   $schema?: string;
   /** The theme's name (settings, `--use-theme`); never contains `/`. */
   name: string;
