@@ -9,6 +9,7 @@
 import DARK_JSON from "../../resources/themes/dark.json" with { type: "json" };
 import LIGHT_JSON from "../../resources/themes/light.json" with { type: "json" };
 import type { ThemeColorValue, ThemeJson } from "../../resources/themes/theme_schema.ts";
+import { resolveThemeVar } from "../../resources/themes/theme_vars.ts";
 import { THEME_TOKENS, type ThemeTokenName } from "../../resources/themes/theme_tokens.ts";
 import { type SystemThemeInput, systemThemeJson } from "../../resources/themes/system_theme.ts";
 import { colorFgBgAppearance } from "../../resources/themes/theme_setting.ts";
@@ -43,25 +44,6 @@ const FAINT = "\x1b[2m";
 /** Ends a faint token: normal intensity and the default foreground. */
 const RESET_FAINT_FG = "\x1b[22;39m";
 
-/** Follows variable references (chains included) to a colour; 1.6.0's errors for a missing or circular one. */
-function resolveValue(
-  value: ThemeColorValue,
-  vars: Readonly<Record<string, ThemeColorValue>>,
-): ThemeColorValue {
-  const seen = new Set<string>();
-  let current = value;
-  while (
-    typeof current === "string" && current !== "" && !current.startsWith("#") &&
-    !/^ok(lch|hsl)\(/i.test(current)
-  ) {
-    if (seen.has(current)) throw new Error(`Circular variable reference detected: ${current}`);
-    if (!Object.hasOwn(vars, current)) throw new Error(`Variable reference not found: ${current}`);
-    seen.add(current);
-    current = vars[current];
-  }
-  return current;
-}
-
 /**
  * Token → opening escape sequence in its own slot, for every token (optional ones filled in); a
  * `dim` token's opening also turns on faint (SGR 2).
@@ -73,7 +55,7 @@ function resolveTokens(
 ): Map<string, string> {
   const values: Partial<Record<ThemeToken, ThemeColorValue>> = {};
   for (const [token, value] of Object.entries(data.colors)) {
-    if (value !== undefined) values[token as ThemeToken] = resolveValue(value, data.vars ?? {});
+    if (value !== undefined) values[token as ThemeToken] = resolveThemeVar(value, data.vars ?? {});
   }
   const out = new Map<string, string>();
   for (
