@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { openBrowser } from "../util/open_browser.ts";
 import { join } from "../util/path.ts";
 import { APP_NAME } from "../config/paths.ts";
 import { AuthStorage } from "../config/auth_storage.ts";
@@ -101,23 +102,6 @@ export async function hasOAuthFlow(provider: string): Promise<boolean> {
 /** The http(s) URL normalized, else the text with control characters made harmless (1.6.0's displayUrl). */
 function displayUrl(value: string): string {
   return trustedHttpUrl(value) ?? replaceControlCharacters(value);
-}
-
-/** Starts the platform's URL opener and forgets it; failures (no opener installed) are ignored. */
-function openBrowser(url: string): void {
-  const [cmd, args] = Deno.build.os === "darwin"
-    ? ["open", [url]]
-    : Deno.build.os === "windows"
-    ? ["rundll32", ["url.dll,FileProtocolHandler", url]]
-    : ["xdg-open", [url]];
-  try {
-    const child = new Deno.Command(cmd, { args, cwd: "/", stdin: "null", stdout: "null", stderr: "null" })
-      .spawn();
-    child.status.catch(() => {});
-    child.unref();
-  } catch {
-    // Best effort: the URL is printed anyway.
-  }
 }
 
 /** Line reader over the CLI's stdin whose questions can be abandoned (the browser callback won). */

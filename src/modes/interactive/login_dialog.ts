@@ -13,7 +13,7 @@ import { toBase64 } from "../../util/bytes.ts";
 import { trustedHttpUrl } from "../../config/oauth/trusted_url.ts";
 import { replaceControlCharacters } from "../../tui/utils_ansi.ts";
 import { keyText, matchesAction } from "./app_keys.ts";
-import { openBrowser } from "./login_browser.ts";
+import { openBrowser } from "../../util/open_browser.ts";
 import { BorderLine } from "./model_selector.ts";
 import type { Theme } from "./theme.ts";
 

@@ -1,12 +1,12 @@
 /**
- * Opens a sign-in URL in the user's browser for `/login`, as pi 1.6.0 does when a flow shows its URL.
- * The platform's opener is started and forgotten; without one (a server, a test) nothing happens and
- * the URL on screen is the way in.
+ * Opening a URL in the user's browser, as pi 1.6.0 does when a sign-in flow shows its URL (`pi auth login`,
+ * `/login`). The platform's opener is started and forgotten; without one (a server, a test) nothing happens
+ * and the URL, which the caller also shows, is the way in.
  *
  * @module
  */
 
-/** Starts the platform's URL opener for `url` (http/https only); failures are ignored. */
+/** Starts the platform's URL opener for `url`; failures (no opener installed) are ignored. */
 export function openBrowser(url: string): void {
   const [cmd, args] = Deno.build.os === "darwin"
     ? ["open", [url]]
