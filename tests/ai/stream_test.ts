@@ -57,11 +57,6 @@ Deno.test("PROV-01 a built-in model whose wire API is not implemented yet fails 
       'The "pi-messages" API of radius/balanced is not supported by this version of pi yet',
     );
   }
-  const codex = getModel("openai-codex", "gpt-5.6-sol")!;
-  assertEquals(
-    (await complete(codex, CONTEXT, { apiKey: "k" })).errorMessage,
-    'The "openai-codex-responses" API of openai-codex/gpt-5.6-sol is not supported by this version of pi yet',
-  );
 });
 
 Deno.test("stream with an unknown API ends in an error event instead of throwing", async () => {
