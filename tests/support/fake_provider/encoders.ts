@@ -5,6 +5,8 @@
  */
 // Mistral first: its path also ends in /chat/completions, which the OpenAI encoder would take.
 import "./mistral.ts";
+// pi-messages before Anthropic: a Radius path also ends in /v1/messages.
+import "./pi_messages.ts";
 import "./anthropic.ts";
 import "./openai_completions.ts";
 import "./openai_responses.ts";
