@@ -18,6 +18,7 @@ const builtinLoaders: Record<string, () => Promise<ApiProviderModule>> = {
   "azure-openai-responses": () => import("./providers/azure_openai_responses.ts"),
   "mistral-conversations": () => import("./providers/mistral.ts"),
   "openai-codex-responses": () => import("./providers/openai_codex_responses.ts"),
+  "pi-messages": () => import("./providers/pi_messages.ts"),
 };
 
 const registered = new Map<string, { provider: ApiProvider; sourceId?: string }>();
