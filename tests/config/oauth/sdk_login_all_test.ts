@@ -11,9 +11,8 @@
  * browser sign-in), leaves pasted-code prompts open and blank text prompts empty; device codes are
  * approved by the fake servers' scripted polls.
  *
- * Radius signs in and stores its login, but its models speak 1.6.0's "pi-messages" API, which this
- * build does not have yet: the request ends with that clear error (asserted), so Radius's key is
- * checked in auth.json only.
+ * Radius's models speak 1.6.0's "pi-messages" API: its request goes to the fake gateway path
+ * (`<server>/radius/v1/messages`) with the login's access token as bearer.
  *
  * @module
  */
@@ -175,7 +174,7 @@ Deno.test("AUTH-04 SDK ModelRuntime.login for all nine account sign-ins, then a 
       }
       servers.set(id, server);
       env[c.variable] = server.url;
-      providers[id] = { baseUrl: provider.url };
+      providers[id] = { baseUrl: id === "radius" ? `${provider.url}/radius/v1` : provider.url };
     }
     const authPath = join(dir, "auth.json");
     const modelsPath = join(dir, "models.json");
@@ -200,11 +199,9 @@ Deno.test("AUTH-04 SDK ModelRuntime.login for all nine account sign-ins, then a 
     const stderr = new TextDecoder().decode(output.stderr);
     assertEquals(output.code, 0, stderr);
     const reports: ChildReport[] = stdout.trim().split("\n").map((line) => JSON.parse(line));
-    const radiusGap =
-      'request: The "pi-messages" API of radius/balanced is not supported by this version of pi yet';
     assertEquals(
       reports.map((r) => [r.provider, r.credentialType, r.error]),
-      Object.keys(CASES).map((id) => [id, "oauth", id === "radius" ? radiusGap : undefined]),
+      Object.keys(CASES).map((id) => [id, "oauth", undefined]),
     );
     // How each flow talked to the SDK's interaction.
     assertEquals(Object.fromEntries(reports.map((r) => [r.provider, [r.events, r.prompts]])), {
@@ -225,7 +222,7 @@ Deno.test("AUTH-04 SDK ModelRuntime.login for all nine account sign-ins, then a 
     const sent = provider.requests.map((r) =>
       r.headers["authorization"] ?? `x-api-key ${r.headers["x-api-key"]}`
     );
-    const expected = Object.entries(CASES).filter(([id]) => id !== "radius").map(([id, c]) => {
+    const expected = Object.entries(CASES).map(([id, c]) => {
       const key = c.key(servers.get(id)!);
       return id === "openrouter" ? `x-api-key ${key}` : `Bearer ${key}`;
     });
