@@ -19,6 +19,7 @@ import type {
   SimpleStreamOptions,
   StreamOptions,
   ThinkingLevel,
+  Tool,
 } from "../types.ts";
 import { abortError, createPiMessagesConverter, readPiMessagesEvents } from "./pi_messages_events.ts";
 
@@ -92,6 +93,17 @@ function buildHeaders(apiKey: string, options: PiMessagesOptions | undefined): H
   return headers;
 }
 
+/** A tool as the model sees it: runtime and display fields (label, prompt snippets) stay home. */
+function toolDeclaration(tool: Tool): Record<string, unknown> {
+  const { constrainedSampling } = tool as Tool & { constrainedSampling?: unknown };
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: JSON.parse(JSON.stringify(tool.parameters)),
+    ...(constrainedSampling === undefined ? {} : { constrainedSampling }),
+  };
+}
+
 /**
  * The context as 1.6.0 sends it: the system prompt and tools folded into a leading `system`
  * message (`toolsAdded`), which is how pi-ai 1.6.0 transcripts carry them.
@@ -103,7 +115,7 @@ function wireContext(context: Context): { messages: unknown[] } {
   const system = {
     role: "system",
     content: context.systemPrompt ?? "",
-    ...(hasTools ? { toolsAdded: context.tools } : {}),
+    ...(hasTools ? { toolsAdded: context.tools!.map(toolDeclaration) } : {}),
     timestamp: 0,
   };
   return { messages: [system, ...context.messages] };
