@@ -1,6 +1,6 @@
 /**
  * Issue 11's budgets for the interactive mode, ours against pi 1.6.0 in one run, each `pi` on a real
- * pseudo-terminal (util-linux `script`, 100×30):
+ * pseudo-terminal (util-linux `script`, 100×30) that answers terminal queries as a dark terminal emulator would:
  *
  * - **first frame**: from spawning `pi` (a new session) to the first write that draws the editor's border;
  * - **idle memory**: that `pi` process's resident set two seconds after its first frame, nothing typed;
@@ -82,7 +82,9 @@ class PtyRun {
     const stdout = this.child.stdout;
     this.#done = (async () => {
       for await (const chunk of stdout) {
-        this.#text += decoder.decode(chunk, { stream: true });
+        const text = decoder.decode(chunk, { stream: true });
+        this.#text += text;
+        this.#answerQueries(text);
         this.#waiters = this.#waiters.filter((w) => {
           if (!w.test(this.#text)) return true;
           w.resolve();
@@ -90,6 +92,24 @@ class PtyRun {
         });
       }
     })();
+  }
+
+  /**
+   * Answers what a terminal emulator answers, so neither pi waits for a timeout that a real terminal would
+   * not make it wait for: device attributes (DA1), the foreground/background colours (OSC 10/11) and the
+   * palette (OSC 4), as a dark 256-colour terminal without the kitty keyboard protocol.
+   */
+  #answerQueries(text: string): void {
+    let reply = "";
+    for (const m of text.matchAll(/\x1b\](10|11);\?(?:\x07|\x1b\\)/g)) {
+      reply += `\x1b]${m[1]};rgb:${m[1] === "10" ? "d0d0/d0d0/d0d0" : "1e1e/1e1e/2e2e"}\x1b\\`;
+    }
+    for (const m of text.matchAll(/\x1b\]4;(\d+);\?(?:\x07|\x1b\\)/g)) {
+      const v = (Number(m[1]) * 37 % 256).toString(16).padStart(2, "0").repeat(2);
+      reply += `\x1b]4;${m[1]};rgb:${v}/${v}/${v}\x1b\\`;
+    }
+    if (text.includes("\x1b[c")) reply += "\x1b[?62;22c";
+    if (reply) void this.write(reply).catch(() => {});
   }
 
   /** Output so far. */
