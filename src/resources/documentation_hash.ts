@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "dd0aae0c9113";
+export const DOCUMENTATION_HASH = "259d152ed059";
