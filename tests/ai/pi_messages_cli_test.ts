@@ -22,7 +22,9 @@ function run(reference: boolean) {
   return runWireCli({
     reference,
     turns: writeReadEditTurns(),
-    models: (url) => ({ providers: { radius: { baseUrl: `${url}/radius/v1` } } }),
+    models: (url) => ({
+      providers: { radius: { baseUrl: `${url}/radius/v1`, headers: { "x-team": "pi-for-deno" } } },
+    }),
     auth: {
       // Far in the future, so neither side refreshes (a refresh would go to the real gateway).
       radius: { type: "oauth", access: ACCESS, refresh: "radius-cli-refresh", expires: 4102444800000 },
@@ -33,6 +35,7 @@ function run(reference: boolean) {
       url: r.url,
       authorization: r.headers.authorization,
       accept: r.headers.accept,
+      team: r.headers["x-team"],
       body: r.body,
     }),
   });
@@ -44,8 +47,12 @@ Deno.test("PROV-02 Radius via the CLI: the login's token, requests and JSON reco
   assertEquals(theirs.code, 0, theirs.stderr);
   assertEquals(ours.requests.length, 4);
   assertEquals(
-    (ours.requests as { authorization: string; url: string }[]).map((r) => [r.url, r.authorization]),
-    Array(4).fill(["/radius/v1/messages", `Bearer ${ACCESS}`]),
+    (ours.requests as { authorization: string; url: string; team?: string }[]).map((r) => [
+      r.url,
+      r.authorization,
+      r.team,
+    ]),
+    Array(4).fill(["/radius/v1/messages", `Bearer ${ACCESS}`, "pi-for-deno"]),
   );
   assertEquals(ours.requests, theirs.requests.map(renderSections));
   assertEquals(ours.jsonLines, theirs.jsonLines);

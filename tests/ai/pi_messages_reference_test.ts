@@ -105,7 +105,7 @@ const CASES: WireCase[] = [
       ],
     },
     context: HISTORY,
-    model: BALANCED,
+    model: radius("balanced", { headers: { "x-extra": "from-model", "x-model-only": "m" } }),
     options: { apiKey: KEY, headers: { "x-extra": "1" } },
   },
   {
@@ -182,6 +182,7 @@ function requestView(request: RecordedRequest | undefined): Record<string, unkno
     accept: request.headers.accept,
     contentType: request.headers["content-type"],
     extra: request.headers["x-extra"],
+    modelOnly: request.headers["x-model-only"],
     body: request.body,
   };
 }
