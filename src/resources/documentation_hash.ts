@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "bf40e0c08647";
+export const DOCUMENTATION_HASH = "4857f0973262";
