@@ -15,20 +15,8 @@ import type { AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptio
 
 type Invoke = (provider: ApiProvider) => AssistantMessageEventStream;
 
-/**
- * Wire APIs of pi 1.6.0's built-in models that this build does not speak yet. Their models stay
- * in the catalog (listed, selectable), and a request says plainly what is missing.
- */
-export const UNIMPLEMENTED_BUILTIN_APIS: readonly string[] = [
-  "openai-codex-responses",
-  "pi-messages",
-];
-
-/** The error for a model whose API has no implementation. */
-export function missingApiMessage(model: Model): string {
-  if (UNIMPLEMENTED_BUILTIN_APIS.includes(model.api)) {
-    return `The "${model.api}" API of ${model.provider}/${model.id} is not supported by this version of pi yet`;
-  }
+/** The error for a model whose API has no implementation (every API of 1.6.0's catalog has one). */
+function missingApiMessage(model: Model): string {
   return `No API provider registered for api: ${model.api}`;
 }
 
