@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "4857f0973262";
+export const DOCUMENTATION_HASH = "8b25b61c588c";
