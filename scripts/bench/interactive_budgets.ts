@@ -101,9 +101,11 @@ class PtyRun {
    */
   #answerQueries(text: string): void {
     let reply = "";
+    // deno-lint-ignore no-control-regex -- terminal queries are escape sequences
     for (const m of text.matchAll(/\x1b\](10|11);\?(?:\x07|\x1b\\)/g)) {
       reply += `\x1b]${m[1]};rgb:${m[1] === "10" ? "d0d0/d0d0/d0d0" : "1e1e/1e1e/2e2e"}\x1b\\`;
     }
+    // deno-lint-ignore no-control-regex -- terminal queries are escape sequences
     for (const m of text.matchAll(/\x1b\]4;(\d+);\?(?:\x07|\x1b\\)/g)) {
       const v = (Number(m[1]) * 37 % 256).toString(16).padStart(2, "0").repeat(2);
       reply += `\x1b]4;${m[1]};rgb:${v}/${v}/${v}\x1b\\`;
