@@ -96,3 +96,33 @@ Deno.test("PKG-02 a broken settings.json stops install and remove with an error 
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("PKG-02 an unreachable npm registry: install is a clear error with exit 1, settings and folders unchanged, as pi 1.6.0", async () => {
+  requireReferenceCli();
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pi-pkg-" }));
+  const registry = startFixtureRegistry(base);
+  // A port nothing listens on: the connection is refused at once.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const deadPort = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  try {
+    const results = [];
+    for (const [name, reference] of [["ours", false], ["ref", true]] as const) {
+      const box = await makeSandbox(registry, base, name);
+      const settingsPath = join(box.agentDir, "settings.json");
+      const before = '{\n  "packages": [\n    "npm:kept"\n  ]\n}\n';
+      await Deno.writeTextFile(settingsPath, before);
+      box.env.NPM_CONFIG_REGISTRY = `http://127.0.0.1:${deadPort}/`;
+      box.env.NPM_CONFIG_FETCH_RETRIES = "0";
+      const run = await runIn(box, ["install", "npm:pi-fixture@1.0.0"], reference);
+      assertEquals(await Deno.readTextFile(settingsPath), before, `${name}: settings unchanged`);
+      results.push({ ...run, disk: await disk(box) });
+    }
+    assertEquals(results[0], results[1]);
+    assertEquals(results[0].code, 1);
+    assert(results[0].stderr.some((line) => line.startsWith("Error")), JSON.stringify(results[0]));
+  } finally {
+    await registry.close();
+    await Deno.remove(base, { recursive: true });
+  }
+});
