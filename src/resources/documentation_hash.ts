@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "8b25b61c588c";
+export const DOCUMENTATION_HASH = "859b909cf0ab";
