@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "859b909cf0ab";
+export const DOCUMENTATION_HASH = "61040ba9341f";
