@@ -7,7 +7,7 @@
  * @module
  */
 
-import { resolve } from "../util/path.ts";
+import { dirname, resolve } from "../util/path.ts";
 
 /** Error thrown when another holder owns the lock; `code` matches proper-lockfile's. */
 export class LockHeldError extends Error {
@@ -95,6 +95,37 @@ function stampNow(lockPath: string): void {
   } catch { /* the check then falls back to the file system's time */ }
 }
 
+/**
+ * The file system's idea of now, from a probe file written next to the lock: a lock made by mkdir carries
+ * the file system's time until its maker stamps it, and that clock may differ from this process's (a
+ * skewed network file system, a faked process clock). Undefined when no probe can be written.
+ */
+function fileSystemNow(lockPath: string): number | undefined {
+  let probe: string | undefined;
+  try {
+    probe = Deno.makeTempFileSync({ dir: dirname(lockPath), prefix: ".lock-clock-" });
+    return Deno.statSync(probe).mtime?.getTime();
+  } catch {
+    return undefined;
+  } finally {
+    if (probe) {
+      try {
+        Deno.removeSync(probe);
+      } catch { /* already gone */ }
+    }
+  }
+}
+
+/**
+ * Whether a lock stamped `mtime` is still fresh: by this process's clock, or else by the file system's
+ * (so that a lock another program has not stamped yet is not broken when the two clocks disagree).
+ */
+function isFresh(lockPath: string, mtime: number, stale: number): boolean {
+  if (mtime >= Date.now() - stale) return true;
+  const fsNow = fileSystemNow(lockPath);
+  return fsNow !== undefined && mtime >= fsNow - stale;
+}
+
 /** One attempt; returns true when the lock was taken, false when somebody else holds a fresh one. */
 function tryAcquire(lockPath: string, stale: number): boolean {
   for (let round = 0; round < 3; round++) {
@@ -114,7 +145,7 @@ function tryAcquire(lockPath: string, stale: number): boolean {
       if (error instanceof Deno.errors.NotFound) continue; // released meanwhile: try again
       throw error;
     }
-    if (mtime && mtime.getTime() >= Date.now() - stale) return false;
+    if (mtime && isFresh(lockPath, mtime.getTime(), stale)) return false;
     // It looks abandoned. A lock made a moment ago may still carry the file system's own time until its
     // maker stamps it (stampNow): look again shortly before taking it over.
     sleepSync(STALE_CONFIRM_MS);
