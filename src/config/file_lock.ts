@@ -117,13 +117,14 @@ function fileSystemNow(lockPath: string): number | undefined {
 }
 
 /**
- * Whether a lock stamped `mtime` is still fresh: by this process's clock, or else by the file system's
- * (so that a lock another program has not stamped yet is not broken when the two clocks disagree).
+ * Whether a lock stamped `mtime` is still fresh: by this process's clock, or else by the file system's (so
+ * that a lock another program has not stamped yet is not broken when the two clocks disagree). A stamp far
+ * ahead of the file system's clock was made by a process clock, so only the process clock judges it.
  */
 function isFresh(lockPath: string, mtime: number, stale: number): boolean {
   if (mtime >= Date.now() - stale) return true;
   const fsNow = fileSystemNow(lockPath);
-  return fsNow !== undefined && mtime >= fsNow - stale;
+  return fsNow !== undefined && mtime >= fsNow - stale && mtime <= fsNow + stale;
 }
 
 /** One attempt; returns true when the lock was taken, false when somebody else holds a fresh one. */
