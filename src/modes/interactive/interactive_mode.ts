@@ -546,6 +546,10 @@ export class InteractiveApp implements CommandHost {
       this.updateEditorBorder();
     });
     editor.onAction("app.model.select", () => this.#commands.run("model", ""));
+    // Loads on first use: start-up does not pay for it.
+    editor.onAction("app.editor.external", () => {
+      void import("./external_editor.ts").then(({ openExternalEditor }) => openExternalEditor(this));
+    });
     editor.onAction("app.model.cycleForward", () => void cycleModel(this, "forward"));
     editor.onAction("app.model.cycleBackward", () => void cycleModel(this, "backward"));
   }
