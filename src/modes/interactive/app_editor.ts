@@ -33,7 +33,8 @@ export class AppEditor extends Editor {
   onCtrlD?: () => void;
   /** Extension shortcuts (`pi.registerShortcut`), asked first; true when one took the key. */
   onExtensionShortcut?: (data: string) => boolean;
-  #actions = new Map<AppAction, () => void>();
+  /** The app's key actions and their handlers (1.6.0's `CustomEditor.actionHandlers`). */
+  readonly actionHandlers = new Map<AppAction, () => void>();
   #working?: WorkingIndicator;
 
   /** An editor in `tui` with `theme`. */
@@ -43,7 +44,7 @@ export class AppEditor extends Editor {
 
   /** Runs `handler` when one of the action's keys is pressed. */
   onAction(action: AppAction, handler: () => void): void {
-    this.#actions.set(action, handler);
+    this.actionHandlers.set(action, handler);
   }
 
   /** Shows (or with undefined hides) the working indicator in the top border. */
@@ -81,7 +82,7 @@ export class AppEditor extends Editor {
       super.handleInput(data);
       return;
     }
-    for (const [action, handler] of this.#actions) {
+    for (const [action, handler] of this.actionHandlers) {
       if (matchesAction(data, action)) {
         handler();
         return;
