@@ -73,15 +73,37 @@ function registry(): Record<string, Record<string, unknown>> {
 /** Full module namespaces loaded by this process. */
 const fullModules = new Map<string, Promise<ModuleNamespace>>();
 
+/**
+ * Exports a higher layer adds to a host module (the interactive mode's components that 1.6.0's
+ * pi-coding-agent exports, such as `CustomEditor`): src/extensions cannot import src/modes, so the
+ * CLI registers their loaders at start-up, before any extension loads.
+ */
+const extraExports = new Map<string, (() => Promise<ModuleNamespace>)[]>();
+
+/**
+ * Adds the exports `load` resolves to host module `name` (a canonical name) for every extension
+ * loaded from now on; nothing is loaded until an extension imports that module.
+ */
+export function addHostModuleExports(name: string, load: () => Promise<ModuleNamespace>): void {
+  if (!(name in HOST_MODULES)) throw new Error(`Unknown host module: ${name}`);
+  const loads = extraExports.get(name) ?? [];
+  if (!loads.includes(load)) loads.push(load);
+  extraExports.set(name, loads);
+  fullModules.delete(name);
+}
+
 /** Loads the whole of host module `name` and publishes all its exports. */
 function loadFull(name: string): Promise<ModuleNamespace> {
   let pending = fullModules.get(name);
   if (!pending) {
     const load = HOST_MODULES[name];
     if (!load) throw new Error(`Unknown host module: ${name}`);
-    pending = load().then((namespace) => {
-      Object.assign(registry()[name] ??= {}, namespace);
-      return namespace;
+    const extras = extraExports.get(name) ?? [];
+    pending = Promise.all([load(), ...extras.map((more) => more())]).then((namespaces) => {
+      // A plain object: ES module namespaces cannot be merged into one in place.
+      const merged: ModuleNamespace = Object.assign({}, ...namespaces);
+      Object.assign(registry()[name] ??= {}, merged);
+      return merged;
     });
     fullModules.set(name, pending);
   }

@@ -34,6 +34,10 @@ import {
   shimSource,
 } from "../../src/extensions/host_modules.ts";
 import { assertEquals } from "../support/assert.ts";
+import { registerModeExtensionExports } from "../../src/modes/extension_exports_setup.ts";
+
+// As the CLI does before loading extensions: the interactive mode's exports (CustomEditor …).
+registerModeExtensionExports();
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/extensions/module_exports/", import.meta.url));
 const REFERENCE_PATH = join(FIXTURES, "reference_exports.json");

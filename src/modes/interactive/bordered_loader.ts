@@ -5,49 +5,76 @@
  *
  * @module
  */
-import { CancellableLoader, Container, getKeybindings, Spacer, Text, type TUI } from "../../tui/mod.ts";
-import { BorderLine } from "./model_selector.ts";
-import type { Theme } from "./theme.ts";
+import {
+  CancellableLoader,
+  Container,
+  getKeybindings,
+  Loader,
+  Spacer,
+  Text,
+  type TUI,
+} from "../../tui/mod.ts";
+import { DynamicBorder } from "./dynamic_border.ts";
+
+/**
+ * The colours the loader uses: the app's `Theme`, or the `ctx.ui.theme` an extension passes
+ * (1.6.0 exports this component to extensions).
+ */
+export interface LoaderTheme {
+  fg(color: "accent" | "border" | "dim" | "muted", text: string): string;
+}
+
+/** 1.6.0's options: `cancellable` (default true) shows the cancel hint and takes its key. */
+export interface BorderedLoaderOptions {
+  cancellable?: boolean;
+}
 
 /** The bordered, cancellable spinner. */
 export class BorderedLoader extends Container {
-  #loader: CancellableLoader;
+  #loader: CancellableLoader | Loader;
+  /** The signal of a loader that cannot be cancelled (never aborted). */
+  #fixed?: AbortController;
 
   /** A spinner with `message` in `tui`'s colours of `theme`. */
-  constructor(tui: TUI, theme: Theme, message: string) {
+  constructor(tui: TUI, theme: LoaderTheme, message: string, options?: BorderedLoaderOptions) {
     super();
-    this.#loader = new CancellableLoader(
-      tui,
-      (s) => theme.fg("accent", s),
-      (s) => theme.fg("muted", s),
-      message,
-    );
-    const keys = getKeybindings().getKeys("tui.select.cancel").join("/");
-    this.addChild(new BorderLine(theme));
+    const cancellable = options?.cancellable ?? true;
+    const accent = (s: string) => theme.fg("accent", s);
+    const muted = (s: string) => theme.fg("muted", s);
+    this.#loader = cancellable
+      ? new CancellableLoader(tui, accent, muted, message)
+      : new Loader(tui, accent, muted, message);
+    if (!cancellable) this.#fixed = new AbortController();
+    const border = (s: string) => theme.fg("border", s);
+    this.addChild(new DynamicBorder(border));
     this.addChild(this.#loader);
+    if (cancellable) {
+      const keys = getKeybindings().getKeys("tui.select.cancel").join("/");
+      this.addChild(new Spacer(1));
+      this.addChild(new Text(theme.fg("dim", keys) + theme.fg("muted", " cancel"), 1, 0));
+    }
     this.addChild(new Spacer(1));
-    this.addChild(new Text(theme.fg("dim", keys) + theme.fg("muted", " cancel"), 1, 0));
-    this.addChild(new Spacer(1));
-    this.addChild(new BorderLine(theme));
+    this.addChild(new DynamicBorder(border));
   }
 
   /** Aborted when the user cancels. */
   get signal(): AbortSignal {
-    return this.#loader.signal;
+    return this.#loader instanceof CancellableLoader ? this.#loader.signal : this.#fixed!.signal;
   }
 
   /** Called when the user cancels. */
   set onAbort(fn: () => void) {
-    this.#loader.onAbort = fn;
+    if (this.#loader instanceof CancellableLoader) this.#loader.onAbort = fn;
   }
 
   /** The cancel key goes to the spinner. */
   handleInput(data: string): void {
-    this.#loader.handleInput(data);
+    if (this.#loader instanceof CancellableLoader) this.#loader.handleInput(data);
   }
 
   /** Stops the spinner's timer. */
   dispose(): void {
-    this.#loader.dispose();
+    if (this.#loader instanceof CancellableLoader) this.#loader.dispose();
+    else this.#loader.stop();
   }
 }
