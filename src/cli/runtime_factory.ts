@@ -275,6 +275,8 @@ async function loadRunExtensions(
     }),
   };
   if (!hasExtensionSources(sources)) return undefined;
+  // The modes' values of pi-coding-agent (CustomEditor …): src/extensions cannot import them itself.
+  (await import("../modes/extension_exports_setup.ts")).registerModeExtensionExports();
   const timeout = Number(readEnv("PI_EXTENSION_LOAD_TIMEOUT_MS"));
   const host = await loadExtensionHost(sources, {
     factoryTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
