@@ -9,7 +9,9 @@ import { VERSION } from "./src/version.ts";
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     // Always stdout, also when stdin is not a terminal (the reference prints it on stderr then).
-    await writeStdout(`${VERSION}\n`);
+    // The version comes first, as 1.6.0 prints it; then the form running (issue 18): `1.6.0 (binary)`.
+    const { versionLine } = await import("./src/cli/version_form.ts");
+    await writeStdout(`${versionLine(VERSION)}\n`);
     return 0;
   }
   let runCli: (args: string[]) => Promise<number>;
