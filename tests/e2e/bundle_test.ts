@@ -35,7 +35,7 @@ Deno.test("bundle: dist/pi.js runs with --no-config: --version and a -p turn", a
         stderr: "piped",
       }).output();
     const version = await run(["--version"]);
-    assertEquals(new TextDecoder().decode(version.stdout), `${VERSION}\n`);
+    assertEquals(new TextDecoder().decode(version.stdout), `${VERSION} (bundle)\n`);
 
     const turn = await run(["--provider", "fake-anthropic", "--model", "test-model", "-p", "hi"]);
     assertEquals(turn.code, 0, new TextDecoder().decode(turn.stderr));

@@ -153,7 +153,7 @@ Deno.test("install: deno task install writes a pi command that runs from any fol
     await Deno.symlink(Deno.execPath(), join(denoBin, "deno"));
     const userEnv = { ...env.env, PATH: `${root}/bin:${denoBin}:${env.env.PATH}` };
     const version = await run("pi", ["--version"], env.cwd, userEnv);
-    assertEquals(version, { code: 0, stdout: `${VERSION}\n`, stderr: "" });
+    assertEquals(version, { code: 0, stdout: `${VERSION} (deno source)\n`, stderr: "" });
     const turn = await run(
       "pi",
       ["--provider", "fake-openai", "--model", "test-model", "-p", "hi"],

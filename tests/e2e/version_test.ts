@@ -21,15 +21,15 @@ async function runPi(args: string[]) {
   };
 }
 
-Deno.test("CLI-03 --version prints the version on stdout even when stdin is not a TTY", async () => {
+Deno.test("CLI-03 --version prints the version (then the form, issue 18) on stdout even when stdin is not a TTY", async () => {
   const res = await runPi(["--version"]);
-  assertEquals(res, { code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  assertEquals(res, { code: 0, stdout: `${VERSION} (deno source)\n`, stderr: "" });
 });
 
 Deno.test("CLI-03 -v is the short form of --version", async () => {
   const res = await runPi(["-v"]);
   assertEquals(res.code, 0);
-  assertEquals(res.stdout, `${VERSION}\n`);
+  assertEquals(res.stdout, `${VERSION} (deno source)\n`);
 });
 
 Deno.test("CLI-03 the version is the reference release whose behaviour we match (1.6.0), as deno.json says", () => {

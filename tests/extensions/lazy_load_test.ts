@@ -59,7 +59,7 @@ async function extensionModulesLoaded(
 
 Deno.test("EXT-LAZY pi --version and pi -p without extensions load no module of src/extensions; -e does", async () => {
   const version = await extensionModulesLoaded(["--version"]);
-  assertEquals([version.stdout, version.modules], ["1.6.0\n", []]);
+  assertEquals([version.stdout, version.modules], ["1.6.0 (deno source)\n", []]);
 
   const text = { content: [{ type: "text" as const, text: "Hello." }] };
   const server = await startFakeProvider([text, text]);

@@ -109,7 +109,7 @@ Deno.test("the V8 script log sees src/tui modules when a script does load them (
 
 Deno.test("pi --version loads no module of src/tui", async () => {
   const run = await loadedModules(MAIN_TS.pathname, ["--version"]);
-  assertEquals(run.stdout, "1.6.0\n");
+  assertEquals(run.stdout, "1.6.0 (deno source)\n");
   assert(run.urls.has(MAIN_TS.href), "the log names main.ts");
   assertEquals(tuiModules(run.urls), []);
 });
