@@ -8,8 +8,10 @@ import { join } from "../util/path.ts";
 import { Agent } from "../agent/agent.ts";
 import type { AgentMessage, AgentThinkingLevel, StreamFn } from "../agent/types.ts";
 import { streamSimple } from "../ai/stream.ts";
+import { AssistantMessageEventStream } from "../ai/event_stream.ts";
+import { createOutputMessage, errorToMessage } from "../ai/provider_utils.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
-import type { ImageContent, Message, Model, TextContent } from "../ai/types.ts";
+import type { ImageContent, Message, Model, SimpleStreamOptions, TextContent } from "../ai/types.ts";
 import { ModelRuntime } from "../config/model_runtime.ts";
 import { DEFAULT_THINKING_LEVEL, findInitialModel } from "../config/model_resolver.ts";
 import { getAgentDir } from "../config/paths.ts";
@@ -181,7 +183,15 @@ export async function createAgentSession(
       // (pi 1.6.0: undici's header and body timeouts); 0 turns both off.
       const idleTimeoutMs = httpIdleTimeoutMs(settingsManager);
       // Each request resolves its credential anew (rotated OAuth tokens, `!command` keys).
-      const withAuth = await modelRuntime.requestOptions(m, { ...streamOptions, apiKey: undefined });
+      let withAuth: SimpleStreamOptions;
+      try {
+        withAuth = await modelRuntime.requestOptions(m, { ...streamOptions, apiKey: undefined });
+      } catch (error) {
+        // Aborted before the request (Escape while a tool ran): the run ends with an aborted reply,
+        // recorded like any other (pi-ai 1.6.0's lazyStream), not with an unrecorded failure.
+        if (streamOptions?.signal?.aborted) return abortedStream(m, error);
+        throw error;
+      }
       return baseStream(m, context, {
         ...withAuth,
         timeoutMs: streamOptions?.timeoutMs ?? retry.timeoutMs ??
@@ -282,4 +292,18 @@ function withoutImages(content: (TextContent | ImageContent)[]): (TextContent | 
     !(c.type === "text" && c.text === IMAGES_DISABLED && i > 0 && all[i - 1].type === "text" &&
       (all[i - 1] as TextContent).text === IMAGES_DISABLED)
   );
+}
+
+/** A stream that ends at once with an aborted reply to `model` (`error` says why). */
+function abortedStream(model: Model, error: unknown): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const message = createOutputMessage(model);
+  message.stopReason = "aborted";
+  // Node's words for an aborted signal, as 1.6.0 records them.
+  message.errorMessage = error instanceof Error && error.name === "AbortError"
+    ? "This operation was aborted"
+    : errorToMessage(error);
+  stream.push({ type: "error", reason: "aborted", error: message });
+  stream.end(message);
+  return stream;
 }
