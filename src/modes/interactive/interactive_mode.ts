@@ -349,6 +349,12 @@ export class InteractiveApp implements CommandHost {
     }
     if (event.type === "queue_update") this.chat.setQueued(event.steering, event.followUp);
     if (event.type === "thinking_level_changed") this.updateEditorBorder();
+    // An aborted reply is recorded in the words the chat shows ("Operation aborted"), as 1.6.0's
+    // interactive mode does: listeners see message_end before the session file gets the message.
+    if (event.type === "message_end" && event.message.role === "assistant") {
+      const message = event.message as { stopReason?: string; errorMessage?: string };
+      if (message.stopReason === "aborted") message.errorMessage = this.chat.abortText();
+    }
     this.chat.handleEvent(event);
     this.ui.requestRender();
   }
