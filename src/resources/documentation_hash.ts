@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "49e1ea7ae5d1";
+export const DOCUMENTATION_HASH = "6b21e45214d4";

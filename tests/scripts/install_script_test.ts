@@ -232,6 +232,14 @@ const SUPPORTED = "Binaries exist for Linux and macOS (Darwin) on x86_64/amd64 o
 
 const SHELLS = shells();
 
+/** The requests of an install of the latest release: each address, then where it redirects. */
+const LATEST_REQUESTS = (asset: string) => [
+  "/releases/latest/download/SHA256SUMS",
+  "/releases/download/v2.0.0/SHA256SUMS",
+  `/releases/latest/download/${asset}`,
+  `/releases/download/v2.0.0/${asset}`,
+];
+
 for (const { name: shell, label } of SHELLS) {
   // The platform table and option parsing are the same text under every shell: once is enough.
   const once = shell === SHELLS[0].name;
@@ -249,10 +257,7 @@ for (const { name: shell, label } of SHELLS) {
           `  export PATH="${sandbox.installDir}:$PATH"\n` +
           `Until then, run ${sandbox.target} directly.\n`,
       );
-      assertEquals(server.requests, [
-        "/releases/latest/download/SHA256SUMS",
-        "/releases/latest/download/pi-linux-x64",
-      ]);
+      assertEquals(server.requests, LATEST_REQUESTS("pi-linux-x64"));
       assertEquals(await Deno.readFile(sandbox.target), server.assetBody("v2.0.0", "pi-linux-x64"));
       assertEquals((await Deno.stat(sandbox.target)).mode! & 0o777, 0o755);
       assertEquals(await runInstalled(sandbox.target), "2.0.0 (fake pi-linux-x64)");
@@ -281,10 +286,7 @@ for (const { name: shell, label } of SHELLS) {
           const result = await runInstall(shell, sandbox);
           const label = `${options.uname!.s} ${options.uname!.m} sysctl=${options.sysctlTranslated}`;
           assertEquals(result.code, 0, `${label}: ${result.stderr}`);
-          assertEquals(server.requests, [
-            "/releases/latest/download/SHA256SUMS",
-            `/releases/latest/download/${asset}`,
-          ]);
+          assertEquals(server.requests, LATEST_REQUESTS(asset));
           assertEquals(await runInstalled(sandbox.target), `2.0.0 (fake ${asset})`, label);
         }
       });
@@ -464,10 +466,7 @@ for (const { name: shell, label } of SHELLS) {
       assertEquals(await listDir(viaWget.bin).then((names) => names.includes("curl")), false);
       let result = await runInstall(shell, viaWget);
       assertEquals(result.code, 0, result.stderr);
-      assertEquals(server.requests, [
-        "/releases/latest/download/SHA256SUMS",
-        "/releases/latest/download/pi-linux-x64",
-      ]);
+      assertEquals(server.requests, LATEST_REQUESTS("pi-linux-x64"));
       assertEquals(await runInstalled(viaWget.target), "2.0.0 (fake pi-linux-x64)");
 
       const neither = await sandboxIn(server, sandboxes, { downloader: "none" });

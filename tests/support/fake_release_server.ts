@@ -6,7 +6,8 @@
  *   <url>/releases/latest/download/<asset>
  *   <url>/releases/download/<tag>/<asset>
  *
- * so `PI_INSTALL_BASE_URL=<url>/releases` points install.sh / install.ps1 at it. A test can make
+ * (the first redirects to the second, as on GitHub), so `PI_INSTALL_BASE_URL=<url>/releases` points
+ * install.sh / install.ps1 at it. A test can make
  * one asset misbehave (`fault`) to see the installer refuse it.
  *
  * Run as a program, it is a stand-in `curl` or `wget` (`deno run -A fake_release_server.ts curl
@@ -127,8 +128,15 @@ export function startFakeReleaseServer(tags: string[] = ["v1.5.0", "v2.0.0"]): F
     requests.push(path);
     const match = path.match(/^\/releases\/(?:latest\/download|download\/([^/]+))\/([^/]+)$/);
     if (!match) return new Response("Not Found", { status: 404 });
-    const tag = match[1] === undefined ? latestTag : decodeURIComponent(match[1]);
     const name = decodeURIComponent(match[2]);
+    // As GitHub does, "latest" answers with a redirect to the tag's address.
+    if (match[1] === undefined) {
+      return new Response(null, {
+        status: 302,
+        headers: { location: `/releases/download/${latestTag}/${match[2]}` },
+      });
+    }
+    const tag = decodeURIComponent(match[1]);
     if (!tags.includes(tag)) return new Response("Not Found", { status: 404 });
     if (name === "SHA256SUMS") return new Response(await sums(tag));
     if (!(RELEASE_ASSETS as readonly string[]).includes(name)) {
