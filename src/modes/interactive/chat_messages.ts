@@ -33,10 +33,20 @@ export class AssistantMessageView extends Container {
   #message?: AssistantMessage;
   #markdown: { kind: "text" | "thinking"; component: Markdown }[] = [];
 
-  /** An empty reply view; `hideThinking` shows the thinking label instead of the text. */
-  constructor(private readonly theme: Theme, private hideThinking: boolean) {
+  /** An empty reply view; `hideThinking` shows `hiddenLabel` instead of the thinking text. */
+  constructor(
+    private readonly theme: Theme,
+    private hideThinking: boolean,
+    private hiddenLabel: string = HIDDEN_THINKING_LABEL,
+  ) {
     super();
     this.addChild(this.#body);
+  }
+
+  /** The row shown for hidden thinking (an extension's `setHiddenThinkingLabel`). */
+  setHiddenThinkingLabel(label: string): void {
+    this.hiddenLabel = label;
+    if (this.#message) this.update(this.#message);
   }
 
   /** Whether the reply called tools (their rows follow it). */
@@ -92,7 +102,7 @@ export class AssistantMessageView extends Container {
         if (run.length === 0) continue;
         add(
           this.hideThinking
-            ? new Text(theme.italic(theme.fg("thinkingText", HIDDEN_THINKING_LABEL)), 1, 0)
+            ? new Text(theme.italic(theme.fg("thinkingText", this.hiddenLabel)), 1, 0)
             : markdown(run.join("\n\n"), "thinking"),
         );
         needsSpacer = true;

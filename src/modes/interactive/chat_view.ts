@@ -18,7 +18,7 @@ import { type Component, Container, Spacer, Text, TruncatedText, type TUI } from
 import { APP_KEYS } from "./app_keys.ts";
 import { BashExecutionView } from "./bash_execution.ts";
 import { BranchSummaryView } from "./branch_summary.ts";
-import { AssistantMessageView, UserMessageView } from "./chat_messages.ts";
+import { AssistantMessageView, HIDDEN_THINKING_LABEL, UserMessageView } from "./chat_messages.ts";
 import { CompactionSummaryView } from "./compaction_summary.ts";
 import { keyDisplayText } from "./hotkeys.ts";
 import type { Theme } from "./theme.ts";
@@ -35,6 +35,8 @@ export class ChatView {
   #tools = new Map<string, ToolExecutionView>();
   #expanded = false;
   #hideThinking: boolean;
+  /** The row shown for hidden thinking (extensions may rename it). */
+  #hiddenLabel = HIDDEN_THINKING_LABEL;
   #lastStatus?: Text;
   /** `!` commands run while a reply streamed: shown below the chat until the run settles. */
   #pendingBash: BashExecutionView[] = [];
@@ -78,6 +80,15 @@ export class ChatView {
     for (const child of this.chat.children) {
       if (child instanceof AssistantMessageView) child.setHideThinking(hide);
     }
+  }
+
+  /** Renames the row shown for hidden thinking in every reply (undefined: 1.6.0's default). */
+  setHiddenThinkingLabel(label: string | undefined): void {
+    this.#hiddenLabel = label ?? HIDDEN_THINKING_LABEL;
+    for (const child of this.chat.children) {
+      if (child instanceof AssistantMessageView) child.setHiddenThinkingLabel(this.#hiddenLabel);
+    }
+    this.#streaming?.setHiddenThinkingLabel(this.#hiddenLabel);
   }
 
   /** A dim line (status), a warning or an error, each after a blank row. */
@@ -178,7 +189,7 @@ export class ChatView {
           return true;
         }
         if (event.message.role === "assistant") {
-          this.#streaming = new AssistantMessageView(this.theme, this.#hideThinking);
+          this.#streaming = new AssistantMessageView(this.theme, this.#hideThinking, this.#hiddenLabel);
           this.chat.addChild(this.#streaming);
           this.#streaming.update(event.message as AssistantMessage);
           return true;
@@ -263,7 +274,7 @@ export class ChatView {
       }
       if (m.role !== "assistant") continue;
       const reply = m as AssistantMessage;
-      const view = new AssistantMessageView(this.theme, this.#hideThinking);
+      const view = new AssistantMessageView(this.theme, this.#hideThinking, this.#hiddenLabel);
       view.update(reply);
       this.chat.addChild(view);
       for (const block of reply.content) {
