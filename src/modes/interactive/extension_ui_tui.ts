@@ -23,6 +23,11 @@ import type { AppEditor } from "./app_editor.ts";
 import type { ChatView } from "./chat_view.ts";
 import { type ExtensionComponent, GuardedComponent } from "./extension_component_guard.ts";
 import { ExtensionEditorDialog, ExtensionInputDialog, ExtensionSelector } from "./extension_dialogs.ts";
+import {
+  type AutocompleteProviderFactory,
+  type EditorFactory,
+  ExtensionEditorHooks,
+} from "./extension_editor_hooks.ts";
 import { bindExtensionShortcuts } from "./extension_shortcuts.ts";
 import {
   type ExtensionTheme,
@@ -47,7 +52,8 @@ export interface ExtensionUIHost {
   /** The run's themes (`getAllThemes`, `getTheme`, `setTheme`), once loaded. */
   readonly themes?: ThemeController;
   readonly chat: ChatView;
-  readonly editor: AppEditor;
+  /** The prompt editor shown now (an extension's editor may replace it: setEditorComponent). */
+  editor: AppEditor;
   /** Holds the editor, or the dialog on top. */
   readonly editorContainer: Container;
   /** Holds the start-up header (which `setHeader` replaces). */
@@ -104,8 +110,8 @@ export class TuiExtensionUI {
   readonly #theme: ExtensionTheme;
   /** Removers of the extensions' terminal input listeners. */
   readonly #inputListeners = new Set<() => void>();
-  /** The hooks this build lacks that an extension was already told about. */
-  readonly #toldUnavailable = new Set<string>();
+  /** `setEditorComponent`, `addAutocompleteProvider`, `setHiddenThinkingLabel`. */
+  readonly editorHooks: ExtensionEditorHooks;
   /** Widgets, footer and header. */
   readonly #frame: ExtensionFrame;
 
@@ -113,6 +119,7 @@ export class TuiExtensionUI {
   constructor(private readonly host: ExtensionUIHost) {
     this.#theme = extensionTheme(host.theme);
     this.#frame = new ExtensionFrame(host, this.#theme, this.statuses, (c) => this.#guard(c));
+    this.editorHooks = new ExtensionEditorHooks(host);
   }
 
   /** Widgets above the editor (a blank row while there are none, as 1.6.0 keeps). */
@@ -162,9 +169,7 @@ export class TuiExtensionUI {
         this.workingIndicator = options;
         this.onWorkingChange?.();
       },
-      setHiddenThinkingLabel: (label?: string) => {
-        if (label !== undefined) this.#notAvailable("ctx.ui.setHiddenThinkingLabel");
-      },
+      setHiddenThinkingLabel: (label?: string) => this.editorHooks.setHiddenThinkingLabel(label),
       setWidget: (key: string, content: unknown, options?: WidgetOptions) =>
         this.#frame.setWidget(key, content, options),
       setFooter: (factory?: FooterFactory) => this.#frame.setFooter(factory),
@@ -177,11 +182,11 @@ export class TuiExtensionUI {
         host.ui.requestRender();
       },
       getEditorText: () => host.editor.getExpandedText(),
-      addAutocompleteProvider: () => this.#notAvailable("ctx.ui.addAutocompleteProvider"),
-      setEditorComponent: (factory: unknown) => {
-        if (factory !== undefined) this.#notAvailable("ctx.ui.setEditorComponent");
-      },
-      getEditorComponent: () => undefined,
+      addAutocompleteProvider: (factory: AutocompleteProviderFactory) =>
+        this.editorHooks.addAutocompleteProvider(factory),
+      setEditorComponent: (factory: EditorFactory | undefined) =>
+        this.editorHooks.setEditorComponent(factory),
+      getEditorComponent: () => this.editorHooks.getEditorComponent(),
       theme: this.#theme,
       getAllThemes: () =>
         host.themes?.availableThemesWithPaths() ?? [{ name: host.theme.name, path: undefined }],
@@ -193,14 +198,6 @@ export class TuiExtensionUI {
         if (expanded !== host.chat.toolsExpanded) host.toggleToolsExpanded?.();
       },
     };
-  }
-
-  /** A hook this build does not have yet: said once in the chat, never silently ignored. */
-  #notAvailable(what: string): void {
-    if (this.#toldUnavailable.has(what)) return;
-    this.#toldUnavailable.add(what);
-    this.host.chat.addNotice("warning", `${what} is not available in this build yet`);
-    this.host.ui.requestRender();
   }
 
   /**
@@ -418,6 +415,8 @@ export class TuiExtensionUI {
     this.#frame.reset();
     for (const remove of [...this.#inputListeners]) remove();
     this.statuses.clear();
+    // The built-in editor, completions and thinking label first: the shortcuts belong to it.
+    this.editorHooks.reset();
     this.host.editor.onExtensionShortcut = undefined;
     this.workingMessage = undefined;
     this.workingIndicator = undefined;
