@@ -94,8 +94,8 @@ export class InteractiveApp implements CommandHost {
   readonly ui: TuiMainScreen | TuiAltScreen;
   /** The transcript and queued messages. */
   readonly chat: ChatView;
-  /** The prompt editor. */
-  readonly editor: AppEditor;
+  /** The prompt editor shown now (an extension's editor may replace it: setEditorComponent). */
+  editor: AppEditor;
   /** Holds the editor, or a selector while one is open. */
   readonly editorContainer = new Container();
   /** The keybindings (keybindings.json applied), installed when {@link InteractiveApp.run} starts. */
@@ -270,7 +270,7 @@ export class InteractiveApp implements CommandHost {
       this.ui.requestRender();
     }, { ui: this.#extensionUI.context(), onError: (error) => this.#extensionUI.showError(error) });
     // After the extensions are bound: their commands complete too.
-    this.editor.setAutocompleteProvider(
+    this.#extensionUI.editorHooks.setBaseAutocomplete(
       new CombinedAutocompleteProvider(
         [...this.#commands.autocomplete(), ...resourceCommands(this.session, extensionHostOf(this.session))],
         this.session.sessionManager.getCwd(),
@@ -458,11 +458,13 @@ export class InteractiveApp implements CommandHost {
   }
 
   #bindKeys(): void {
+    // Handlers go on the built-in editor (an extension's editor copies them); what they do acts on
+    // the editor shown when the key is pressed.
     const editor = this.editor;
     editor.onSubmit = (text) => {
       const trimmed = text.trim();
       if (!trimmed) return;
-      editor.addToHistory(trimmed);
+      this.editor.addToHistory(trimmed);
       if (this.#commands.tryRun(trimmed)) return;
       if (trimmed.startsWith("!")) {
         const excluded = trimmed.startsWith("!!");
@@ -473,7 +475,7 @@ export class InteractiveApp implements CommandHost {
               "warning",
               "A bash command is already running. Press Esc to cancel it first.",
             );
-            editor.setText(trimmed);
+            this.editor.setText(trimmed);
             this.ui.requestRender();
             return;
           }
@@ -499,15 +501,17 @@ export class InteractiveApp implements CommandHost {
       }
       if (!this.session.isStreaming) {
         if (this.session.isBashRunning) this.session.abortBash();
-        else if (this.#bashMode) editor.setText("");
-        else if (!editor.getText().trim()) this.#doubleEscape();
+        else if (this.#bashMode) this.editor.setText("");
+        else if (!this.editor.getText().trim()) this.#doubleEscape();
         return;
       }
       // Queued messages go back to the editor, then the reply is aborted (1.6.0).
       const { steering, followUp } = this.session.clearQueue();
       const queued = [...steering, ...followUp];
       if (queued.length > 0) {
-        editor.setText([queued.join("\n\n"), editor.getText()].filter((t) => t.trim()).join("\n\n"));
+        this.editor.setText(
+          [queued.join("\n\n"), this.editor.getText()].filter((t) => t.trim()).join("\n\n"),
+        );
         this.chat.setQueued([], []);
       }
       void this.session.abort();
@@ -519,19 +523,19 @@ export class InteractiveApp implements CommandHost {
         void this.shutdown(0);
         return;
       }
-      editor.setText("");
+      this.editor.setText("");
       this.#lastClear = now;
     });
     editor.onAction("app.message.followUp", () => {
-      const text = editor.getExpandedText().trim();
+      const text = this.editor.getExpandedText().trim();
       if (!text) return;
       if (!this.session.isStreaming) {
-        editor.onSubmit?.(editor.getExpandedText());
-        editor.setText("");
+        this.editor.onSubmit?.(this.editor.getExpandedText());
+        this.editor.setText("");
         return;
       }
-      editor.addToHistory(text);
-      editor.setText("");
+      this.editor.addToHistory(text);
+      this.editor.setText("");
       void this.sendPrompt(text, undefined, "followUp");
     });
     editor.onAction("app.tools.expand", () => this.toggleToolsExpanded());
