@@ -275,8 +275,6 @@ export default function (pi) {
   pi.on("session_start", async (_event, ctx) => {
     const ok = await ctx.ui.confirm("Start?", "A dialog from session_start");
     ctx.ui.notify("started=" + ok + " mode=" + ctx.mode + " hasUI=" + ctx.hasUI, "info");
-    ctx.ui.setEditorComponent(() => ({}));
-    ctx.ui.setEditorComponent(() => ({}));
     ctx.ui.onTerminalInput((data) => {
       if (data === "%") {
         ctx.ui.notify("consumed %", "info");
@@ -350,8 +348,6 @@ Deno.test("EXT-07: errors thrown by an extension's widget, component and shortcu
       "the widget's error",
     );
     assert(started.includes("(auto)"), "the footer is drawn");
-    const unavailable = "Warning: ctx.ui.setEditorComponent is not available in this build yet";
-    assertEquals(started.split(unavailable).length, 2, "a hook this build lacks is named, once");
     assert(
       started.includes("\n Widget to remove\n") && started.includes("\nstatus to remove"),
       "widget and status",
