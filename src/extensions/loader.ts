@@ -21,6 +21,13 @@ import {
 } from "./module_build.ts";
 import type { DiscoveredExtension } from "./discovery.ts";
 import type { ExtensionLoadError, LoadedExtension } from "./types.ts";
+import {
+  type DeclaredPermissions,
+  type ExtensionPermissionsSetting,
+  packagePermissions,
+  settingsPermissions,
+  workerPermissions,
+} from "./worker_host_permissions.ts";
 
 /** How long a factory may take before its extension counts as failed (pi 1.6.0 waits forever). */
 export const DEFAULT_FACTORY_TIMEOUT_MS = 30_000;
@@ -35,6 +42,16 @@ export interface LoadExtensionsOptions {
   /** Shared between the extensions (and kept across reloads by the caller). */
   eventBus?: EventBus;
   runtime?: ExtensionRuntime;
+  /**
+   * The user's `extensionPermissions` setting and where it came from; an extension it names, or
+   * whose package.json declares `pi.permissions`, runs in a Deno Worker (worker_host.ts).
+   */
+  extensionPermissions?: {
+    setting?: ExtensionPermissionsSetting;
+    settingsFile: string;
+    agentDir: string;
+    home?: string;
+  };
 }
 
 /** The loaded extensions and the failures. */
@@ -115,11 +132,16 @@ interface ImportedExtension {
 }
 
 /** Builds (or finds in the cache) and imports one extension; throws with the reason when it cannot. */
-async function importOne(entry: DiscoveredExtension, cacheDir: string): Promise<ImportedExtension> {
+async function importOne(
+  entry: DiscoveredExtension,
+  cacheDir: string,
+  inWorker: boolean,
+): Promise<ImportedExtension> {
   const built = await buildExtension(entry.resolvedPath, cacheDir);
   try {
     await ensureShims(cacheDir, built.hostImports);
-    return { built, module: await import(built.entryUrl) };
+    // A Worker-hosted extension is imported by its Worker, never by pi.
+    return { built, module: inWorker ? {} : await import(built.entryUrl) };
   } catch (error) {
     throw new Error(nameSources(error instanceof Error ? error.message : String(error), cacheDir, built));
   }
@@ -153,6 +175,53 @@ async function runFactory(
   return extension;
 }
 
+/**
+ * The permissions an extension runs under when it is not to share pi's: the user's setting
+ * first, else its package's `pi.permissions`; undefined for an ordinary extension. Throws when
+ * the declaration is invalid.
+ */
+function declaredPermissions(
+  entry: DiscoveredExtension,
+  options: LoadExtensionsOptions,
+): DeclaredPermissions | undefined {
+  const settings = options.extensionPermissions;
+  return (settings
+    ? settingsPermissions(
+      settings.setting,
+      { resolvedPath: entry.resolvedPath, source: entry.sourceInfo?.source },
+      settings.settingsFile,
+      settings.agentDir,
+      settings.home,
+    )
+    : undefined) ?? packagePermissions(entry.resolvedPath);
+}
+
+/** Starts a Worker-hosted extension (worker_host.ts loads only when one exists). */
+async function loadWorkerExtension(
+  entry: DiscoveredExtension,
+  { built }: ImportedExtension,
+  declared: DeclaredPermissions,
+  options: LoadExtensionsOptions,
+  runtime: ExtensionRuntime,
+): Promise<LoadedExtension> {
+  const { loadInWorker } = await import("./worker_host.ts");
+  const readable = [options.cacheDir, dirname(entry.resolvedPath)];
+  try {
+    return await loadInWorker({
+      entry,
+      built,
+      cwd: options.cwd,
+      permissions: workerPermissions(declared, readable, options.extensionPermissions?.home),
+      runtime,
+      timeoutMs: options.factoryTimeoutMs ?? DEFAULT_FACTORY_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw new Error(
+      nameSources(error instanceof Error ? error.message : String(error), options.cacheDir, built),
+    );
+  }
+}
+
 /** Loads `entries` in order; failures are collected, never thrown. */
 export async function loadExtensions(
   entries: readonly DiscoveredExtension[],
@@ -164,11 +233,25 @@ export async function loadExtensions(
   const errors: ExtensionLoadError[] = [];
   // Building, publishing host modules and importing overlap (most of it is waiting for files);
   // the factories then run one by one in the sources' order, as in 1.6.0.
-  const imported = entries.map((entry) => importOne(entry, options.cacheDir));
+  const plans = entries.map((entry) => {
+    try {
+      return { declared: declaredPermissions(entry, options) };
+    } catch (error) {
+      return { invalid: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  const imported = entries.map((entry, index) =>
+    plans[index].invalid !== undefined
+      ? Promise.reject(new Error(plans[index].invalid))
+      : importOne(entry, options.cacheDir, plans[index].declared !== undefined)
+  );
   for (const failed of imported) failed.catch(() => {}); // awaited below, in order
   for (const [index, entry] of entries.entries()) {
     try {
-      const loaded = await runFactory(entry, await imported[index], options, runtime, eventBus);
+      const declared = plans[index].declared;
+      const loaded = declared
+        ? await loadWorkerExtension(entry, await imported[index], declared, options, runtime)
+        : await runFactory(entry, await imported[index], options, runtime, eventBus);
       if (typeof loaded === "string") errors.push({ path: entry.path, error: loaded });
       else extensions.push(loaded);
     } catch (error) {
