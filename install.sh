@@ -153,7 +153,8 @@ mkdir -p "$install_dir" || die "cannot create $install_dir"
 staged=$(mktemp "$install_dir/.pi.XXXXXX") || die "cannot write to $install_dir"
 cp "$tmp_dir/$asset" "$staged" || die "cannot write to $install_dir"
 chmod 755 "$staged"
-if ! installed_version=$("$staged" --version 2>&1); then
+# </dev/null: under `curl … | sh` stdin is the rest of this script, which pi must not read.
+if ! installed_version=$("$staged" --version 2>&1 </dev/null); then
   die "the downloaded $asset does not run on this machine: $installed_version; $unchanged"
 fi
 installed_version=${installed_version%%"

@@ -172,7 +172,12 @@ async function runInstall(
 
 /** Runs the installed binary as a user would (its own shebang), returning its first line. */
 async function runInstalled(path: string): Promise<string> {
-  const out = await new Deno.Command(path, { args: ["--version"], stdout: "piped", stderr: "piped" })
+  const out = await new Deno.Command(path, {
+    args: ["--version"],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   return new TextDecoder().decode(out.stdout).trim();
@@ -457,6 +462,31 @@ for (const { name: shell, label } of SHELLS) {
         `pi install: could not download ${server.baseUrl}/download/v9.9.9/SHA256SUMS (no such release, or no network); nothing was installed\n`,
       );
       assertEquals(await listDir(missing.installDir), []);
+    });
+  });
+
+  Deno.test(`install.sh (${label}): piped into the shell as \`curl … | sh -s -- --version v1.5.0\` does`, async () => {
+    await withRelease(async (server, sandboxes) => {
+      const sandbox = await sandboxIn(server, sandboxes);
+      const child = new Deno.Command(hostTool(shell)!, {
+        args: ["-s", "--", "--version", "v1.5.0"],
+        env: sandbox.env,
+        clearEnv: true,
+        cwd: sandbox.root,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(await Deno.readFile(INSTALL_SH));
+      await writer.close();
+      const out = await child.output();
+      const stdout = new TextDecoder().decode(out.stdout);
+      assertEquals(new TextDecoder().decode(out.stderr), "");
+      assertEquals(out.code, 0);
+      // The whole script ran: the last line it prints is there.
+      assert(stdout.endsWith(`Until then, run ${sandbox.target} directly.\n`), stdout);
+      assertEquals(await runInstalled(sandbox.target), "1.5.0 (fake pi-linux-x64)");
     });
   });
 

@@ -81,7 +81,13 @@ export function startFakeReleaseServer(tags: string[] = ["v1.5.0", "v2.0.0"]): F
 
   const versionLine = (tag: string, asset: string) => `${versionOf(tag)} (fake ${asset})`;
   const assetBody = (tag: string, asset: string) =>
-    encoder.encode(`#!/bin/sh\n# fake pi binary ${asset} ${tag}\necho '${versionLine(tag, asset)}'\n`);
+    encoder.encode(
+      `#!/bin/sh\n# fake pi binary ${asset} ${tag}\n` +
+        // pi reads a piped stdin as a prompt: so does this one (a line of it), to show that the
+        // installer, itself read from a pipe under `curl … | sh`, gives the binary none of it.
+        `[ -t 0 ] || read -r _ || :\n` +
+        `echo '${versionLine(tag, asset)}'\n`,
+    );
   const brokenBody = (asset: string) =>
     encoder.encode(`#!/bin/sh\necho '${asset}: cannot execute: required file not found' >&2\nexit 1\n`);
 
