@@ -173,6 +173,8 @@ export class RpcExtensionUI {
   setWorkingVisible(_visible: boolean): void {}
   /** Terminal-only. */
   setHiddenThinkingLabel(_label?: string): void {}
+  /** Terminal-only (1.6.0 ignores it in RPC mode too). */
+  setWorkingIndicator(_options?: unknown): void {}
   /** Terminal-only. */
   setFooter(_factory: unknown): void {}
   /** Terminal-only. */
@@ -180,6 +182,14 @@ export class RpcExtensionUI {
   /** Terminal-only; returns the unsubscribe no-op. */
   onTerminalInput(_handler: unknown): () => void {
     return () => {};
+  }
+  /** Terminal-only: completions are the client's (1.6.0 ignores it in RPC mode too). */
+  addAutocompleteProvider(_factory: unknown): void {}
+  /** Terminal-only: the client draws its own editor (1.6.0 ignores it in RPC mode too). */
+  setEditorComponent(_factory: unknown): void {}
+  /** Terminal-only: never an extension's editor here. */
+  getEditorComponent(): undefined {
+    return undefined;
   }
 
   #send(body: RequestBody): void {
