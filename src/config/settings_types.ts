@@ -165,6 +165,12 @@ export interface Settings {
   packages?: PackageSource[];
   /** Extension files or folders to load. */
   extensions?: string[];
+  /**
+   * Our addition, global only: extension path (file or folder) or package source → the Deno
+   * permissions it runs under in a Worker (`read`, `write`, `net`, `run`, `env`, `sys`: true,
+   * false or a list); see docs/security.md.
+   */
+  extensionPermissions?: Record<string, Record<string, boolean | string[]>>;
   /** Skill files or folders to load. */
   skills?: string[];
   /** Prompt template files or folders to load. */
