@@ -11,6 +11,7 @@
  */
 import { permissionDeniedText } from "../tools/permission_errors.ts";
 import { existsSync } from "../util/fs.ts";
+import { readEnv } from "../util/env.ts";
 import { join } from "../util/path.ts";
 import { CONFIG_DIR_NAME } from "../config/paths.ts";
 import type { AgentEvent, AgentMessage, AgentToolResult } from "../agent/types.ts";
@@ -49,6 +50,8 @@ export interface ExtensionSources {
   packagePaths?: readonly PackageExtensionPath[];
   /** Extension files of the `-e npm:…` / `-e git:…` one-off packages (see `resolveTemporaryPackageExtensions`). */
   temporaryPaths?: readonly PackageExtensionPath[];
+  /** The user's `extensionPermissions` setting: extensions it names run in Workers (src/extensions/worker_host.ts). */
+  extensionPermissions?: Record<string, unknown>;
 }
 
 /**
@@ -426,6 +429,12 @@ export async function loadExtensionHost(
     cwd: sources.cwd,
     cacheDir: extensionCacheDir(sources.agentDir),
     factoryTimeoutMs: options.factoryTimeoutMs,
+    extensionPermissions: {
+      setting: sources.extensionPermissions,
+      settingsFile: join(sources.agentDir, "settings.json"),
+      agentDir: sources.agentDir,
+      home: readEnv("HOME"),
+    },
   });
   // The runner asks the host for `ctx` only once handlers run, after the host exists.
   const host: ExtensionHost = new ExtensionHost(
