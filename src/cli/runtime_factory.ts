@@ -303,6 +303,8 @@ function runExtensionSources(
     globalSettingsPaths: settings.getGlobalSettings().extensions,
     projectSettingsPaths: projectTrusted ? settings.getProjectSettings().extensions : undefined,
     noExtensions: run.parsed.noExtensions,
+    // Only the user's own settings may grant or withhold an extension's permissions.
+    extensionPermissions: settings.getGlobalSettings().extensionPermissions,
   };
 }
 
