@@ -118,7 +118,12 @@ export function settingsPermissions(
   agentDir: string,
   home: string | undefined,
 ): DeclaredPermissions | undefined {
-  if (!setting) return undefined;
+  if (setting === undefined || setting === null) return undefined;
+  if (typeof setting !== "object" || Array.isArray(setting)) {
+    throw new Error(
+      `${settingsFile}: "extensionPermissions" must be an object mapping extension paths to permissions`,
+    );
+  }
   for (const [key, value] of Object.entries(setting)) {
     const matches = key === entry.source || (() => {
       const path = resolve(agentDir, expandHome(key, home));
