@@ -1,6 +1,6 @@
 /**
  * `pi mcp`: add, remove and check MCP servers without starting a session, with 1.6.0's options,
- * messages and exit codes. `login` and `logout` (OAuth) are not in this build yet and say so.
+ * messages and exit codes, and sign in to (or out of) OAuth servers (`login`, `logout`).
  *
  * @module
  */
@@ -17,6 +17,9 @@ import {
 } from "./config.ts";
 import { addMcpServerConfig, removeMcpServerConfig } from "./config_edit.ts";
 import { McpServerLog } from "./log.ts";
+import { McpOAuthCredentialStore } from "./oauth_store.ts";
+import { openBrowser } from "../../../util/open_browser.ts";
+import type { McpServerEntry } from "./config.ts";
 
 /** Where `pi mcp` runs and writes. */
 export interface McpCommandOptions {
@@ -24,6 +27,25 @@ export interface McpCommandOptions {
   agentDir: string;
   log: (line: string) => void;
   error: (line: string) => void;
+}
+
+const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
+
+/** Levenshtein distance, to suggest a configured name for a mistyped one. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
 }
 
 const APP_NAME = "pi";
@@ -318,6 +340,7 @@ interface ServerReport {
   state: string;
   tools: string[];
   toolExposure?: Record<string, string>;
+  authProvider?: string;
   resources?: true;
   error?: string;
 }
@@ -333,6 +356,7 @@ async function list(
   const serverLog = new McpServerLog(join(options.agentDir, "mcp.log"));
   const reports = await Promise.all(loaded.servers.map(async (entry): Promise<ServerReport> => {
     const { config } = entry;
+    const authProvider = "url" in config ? config.auth?.provider : undefined;
     const report: ServerReport = {
       name: entry.name,
       scope: entry.scope,
@@ -341,11 +365,17 @@ async function list(
       enabled: config.enabled !== false,
       exposure: config.exposure ?? "codemode",
       transport: "url" in config ? config.url : [config.command, ...(config.args ?? [])].join(" "),
+      ...(authProvider ? { authProvider } : {}),
       state: "disabled",
       tools: [],
     };
     if (!report.enabled) return report;
-    const connection = new McpServerConnection({ entry, cwd: options.cwd, log: serverLog });
+    const connection = new McpServerConnection({
+      entry,
+      cwd: options.cwd,
+      log: serverLog,
+      credentials: new McpOAuthCredentialStore(options.agentDir),
+    });
     await connection.getClient().catch(() => undefined);
     report.state = connection.state;
     report.tools = connection.tools.map((tool) => tool.name);
@@ -377,10 +407,19 @@ async function list(
   for (const report of reports) {
     const state = report.state === "connected"
       ? `connected, ${report.tools.length} tool${report.tools.length === 1 ? "" : "s"}`
+      : report.state === "needs-auth"
+      ? "needs sign-in"
       : report.state;
     log(`${report.name}: ${state} (${report.exposure}, ${report.scope})`);
     log(`  ${report.transport}`);
     if (report.override) log(`  project override: ${report.override}`);
+    if (report.state === "needs-auth") {
+      log(
+        report.authProvider
+          ? `  sign in with: /login ${report.authProvider} in ${APP_NAME}`
+          : `  sign in with: ${APP_NAME} mcp login ${report.name}`,
+      );
+    }
     if (report.tools.length > 0) {
       const tools = report.tools.map((tool) => {
         const exposure = report.toolExposure?.[tool];
@@ -424,10 +463,172 @@ export async function runMcpCommand(args: string[], options: McpCommandOptions):
     }
     case "login":
     case "logout":
-      error(`"${APP_NAME} mcp ${command}" is not available in this build yet (no MCP OAuth sign-in yet).`);
-      return 1;
+      return await loginOrLogout(command, rest, loaded.servers, untrustedNote, options);
     default:
       error(`Unknown mcp command "${command}".\n${helpHint()}`);
       return 1;
+  }
+}
+
+async function loginOrLogout(
+  command: "login" | "logout",
+  args: string[],
+  servers: McpServerEntry[],
+  untrustedNote: string | undefined,
+  options: McpCommandOptions,
+): Promise<number> {
+  const { log, error } = options;
+  const parsed = parseOptions(
+    args,
+    command === "login" ? { local: "flag", timeout: "value" } : { local: "flag" },
+    error,
+  );
+  if (!parsed) return 1;
+  const [name, ...extra] = parsed.positional;
+  if (!name || extra.length > 0) {
+    error(`Usage: ${APP_NAME} mcp ${command} <server> [-l]\n${helpHint()}`);
+    return 1;
+  }
+  const entry = servers.find((server) => server.name === name);
+  if (!entry) {
+    const names = servers.map((server) => server.name);
+    const suggestion = names.find((candidate) => editDistance(candidate, name) <= 2);
+    error(
+      `No MCP server named "${name}".${suggestion ? ` Did you mean "${suggestion}"?` : ""}${
+        untrustedNote ? ` ${untrustedNote}` : ""
+      } Configured: ${names.join(", ") || "none"}.`,
+    );
+    return 1;
+  }
+  if (parsed.values.has("local") && entry.scope !== "project") {
+    error(`MCP server "${name}" is defined in ${entry.source}, not in the project; omit --local.`);
+    return 1;
+  }
+  const authProvider = "url" in entry.config ? entry.config.auth?.provider : undefined;
+  if (authProvider) {
+    error(
+      `MCP server "${name}" uses the credentials of provider "${authProvider}". Run "${APP_NAME} auth ${command} ${authProvider}".`,
+    );
+    return 1;
+  }
+  const credentials = new McpOAuthCredentialStore(options.agentDir);
+  const { McpServerConnection } = await import("./connection.ts");
+  const connection = new McpServerConnection({
+    entry,
+    cwd: options.cwd,
+    log: new McpServerLog(join(options.agentDir, "mcp.log")),
+    credentials,
+  });
+  try {
+    const url = connection.oauthUrl;
+    if (!url) {
+      error(`MCP server "${name}" does not use OAuth. Only HTTP servers without an Authorization header do.`);
+      return 1;
+    }
+    if (command === "logout") {
+      const removed = credentials.remove(name, url);
+      log(
+        removed ? `Signed out of MCP server "${name}".` : `No stored credentials for MCP server "${name}".`,
+      );
+      return 0;
+    }
+    const timeout = Number(parsed.values.get("timeout") ?? DEFAULT_LOGIN_TIMEOUT_SECONDS);
+    if (!Number.isFinite(timeout) || timeout <= 0) {
+      error("--timeout must be a positive number of seconds.");
+      return 1;
+    }
+    return await login(entry, connection, url, timeout * 1000, credentials, options);
+  } finally {
+    await connection.close();
+  }
+}
+
+async function login(
+  entry: McpServerEntry,
+  connection: import("./connection.ts").McpServerConnection,
+  url: string,
+  timeoutMs: number,
+  credentials: McpOAuthCredentialStore,
+  options: McpCommandOptions,
+): Promise<number> {
+  const { log, error } = options;
+  const { name } = entry;
+  // Connecting first answers whether a sign-in is needed and records the server's challenge.
+  try {
+    await connection.getClient();
+    log(`Already signed in to MCP server "${name}" (${connection.tools.length} tools).`);
+    return 0;
+  } catch {
+    if (connection.state !== "needs-auth") {
+      error(`MCP server "${name}" failed to connect: ${connection.error ?? "unknown error"}`);
+      return 1;
+    }
+  }
+  const { McpSignInCancelledError, signInMcpServer } = await import("./oauth_sign_in.ts");
+  const interactive = Deno.stdin.isTerminal();
+  try {
+    await signInMcpServer({
+      serverUrl: url,
+      store: credentials.forServer(name, url),
+      settings: connection.oauthSettings(),
+      ...(connection.challenge ? { challenge: connection.challenge } : {}),
+      prompt: {
+        showAuthorizationUrl: (authorizationUrl) => {
+          log(`Sign in to MCP server "${name}" in your browser:\n${authorizationUrl.href}`);
+          openBrowser(authorizationUrl.href);
+        },
+        ...(interactive ? { promptForRedirectUrl: (signal) => askRedirectUrl(signal) } : {}),
+      },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (signInError) {
+    error(
+      signInError instanceof McpSignInCancelledError
+        ? `Sign-in to MCP server "${name}" was cancelled or not completed within ${
+          Math.round(timeoutMs / 1000)
+        } seconds.`
+        : `Sign-in to MCP server "${name}" failed: ${
+          signInError instanceof Error ? signInError.message : String(signInError)
+        }`,
+    );
+    return 1;
+  }
+  connection.challenge = undefined;
+  try {
+    await connection.reconnect();
+  } catch (connectError) {
+    error(`Signed in, but ${connectError instanceof Error ? connectError.message : String(connectError)}`);
+    return 1;
+  }
+  log(`Signed in to MCP server "${name}" (${connection.tools.length} tools).`);
+  return 0;
+}
+
+/**
+ * In a terminal, the redirect URL the user pastes when the browser cannot reach this machine;
+ * undefined on EOF or when the callback arrived first.
+ */
+async function askRedirectUrl(signal: AbortSignal): Promise<string | undefined> {
+  const encoder = new TextEncoder();
+  await Deno.stderr.write(
+    encoder.encode("If the browser cannot reach this machine, paste the URL it was redirected to: "),
+  );
+  const reader = Deno.stdin.readable.getReader();
+  const aborted = new Promise<undefined>((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
+  let text = "";
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), aborted]);
+      if (!chunk || chunk.done) return text.trim() || undefined;
+      text += decoder.decode(chunk.value);
+      const newline = text.indexOf("\n");
+      if (newline >= 0) return text.slice(0, newline).trim() || undefined;
+    }
+  } finally {
+    reader.releaseLock();
   }
 }

@@ -25,6 +25,16 @@ import type { McpServerEntry } from "./config.ts";
 import type { McpCallToolResult } from "./content.ts";
 import type { McpServerLog } from "./log.ts";
 import { Client, RAW_RESULT } from "./protocol_client.ts";
+import {
+  McpOAuthAuthorizationRequiredError,
+  type McpOAuthChallenge,
+  type McpOAuthSettings,
+} from "./oauth_flow.ts";
+import { authenticatedFetch, createMcpAuth, type McpAuth } from "./oauth_sign_in.ts";
+import type { McpOAuthCredentialStore } from "./oauth_store.ts";
+
+// Sessions reach the credential store through this (lazily loaded) module.
+export { McpOAuthCredentialStore } from "./oauth_store.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
 const STDERR_TAIL_CHARS = 2_000;
@@ -66,7 +76,13 @@ export interface McpResourceContents {
 }
 
 /** Connection states, as `/mcp` and `pi mcp list` show them. */
-export type McpConnectionState = "connecting" | "connected" | "failed" | "disconnected" | "closed";
+export type McpConnectionState =
+  | "connecting"
+  | "connected"
+  | "failed"
+  | "disconnected"
+  | "closed"
+  | "needs-auth";
 
 /** A progress notification of a running call. */
 export interface McpProgress {
@@ -119,13 +135,29 @@ interface OpenTransport {
   stderr?: () => string;
 }
 
-function createTransport(entry: McpServerEntry, cwd: string): OpenTransport {
+/** 1.6.0's message for a server the user has to sign in to. */
+function signInRequiredMessage(entry: McpServerEntry): string {
+  const provider = "url" in entry.config ? entry.config.auth?.provider : undefined;
+  return `MCP server "${entry.name}" requires sign-in. Run ${
+    provider ? `/login ${provider}` : "/mcp"
+  } to sign in.`;
+}
+
+/** HTTP servers authenticate with OAuth unless the config supplies an `Authorization` header or `auth`. */
+function usesOAuth(entry: McpServerEntry): boolean {
+  const { config } = entry;
+  if (!("url" in config) || config.auth) return false;
+  return !Object.keys(config.headers ?? {}).some((header) => header.toLowerCase() === "authorization");
+}
+
+function createTransport(entry: McpServerEntry, cwd: string, auth: McpAuth | undefined): OpenTransport {
   const { config, name } = entry;
   if ("url" in config) {
     const headers = resolveHeadersOrThrow(config.headers, `MCP server "${name}"`);
     return {
       transport: new StreamableHTTPClientTransport(new URL(config.url), {
         ...(headers ? { requestInit: { headers } } : {}),
+        ...(auth ? { fetch: authenticatedFetch(auth) } : {}),
       }),
     };
   }
@@ -158,6 +190,10 @@ export interface McpServerConnectionOptions {
   log?: McpServerLog;
   /** Hears a new tool list (after connecting, and when the server announces a change). */
   onTools?: (connection: McpServerConnection) => void;
+  /** Hears every state change (for `/mcp`). */
+  onChange?: (connection: McpServerConnection) => void;
+  /** Where OAuth servers' tokens are kept; without it, OAuth servers connect without tokens. */
+  credentials?: McpOAuthCredentialStore;
 }
 
 /** One configured server. Reconnects lazily when a call finds the connection gone. */
@@ -170,6 +206,9 @@ export class McpServerConnection {
   hasResources = false;
   /** Server instructions from `initialize`. */
   instructions: string | undefined;
+  /** The server's last OAuth challenge; a sign-in uses its resource metadata URL and scope. */
+  challenge: McpOAuthChallenge | undefined;
+  #auth: McpAuth | undefined;
   #client: Client | undefined;
   #opening: Promise<Client> | undefined;
   #closed = false;
@@ -178,6 +217,88 @@ export class McpServerConnection {
   constructor(options: McpServerConnectionOptions) {
     this.entry = options.entry;
     this.#options = options;
+    const url = this.oauthUrl;
+    if (url && options.credentials) {
+      this.#auth = createMcpAuth({
+        serverUrl: url,
+        store: options.credentials.forServer(this.entry.name, url),
+        settings: () => this.oauthSettings(),
+        onChallenge: (challenge) => {
+          this.challenge = challenge;
+        },
+      });
+    }
+  }
+
+  /** The server URL when the server authenticates with OAuth. */
+  get oauthUrl(): string | undefined {
+    return usesOAuth(this.entry) && "url" in this.entry.config ? this.entry.config.url : undefined;
+  }
+
+  /** The `oauth` settings of the config, the client secret resolved. */
+  oauthSettings(): McpOAuthSettings {
+    const oauth = "url" in this.entry.config ? this.entry.config.oauth : undefined;
+    if (!oauth) return {};
+    const text = (key: string) => typeof oauth[key] === "string" ? oauth[key] as string : undefined;
+    const secret = text("clientSecret");
+    const metadataUrl = text("authServerMetadataUrl");
+    return Object.fromEntries(
+      Object.entries({
+        clientId: text("clientId"),
+        clientSecret: secret === undefined
+          ? undefined
+          : resolveConfigValueOrThrow(secret, `MCP server "${this.entry.name}" oauth.clientSecret`),
+        callbackPort: typeof oauth.callbackPort === "number" ? oauth.callbackPort : undefined,
+        callbackUrl: text("callbackUrl"),
+        scope: text("scope"),
+        clientName: text("clientName"),
+        clientRegistration: text("clientRegistration"),
+        authServerMetadataUrl: metadataUrl ? new URL(metadataUrl) : undefined,
+      }).filter(([, value]) => value !== undefined),
+    ) as McpOAuthSettings;
+  }
+
+  /** Connects again with fresh credentials (after a sign-in). */
+  async reconnect(): Promise<void> {
+    await this.#opening?.catch(() => undefined);
+    await this.#dropClient();
+    await this.getClient();
+  }
+
+  /** Disconnects after the stored credentials were removed. */
+  async signOut(): Promise<void> {
+    await this.#opening?.catch(() => undefined);
+    await this.#dropClient();
+    if (!this.#closed) this.#markNeedsAuth();
+  }
+
+  async #dropClient(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  /** OAuth servers that still refuse after a refresh need the user to sign in. */
+  #needsSignIn(error: unknown): boolean {
+    return error instanceof McpOAuthAuthorizationRequiredError;
+  }
+
+  #markNeedsAuth(): void {
+    this.state = "needs-auth";
+    this.error = undefined;
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#options.onChange?.(this);
+  }
+
+  /** A request failed: a refused sign-in drops the client and says how to sign in. */
+  async #failed(error: unknown): Promise<Error> {
+    if (!this.#needsSignIn(error)) return translateError(error, this.timeoutMs);
+    await this.#dropClient();
+    this.#markNeedsAuth();
+    return new Error(signInRequiredMessage(this.entry));
   }
 
   /** The server's name. */
@@ -227,7 +348,7 @@ export class McpServerConnection {
       }
       return result as unknown as McpCallToolResult;
     } catch (error) {
-      throw translateError(error, this.timeoutMs);
+      throw await this.#failed(error);
     }
   }
 
@@ -245,7 +366,7 @@ export class McpServerConnection {
           await new Promise((done) => setTimeout(done, CONNECT_RETRY_DELAYS_MS[0]));
           continue;
         }
-        throw translateError(error, this.timeoutMs);
+        throw await this.#failed(error);
       }
     }
   }
@@ -304,6 +425,7 @@ export class McpServerConnection {
 
   async #open(): Promise<Client> {
     this.state = "connecting";
+    this.#changed();
     const retries = "url" in this.entry.config ? CONNECT_RETRY_DELAYS_MS : [];
     for (let attempt = 0;; attempt++) {
       let stderr: (() => string) | undefined;
@@ -331,7 +453,7 @@ export class McpServerConnection {
         log.write(this.entry.name, notification.params);
       });
     }
-    const open = createTransport(this.entry, cwd);
+    const open = createTransport(this.entry, cwd, this.#auth);
     if (open.stderr) setStderr(open.stderr);
     try {
       await client.connect(open.transport, { timeout: this.timeoutMs });
@@ -348,6 +470,7 @@ export class McpServerConnection {
       this.state = "connected";
       this.error = undefined;
       this.#options.onTools?.(this);
+      this.#changed();
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -387,10 +510,15 @@ export class McpServerConnection {
   }
 
   #connectFailed(error: unknown, stderr: string | undefined): Error {
+    if (this.#needsSignIn(error) && !this.#closed) {
+      this.#markNeedsAuth();
+      return new Error(signInRequiredMessage(this.entry));
+    }
     const tail = stderr ? sliceTail(stderr.trim(), STDERR_TAIL_CHARS) : "";
     const message = errorMessage(translateError(error, this.timeoutMs));
     this.state = this.#closed ? "closed" : "failed";
     this.error = tail ? `${message}\n${tail}` : message;
+    this.#changed();
     return new Error(`MCP server "${this.entry.name}" failed to connect: ${this.error}`);
   }
 
@@ -401,6 +529,7 @@ export class McpServerConnection {
     this.state = "disconnected";
     const tail = stderr ? sliceTail(stderr().trim(), STDERR_TAIL_CHARS) : "";
     this.error = tail ? `Connection closed\n${tail}` : "Connection closed";
+    this.#changed();
   }
 
   async #refreshTools(client: Client): Promise<void> {
@@ -412,6 +541,7 @@ export class McpServerConnection {
     } catch (error) {
       this.error = `Failed to refresh tools: ${errorMessage(error)}`;
     }
+    this.#changed();
   }
 
   /** Closes the connection (a stdio server gets EOF, then SIGTERM, then SIGKILL from the SDK). */
@@ -420,6 +550,9 @@ export class McpServerConnection {
     this.state = "closed";
     const client = this.#client;
     this.#client = undefined;
+    this.#changed();
     await Promise.all([client?.close().catch(() => undefined), this.#opening?.catch(() => undefined)]);
+    // A refresh the server already answered may have rotated the refresh token: its answer is saved first.
+    await this.#auth?.settled();
   }
 }

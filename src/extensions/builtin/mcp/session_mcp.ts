@@ -212,11 +212,12 @@ export class SessionMcp {
 
   #startConnection(server: ServerState, runtime: Promise<typeof import("./connection.ts")>): Promise<void> {
     const ready = (async () => {
-      const { McpServerConnection } = await runtime;
+      const { McpServerConnection, McpOAuthCredentialStore } = await runtime;
       const connection = new McpServerConnection({
         entry: server.entry,
         cwd: this.#target.cwd,
         log: this.#log,
+        credentials: new McpOAuthCredentialStore(this.#options.agentDir),
         onTools: (current) => {
           server.registering = this.#registerTools(current);
         },
@@ -517,6 +518,9 @@ export class SessionMcp {
       const connection = server.connection;
       if (isEnabled(server) && connection?.state === "failed") {
         lines.push(`${server.entry.name}: failed: ${firstLine(connection.error ?? "unknown error")}`);
+      }
+      if (isEnabled(server) && connection?.state === "needs-auth") {
+        lines.push(`${server.entry.name}: needs sign-in`);
       }
     }
     if (lines.length === 0) return;
