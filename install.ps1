@@ -76,6 +76,11 @@ function Install-Pi([string]$Version, [string]$InstallDir) {
   }
   $target = Join-Path $InstallDir 'pi.exe'
   $unchanged = if (Test-Path -LiteralPath $target) { "$target is unchanged" } else { 'nothing was installed' }
+  # Move-Item onto a folder would put the binary inside it.
+  if (Test-Path -LiteralPath $target -PathType Container) {
+    Write-Failure "$target is a folder: remove it or choose another folder with -InstallDir"
+    return 1
+  }
 
   # GitHub needs TLS 1.2, which Windows PowerShell 5.1 does not always offer by default.
   [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
@@ -122,9 +127,14 @@ function Install-Pi([string]$Version, [string]$InstallDir) {
     }
 
     # --- install: a temp file beside the target, checked, then one move over it -----------------
-    New-Item -ItemType Directory -Path $InstallDir -Force | Out-Null
     $staged = Join-Path $InstallDir ('.pi.' + [Guid]::NewGuid().ToString('N') + '.exe')
-    Copy-Item -LiteralPath $assetPath -Destination $staged
+    try {
+      New-Item -ItemType Directory -Path $InstallDir -Force | Out-Null
+      Copy-Item -LiteralPath $assetPath -Destination $staged
+    } catch {
+      Write-Failure "cannot write to ${InstallDir}: choose another folder with -InstallDir (or PI_INSTALL_DIR); $unchanged"
+      return 1
+    }
     # A native program's stderr would be an error record under 'Stop': collect it as text instead.
     # A file Windows cannot start at all (another architecture, say) throws instead of exiting.
     $ErrorActionPreference = 'Continue'

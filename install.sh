@@ -90,6 +90,8 @@ fi
 asset="pi-$os-$arch"
 target="$install_dir/pi"
 if [ -e "$target" ]; then unchanged="$target is unchanged"; else unchanged="nothing was installed"; fi
+# `mv` onto a folder would put the binary inside it.
+[ ! -d "$target" ] || die "$target is a folder: remove it or choose another folder with --dir"
 
 # --- where from ----------------------------------------------------------------------------
 case "$version" in
@@ -149,9 +151,10 @@ if [ "$actual" != "$expected" ]; then
 fi
 
 # --- install: a temp file beside the target, checked, then one rename over it -------------------
-mkdir -p "$install_dir" || die "cannot create $install_dir"
-staged=$(mktemp "$install_dir/.pi.XXXXXX") || die "cannot write to $install_dir"
-cp "$tmp_dir/$asset" "$staged" || die "cannot write to $install_dir"
+cannot_write="cannot write to $install_dir: choose another folder with --dir (or PI_INSTALL_DIR); $unchanged"
+mkdir -p "$install_dir" || die "$cannot_write"
+staged=$(mktemp "$install_dir/.pi.XXXXXX") || die "$cannot_write"
+cp "$tmp_dir/$asset" "$staged" || die "$cannot_write"
 chmod 755 "$staged"
 # </dev/null: under `curl … | sh` stdin is the rest of this script, which pi must not read.
 if ! installed_version=$("$staged" --version 2>&1 </dev/null); then

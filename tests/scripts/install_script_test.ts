@@ -490,6 +490,36 @@ for (const { name: shell, label } of SHELLS) {
     });
   });
 
+  Deno.test(`install.sh (${label}): an install folder it cannot write is refused with what to do`, async () => {
+    await withRelease(async (server, sandboxes) => {
+      const sandbox = await sandboxIn(server, sandboxes);
+      // A file where a parent folder should be: even root cannot create the folder.
+      const blocked = join(sandbox.root, "file", "bin");
+      await Deno.writeTextFile(join(sandbox.root, "file"), "");
+      let result = await runInstall(shell, sandbox, ["--dir", blocked]);
+      assertEquals(result.code, 1);
+      assert(
+        result.stderr.endsWith(
+          `pi install: cannot write to ${blocked}: choose another folder with --dir (or PI_INSTALL_DIR); nothing was installed\n`,
+        ),
+        result.stderr,
+      );
+      assertEquals(await listDir(sandbox.tmp), []);
+
+      // A folder named pi where the binary goes.
+      await Deno.mkdir(join(sandbox.installDir, "pi"), { recursive: true });
+      server.requests.length = 0;
+      result = await runInstall(shell, sandbox);
+      assertEquals(result.code, 1);
+      assertEquals(
+        result.stderr,
+        `pi install: ${sandbox.target} is a folder: remove it or choose another folder with --dir\n`,
+      );
+      assertEquals(server.requests, []);
+      assertEquals(await listDir(sandbox.target), []);
+    });
+  });
+
   Deno.test(`install.sh (${label}): without curl it downloads with wget; with neither it says so`, async () => {
     await withRelease(async (server, sandboxes) => {
       const viaWget = await sandboxIn(server, sandboxes, { downloader: "wget" });
@@ -670,6 +700,9 @@ Deno.test("install.ps1 follows the same contract as install.sh: variables, addre
     "Installed pi $installed",
     "Note: another pi comes first on your PATH (",
     "Run 'pi' in a project folder to start (pi --help lists the options).",
+    " is a folder: remove it or choose another folder with -",
+    ": choose another folder with -",
+    " (or PI_INSTALL_DIR); $unchanged",
   ];
   const camel = (text: string) => text.replace("$installed", "$installedVersion");
   for (const message of messages) {
