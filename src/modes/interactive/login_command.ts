@@ -215,7 +215,7 @@ function show(dialog: LoginDialog, event: AuthEvent): void {
 
 /**
  * The success line; with no model selected yet, the provider's default model is selected (1.6.0's
- * completeProviderAuthentication, without its background catalog refresh).
+ * completeProviderAuthentication; the selection does not wait for the catalog refresh).
  */
 async function finishLogin(
   app: CommandHost,
@@ -259,4 +259,8 @@ async function finishLogin(
     selected ? `${action}. Selected ${selected.id}. ${saved}` : `${action}. ${saved}`,
   );
   if (problem) app.chat.addNotice("error", problem);
+  // In the background, as 1.6.0: the provider's newest catalog reaches /model.
+  void import("./login_catalog_refresh.ts").then(({ refreshCatalogAfterLogin }) =>
+    refreshCatalogAfterLogin(app, option.id, action)
+  );
 }
