@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9a4bbc338ba1";
+export const DOCUMENTATION_HASH = "0fd4b0bcfa88";
