@@ -22,12 +22,6 @@ param(
   [string]$InstallDir = $env:PI_INSTALL_DIR
 )
 
-Set-StrictMode -Version Latest
-$ErrorActionPreference = 'Stop'
-# Windows PowerShell 5.1 redraws Invoke-WebRequest's progress bar for every chunk, which makes a
-# download many times slower.
-$ProgressPreference = 'SilentlyContinue'
-
 # The repository the releases live in. Set this once the project has its public home.
 $DefaultRepo = 'OWNER/pi-deno'
 $Supported = 'Linux and macOS (Darwin) on x86_64/amd64 or aarch64/arm64 through install.sh; Windows x64 (AMD64, and ARM64 through x64 emulation)'
@@ -39,6 +33,14 @@ function Write-Failure([string]$Message) {
 # Returns 0 on success, else 1 after saying why on stderr. Everything it prints goes through
 # Write-Host or stderr, so the return value is the only output of the function.
 function Install-Pi([string]$Version, [string]$InstallDir) {
+  # Set here, not at the top: under `irm … | iex` the script runs in the user's own session, and
+  # these would stay set there. Inside the function they end with it.
+  Set-StrictMode -Version Latest
+  $ErrorActionPreference = 'Stop'
+  # Windows PowerShell 5.1 redraws Invoke-WebRequest's progress bar for every chunk, which makes a
+  # download many times slower.
+  $ProgressPreference = 'SilentlyContinue'
+
   # --- platform -------------------------------------------------------------------------------
   if ($env:OS -ne 'Windows_NT') {
     Write-Failure 'this is not Windows: run install.sh instead (see docs/install.md)'
