@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "0fd4b0bcfa88";
+export const DOCUMENTATION_HASH = "3526dfbb779b";

@@ -12,6 +12,7 @@
  * - parse a skill's YAML front matter and match a `--models` glob (lazily loaded yaml, picomatch);
  * - resize a large PNG with photon's embedded WebAssembly, and show an edit's diff (lazy `diff`);
  * - load an extension from a file next to it, importing pi's modules, typebox and pi-tui (marked);
+ * - call an MCP server's tool directly and from a codemode script (the MCP SDK; a confined Worker);
  * - export a session to HTML (the embedded template, byte for byte what the source checkout writes)
  *   and in a theme's colours (RPC `export_html` with the `light` theme);
  * - download nothing: the fresh DENO_DIR holds no npm package afterwards.
@@ -30,6 +31,7 @@ import { VERSION } from "../../src/version.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FIXTURES = `${ROOT}tests/fixtures/`;
+const MCP_TEST_SERVER = `${FIXTURES}mcp/test_server.ts`;
 const decoder = new TextDecoder();
 
 /** `deno task bundle`'s command with its output moved to `out` (one source for the build). */
@@ -204,6 +206,30 @@ function computedImports(): string[] {
   };
   walk(`${ROOT}src`);
   return out.sort();
+}
+
+/**
+ * An `mcpServers` entry for the fixture MCP server (tests/fixtures/mcp/test_server.ts). It is test
+ * equipment, not pi: it runs from the source tree with this machine's Deno cache and registry, so
+ * `env` unsets the variables that cut the bundle off before starting it.
+ */
+function mcpFixtureServer(): { command: string; args: string[] } {
+  const cutOff = ["NPM_CONFIG_REGISTRY", "DENO_NPM_REGISTRY", "JSR_URL", "HTTP_PROXY", "HTTPS_PROXY"];
+  const restore = cutOff.flatMap((name) => {
+    const value = Deno.env.get(name);
+    return value ? [`${name}=${value}`] : [];
+  });
+  return {
+    command: "env",
+    args: [
+      ...cutOff.flatMap((name) => ["-u", name]),
+      ...restore,
+      ...Object.entries(machineEnv()).map(([name, value]) => `${name}=${value}`),
+      `DENO_DIR=${denoDir()}`,
+      Deno.execPath(),
+      ...["run", "-A", "--no-config", "--quiet", MCP_TEST_SERVER],
+    ],
+  };
 }
 
 function rootBlock(html: string): string {
@@ -405,6 +431,52 @@ Deno.test("DIST-01 the bundle copied alone, run with --no-config, a fresh DENO_D
         assertEquals(r.code, 0, r.stderr);
         const results = toolResults(r.stdout).map((e) => (e.result as { content: unknown }).content);
         assertEquals(results, [[{ type: "text", text: "BUNDLE (loud, markdown: function)" }]]);
+      },
+    );
+
+    await t.step(
+      "MCP: a server's tool called directly, and from a codemode script (a confined Worker)",
+      async () => {
+        await Deno.writeTextFile(
+          join(env.agentDir, "mcp.json"),
+          JSON.stringify({
+            mcpServers: { fx: { ...mcpFixtureServer(), exposure: "direct" }, cm: mcpFixtureServer() },
+          }),
+        );
+        const code = 'const r = await tools.mcp__cm__echo({ text: "scripted" });\nreturn r.content[0].text;';
+        server.push(
+          { content: [{ type: "toolCall", id: "c1", name: "mcp__fx__echo", arguments: { text: "direct" } }] },
+          { content: [{ type: "toolCall", id: "c2", name: "codemode", arguments: { code } }] },
+          { content: [{ type: "text", text: "done" }] },
+        );
+        const r = await runBundle(
+          bundle,
+          ["--mode", "json", "--provider", "fake-anthropic", "--model", "test-model", "-p", "use mcp"],
+          { cwd: env.cwd, env: isolated },
+        );
+        await Deno.remove(join(env.agentDir, "mcp.json"));
+        assertEquals(r.code, 0, r.stderr);
+        const [direct, scripted] = toolResults(r.stdout) as {
+          toolName: string;
+          isError: boolean;
+          result: { content: { type: string; text: string }[] };
+        }[];
+        assertEquals([direct.toolName, direct.isError, direct.result.content], [
+          "mcp__fx__echo",
+          false,
+          [{ type: "text", text: "echo: direct" }],
+        ]);
+        // The script's wall time varies: only its line's start is fixed.
+        const [summary, value] = scripted.result.content;
+        assertEquals([scripted.toolName, scripted.isError, value], [
+          "codemode",
+          false,
+          { type: "text", text: "echo: scripted" },
+        ]);
+        assertEquals(
+          summary.text.replace(/Wall time [\d.]+ seconds/, "Wall time <t> seconds"),
+          "Script completed\nWall time <t> seconds\nOutput:\n",
+        );
       },
     );
 
