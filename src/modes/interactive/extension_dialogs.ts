@@ -26,6 +26,8 @@ export interface DialogOptions {
   timeout?: number;
   /** For the countdown's frames. */
   tui?: TUI;
+  /** Text under the title (1.6.0's `description`, used by /bug). */
+  description?: string;
 }
 
 /** Ticks each second from `timeoutMs` (rounded up) down to 0, then calls `onExpire` (1.6.0's CountdownTimer). */
@@ -108,7 +110,7 @@ export class ExtensionSelector extends Container {
     this.#onToggleTools = opts.onToggleToolsExpanded;
     const titled = (text: string) => theme.fg("accent", theme.bold(text));
     this.#title = new Text(titled(title), 1, 0);
-    addHeading(this, theme, this.#title);
+    addHeading(this, theme, this.#title, opts.description);
     if (opts.timeout && opts.timeout > 0 && opts.tui) {
       this.#countdown = new CountdownTimer(
         opts.timeout,
@@ -247,9 +249,10 @@ export class ExtensionEditorDialog extends Container implements Focusable {
     prefill: string | undefined,
     onSubmit: (value: string) => void,
     private readonly onCancel: () => void,
+    options: { description?: string } = {},
   ) {
     super();
-    addHeading(this, theme, new Text(theme.fg("accent", title), 1, 0));
+    addHeading(this, theme, new Text(theme.fg("accent", title), 1, 0), options.description);
     this.#editor = new Editor(tui, {
       borderColor: (t) => theme.fg("borderMuted", t),
       selectList: theme.selectList(),
