@@ -4,7 +4,8 @@
  * package's photon_rs.js, and the embedded WebAssembly decompresses to the package's
  * photon_rs_bg.wasm, byte for byte. And the generator refuses a glue it does not recognise.
  */
-import { assertEquals, assertThrows } from "../support/assert.ts";
+import { assert, assertEquals, assertThrows } from "../support/assert.ts";
+import { moduleGraph, staticClosure } from "../support/module_graph.ts";
 import {
   GLUE_MODULE,
   glueModuleSource,
@@ -66,4 +67,20 @@ Deno.test("DIST photon: the generator refuses a glue that no longer reads its We
     () => glueModuleSource(withExtraRequire),
     `photon_rs.js: "require(" left after the replacements`,
   );
+});
+
+Deno.test("DIST photon: the embedded modules load only when an image is converted or resized", async () => {
+  const repo = new URL("../../", import.meta.url);
+  const embedded = ["src/tools/embedded_photon_glue.ts", "src/tools/embedded_photon_wasm.json"]
+    .map((path) => new URL(path, repo).href);
+  const graph = await moduleGraph();
+  for (const module of embedded) assert(graph.has(module), `${module} is not in main.ts's graph`);
+  // Neither start-up nor the tools that merely read an image's header reach them statically.
+  for (const root of ["main.ts", "src/tools/image_resize.ts", "src/tools/read.ts"]) {
+    const eager = staticClosure(graph, new URL(root, repo).href);
+    assertEquals(embedded.filter((m) => eager.has(m)), [], root);
+  }
+  const resize = graph.get(new URL("src/tools/image_resize.ts", repo).href);
+  const edges = resize?.dependencies?.filter((d) => embedded.includes(d.code?.specifier ?? ""));
+  assertEquals(edges?.map((d) => d.isDynamic), [true, true], "image_resize.ts imports them dynamically");
 });
