@@ -76,8 +76,8 @@ case "$os_name" in
   *) os= ;;
 esac
 case "$arch_name" in
-  x86_64 | amd64 | x64) arch=x64 ;;
-  aarch64 | arm64 | armv8*) arch=arm64 ;;
+  x86_64 | amd64) arch=x64 ;;
+  aarch64 | arm64) arch=arm64 ;;
   *) arch= ;;
 esac
 if [ -z "$os" ] || [ -z "$arch" ]; then

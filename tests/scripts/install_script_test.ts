@@ -302,6 +302,9 @@ for (const { name: shell, label } of SHELLS) {
     const cases: [string, string, string][] = [
       ["FreeBSD", "amd64", "FreeBSD amd64"],
       ["Linux", "riscv64", "Linux riscv64"],
+      // 32-bit ARM, armv8l included (a 32-bit userland on a 64-bit kernel: the arm64 binary's libc is missing).
+      ["Linux", "armv7l", "Linux armv7l"],
+      ["Linux", "armv8l", "Linux armv8l"],
       ["SunOS", "i86pc", "SunOS i86pc"],
     ];
     await withRelease(async (server, sandboxes) => {
