@@ -115,6 +115,9 @@ export function loadInWorker(options: WorkerLoadOptions): Promise<LoadedExtensio
   const { entry, built, runtime } = options;
   let worker: Worker;
   try {
+    const runtimeFile = new URL("./worker_runtime.ts", import.meta.url);
+    // A bundle has no such file next to it; the Worker would fail later with a less clear error.
+    if (runtimeFile.protocol === "file:") Deno.statSync(runtimeFile);
     worker = new Worker(bootUrl(), {
       type: "module",
       name: `pi extension ${entry.path}`,

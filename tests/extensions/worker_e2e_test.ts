@@ -1,0 +1,136 @@
+/**
+ * Extensions in Workers, end to end (issue 15): the real CLI against the fake provider, with an
+ * isolated HOME and agent dir holding two extensions that declare permissions in their
+ * package.json. The one granted no write, run or network access tries all three and gets a
+ * permission error for each, reported as the extension's error (a stderr line in print mode, an
+ * `extension_error` record in RPC mode); the permitted one does the same in the same session and
+ * succeeds. Nothing the confined one tried to write exists afterwards.
+ */
+import { join } from "../../src/util/path.ts";
+import { assertEquals } from "../support/assert.ts";
+import { type ExtensionCase, MODEL, runExtensionCase, startRpc } from "../e2e/extensions_harness.ts";
+
+const CONFINED = `
+import { join } from "node:path";
+export default function (pi) {
+  pi.on("before_agent_start", async (_event, ctx) => {
+    await Deno.writeTextFile(join(ctx.cwd, "confined.txt"), "should not exist");
+  });
+  pi.on("before_agent_start", async () => {
+    await new Deno.Command("echo", { args: ["confined"] }).output();
+  });
+  pi.on("before_agent_start", () => {
+    Deno.listen({ hostname: "127.0.0.1", port: 0 }).close();
+  });
+}
+`;
+
+const PERMITTED = `
+export default function (pi) {
+  pi.on("before_agent_start", async (_event, ctx) => {
+    const out = await new Deno.Command("echo", { args: ["ran"] }).output();
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const listening = listener.addr.port > 0;
+    listener.close();
+    const text = new TextDecoder().decode(out.stdout).trim() + ", listened: " + listening;
+    await Deno.writeTextFile(ctx.cwd + "/permitted.txt", text);
+  });
+}
+`;
+
+const AGENT_FILES = {
+  "extensions/confined/package.json": JSON.stringify({
+    name: "confined",
+    pi: { permissions: { write: false, run: false, net: false } },
+  }),
+  "extensions/confined/index.ts": CONFINED,
+  "extensions/permitted/package.json": JSON.stringify({
+    name: "permitted",
+    pi: { permissions: { write: true, run: ["echo"], net: ["127.0.0.1"] } },
+  }),
+  "extensions/permitted/index.ts": PERMITTED,
+};
+
+Deno.test("EXT-WORKER-01 print mode: a Worker-hosted extension without write/run/net gets three permission errors; a permitted one in the same session works", async () => {
+  const c: ExtensionCase = {
+    args: ["-p", ...MODEL, "hello"],
+    turns: [{ content: [{ type: "text", text: "Hi." }] }],
+    agentFiles: AGENT_FILES,
+    readFiles: ["confined.txt", "permitted.txt"],
+    // Everything in the project folder afterwards: only the permitted extension's file.
+    inspect: async (cwd) => (await Array.fromAsync(Deno.readDir(cwd))).map((e) => e.name).sort().join(","),
+    timeoutMs: 90_000,
+  };
+  const run = await runExtensionCase(c);
+  assertEquals(run.code, 0, run.stderr.join("\n"));
+  assertEquals(run.stdout, "Hi.\n");
+  const path = "$ROOT/agent/extensions/confined/index.ts";
+  assertEquals(run.stderr, [
+    `Extension error (${path}): permission denied: write $ROOT/project/confined.txt (not granted to the extension)`,
+    `Extension error (${path}): permission denied: run echo (not granted to the extension)`,
+    `Extension error (${path}): permission denied: net 127.0.0.1:0 (not granted to the extension)`,
+  ]);
+  assertEquals(run.files, { "confined.txt": undefined, "permitted.txt": "ran, listened: true" });
+  assertEquals(run.inspected, "permitted.txt");
+});
+
+Deno.test("EXT-WORKER-02 RPC mode: the three refusals are extension_error records; the permitted extension (loaded with -e) writes its file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi_worker_rpc_" });
+  try {
+    for (const [path, text] of Object.entries(AGENT_FILES)) {
+      await Deno.mkdir(join(dir, path, ".."), { recursive: true });
+      await Deno.writeTextFile(join(dir, path), text);
+    }
+    const confined = join(dir, "extensions", "confined");
+    const rpc = await startRpc(
+      [...MODEL, "-e", confined, "-e", join(dir, "extensions", "permitted")],
+      [{ content: [{ type: "text", text: "Hi." }] }],
+    );
+    let stderr = "";
+    let permitted: string | undefined;
+    let confinedWritten = true;
+    try {
+      await rpc.send({ id: "1", type: "prompt", message: "hello" });
+      await rpc.waitFor((r) => r.type === "agent_end", "agent_end");
+      permitted = await Deno.readTextFile(join(rpc.cwd, "permitted.txt"));
+      confinedWritten = await exists(join(rpc.cwd, "confined.txt"));
+    } finally {
+      stderr = (await rpc.close()).stderr;
+    }
+    assertEquals(stderr, "");
+    assertEquals(permitted, "ran, listened: true");
+    assertEquals(confinedWritten, false);
+    const entry = join(confined, "index.ts");
+    assertEquals(rpc.records.filter((r) => r.type === "extension_error"), [
+      {
+        type: "extension_error",
+        extensionPath: entry,
+        event: "before_agent_start",
+        error: `permission denied: write ${join(rpc.cwd, "confined.txt")} (not granted to the extension)`,
+      },
+      {
+        type: "extension_error",
+        extensionPath: entry,
+        event: "before_agent_start",
+        error: "permission denied: run echo (not granted to the extension)",
+      },
+      {
+        type: "extension_error",
+        extensionPath: entry,
+        event: "before_agent_start",
+        error: "permission denied: net 127.0.0.1:0 (not granted to the extension)",
+      },
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
