@@ -273,6 +273,13 @@ export class ExtensionHost {
       beforeAgentStart: (prompt, images, systemPrompt) =>
         this.#beforeAgentStart(prompt, images, systemPrompt),
     });
+    // A run settled (no retry or queued work left): a session event, not among the agent events
+    // above, that 1.6.0 also hands extensions (border-status-editor stops its spinner on it).
+    session.subscribe((event) => {
+      if (event.type === "agent_settled" && runner.hasHandlers("agent_settled")) {
+        void runner.emit({ type: "agent_settled", aborted: event.aborted });
+      }
+    });
     // After a replacement, why this session started and which one it replaced (1.6.0).
     const start = pendingStart ?? { reason: "startup" };
     pendingStart = undefined;
