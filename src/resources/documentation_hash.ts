@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3526dfbb779b";
+export const DOCUMENTATION_HASH = "9b8a6e33feee";
