@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9b8a6e33feee";
+export const DOCUMENTATION_HASH = "07ff15e4bd64";
