@@ -116,7 +116,8 @@ export function mcpToolExists(flags: McpToolFlags | undefined): (name: string) =
   return (name) => !excluded(name) && (list.length === 0 || named(name));
 }
 
-interface ServerState {
+/** A configured server of the session and its connection (once started). */
+export interface ServerState {
   entry: McpServerEntry;
   connection?: McpServerConnection;
   /** Settles when the connection attempt connected (and its tools were added) or failed. */
@@ -163,6 +164,8 @@ export class SessionMcp {
   #scriptShapes = new Map<string, { outputSchema: unknown; namespace?: ToolNamespace }>();
   /** Declared tools whose description says how scripts call them, with the description they had. */
   #described = new WeakMap<AgentTool, string>();
+  /** Who hears server state changes (`/mcp`). */
+  #listeners = new Set<() => void>();
 
   constructor(target: McpSessionTarget, options: SessionMcpOptions) {
     this.#target = target;
@@ -218,6 +221,7 @@ export class SessionMcp {
         cwd: this.#target.cwd,
         log: this.#log,
         credentials: new McpOAuthCredentialStore(this.#options.agentDir),
+        onChange: () => this.#emitChange(),
         onTools: (current) => {
           server.registering = this.#registerTools(current);
         },
@@ -535,11 +539,35 @@ export class SessionMcp {
   async close(): Promise<void> {
     await Promise.all(this.servers.map((server) => server.connection?.close()));
   }
+
+  /** The agent folder (`mcp-auth.json`, `mcp.json`). */
+  get agentDir(): string {
+    return this.#options.agentDir;
+  }
+
+  /** Calls `listener` on every server state change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emitChange(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+/** Each session's MCP, for `/mcp` (only ever filled once MCP loaded). */
+const bySession = new WeakMap<object, SessionMcp>();
+
+/** The MCP of a session started with {@link startSessionMcp}, if any. */
+export function sessionMcpOf(target: object): SessionMcp | undefined {
+  return bySession.get(target);
 }
 
 /** Reads the MCP configuration for `target` and starts its servers; undefined when none is configured. */
 export function startSessionMcp(target: McpSessionTarget, options: SessionMcpOptions): SessionMcp {
   const mcp = new SessionMcp(target, options);
+  bySession.set(target, mcp);
   mcp.start();
   return mcp;
 }
