@@ -133,6 +133,8 @@ export class SlashCommandRunner {
         );
       case "logout":
         return this.#later(async () => (await import("./logout_command.ts")).showLogoutSelector(app));
+      case "mcp":
+        return this.#later(async () => (await import("./mcp_manager.ts")).runMcpCommand(app, args));
       case "thinking":
         return this.#thinking(args);
       case "model":
