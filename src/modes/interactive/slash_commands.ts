@@ -75,13 +75,13 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "import",
   "trust",
   "reload",
+  "mcp",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
   bug: "bug reports",
   llama: "the llama.cpp router",
-  mcp: "MCP servers",
 };
 
 /** The notice for a command not available yet in this build. */
