@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "07ff15e4bd64";
+export const DOCUMENTATION_HASH = "f7bb06a8c689";
