@@ -4,7 +4,7 @@
  * files a report consists of, and the upload to the Radius gateway (`POST /v1/bug-reports` as
  * multipart form data, anonymous or with the Radius login's token).
  *
- * The interactive `/bug` dialog is not in this build yet; this is what it will send.
+ * The interactive `/bug` dialog is src/modes/interactive/bug_command.ts.
  *
  * @module
  */
