@@ -131,6 +131,8 @@ export class SlashCommandRunner {
         return this.#later(async () =>
           (await import("./login_command.ts")).handleLoginCommand(app, args.trim())
         );
+      case "bug":
+        return this.#later(async () => (await import("./bug_command.ts")).reportBug(app, args || undefined));
       case "logout":
         return this.#later(async () => (await import("./logout_command.ts")).showLogoutSelector(app));
       case "mcp":
