@@ -75,12 +75,12 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "import",
   "trust",
   "reload",
+  "bug",
   "mcp",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
 const LATER: Readonly<Record<string, string>> = {
-  bug: "bug reports",
   llama: "the llama.cpp router",
 };
 
