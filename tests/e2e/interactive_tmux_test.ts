@@ -214,9 +214,9 @@ Deno.test("INT-08: slash commands: autocomplete, /name, /session, /hotkeys, /mod
     assert(screen.includes(" Name: my work"), screen);
     assert(screen.includes(" User: 1"), screen);
 
-    await s.pane.command("/bug");
+    await s.pane.command("/llama");
     await s.pane.waitFor(
-      (t) => t.includes("/bug is not available yet in this build (bug reports comes later)."),
+      (t) => t.includes("/llama is not available yet in this build (the llama.cpp router comes later)."),
       STEP_TIMEOUT,
       "the not-yet notice",
     );
