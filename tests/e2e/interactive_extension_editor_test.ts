@@ -191,6 +191,17 @@ const HOOKS_STEPS: ScriptStep[] = [
     act: send("/plain"),
     ready: (t) => t.includes("label reset") && t.includes("Thinking..."),
   },
+  // A new session gives the built-in editor back (1.6.0's resetExtensionUI).
+  { name: "loud again", act: send("/loud"), ready: (t) => t.includes("loud editor") },
+  {
+    name: "new session",
+    act: async (s) => {
+      await s.pane.command("/new");
+      await s.pane.waitFor((t) => !t.includes("loud editor"), TIMEOUTS.step, "the new session");
+      await s.pane.type("banana");
+    },
+    ready: (t) => t.includes("\nbanana"),
+  },
 ];
 
 Deno.test("EXT-07: setEditorComponent (and back), addAutocompleteProvider and setHiddenThinkingLabel in the TUI, as in pi 1.6.0", async () => {
