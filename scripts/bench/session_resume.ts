@@ -103,7 +103,7 @@ const ref = () => run("ref", ["timeout", String(refTimeout), ...referenceCommand
 /** The floor: the same one-turn answer without any session (`--no-session`), ours. */
 const floorArgs = ["--no-session", ...piArgs.filter((a) => a !== "-c")];
 const oursFloor = () =>
-  run("ours (no session)", [Deno.execPath(), "run", ...piRunFlags(), main, ...floorArgs]);
+  run("ours (no session)", [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...floorArgs]);
 
 const report = reportSamples;
 

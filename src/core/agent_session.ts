@@ -36,6 +36,7 @@ import { SessionCompactor } from "./session_compaction.ts";
 import { lastAssistantOf, SessionRetrier } from "./session_retry.ts";
 import { forkableUserMessages, lastAssistantText, userText } from "./session_stats.ts";
 import { computeSessionStats } from "../session/session_stats.ts";
+import { messageRole } from "../session/entry_stubs.ts";
 import { buildSessionSystemPrompt, buildToolSet, type SessionTool } from "./session_tools.ts";
 import {
   abortBranchSummary,
@@ -438,8 +439,9 @@ export class AgentSession {
    * here are ignored.
    */
   #restoreToolsFromTranscript(modifiers: readonly string[]): void {
+    // messageRole reads a resumed entry's role without loading its line (entry_stubs.ts).
     const systemMessages = this.sessionManager.getBranch().flatMap((entry) =>
-      entry.type === "message" && entry.message.role === "system" ? [entry.message as SystemMessage] : []
+      entry.type === "message" && messageRole(entry) === "system" ? [entry.message as SystemMessage] : []
     );
     if (systemMessages.length === 0) return;
     const declared = getCurrentTools(systemMessages).map((tool) => tool.name);

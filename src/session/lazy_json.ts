@@ -236,12 +236,6 @@ export interface LinePlace {
   source: DeferredSource;
   /** Values up to this many bytes are parsed at once (default {@link INLINE_VALUE_BYTES}). */
   inlineBytes?: number;
-  /**
-   * Only the line's object and the objects directly in it are scanned; big objects deeper down
-   * are deferred whole, so an entry keeps in memory just its small fields (type, id, parentId,
-   * timestamp, a message's role …), not e.g. every assistant message's usage.
-   */
-  shallow?: boolean;
 }
 
 /**
@@ -252,7 +246,6 @@ function scanObject(
   b: Uint8Array,
   start: number,
   place: LinePlace,
-  depth = 1,
 ): { value: Record<string, unknown>; end: number } | null {
   const out: Record<string, unknown> = {};
   const inline = place.inlineBytes ?? INLINE_VALUE_BYTES;
@@ -271,8 +264,8 @@ function scanObject(
     const first = b[i];
     if (valueEnd - i <= inline || (first !== QUOTE && first !== OPEN_OBJECT && first !== OPEN_ARRAY)) {
       addData(out, key, JSON.parse(decoder.decode(b.subarray(i, valueEnd))));
-    } else if (first === OPEN_OBJECT && (depth < 2 || !place.shallow)) {
-      const inner = scanObject(b, i, place, depth + 1);
+    } else if (first === OPEN_OBJECT) {
+      const inner = scanObject(b, i, place);
       if (!inner || inner.end !== valueEnd) return null;
       addData(out, key, inner.value);
     } else {
@@ -306,64 +299,4 @@ export function scanLazyLine(bytes: Uint8Array, place: LinePlace): Record<string
   } catch {
     return null;
   }
-}
-
-/**
- * How a lazy object is stored in a session index (session_index.ts): `[key, value, …]` pairs in
- * the object's key order. A value that is not an array is stored as is; an array is tagged:
- * `[0, array]` (a plain array), `[1, offset, length]` (a value still in the session file) or
- * `[2, pairs]` (a nested lazy object).
- */
-export type LazyPairs = unknown[];
-
-/**
- * The pairs of `value` when it holds deferred values (itself or in nested objects), else null
- * (it is plain JSON). Deferred values are described, never read.
- */
-export function describeLazy(value: Record<string, unknown>): LazyPairs | null {
-  const slots = (value as Record<string | symbol, unknown>)[SLOTS] as DeferredSlots | undefined;
-  let lazy = slots !== undefined;
-  const pairs: LazyPairs = [];
-  for (const key of Object.keys(value)) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
-    if (descriptor.get && slots) {
-      const i = slots.indexOf(key, 2);
-      pairs.push(key, [1, slots[i + 1], slots[i + 2]]);
-      continue;
-    }
-    const v = descriptor.value;
-    if (Array.isArray(v)) {
-      pairs.push(key, [0, v]);
-      continue;
-    }
-    const inner = typeof v === "object" && v !== null ? describeLazy(v as Record<string, unknown>) : null;
-    if (inner) lazy = true;
-    pairs.push(key, inner ? [2, inner] : v);
-  }
-  return lazy ? pairs : null;
-}
-
-/**
- * Rebuilds a lazy object from {@link describeLazy}'s pairs: the same keys, order and deferred
- * places, read from `source` on use. Throws on pairs of the wrong shape (a damaged index).
- */
-export function buildLazy(pairs: LazyPairs, source: DeferredSource, line: number): Record<string, unknown> {
-  if (!Array.isArray(pairs) || pairs.length % 2 !== 0) throw new Error("bad lazy pairs");
-  const out: Record<string, unknown> = {};
-  let place: LinePlace | undefined;
-  for (let i = 0; i < pairs.length; i += 2) {
-    const key = pairs[i];
-    const v = pairs[i + 1];
-    if (typeof key !== "string") throw new Error("bad lazy key");
-    if (!Array.isArray(v)) addData(out, key, v);
-    else if (v[0] === 0 && v.length === 2 && Array.isArray(v[1])) addData(out, key, v[1]);
-    else if (v[0] === 2 && v.length === 2) addData(out, key, buildLazy(v[1] as LazyPairs, source, line));
-    else if (
-      v[0] === 1 && v.length === 3 && Number.isSafeInteger(v[1]) && Number.isSafeInteger(v[2]) &&
-      (v[1] as number) >= 0 && (v[2] as number) > 0
-    ) {
-      setDeferred(out, key, place ??= { offset: 0, line, source }, v[1] as number, v[2] as number);
-    } else throw new Error("bad lazy value");
-  }
-  return out;
 }

@@ -13,6 +13,7 @@
  */
 import type { FileEntry } from "./entries.ts";
 import { type DeferredSource, scanLazyLine } from "./lazy_json.ts";
+import type { StubFile } from "./entry_stubs.ts";
 
 /** Lines up to this many bytes are parsed in full at once by default (a lazy object would cost more). */
 export const EAGER_LINE_BYTES = 2048;
@@ -87,8 +88,8 @@ export class FileSource implements DeferredSource {
 
   /**
    * The open file, checked to be the one scanned. It stays open while reads come in a burst (a
-   * context being built reads hundreds of values) and is closed shortly after, so a session
-   * left alone holds no descriptor; an unref'd timer never keeps the process alive.
+   * context being built reads hundreds of values) and is closed right after, so a session left
+   * alone holds no descriptor.
    */
   #open(line: number): Deno.FsFile {
     if (this.#file) return this.#file;
@@ -106,11 +107,12 @@ export class FileSource implements DeferredSource {
     }
     this.#file = file;
     this.#size = 0;
-    const timer = setTimeout(() => {
+    // Closed once the current synchronous work is done (a context build reads all it needs in
+    // one go); a microtask, not a timer, so no timer machinery is loaded for it.
+    queueMicrotask(() => {
       this.#file = undefined;
       file.close();
-    }, 100);
-    Deno.unrefTimer(timer);
+    });
     return file;
   }
 }
@@ -140,16 +142,7 @@ export interface LazyReadOptions {
   eagerLineBytes?: number;
   /** Values up to this many bytes inside a lazy line are parsed at once (default 1024). */
   inlineValueBytes?: number;
-  /**
-   * Every line is scanned and only its top-level small values are kept (see LinePlace.shallow):
-   * the reads behind the session index. Line and value thresholds then default to 0 and
-   * {@link SHALLOW_INLINE_BYTES}.
-   */
-  shallow?: boolean;
 }
-
-/** Values up to this many bytes stay in memory in a shallow read (ids, timestamps, types, names, usage). */
-export const SHALLOW_INLINE_BYTES = 96;
 
 /** Where a lazy read starts: after the part of the file a session index already covers. */
 export interface LazyScanStart {
@@ -159,6 +152,13 @@ export interface LazyScanStart {
   linesBefore: number;
   /** Reads deferred values (shared with the entries the index gave). */
   source: DeferredSource;
+  /**
+   * When given, every line is parsed in full and what the session keeps of it is made by
+   * `stubs` (see entry_stubs.ts): the reads behind the session index.
+   */
+  stubs?: StubFile;
+  /** With `stubs`: stub every entry that can be, also those normally kept whole (tests). */
+  stubAll?: boolean;
 }
 
 /**
@@ -179,8 +179,8 @@ export function scanSessionFileLazily(
   options: LazyReadOptions = {},
   start?: LazyScanStart,
 ): LazyLoadedFile & { extent: LazyScanExtent } {
-  const eagerLineBytes = options.eagerLineBytes ?? (options.shallow ? 0 : EAGER_LINE_BYTES);
-  const inlineBytes = options.inlineValueBytes ?? (options.shallow ? SHALLOW_INLINE_BYTES : undefined);
+  const eagerLineBytes = options.eagerLineBytes ?? EAGER_LINE_BYTES;
+  const inlineBytes = options.inlineValueBytes;
   const file = Deno.openSync(path, { read: true });
   const entries: FileEntry[] = [];
   const warnings: string[] = [];
@@ -198,6 +198,7 @@ export function scanSessionFileLazily(
   };
   try {
     const source = start?.source ?? new FileSource(path, file.statSync().ino);
+    const stubs = start?.stubs;
     let buf = new Uint8Array(CHUNK_SIZE);
     let filled = 0;
     /** File offset of buf[0]. */
@@ -218,13 +219,12 @@ export function scanSessionFileLazily(
     const takeLineInner = (bytes: Uint8Array, offset: number, terminated: boolean) => {
       if (bytes.length === 0 || (bytes.length < 64 && isBlank(bytes))) return;
       let value: unknown = null;
-      if (bytes.length > eagerLineBytes) {
+      if (bytes.length > eagerLineBytes && !stubs) {
         value = scanLazyLine(bytes, {
           offset,
           line: lineNumber,
           source,
           inlineBytes,
-          shallow: options.shallow,
         });
       }
       if (value === null) {
@@ -247,7 +247,11 @@ export function scanSessionFileLazily(
         warnings.push(`${path}:${lineNumber}: skipped line that is not a JSON object`);
         return;
       }
-      entries.push(value as unknown as FileEntry);
+      entries.push(
+        stubs
+          ? stubs.take(value, offset, bytes.length, lineNumber, !start?.stubAll)
+          : value as unknown as FileEntry,
+      );
       entryLines.push(lineNumber);
     };
     for (;;) {

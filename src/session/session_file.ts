@@ -10,7 +10,12 @@ import { existsSync, renameSync, writeAllSync, writeTextFileSync } from "../util
 import type { FileEntry, SessionHeader } from "./entries.ts";
 import { readLinesSync } from "./jsonl_reader.ts";
 import { type LazyReadOptions, readSessionFileLazily } from "./lazy_session_file.ts";
-import { type IndexOptions, readSessionFileIndexed, removeSessionIndex } from "./session_index.ts";
+import {
+  type IndexedReadOptions,
+  type IndexOptions,
+  readSessionFileIndexed,
+  removeSessionIndex,
+} from "./session_index.ts";
 
 /** Thrown when a non-empty file does not start with a readable session header. */
 export class InvalidSessionFileError extends Error {
@@ -44,8 +49,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** How resume loads a file: lazily or in full, with or without the session index. */
 export interface SessionLoadMode {
-  /** Lazy read thresholds, or false for a full load. */
-  lazy: LazyReadOptions | false;
+  /** Lazy read thresholds (with the index: how stubs are made), or false for a full load. */
+  lazy: (LazyReadOptions & IndexedReadOptions) | false;
   /** Session index settings (session_index.ts), or false to neither read nor write one. */
   index: IndexOptions | false;
 }
@@ -70,10 +75,10 @@ export function sessionLoadMode(): SessionLoadMode {
   if (mode === "eager") return { lazy: false, index: false };
   const indexMode = envValue("PI_SESSION_INDEX");
   const index = indexMode === "off" ? false : indexMode === "always" ? { minScanBytes: 1 } : {};
-  // With the index, reads are shallow: entries keep only their small top-level fields.
-  const shallow = index !== false;
-  if (mode === "lazy-all") return { lazy: { eagerLineBytes: 0, inlineValueBytes: 0, shallow }, index };
-  return { lazy: { shallow }, index };
+  // With the index, entries are stubs (entry_stubs.ts); `lazy-all` then stubs every entry it can.
+  if (index !== false) return { lazy: mode === "lazy-all" ? { stubAll: true } : {}, index };
+  if (mode === "lazy-all") return { lazy: { eagerLineBytes: 0, inlineValueBytes: 0 }, index };
+  return { lazy: {}, index };
 }
 
 /**
@@ -83,7 +88,7 @@ export function sessionLoadMode(): SessionLoadMode {
  */
 export function readSessionFile(
   path: string,
-  lazy: LazyReadOptions | false = false,
+  lazy: (LazyReadOptions & IndexedReadOptions) | false = false,
   index: IndexOptions | false = false,
 ): LoadedSessionFile {
   if (lazy) {

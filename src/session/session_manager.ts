@@ -64,6 +64,7 @@ import {
 } from "./session_file.ts";
 import { buildTree, recreateLabels, withoutLabels } from "./tree.ts";
 import { checkContextEdit } from "./context_edit.ts";
+import { messageRole } from "./entry_stubs.ts";
 
 /** The read-only part of a SessionManager handed to extensions and UIs. */
 export type ReadonlySessionManager = Pick<
@@ -94,7 +95,9 @@ function sessionHeader(id: string, timestamp: string, cwd: string, parentSession
 
 /** A user or assistant message: the entries whose arrival creates the session file. */
 function isConversation(entry: SessionEntry): boolean {
-  return entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant");
+  if (entry.type !== "message") return false;
+  const role = messageRole(entry);
+  return role === "user" || role === "assistant";
 }
 
 /**

@@ -5,8 +5,9 @@
  * `--session <file> -p hi` three ways — a full load (`PI_SESSION_LOAD=eager`), everything through
  * the lazy path (`lazy-all`) and the default thresholds — and a generated session with big tool
  * results, side branches and a compaction is continued with `-c -p hi` the same three ways.
- * Each is also resumed through the session index (`<file>.idx`): once without one (the run writes
- * it) and once from it, also after another process appended to the session in between.
+ * Each is also resumed through the session index (`<file>.idx`), whose entries are stubs read from
+ * the file on use: once without one (the run writes it) and once from it, also after another
+ * process appended to the session in between, and with every entry a stub (`lazy-all`).
  */
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
@@ -111,6 +112,16 @@ Deno.test("SES-08 issue 12 e2e: --session <fixture> -p hi sends the same request
       );
       // The index was used: a run that had to scan would have written a new one.
       assertEquals(await Deno.readFile(`${copy}.idx`), index, fixture);
+      // Every entry that can be a stub made one (header, labels and settings too), cold and warm.
+      await Deno.remove(`${copy}.idx`);
+      for (const step of ["writing the index", "from the index"]) {
+        await Deno.writeTextFile(copy, original);
+        assertEquals(
+          await resume(["--session", copy], "lazy-all", "always"),
+          eager,
+          `${fixture} (all stubs, ${step})`,
+        );
+      }
     }
   });
 });

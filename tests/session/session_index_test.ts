@@ -10,13 +10,18 @@ import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict
 import { join } from "node:path";
 import { fixtureFiles } from "./support/fixture_files.ts";
 import { readSessionFile } from "../../src/session/session_file.ts";
-import { readSessionFileIndexed, sessionIndexPath } from "../../src/session/session_index.ts";
-import type { LazyReadOptions } from "../../src/session/lazy_session_file.ts";
+import {
+  type IndexedReadOptions,
+  readSessionFileIndexed,
+  sessionIndexPath,
+} from "../../src/session/session_index.ts";
+import { messageRole } from "../../src/session/entry_stubs.ts";
 import { writeBigSession } from "../../scripts/bench/session_gen.ts";
 
-const SHALLOW: LazyReadOptions = { shallow: true };
-/** Every value through the lazy path too. */
-const SHALLOW_ALL: LazyReadOptions = { shallow: true, inlineValueBytes: 0 };
+/** Entry stubs as resume makes them (settings, labels and names kept whole). */
+const SHALLOW: IndexedReadOptions = {};
+/** Every entry that can be a stub is one (the header, labels and settings too). */
+const SHALLOW_ALL: IndexedReadOptions = { stubAll: true };
 /** Write an index after any scan, however small. */
 const ALWAYS = { minScanBytes: 1 };
 
@@ -222,19 +227,32 @@ Deno.test("SES-08 issue 12: a corrupt or deleted session index loses nothing: th
     const expected = full(path);
     readSessionFileIndexed(path, SHALLOW);
     const good = await Deno.readFile(sessionIndexPath(path));
-    const text = new TextDecoder().decode(good);
-    const middle = text.indexOf('"parentId"', text.length / 2);
+    const flipped = (at: number) => {
+      const copy = good.slice();
+      copy[at] ^= 0x01;
+      return copy;
+    };
+    const metaEnd = good.indexOf(0x0a);
+    const text = new TextDecoder().decode(good.subarray(0, metaEnd));
     const corruptions: [string, Uint8Array | string][] = [
       ["garbage", "not an index\n"],
       ["empty", ""],
       ["cut in half", good.slice(0, good.length / 2)],
-      ["last line missing", text.slice(0, text.lastIndexOf("\n", text.length - 2) + 1)],
+      ["its last 8 bytes (checksum) missing", good.slice(0, good.length - 8)],
+      ["a byte changed in the columns", flipped(Math.floor((metaEnd + good.length) / 2))],
+      ["a byte changed in the strings", flipped(good.length - 64)],
+      ["a byte changed in the meta line", flipped(Math.floor(metaEnd / 2))],
       [
-        "a digit changed in an entry",
-        text.slice(0, middle) + text.slice(middle).replace(/[0-8]/, (d) => String(+d + 1)),
+        "another format version",
+        new Uint8Array([
+          ...new TextEncoder().encode(text.replace('"piSessionIndex":2', '"piSessionIndex":9')),
+          ...good.subarray(metaEnd),
+        ]),
       ],
-      ["a line doubled", text.replace(/\n(\[[^\n]*\n)/, "\n$1$1")],
-      ["another format version", text.replace('"piSessionIndex":1', '"piSessionIndex":99')],
+      [
+        "the earlier text format",
+        '{"piSessionIndex":1,"size":10,"lines":1,"blank":false,"entries":0,"warnings":[],"check":[]}\n{"end":0,"hash":0}\n',
+      ],
       ["a folder", "FOLDER"],
     ];
     for (const [name, bytes] of corruptions) {
@@ -283,5 +301,56 @@ Deno.test("SES-08 issue 12: a torn last line is never indexed: it is warned abou
     assertEquals(view(done), full(path));
     assertEquals(done.warnings, []);
     strictEqual(done.entries.length, torn.lines.length + 1);
+  });
+});
+
+Deno.test("SES-08 issue 12: resumed entries are stubs: roles without reading a line, bodies read from the file on first use", async () => {
+  await inTempDir(async (dir) => {
+    const path = join(dir, "big.jsonl");
+    await bigSession(path);
+    readSessionFileIndexed(path, SHALLOW);
+    const warm = readSessionFileIndexed(path, SHALLOW);
+    strictEqual(warm.stats.index, "used");
+    const entries = warm.entries as unknown as Record<string, unknown>[];
+    const at = entries.findIndex((e) => e.type === "message" && messageRole(e) === "toolResult");
+    const entry = entries[at];
+    // Nothing of the message was read yet: `message` is still the accessor that makes it.
+    strictEqual(typeof Object.getOwnPropertyDescriptor(entry, "message")?.get, "function");
+    assertEquals(Object.keys(entry), ["type", "id", "parentId", "timestamp", "message"]);
+    // The line is read when the body is used: change its text in place (same length) first.
+    const bytes = await Deno.readFile(path);
+    const text = new TextDecoder().decode(bytes);
+    const line = text.split("\n").find((l) => l.includes(`"id":"${entry.id}"`))!;
+    const changed = line.replace("const x = 1", "const y = 2");
+    strictEqual(changed.length, line.length);
+    await Deno.writeFile(path, new TextEncoder().encode(text.replace(line, changed)));
+    const message = entry.message as { role: string; content: { text: string }[] };
+    strictEqual(message.role, "toolResult");
+    strictEqual(message.content[0].text.includes("const y = 2"), true);
+    assertEquals(JSON.stringify(entry), changed);
+  });
+});
+
+Deno.test("SES-08 issue 12: a session file replaced after a resume: a stub's first read names the file and line", async () => {
+  await inTempDir(async (dir) => {
+    const path = join(dir, "big.jsonl");
+    await bigSession(path);
+    readSessionFileIndexed(path, SHALLOW);
+    const warm = readSessionFileIndexed(path, SHALLOW);
+    const entries = warm.entries as unknown as Record<string, unknown>[];
+    const last = entries[entries.length - 1];
+    await Deno.copyFile(path, `${path}.copy`);
+    await Deno.rename(`${path}.copy`, path);
+    let error: Error | undefined;
+    try {
+      JSON.stringify(last);
+    } catch (e) {
+      error = e as Error;
+    }
+    const lines = (await Deno.readTextFile(path)).trimEnd().split("\n").length;
+    strictEqual(
+      error?.message,
+      `Session file ${path} was replaced since it was loaded (line ${lines} cannot be read); reopen the session.`,
+    );
   });
 });
