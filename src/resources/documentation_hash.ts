@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "f7bb06a8c689";
+export const DOCUMENTATION_HASH = "50ea2b72c8bd";

@@ -16,18 +16,11 @@
  * @module
  */
 import { join } from "node:path";
+import { TARGETS } from "../../scripts/build.ts";
+import { CHECKSUM_FILE, checksumText } from "../../scripts/release/checksums.ts";
 
-/** Every asset a release carries, as the release workflow names them. */
-export const RELEASE_ASSETS = [
-  "pi-linux-x64",
-  "pi-linux-arm64",
-  "pi-darwin-x64",
-  "pi-darwin-arm64",
-  "pi-windows-x64.exe",
-] as const;
-
-/** One asset's name. */
-export type ReleaseAsset = typeof RELEASE_ASSETS[number];
+/** Every asset a release carries: the binaries scripts/build.ts compiles, which the workflow uploads. */
+export const RELEASE_ASSETS: readonly string[] = Object.values(TARGETS);
 
 /**
  * How the server misbehaves for one asset:
@@ -63,12 +56,6 @@ function versionOf(tag: string): string {
   return tag.replace(/^v/, "");
 }
 
-/** Lowercase hex SHA-256 of `bytes`. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * Starts the server with releases for `tags` (the last one is `latest`). Unknown tags and
  * assets answer 404, as GitHub does.
@@ -91,17 +78,24 @@ export function startFakeReleaseServer(tags: string[] = ["v1.5.0", "v2.0.0"]): F
   const brokenBody = (asset: string) =>
     encoder.encode(`#!/bin/sh\necho '${asset}: cannot execute: required file not found' >&2\nexit 1\n`);
 
+  /** SHA256SUMS as the release workflow writes it (scripts/release/checksums.ts), over the bodies served. */
   async function sums(tag: string): Promise<Uint8Array<ArrayBuffer>> {
-    const lines: string[] = [];
-    for (const asset of RELEASE_ASSETS) {
-      const fault = faults.get(asset);
-      if (fault === "unlisted") continue;
-      // The listed sum is always that of the good body: "corrupt" and "broken" serve other bytes
-      // ("broken" is listed with its own sum, so only running it can tell).
-      const body = fault === "broken" ? brokenBody(asset) : assetBody(tag, asset);
-      lines.push(`${await sha256Hex(body)}  ${asset}`);
+    const dir = await Deno.makeTempDir({ prefix: "pi-fake-release-" });
+    try {
+      for (const asset of RELEASE_ASSETS) {
+        // The listed sum is that of the good body: "corrupt" serves other bytes. "broken" is listed
+        // with its own sum, so only running it can tell.
+        const body = faults.get(asset) === "broken" ? brokenBody(asset) : assetBody(tag, asset);
+        await Deno.writeFile(join(dir, asset), body);
+      }
+      const lines = (await checksumText(dir)).split("\n").filter((line) => {
+        const name = line.split("  ")[1];
+        return line && faults.get(name) !== "unlisted";
+      });
+      return encoder.encode(lines.join("\n") + "\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
-    return encoder.encode(lines.join("\n") + "\n");
   }
 
   function serveAsset(tag: string, asset: string): Response {
@@ -144,8 +138,8 @@ export function startFakeReleaseServer(tags: string[] = ["v1.5.0", "v2.0.0"]): F
     }
     const tag = decodeURIComponent(match[1]);
     if (!tags.includes(tag)) return new Response("Not Found", { status: 404 });
-    if (name === "SHA256SUMS") return new Response(await sums(tag));
-    if (!(RELEASE_ASSETS as readonly string[]).includes(name)) {
+    if (name === CHECKSUM_FILE) return new Response(await sums(tag));
+    if (!RELEASE_ASSETS.includes(name)) {
       return new Response("Not Found", { status: 404 });
     }
     return serveAsset(tag, name);
