@@ -32,6 +32,8 @@ interface PackageCommandOptions {
   update?: UpdateTarget;
   /** `pi update` without a target: say that packages are not part of it. */
   extensionsSkippedNote?: boolean;
+  /** `pi update --force`: update pi even when the latest release is not newer. */
+  force?: boolean;
 }
 
 function usage(command: Command): string {
@@ -143,7 +145,10 @@ function parse(argv: string[]): PackageCommandOptions {
     else if (options.source === undefined) options.source = arg;
     else options.invalidArgument ??= arg;
   }
-  if (command === "update") resolveUpdateTarget(options, flags, extension);
+  if (command === "update") {
+    resolveUpdateTarget(options, flags, extension);
+    options.force = flags.has("--force");
+  }
   return options;
 }
 
@@ -272,7 +277,7 @@ export async function runPackageCommand(argv: string[], ctx: SubcommandContext):
       io.stdout(`${green(`Removed ${options.source}`)}\n`);
       return 0;
     }
-    if (options.command === "update") return await runUpdate(options, manager, ctx);
+    if (options.command === "update") return await runUpdate(options, manager, ctx, settingsManager);
     printList(manager, io.stdout);
     return 0;
   } catch (error) {
@@ -317,6 +322,7 @@ async function runUpdate(
   options: PackageCommandOptions,
   manager: PackageManager,
   ctx: SubcommandContext,
+  settingsManager: SettingsManager,
 ): Promise<number> {
   const { io } = ctx;
   const target = options.update ?? { type: "self" };
@@ -355,30 +361,12 @@ async function runUpdate(
     }
   }
   if (target.type === "self" || target.type === "all") {
-    io.stderr(selfUpdateAnswer());
-    return 1;
+    // pi itself (issue 18): a binary replaces itself, a configured command runs, a checkout says how.
+    const { runSelfUpdate } = await import("./self_update.ts");
+    return await runSelfUpdate(ctx, {
+      force: options.force === true,
+      selfUpdateSetting: settingsManager.getSelfUpdateCommand(),
+    });
   }
   return 0;
-}
-
-/**
- * pi for Deno is not an npm install that can replace itself: say how this installation is updated
- * (a source checkout: git pull; a compiled binary: a newer binary).
- */
-function selfUpdateAnswer(): string {
-  const main = new URL(Deno.mainModule);
-  const lines = [`error: ${APP_NAME} cannot self-update this installation.`];
-  if (main.protocol === "file:") {
-    const checkout = decodeURIComponent(new URL(".", main).pathname).replace(/\/$/, "");
-    lines.push(
-      `This is pi for Deno run from ${checkout}. Update it with \`git -C ${checkout} pull\`, ` +
-        `then run \`deno task install\` there if the ${APP_NAME} command should be re-created.`,
-    );
-  } else {
-    lines.push(
-      `This is a compiled pi for Deno binary: build or download a newer one (\`deno task compile\`).`,
-    );
-  }
-  lines.push(`Packages are updated with \`${APP_NAME} update --extensions\`.`);
-  return `${lines.join("\n")}\n`;
 }
