@@ -164,10 +164,12 @@ export class SettingsManagerExtras extends SettingsManagerCore {
     const value = this.globalSettings.httpProxy;
     return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
   }
-  /** Command that updates pi itself, when set. */
-  getSelfUpdateCommand(): string | undefined {
-    const value = this.settings.selfUpdateCommand;
-    return typeof value === "string" && value.trim() !== "" ? value : undefined;
+  /**
+   * `selfUpdateCommand` (command and arguments `pi update` runs), from the agent dir's settings only
+   * (1.6.0: never a project's), as written: `pi update` checks its shape and says what is wrong.
+   */
+  getSelfUpdateCommand(): unknown {
+    return this.globalSettings.selfUpdateCommand;
   }
 
   /** Cache warming (paid keep-alive requests); read from the global file only, as it costs money. */

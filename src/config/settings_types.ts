@@ -234,8 +234,8 @@ export interface Settings {
   httpIdleTimeoutMs?: number | string;
   /** How long a WebSocket may take to connect, in milliseconds. */
   websocketConnectTimeoutMs?: number | string;
-  /** Command run by the self-update. */
-  selfUpdateCommand?: string;
+  /** Command and arguments `pi update` runs to update pi itself (agent-dir settings only). */
+  selfUpdateCommand?: string[];
   /** Where `/share` uploads sessions. */
   sessionShareDestination?: "auto" | "gist" | "radius";
   /** Report prompt-cache misses. */
