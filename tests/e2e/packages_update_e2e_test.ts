@@ -88,6 +88,7 @@ Deno.test("PKG-05 pi update for pi itself says how this installation is updated 
         "error: pi cannot self-update this installation.\n" +
           `This is pi for Deno run from ${checkout}. Update it with \`git -C ${checkout} pull\`, ` +
           "then run `deno task install` there if the pi command should be re-created.\n" +
+          "To make `pi update` run your own update command, set PI_SELF_UPDATE_COMMAND or the selfUpdateCommand setting.\n" +
           "Packages are updated with `pi update --extensions`.\n",
       );
     }
