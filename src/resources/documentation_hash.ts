@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "50ea2b72c8bd";
+export const DOCUMENTATION_HASH = "ff58a17cf4ea";
