@@ -23,6 +23,10 @@ function stdinRefMethod(name: "REF" | "UNREF"): RefMethod | undefined {
 /** At most this much input read while paused is kept for the next resume(). */
 const HELD_LIMIT = 64 * 1024;
 
+/** A primary device attributes (DA1) reply: the sentinel that ends a {@link StdinReader.release}. */
+// deno-lint-ignore no-control-regex -- an escape sequence on purpose
+const DA1_REPLY = /\x1b\[\?[\d;]*c/;
+
 /**
  * Delivers stdin as text while resumed. Paused, it does not keep the process alive, and input its
  * pending read still receives is held for the next resume(), as a paused Node stream leaves input
@@ -35,11 +39,32 @@ export class StdinReader {
   private decoder = new TextDecoder();
   /** When data last arrived (ms since the epoch), delivered or not. */
   lastDataAt = 0;
+  /** A release waits for its DA1 reply; called when the loop has ended. */
+  private releasing: (() => void) | undefined;
+
+  /**
+   * Ends the read loop once a DA1 reply arrives (the caller asks the terminal for one right after),
+   * so that no read is left pending: a child process given the terminal (an external editor) then
+   * gets every key, where a pending read would take some. The reply is dropped; input before and
+   * after it is kept. Resolves when the loop has ended, or after `timeoutMs` (a terminal that does
+   * not answer). resume() starts reading again.
+   */
+  release(timeoutMs: number): Promise<void> {
+    if (!this.looping) return Promise.resolve();
+    const ended = new Promise<void>((resolve) => this.releasing = resolve);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => timer = setTimeout(resolve, timeoutMs));
+    return Promise.race([ended, timeout]).finally(() => {
+      clearTimeout(timer);
+      this.releasing = undefined;
+    });
+  }
 
   /** Starts (or continues) delivering input to `onData`. */
   resume(onData: (text: string) => void): void {
     this.onData = onData;
     stdinRefMethod("REF")?.call(Deno.stdin);
+    this.releasing = undefined;
     if (!this.looping) void this.loop();
     if (this.held) {
       // Later, not inside the caller's start(): input must not arrive before start() returns.
@@ -66,15 +91,20 @@ export class StdinReader {
         const n = await Deno.stdin.read(buffer);
         if (n === null) break;
         this.lastDataAt = Date.now();
-        const text = this.decoder.decode(buffer.subarray(0, n), { stream: true });
-        if (!text) continue;
-        if (this.onData) this.onData(text);
-        else if (this.held.length < HELD_LIMIT) this.held += text;
+        let text = this.decoder.decode(buffer.subarray(0, n), { stream: true });
+        const reply = this.releasing ? DA1_REPLY.exec(text) : null;
+        if (reply) text = text.slice(0, reply.index) + text.slice(reply.index + reply[0].length);
+        if (text) {
+          if (this.onData) this.onData(text);
+          else if (this.held.length < HELD_LIMIT) this.held += text;
+        }
+        if (reply) break;
       }
     } catch {
       // stdin closed or unreadable: no more input.
     } finally {
       this.looping = false;
+      this.releasing?.();
     }
   }
 }
