@@ -349,6 +349,16 @@ export class ProcessTerminal implements Terminal {
     }
   }
 
+  /**
+   * Before a child process gets the terminal (an external editor): asks for a DA1 reply and ends the
+   * read loop when it arrives, so no pending read of ours takes the child's keys. At most `timeoutMs`.
+   */
+  releaseInput(timeoutMs = 500): Promise<void> {
+    const released = this.stdin.release(timeoutMs);
+    this.write("\x1b[c");
+    return released;
+  }
+
   /** Puts every mode back (progress, program status, paste, keyboard protocols, raw mode) and stops input. */
   stop(): void {
     if (this.clearProgressInterval()) this.write(PROGRESS_CLEAR);
