@@ -25,6 +25,12 @@ sed -i 's/draft/edited/' "$1"
 printf '\\nsecond line\\n' >> "$1"
 `;
 
+/** Reads one line from the terminal it was given and makes it the prompt. */
+const TYPING_EDITOR = `#!/bin/sh
+IFS= read -r line
+printf '%s' "$line" > "$1"
+`;
+
 /** Edits, then fails: the prompt must stay as it was. */
 const FAILING_EDITOR = `#!/bin/sh
 printf 'lost\\n' > "$1"
@@ -45,7 +51,18 @@ function steps(typed: string, edited: (screen: string) => boolean, more: ScriptS
   ];
 }
 
-const SCRIPTS: Record<"good" | "failing" | "missing", ScriptStep[]> = {
+type Kind = "good" | "failing" | "missing" | "typing";
+
+const SCRIPTS: Record<Kind, ScriptStep[]> = {
+  typing: steps(
+    "replace me",
+    (t) => t.includes("Pi will resume when the editor exits."),
+    [{
+      name: "typed",
+      act: (s) => s.pane.command("every key reaches the editor"),
+      ready: (t) => t.includes("every key reaches the editor") && !t.includes("Pi will resume"),
+    }],
+  ),
   good: steps(
     "the draft prompt",
     (t) => t.includes("the edited prompt") && t.includes("second line"),
@@ -65,16 +82,19 @@ async function writeEditor(s: InteractiveScenario, name: string, body: string): 
   return path;
 }
 
-async function run(reference: boolean, kind: "good" | "failing" | "missing") {
+async function run(reference: boolean, kind: Kind) {
   const s = await startInteractiveScenario(TURNS, { reference });
   try {
     const good = await writeEditor(s, "good-editor.sh", GOOD_EDITOR);
     const failing = await writeEditor(s, "failing-editor.sh", FAILING_EDITOR);
+    const typing = await writeEditor(s, "typing-editor.sh", TYPING_EDITOR);
     // $VISUAL wins over $EDITOR (which would fail).
     const env = kind === "good"
       ? `VISUAL=${shellQuote(good)} EDITOR=${shellQuote(failing)}`
       : kind === "failing"
       ? `VISUAL= EDITOR=${shellQuote(failing)}`
+      : kind === "typing"
+      ? `VISUAL= EDITOR=${shellQuote(typing)}`
       : `VISUAL=no-such-editor-xyz EDITOR=${shellQuote(good)}`;
     await s.pane.command(`clear; ${env} ${s.piCommand()}`);
     const script = SCRIPTS[kind];
@@ -116,4 +136,13 @@ Deno.test("INT-EDITOR-EXTERNAL: an editor that cannot start gives 1.6.0's 'Faile
   assertSameScreens(ours.script, ours.screens, reference.screens);
   assert(ours.screens[2].includes("Failed to launch external editor: no-such-editor-xyz"));
   assert(ours.screens[2].includes("still here"));
+});
+
+Deno.test("INT-EDITOR-EXTERNAL: the editor gets every key typed while it runs (no read of pi's is left pending), as 1.6.0", async () => {
+  const ours = await run(false, "typing");
+  const reference = await run(true, "typing");
+  assertSameScreens(ours.script, ours.screens, reference.screens);
+  const last = ours.screens[ours.screens.length - 1].split("\n");
+  assert(last.includes("every key reaches the editor"), "the typed line is the prompt now");
+  assert(!last.includes("replace me"));
 });

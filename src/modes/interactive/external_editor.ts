@@ -66,6 +66,9 @@ export interface ExternalEditorHost {
 export async function openExternalEditor(app: ExternalEditorHost): Promise<void> {
   const command = app.session.settingsManager.getExternalEditorCommand();
   const content = app.editor.getExpandedText();
+  // No read of ours may stay pending while the editor owns the terminal: it would take its keys.
+  const terminal = app.ui.terminal as { releaseInput?: () => Promise<void> };
+  await terminal.releaseInput?.();
   app.ui.stop();
   try {
     const result = await editInExternalEditor(command, content, (text) => app.ui.terminal.write(text));
