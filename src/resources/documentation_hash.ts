@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ff58a17cf4ea";
+export const DOCUMENTATION_HASH = "d95af056194e";
