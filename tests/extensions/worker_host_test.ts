@@ -204,3 +204,44 @@ Deno.test("EXT-WORKER declarations: unknown kinds are refused, undeclared kinds 
     },
   );
 });
+
+Deno.test("EXT-WORKER a factory that throws in the Worker fails the load with its message; an error the extension leaves uncaught is its 'uncaught' error and the Worker goes on", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi_worker_ext_" });
+  try {
+    const write = async (name: string, source: string) => {
+      await Deno.mkdir(join(dir, name));
+      await Deno.writeTextFile(
+        join(dir, name, "package.json"),
+        JSON.stringify({ pi: { permissions: { run: false } } }),
+      );
+      await Deno.writeTextFile(join(dir, name, "index.ts"), source);
+      return join(dir, name, "index.ts");
+    };
+    const failing = await write(
+      "failing",
+      `export default function () { throw new Error("factory broke"); }`,
+    );
+    const leaking = await write(
+      "leaking",
+      `export default function (pi) {
+        pi.on("agent_start", () => { setTimeout(() => { throw new Error("late"); }, 0); });
+        pi.registerCommand("ping", { handler: async () => "pong" });
+      }`,
+    );
+    const loaded = await loadExtensions([
+      { path: failing, resolvedPath: failing },
+      { path: leaking, resolvedPath: leaking },
+    ], { cwd: dir, cacheDir: join(dir, "cache") });
+    assertEquals(loaded.errors, [{ path: failing, error: "Failed to load extension: factory broke" }]);
+    const reported: string[] = [];
+    loaded.runtime.reportError = (error) => reported.push(`${error.event}: ${error.error}`);
+    const runner = new ExtensionRunner(loaded.extensions, () => ctx(dir));
+    await runner.emit({ type: "agent_start" });
+    const deadline = Date.now() + 10_000;
+    while (reported.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assertEquals(reported, ["uncaught: late"]);
+    assertEquals(await runner.command("ping")!.handler("", ctx(dir)), "pong");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
