@@ -1,6 +1,6 @@
 /**
  * Runs one codemode script in a Deno Worker with every permission denied (the worker's JavaScript
- * is `worker_source.ts`). The worker asks the host for tool calls and globals by message; the host
+ * is `worker_source.ts`), one worker per script; a {@link SandboxPool} starts the next one early. The worker asks the host for tool calls and globals by message; the host
  * answers them, collects the output, and ends the worker when the script settles, when its deadline
  * passes (an endless loop included: terminating a worker stops it mid-instruction) or when the
  * call is aborted. Calls still running then are aborted through their signal.
@@ -89,14 +89,67 @@ function parseJson(text: unknown): unknown {
   return typeof text === "string" ? JSON.parse(text) : undefined;
 }
 
+/**
+ * Keeps one confined worker started ahead of the next script, so a script does not wait for a
+ * worker's start (a new isolate: 100-400 ms on a busy machine). Each worker still runs exactly one
+ * script and is terminated after it: a script never meets another's state. The spare worker has
+ * received nothing yet when a script takes it; a new spare starts once that script has ended.
+ */
+export class SandboxPool {
+  #spare: Worker | undefined;
+  #broken = false;
+  #disposed = false;
+
+  /** Starts a spare worker unless one is waiting (or the pool is disposed); never throws. */
+  prewarm(): void {
+    if (this.#spare || this.#disposed) return;
+    try {
+      const worker = startWorker();
+      this.#broken = false;
+      // A worker that fails before a script takes it is dropped, not handed out.
+      worker.onerror = (event) => {
+        event.preventDefault();
+        this.#broken = true;
+      };
+      this.#spare = worker;
+    } catch {
+      // The runtime refuses confined workers: runInSandbox says so when a script runs.
+    }
+  }
+
+  /** Whether a spare worker is waiting for a script. */
+  get hasSpare(): boolean {
+    return this.#spare !== undefined;
+  }
+
+  /** The spare worker, or a new one when none is ready. */
+  take(): Worker {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare && !this.#broken) {
+      spare.onerror = null;
+      return spare;
+    }
+    spare?.terminate();
+    return startWorker();
+  }
+
+  /** Terminates the spare worker; later scripts start their own. */
+  dispose(): void {
+    this.#disposed = true;
+    this.#spare?.terminate();
+    this.#spare = undefined;
+  }
+}
+
 /** Runs `options.code`; never throws for anything the script does. */
-export function runInSandbox(options: SandboxOptions): Promise<SandboxResult> {
+export function runInSandbox(options: SandboxOptions, pool?: SandboxPool): Promise<SandboxResult> {
   const output: SandboxOutput[] = [];
   let outputChars = 0;
   if (options.signal?.aborted) {
     return Promise.resolve({ ok: false, output, error: abortError(options.signal) });
   }
-  const worker = startWorker();
+  const worker = pool ? pool.take() : startWorker();
   const calls = new AbortController();
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const globals = new Map(options.globals.map((global) => [global.name, global]));
@@ -112,6 +165,8 @@ export function runInSandbox(options: SandboxOptions): Promise<SandboxResult> {
       // Calls still running when the script ends are cancelled (1.6.0).
       calls.abort(new Error("The script ended"));
       resolve(result);
+      // The next script's worker starts now, while the model reads this one's result.
+      pool?.prewarm();
     };
     const fail = (error: SandboxError) => finish({ ok: false, output, error });
     const onAbort = () => fail(abortError(options.signal));

@@ -41,7 +41,7 @@ import {
 } from "./output.ts";
 import { NestedCallRecorder } from "./nested_calls.ts";
 import { parseCodemodeSource } from "./source.ts";
-import { runInSandbox, type SandboxOutput } from "./sandbox.ts";
+import { runInSandbox, type SandboxOutput, SandboxPool } from "./sandbox.ts";
 
 const ARGS_PREVIEW_CHARS = 200;
 const ERROR_PREVIEW_CHARS = 500;
@@ -58,10 +58,38 @@ export interface CallableTool {
   namespace?: ToolNamespace;
 }
 
+/** What a script may call: every tool (`"all"`), or the words of its source (see {@link scriptReach}). */
+export type ScriptReach = "all" | readonly string[];
+
+/** Script globals that list or look up tools, after which a script may call a tool by any name. */
+const DISCOVERY_GLOBALS = /\b(searchTools|describeNamespace|describeTool|ALL_TOOLS)\b/;
+
+/**
+ * The tools a script may call, as 1.6.0 judges it before the script runs: every tool when the
+ * source uses a discovery global, else the words of the source, so `tools.mcp__docs__search` and
+ * `tools["mcp__docs__" + name]` both name the `mcp__docs` namespace.
+ */
+export function scriptReach(code: string): ScriptReach {
+  return DISCOVERY_GLOBALS.test(code) ? "all" : (code.match(/\w+/g) ?? []);
+}
+
+/** Whether a script of `reach` needs the server of namespace `namespace` (`mcp__<server>`). */
+export function reachesNamespace(reach: ScriptReach, namespace: string): boolean {
+  return reach === "all" || reach.some((word) => word.includes(namespace));
+}
+
 /** What the codemode tool needs of its session. */
 export interface CodemodeHost {
-  /** Resolves when the tools scripts may reach are registered (MCP servers connected or failed). */
-  ready?(): Promise<void>;
+  /**
+   * Resolves when the tools a script of `reach` may call are registered: 1.6.0 waits for the
+   * MCP servers the script names, or for all of them when it searches or lists tools.
+   */
+  ready?(reach: ScriptReach): Promise<void>;
+  /**
+   * Runs `hook` when the session ends. With it the tool keeps a confined worker started ahead of
+   * the next script (terminated by the hook); without it every script starts its own.
+   */
+  onDispose?(hook: () => void): void;
   /** Active declared tools and every tool with `codemode` or `deferred` exposure. */
   callableTools(): CallableTool[];
   /** The `codemode-store` values on the session's branch. */
@@ -121,6 +149,14 @@ export function createCodemodeTool(host: CodemodeHost): AgentTool<{ code: string
   promptSnippet: string;
   promptGuidelines: string[];
 } {
+  let pool: SandboxPool | undefined;
+  if (host.onDispose) {
+    const created = new SandboxPool();
+    host.onDispose(() => created.dispose());
+    // Started now, the worker is ready when the model's first script arrives.
+    created.prewarm();
+    pool = created;
+  }
   return {
     name: CODEMODE_TOOL_NAME,
     label: CODEMODE_TOOL_NAME,
@@ -133,12 +169,13 @@ export function createCodemodeTool(host: CodemodeHost): AgentTool<{ code: string
       constrainedSampling: { type: "grammar", variants: { openai_lark: CODEMODE_SOURCE_GRAMMAR } },
     } as object),
     execute: (toolCallId, params, signal, onUpdate) =>
-      executeScript(host, toolCallId, params, signal, onUpdate),
+      executeScript(host, pool, toolCallId, params, signal, onUpdate),
   };
 }
 
 async function executeScript(
   host: CodemodeHost,
+  pool: SandboxPool | undefined,
   toolCallId: string,
   params: { code: string },
   signal: AbortSignal | undefined,
@@ -150,7 +187,7 @@ async function executeScript(
   const snapshot = (): CodemodeDetails => ({ calls: calls.map((call) => ({ ...call })) });
   const publish = () => onUpdate?.({ content: [], details: snapshot() });
   publish();
-  await host.ready?.();
+  await host.ready?.(scriptReach(code));
   const callable = host.callableTools().filter(({ tool }) =>
     tool.name !== CODEMODE_TOOL_NAME && tool.name !== "tool_search"
   );
@@ -220,7 +257,7 @@ async function executeScript(
     ),
     timeoutMs: options.timeoutMs,
     signal,
-  });
+  }, pool);
   for (const call of calls) if (call.status === "running") call.status = "cancelled";
   const scriptOutput: SandboxOutput[] = [...result.output];
   if (result.ok) {
