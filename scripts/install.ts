@@ -13,17 +13,13 @@
  * @module
  */
 import { REPO_ROOT } from "./reference/locate.ts";
+import { readPiTask } from "./release/pi_task.ts";
 
-/** The flags `deno task pi` runs main.ts with; the shim uses the same. */
-const RUN_FLAGS = [
-  "--allow-all",
-  "--no-prompt",
-  "--frozen",
-  "--unstable-lazy-dynamic-imports",
-  // codemode confines scripts in a worker with no permissions.
-  "--unstable-worker-options",
-  "--v8-flags=--max-semi-space-size=1",
-];
+/**
+ * The flags `deno task pi` runs main.ts with, read from its task (scripts/release/pi_task.ts, as the
+ * release build does); the shim uses the same, but for `--quiet`, so that deno's own errors show.
+ */
+const RUN_FLAGS = (await readPiTask()).flags.filter((flag) => flag !== "--quiet");
 
 function option(name: string): string | undefined {
   const at = Deno.args.indexOf(name);
