@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "d95af056194e";
+export const DOCUMENTATION_HASH = "c4b766229a07";
