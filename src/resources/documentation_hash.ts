@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "1cc7a376275e";
+export const DOCUMENTATION_HASH = "ac861404a1fb";
