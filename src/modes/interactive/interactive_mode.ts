@@ -560,6 +560,9 @@ export class InteractiveApp implements CommandHost {
     editor.onAction("app.editor.external", () => {
       void import("./external_editor.ts").then(({ openExternalEditor }) => openExternalEditor(this));
     });
+    editor.onAction("app.clipboard.pasteImage", () => {
+      void import("./clipboard_paste.ts").then(({ pasteFromClipboard }) => pasteFromClipboard(this));
+    });
     editor.onAction("app.model.cycleForward", () => void cycleModel(this, "forward"));
     editor.onAction("app.model.cycleBackward", () => void cycleModel(this, "backward"));
   }
