@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9d53b9b42db9";
+export const DOCUMENTATION_HASH = "bfa4223df120";
