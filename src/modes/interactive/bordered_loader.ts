@@ -5,16 +5,9 @@
  *
  * @module
  */
-import {
-  CancellableLoader,
-  Container,
-  getKeybindings,
-  Loader,
-  Spacer,
-  Text,
-  type TUI,
-} from "../../tui/mod.ts";
+import { CancellableLoader, Container, Loader, Spacer, Text, type TUI } from "../../tui/mod.ts";
 import { DynamicBorder } from "./dynamic_border.ts";
+import { keyHint } from "./key_hints.ts";
 
 /**
  * The colours the loader uses: the app's `Theme`, or the `ctx.ui.theme` an extension passes
@@ -49,9 +42,9 @@ export class BorderedLoader extends Container {
     this.addChild(new DynamicBorder(border));
     this.addChild(this.#loader);
     if (cancellable) {
-      const keys = getKeybindings().getKeys("tui.select.cancel").join("/");
       this.addChild(new Spacer(1));
-      this.addChild(new Text(theme.fg("dim", keys) + theme.fg("muted", " cancel"), 1, 0));
+      // The app's theme, not `theme`, as in 1.6.0 (its keyHint reads the global theme).
+      this.addChild(new Text(keyHint("tui.select.cancel", "cancel"), 1, 0));
     }
     this.addChild(new Spacer(1));
     this.addChild(new DynamicBorder(border));

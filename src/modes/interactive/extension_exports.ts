@@ -6,18 +6,18 @@
  *
  * @module
  */
-import {
-  getKeybindings,
-  type Keybinding,
-  type MarkdownTheme,
-  type SelectListTheme,
-  type SettingsListTheme,
-} from "../../tui/mod.ts";
+import type { MarkdownTheme, SelectListTheme, SettingsListTheme } from "../../tui/mod.ts";
 import { currentExportTheme } from "./export_theme.ts";
 
 export { CustomEditor } from "./custom_editor.ts";
 export { DynamicBorder } from "./dynamic_border.ts";
 export { BorderedLoader } from "./bordered_loader.ts";
+export { keyHint, keyText, rawKeyHint } from "./key_hints.ts";
+export {
+  ExtensionEditorComponent,
+  ExtensionInputComponent,
+  ExtensionSelectorComponent,
+} from "./extension_dialog_exports.ts";
 
 /** The markdown styles of the current theme (1.6.0's `getMarkdownTheme()`). */
 export function getMarkdownTheme(): MarkdownTheme {
@@ -39,30 +39,4 @@ export function getSettingsListTheme(): SettingsListTheme {
     cursor: theme.fg("accent", "→ "),
     hint: (text) => theme.fg("dim", text),
   };
-}
-
-/** A key as 1.6.0 shows it: parts joined by `+`, `alt` read `option` on macOS. */
-function formatKey(key: string): string {
-  if (Deno.build.os !== "darwin") return key;
-  return key.split("/").map((k) =>
-    k.split("+").map((p) => p.toLowerCase() === "alt" ? "option" : p).join("+")
-  )
-    .join("/");
-}
-
-/** The keys bound to `keybinding`, as hints show them (`ctrl+c/escape`). */
-export function keyText(keybinding: string): string {
-  return formatKey(getKeybindings().getKeys(keybinding as Keybinding).join("/"));
-}
-
-/** `keys description` in the hint colours, for a keybinding id (1.6.0's `keyHint`). */
-export function keyHint(keybinding: string, description: string): string {
-  const theme = currentExportTheme();
-  return theme.fg("dim", keyText(keybinding)) + theme.fg("muted", ` ${description}`);
-}
-
-/** `key description` in the hint colours, for a literal key (1.6.0's `rawKeyHint`). */
-export function rawKeyHint(key: string, description: string): string {
-  const theme = currentExportTheme();
-  return theme.fg("dim", formatKey(key)) + theme.fg("muted", ` ${description}`);
 }
