@@ -276,3 +276,24 @@ Deno.test("EXT-07: 1.6.0's border-status-editor, hidden-thinking-label and tools
   if (differences.length > 0) console.log(ours.join("\n=====\n"), "\n#####\n", reference.join("\n=====\n"));
   assertEquals(differences, [], "screens differ from pi 1.6.0's");
 });
+
+const RAINBOW_STEPS: ScriptStep[] = [
+  { name: "start-up", act: async () => {}, ready: (t) => t.includes("(fake-anthropic) test-model") },
+  { name: "typed", act: type("please ultrathink now"), ready: (t) => t.includes("please ultrathink now") },
+  { name: "submitted", act: press("Enter"), ready: (t) => t.includes("Hi there.") },
+];
+
+Deno.test("EXT-07: 1.6.0's rainbow-editor example replaces the editor (text, submit), as in pi 1.6.0", async () => {
+  const path = join(requireReference().packageDir, "examples", "extensions", "rainbow-editor.ts");
+  const run = (reference: boolean) =>
+    runScript(RAINBOW_STEPS, () => Promise.resolve(["-e", path]), {
+      reference,
+      turns: [{ content: [{ type: "text", text: "Hi there." }] }],
+    });
+  const ours = await run(false);
+  assert(ours[2].includes(" please ultrathink now"), "the prompt sent from the extension's editor");
+  const reference = await run(true);
+  const differences = RAINBOW_STEPS.flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
+  if (differences.length > 0) console.log(ours.join("\n=====\n"), "\n#####\n", reference.join("\n=====\n"));
+  assertEquals(differences, [], "screens differ from pi 1.6.0's");
+});
