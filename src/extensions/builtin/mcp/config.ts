@@ -51,7 +51,8 @@ export interface McpServerEntry {
   config: McpServerConfig;
   /** The `mcp.json` that defines it. */
   source: string;
-  scope: "global" | "project";
+  /** `extension`: registered with `pi.registerMcpServer()` (`source` is the extension's path). */
+  scope: "global" | "project" | "extension";
   /** The project `mcp.json` that overrides some of its fields. */
   override?: string;
 }

@@ -18,6 +18,7 @@ import { join } from "../../../util/path.ts";
 import { getMcpToolExposure, loadMcpConfig, type McpExposure, type McpServerEntry } from "./config.ts";
 import type { McpServerConnection } from "./connection.ts";
 import { McpServerLog } from "./log.ts";
+import type { McpServerRegistry } from "../../mcp_servers.ts";
 import { createMcpToolName, mcpNamespace } from "./naming.ts";
 import { configuredExposures, MCP_SERVERS_SECTION, renderServersSection } from "./section.ts";
 import { createMcpResourceTools } from "./resources.ts";
@@ -30,7 +31,13 @@ import {
   describeScriptCall,
   mcpResultSchema,
 } from "../codemode/declarations.ts";
-import { type CallableTool, createCodemodeTool, readCodemodeStore } from "../codemode/tool.ts";
+import {
+  type CallableTool,
+  createCodemodeTool,
+  reachesNamespace,
+  readCodemodeStore,
+  type ScriptReach,
+} from "../codemode/tool.ts";
 
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
 
@@ -80,6 +87,8 @@ export interface SessionMcpOptions {
   toolSearch?: boolean;
   /** Whether `builtin:codemode` is on (default true): it reaches the `codemode` tools. */
   codemode?: boolean;
+  /** Servers extensions registered; they connect beside the `mcp.json` ones, which win a shared name. */
+  registry?: McpServerRegistry;
 }
 
 /** The tool flags of a run. */
@@ -166,6 +175,8 @@ export class SessionMcp {
   #described = new WeakMap<AgentTool, string>();
   /** Who hears server state changes (`/mcp`). */
   #listeners = new Set<() => void>();
+  /** Names the `mcp.json` files define: a registered server of the same name is ignored. */
+  #configured: Set<string>;
 
   constructor(target: McpSessionTarget, options: SessionMcpOptions) {
     this.#target = target;
@@ -176,6 +187,8 @@ export class SessionMcp {
       projectTrusted: options.projectTrusted,
     });
     this.servers = loaded.servers.map((entry) => ({ entry }));
+    this.#configured = new Set(loaded.servers.map((entry) => entry.name));
+    this.servers.push(...this.#registeredServers());
     this.configErrors = loaded.errors;
     this.#autoEnableCodemode = loaded.autoEnableCodemode ?? true;
     this.#log = new McpServerLog(join(options.agentDir, "mcp.log"));
@@ -183,8 +196,47 @@ export class SessionMcp {
     this.#exists = mcpToolExists(options.toolFlags);
   }
 
+  /** The registered servers `mcp.json` does not shadow, as entries. */
+  #registeredServers(): ServerState[] {
+    return (this.#options.registry?.list() ?? []).filter((server) => !this.#configured.has(server.name)).map((
+      server,
+    ) => ({
+      entry: { name: server.name, config: server.config, source: server.extensionPath, scope: "extension" },
+    }));
+  }
+
+  /**
+   * Servers registered or unregistered during the session connect or close right away; one
+   * registered again with another config starts over.
+   */
+  async #syncRegistered(): Promise<void> {
+    const next = new Map(this.#registeredServers().map((server) => [server.entry.name, server]));
+    const removed = this.servers.filter((server) =>
+      server.entry.scope === "extension" &&
+      JSON.stringify(next.get(server.entry.name)?.entry.config) !== JSON.stringify(server.entry.config)
+    );
+    for (const server of removed) {
+      this.servers.splice(this.servers.indexOf(server), 1);
+      const names = this.#serverTools.get(server.entry.name) ?? new Set<string>();
+      this.#serverTools.delete(server.entry.name);
+      for (const name of names) this.#indirect.delete(name);
+      this.#target.setActiveToolsByName(this.#target.getActiveToolNames().filter((name) => !names.has(name)));
+    }
+    const added = [...next.values()].filter((server) =>
+      !this.servers.some((current) => current.entry.name === server.entry.name)
+    );
+    this.servers.push(...added);
+    this.#emitChange();
+    await Promise.all(removed.map((server) => server.connection?.close()));
+    const runtime = import("./connection.ts");
+    await Promise.all(added.filter(isEnabled).map((server) => this.#startConnection(server, runtime)));
+    this.#syncResourceTools();
+  }
+
   /** Starts every enabled server in the background and hooks the session. */
   start(): void {
+    const unsubscribe = this.#options.registry?.subscribe(() => void this.#syncRegistered());
+    if (unsubscribe) this.#target.addDisposer(unsubscribe);
     this.#updateSection();
     this.#activateDiscovery();
     this.#target.addPromptPreparer(() => this.#beforePrompt());
@@ -368,6 +420,15 @@ export class SessionMcp {
     });
   }
 
+  /** Resolves when the servers a codemode script of `reach` may call connected or failed. */
+  async #readyFor(reach: ScriptReach): Promise<void> {
+    await Promise.all(this.servers.flatMap((server) =>
+      isEnabled(server) && server.ready && reachesNamespace(reach, mcpNamespace(server.entry.name))
+        ? [server.ready]
+        : []
+    ));
+  }
+
   /** A server's namespace as tool search and codemode see it. */
   #namespaceOf(entry: McpServerEntry, instructions: string | undefined): ToolNamespace {
     const description = entry.config.description?.trim();
@@ -479,7 +540,9 @@ export class SessionMcp {
     ) {
       this.#codemodeActive = true;
       activate.push(createCodemodeTool({
-        ready: () => this.settled(),
+        // A script waits only for the servers it may reach (1.6.0).
+        ready: (reach) => this.#readyFor(reach),
+        onDispose: (hook) => this.#target.addDisposer(hook),
         callableTools: () => this.#callableTools(),
         readStore: () => readCodemodeStore(this.#target.sessionManager.getBranch()),
         appendStore: (data) => this.#target.appendCustomEntry(CODEMODE_STORE_ENTRY_TYPE, data),
