@@ -7,6 +7,9 @@
  * @module
  */
 import { execCommand, type ExecOptions, type ExecResult } from "./exec.ts";
+import { validateMcpServerConfig } from "./builtin/mcp/config.ts";
+import { mcpNamespace } from "./builtin/mcp/naming.ts";
+import { McpServerRegistry, type RegisteredMcpServer } from "./mcp_servers.ts";
 import type { EventBus } from "./event_bus.ts";
 import type {
   ExtensionError,
@@ -26,6 +29,8 @@ export interface ExtensionRuntime {
   onToolRegistered?: () => void;
   /** Reports errors of `pi.events` handlers. */
   reportError(error: ExtensionError): void;
+  /** Servers registered with `pi.registerMcpServer()`. */
+  mcpServers?: McpServerRegistry;
 }
 
 /** A runtime with no session yet. */
@@ -34,6 +39,7 @@ export function createExtensionRuntime(): ExtensionRuntime {
   return {
     flagValues: new Map(),
     reportError: (error) => pending.push(error),
+    mcpServers: new McpServerRegistry(),
   };
 }
 
@@ -119,6 +125,29 @@ export function createExtensionAPI(
     registerShortcut(shortcut: string, options: Record<string, unknown>): void {
       (extension as unknown as { shortcuts?: Map<string, unknown> }).shortcuts ??= new Map();
       (extension as unknown as { shortcuts: Map<string, unknown> }).shortcuts.set(shortcut, options);
+    },
+    registerMcpServer(name: string, config: unknown): void {
+      const validated = validateMcpServerConfig(name, config);
+      if (typeof validated === "string") {
+        throw new Error(`Invalid MCP server registered by extension "${extension.path}": ${validated}`);
+      }
+      const registry = runtime.mcpServers ??= new McpServerRegistry();
+      const owner = registry.get(name)?.extensionPath;
+      if (owner !== undefined && owner !== extension.path) {
+        throw new Error(`MCP server "${name}" is already registered by extension "${owner}"`);
+      }
+      // Names that differ only in `-` and `_` would share a namespace.
+      const clash = registry.list().find((server) =>
+        server.name !== name && mcpNamespace(server.name) === mcpNamespace(name)
+      );
+      if (clash) throw new Error(`MCP server "${name}" conflicts with registered server "${clash.name}"`);
+      registry.register({ name, config: structuredClone(validated), extensionPath: extension.path });
+    },
+    unregisterMcpServer(name: string): void {
+      runtime.mcpServers?.unregister(name, extension.path);
+    },
+    getMcpServers(): RegisteredMcpServer[] {
+      return runtime.mcpServers?.list() ?? [];
     },
     registerMessageRenderer(_customType: string, _renderer: unknown): void {},
     registerEntryRenderer(_customType: string, _renderer: unknown): void {},
