@@ -111,6 +111,9 @@ function announcingAPI(target: LoadedExtension, cwd: string) {
       api.registerCommand(name, options);
       post({ type: "command", name, ...(options.description ? { description: options.description } : {}) });
     },
+    registerMcpServer: (): void => notInWorker("pi.registerMcpServer()"),
+    unregisterMcpServer: (): void => notInWorker("pi.unregisterMcpServer()"),
+    getMcpServers: (): never => notInWorker("pi.getMcpServers()"),
     registerFlag(name: string, options: Parameters<typeof api.registerFlag>[1]): void {
       api.registerFlag(name, options);
       post({
