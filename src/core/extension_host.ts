@@ -95,6 +95,7 @@ export class ExtensionHost {
   #mode: "tui" | "rpc" | "json" | "print" = "print";
   #knownTools = new Set<string>();
   #turnIndex = 0;
+  #unsubscribeMcp: (() => void) | undefined;
 
   constructor(
     runner: ExtensionRunner,
@@ -237,6 +238,12 @@ export class ExtensionHost {
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
+    // Servers registered from now on are announced; those registered while loading are read at start.
+    const mcpServers = this.runtime.mcpServers;
+    this.#unsubscribeMcp?.();
+    this.#unsubscribeMcp = mcpServers?.subscribe(() => {
+      void this.runner.emit({ type: "mcp_servers_change", servers: mcpServers.list() });
+    });
     this.runtime.actions = sessionActions(session, {
       runner: this.runner,
       refreshTools: () => this.#refreshTools(),
