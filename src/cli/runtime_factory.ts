@@ -212,11 +212,15 @@ export function runtimeFactory(
       "mcp",
       runExtensionSources(run, options, projectTrusted, services.settingsManager),
     );
+    // Servers extensions registered with pi.registerMcpServer() (1.6.0) count as configured too.
+    const registry = extensions?.runtime.mcpServers;
     if (
-      !parsed.noMcp && mcpEnabled && (existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])))
+      !parsed.noMcp && mcpEnabled &&
+      (existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])) || (registry?.list().length ?? 0) > 0)
     ) {
       const { startSessionMcp } = await import("../extensions/builtin/mcp/session_mcp.ts");
       startSessionMcp(created.session, {
+        ...(registry ? { registry } : {}),
         agentDir: options.agentDir,
         projectTrusted,
         // The TUI has no place for messages that come later yet; stderr would tear its screen.
