@@ -47,7 +47,8 @@ async function reportedVersion(binary: string): Promise<{ version?: string; prob
 export async function replaceBinary(bytes: Uint8Array, options: ReplaceOptions): Promise<void> {
   const folder = dirname(options.target);
   const name = basename(options.target);
-  const staged = join(folder, `.${name}.new-${Deno.pid}`);
+  // Windows starts only files named .exe: keep the extension last there.
+  const staged = join(folder, options.windows ? `${name}.new-${Deno.pid}.exe` : `.${name}.new-${Deno.pid}`);
   try {
     try {
       await Deno.writeFile(staged, bytes, { mode: 0o755 });
