@@ -129,7 +129,9 @@ export function loadInWorker(options: WorkerLoadOptions): Promise<LoadedExtensio
     // Never run a confined extension unconfined.
     return Promise.reject(
       new Error(
-        `it declares permissions, so it runs in a Deno Worker, and this pi cannot start one (${message})`,
+        /escalate/i.test(message)
+          ? `it is granted permissions this pi process does not have (a sandbox profile withholds them): ${message}`
+          : `it declares permissions, so it runs in a Deno Worker, and this pi cannot start one (${message})`,
       ),
     );
   }

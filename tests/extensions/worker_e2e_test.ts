@@ -134,3 +134,25 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("EXT-WORKER-04 under --sandbox read-only an extension granted write fails to load with the reason; the confined one loads and is refused as before", async () => {
+  const run = await runExtensionCase({
+    args: ["--sandbox", "read-only", "-p", ...MODEL, "hello"],
+    turns: [{ content: [{ type: "text", text: "Hi." }] }],
+    agentFiles: AGENT_FILES,
+    inspect: async (cwd) => (await Array.fromAsync(Deno.readDir(cwd))).map((e) => e.name).sort().join(","),
+    timeoutMs: 90_000,
+  });
+  assertEquals(run.code, 0, run.stderr.join("\n"));
+  assertEquals(run.stdout, "Hi.\n");
+  const path = "$ROOT/agent/extensions/confined/index.ts";
+  // Only the extensions' lines: what else a confined run warns about is the profile's business.
+  const extensionLines = run.stderr.filter((line) => line.includes("extension"));
+  assertEquals(extensionLines, [
+    `Error: Failed to load extension "$ROOT/agent/extensions/permitted/index.ts": Failed to load extension: it is granted permissions this pi process does not have (a sandbox profile withholds them): Can't escalate parent thread permissions`,
+    `Extension error (${path}): permission denied: write $ROOT/project/confined.txt (not granted to the extension)`,
+    `Extension error (${path}): permission denied: run echo (not granted to the extension)`,
+    `Extension error (${path}): permission denied: net 127.0.0.1:0 (not granted to the extension)`,
+  ]);
+  assertEquals(run.inspected, "");
+});
