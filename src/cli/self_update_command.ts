@@ -13,7 +13,9 @@ export const PACKAGE_NAME = "@pi-deno/coding-agent";
 
 /** A command line to run: the program, its arguments, and how it is shown. */
 export interface CommandLine {
+  /** The program. */
   command: string;
+  /** Its arguments, placeholders filled. */
   args: string[];
   /** The words joined by spaces, a word with whitespace in double quotes (as 1.6.0 shows it). */
   display: string;
