@@ -57,10 +57,8 @@ const MAX_SHAPES = 4096;
 /** The keys and kinds of pi's message entry layout (`type`, `id`, `parentId`, `timestamp`, `message`). */
 const MESSAGE_LAYOUT = JSON.stringify([["type", "id", "parentId", "timestamp", "message"], [0, 0, 0, 0, 2]]);
 
-/** Hidden (non-enumerable) slot of a stub: its number in the file's columns. */
-const SLOT = Symbol("entry stub");
-/** On the getter of a stub's `message`: the message's role. */
-const ROLE = Symbol("message role");
+/** On the getter of a stub's `message`: the StubFile it belongs to. */
+const FILE = Symbol("stub file");
 
 /**
  * The `role` of a message entry's message, without reading its line or making its stub when it
@@ -69,8 +67,8 @@ const ROLE = Symbol("message role");
  */
 export function messageRole(entry: { message?: unknown }): string | undefined {
   const descriptor = Object.getOwnPropertyDescriptor(entry, "message");
-  const role = descriptor?.get && (descriptor.get as unknown as Record<symbol, unknown>)[ROLE];
-  if (typeof role === "string") return role;
+  const file = descriptor?.get && (descriptor.get as unknown as Record<symbol, unknown>)[FILE];
+  if (file instanceof StubFile) return file.roleOf(entry);
   const message = entry.message;
   return isObject(message) && typeof message.role === "string" ? message.role : undefined;
 }
@@ -123,36 +121,42 @@ export class StubFile {
   readonly #shapeBySignature = new Map<string, Shape>();
   readonly #entryAccessors = new Map<string, PropertyDescriptor>();
   readonly #messageAccessors = new Map<string, PropertyDescriptor>();
-  /** The `message` accessor of stubs, one per role (its getter tells the role, see {@link messageRole}). */
-  readonly #messageAccessorByRole = new Map<string, PropertyDescriptor>();
+  /**
+   * The hidden (non-enumerable) slot of this file's stubs: its number in the columns. A symbol
+   * of its own per file, defined before any accessor, so the stubs of each file get their own
+   * hidden classes: two different accessors for one key on one hidden class (two files, or a
+   * getter per role) send V8 to slow dictionary objects, about twice the memory.
+   */
+  readonly #slot = Symbol("entry stub");
+  /** The `message` accessor of this file's stubs (its getter names the file, see {@link messageRole}). */
+  readonly #messageAccessor: PropertyDescriptor;
 
   constructor(path: string, source: DeferredSource) {
     this.path = path;
     this.source = source;
-  }
-
-  #messageAccessor(role: string): PropertyDescriptor {
-    let descriptor = this.#messageAccessorByRole.get(role);
-    if (descriptor) return descriptor;
-    // The getters' own `this` is the stub; they reach the file through this name.
-    // deno-lint-ignore no-this-alias
-    const file = this;
-    const get = function (this: Record<string | symbol, unknown>) {
-      const stub = file.#messageStub(this[SLOT] as number);
-      setData(this as Record<string, unknown>, "message", stub);
-      return stub;
+    const slotKey = this.#slot;
+    const make = (stub: Record<string | symbol, unknown>) => {
+      const message = this.#messageStub(stub[slotKey] as number);
+      setData(stub as Record<string, unknown>, "message", message);
+      return message;
     };
-    Object.defineProperty(get, ROLE, { value: role });
-    descriptor = {
+    this.#messageAccessor = {
       enumerable: true,
       configurable: true,
-      get,
+      get(this: Record<string | symbol, unknown>) {
+        return make(this);
+      },
       set(this: Record<string, unknown>, value: unknown) {
         setData(this, "message", value);
       },
     };
-    this.#messageAccessorByRole.set(role, descriptor);
-    return descriptor;
+    Object.defineProperty(this.#messageAccessor.get, FILE, { value: this });
+  }
+
+  /** The role kept for a message stub of this file. */
+  roleOf(entry: object): string | undefined {
+    const slot = (entry as Record<symbol, unknown>)[this.#slot];
+    return typeof slot === "number" ? this.roles[slot] : undefined;
   }
 
   /** The shape with this signature (from a session index), or null when it is not valid. */
@@ -280,20 +284,21 @@ export class StubFile {
     if (shape.literal) {
       // pi's own message layout: a literal is the cheapest way to make it (most entries).
       out = { type: kept.type, id: kept.id, parentId: kept.parentId, timestamp: kept.timestamp };
-      Object.defineProperty(out, "message", this.#messageAccessor(kept.role!));
+      Object.defineProperty(out, this.#slot, { value: slot });
+      Object.defineProperty(out, "message", this.#messageAccessor);
     } else {
       out = {};
+      // The slot first: from here on the hidden classes are this file's own.
+      Object.defineProperty(out, this.#slot, { value: slot });
       const { keys, kinds } = shape;
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         const kind = kinds[i];
         if (kind === KEPT) out[key] = kept[key as "type" | "id" | "parentId" | "timestamp"];
-        else if (kind === MESSAGE) Object.defineProperty(out, key, this.#messageAccessor(kept.role!));
+        else if (kind === MESSAGE) Object.defineProperty(out, key, this.#messageAccessor);
         else Object.defineProperty(out, key, this.#entryAccessor(key));
       }
     }
-    // Non-enumerable, read-only: JSON, spreads and key lists never see it.
-    Object.defineProperty(out, SLOT, { value: slot });
     return out as unknown as FileEntry;
   }
 
@@ -322,7 +327,7 @@ export class StubFile {
 
   /** Sets every key of an entry stub still unread from its line. */
   #fillEntry(stub: Record<string | symbol, unknown>): void {
-    const slot = stub[SLOT] as number;
+    const slot = stub[this.#slot] as number;
     const value = this.#load(slot, stub.id);
     const { keys, kinds } = this.shapes[slot]!;
     for (let i = 0; i < keys.length; i++) {
@@ -338,11 +343,11 @@ export class StubFile {
   #messageStub(slot: number): Record<string, unknown> {
     const keys = this.shapes[slot]!.message!;
     const out: Record<string, unknown> = {};
+    Object.defineProperty(out, this.#slot, { value: slot });
     for (const key of keys) {
       if (key === "role") out.role = this.roles[slot];
       else Object.defineProperty(out, key, this.#messageKeyAccessor(key));
     }
-    Object.defineProperty(out, SLOT, { value: slot });
     return out;
   }
 
@@ -357,7 +362,7 @@ export class StubFile {
 
   /** Sets every key of a message stub still unread from its entry's line. */
   #fillMessage(stub: Record<string | symbol, unknown>): void {
-    const slot = stub[SLOT] as number;
+    const slot = stub[this.#slot] as number;
     // The entry's id is not on the message: check the line by the message's role instead.
     const entry = this.source.load(this.offsets[slot], this.lengths[slot], this.lines[slot]);
     const message = isObject(entry) && isObject(entry.message) ? entry.message : undefined;
