@@ -245,3 +245,67 @@ Deno.test("EXT-WORKER a factory that throws in the Worker fails the load with it
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("EXT-WORKER dialogs are requests pi's UI answers, actions reach the session, and what cannot cross says so", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi_worker_ext_" });
+  try {
+    await Deno.mkdir(join(dir, "ext"));
+    await Deno.writeTextFile(
+      join(dir, "ext", "package.json"),
+      JSON.stringify({ pi: { permissions: { net: false } } }),
+    );
+    const entry = join(dir, "ext", "index.ts");
+    await Deno.writeTextFile(
+      entry,
+      `export default function (pi) {
+        pi.registerCommand("pick", {
+          handler: async (_args, ctx) => {
+            const choice = await ctx.ui.select("Pick one", ["a", "b"]);
+            pi.appendEntry("picked", { choice });
+            ctx.ui.notify("picked " + choice, "info");
+            let manager;
+            try { ctx.sessionManager; } catch (error) { manager = error.message; }
+            return { choice, manager, prompt: ctx.getSystemPrompt(), tools: pi.getActiveTools() };
+          },
+        });
+      }`,
+    );
+    const loaded = await loadExtensions([{ path: entry, resolvedPath: entry }], {
+      cwd: dir,
+      cacheDir: join(dir, "cache"),
+    });
+    assertEquals(loaded.errors, []);
+    const seen: unknown[] = [];
+    const hostCtx = {
+      ...ctx(dir),
+      ui: {
+        select: (title: string, options: string[]) => {
+          seen.push(["select", title, options]);
+          return Promise.resolve("b");
+        },
+        notify: (message: string, type: string) => seen.push(["notify", message, type]),
+      } as unknown as ExtensionContext["ui"],
+    };
+    loaded.runtime.actions = {
+      appendEntry: (customType: string, data: unknown) => seen.push(["appendEntry", customType, data]),
+      getActiveTools: () => ["read", "bash"],
+      getSessionName: () => undefined,
+      context: () => hostCtx,
+    } as unknown as NonNullable<typeof loaded.runtime.actions>;
+    const runner = new ExtensionRunner(loaded.extensions, () => hostCtx);
+    assertEquals(await runner.command("pick")!.handler("", hostCtx), {
+      choice: "b",
+      manager: "ctx.sessionManager is not available to an extension running in a Worker yet",
+      prompt: "base",
+      tools: ["read", "bash"],
+    });
+    // Fire-and-forget messages arrive in order, before the command's answer.
+    assertEquals(seen, [
+      ["select", "Pick one", ["a", "b"]],
+      ["appendEntry", "picked", { choice: "b" }],
+      ["notify", "picked b", "info"],
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
