@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "92e9f15c266e";
+export const DOCUMENTATION_HASH = "9420a5e45c87";
