@@ -214,10 +214,7 @@ export function runtimeFactory(
     );
     // Servers extensions registered with pi.registerMcpServer() (1.6.0) count as configured too.
     const registry = extensions?.runtime.mcpServers;
-    if (
-      !parsed.noMcp && mcpEnabled &&
-      (existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])) || (registry?.list().length ?? 0) > 0)
-    ) {
+    const startMcp = async () => {
       const { startSessionMcp } = await import("../extensions/builtin/mcp/session_mcp.ts");
       startSessionMcp(created.session, {
         ...(registry ? { registry } : {}),
@@ -237,6 +234,23 @@ export function runtimeFactory(
         notify: (message, level) =>
           io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
       });
+    };
+    if (!parsed.noMcp && mcpEnabled) {
+      if (
+        existsSync(mcpFiles[0]) || (projectTrusted && existsSync(mcpFiles[1])) ||
+        (registry?.list().length ?? 0) > 0
+      ) {
+        await startMcp();
+      } else if (registry) {
+        // The first server an extension registers later starts MCP (and is connected by it); a
+        // prompt waits for that start, then for the servers as at start-up.
+        let starting: Promise<void> | undefined;
+        created.session.addPromptPreparer(async () => await starting);
+        const off = registry.subscribe(() => {
+          off();
+          starting = startMcp();
+        });
+      }
     }
     if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
       // Re-applied so the level is clamped to the model and recorded in the session.
