@@ -17,14 +17,24 @@ const TURNS: ScriptedTurn[] = [
   { content: [{ type: "text", text: "done" }] },
 ];
 
+const LATE_TURNS: ScriptedTurn[] = [
+  { content: [{ type: "toolCall", id: "c1", name: "mcp__late__echo", arguments: { text: "one" } }] },
+  { content: [{ type: "toolCall", id: "c2", name: "mcp__late__echo", arguments: { text: "two" } }] },
+  { content: [{ type: "text", text: "done" }] },
+];
+
 type Line = Record<string, unknown>;
 
-async function run(reference: boolean) {
+async function run(reference: boolean, lateOnly = false) {
   const result = await runMcp({
     reference,
     args: ["-e", EXTENSION, "--mode", "json"],
-    env: { MCP_DENO: Deno.execPath(), MCP_TEST_SERVER: TEST_SERVER },
-    turns: TURNS,
+    env: {
+      MCP_DENO: Deno.execPath(),
+      MCP_TEST_SERVER: TEST_SERVER,
+      ...(lateOnly ? { MCP_LATE_ONLY: "1" } : {}),
+    },
+    turns: lateOnly ? LATE_TURNS : TURNS,
   });
   assertEquals(result.result.code, 0, result.stderr);
   const tools = (result.requests[0].body as { tools: Line[] }).tools.map((tool) => String(tool.name));
@@ -63,4 +73,15 @@ Deno.test("MCP-EXT-01 pi.registerMcpServer: servers registered while loading and
   assertEquals(ours.tools.filter((name) => name.startsWith("mcp__")).length, 27);
   assertEquals(ours.stderr, "");
   assertEquals(ours, await run(true));
+});
+
+Deno.test("MCP-EXT-02 a server registered on session_start without any mcp.json starts MCP; unregistering it closes it and its tools go (equal to pi 1.6.0)", async () => {
+  const ours = await run(false, true);
+  assertEquals(ours.entries, [
+    ["mcp-change", { servers: ["late"] }],
+    ["mcp-change", { servers: [] }],
+  ]);
+  assertEquals(ours.results[0], ["mcp__late__echo", [{ type: "text", text: "echo: one" }], false]);
+  assertEquals(ours.results[1][2], true);
+  assertEquals(ours, await run(true, true));
 });
