@@ -313,7 +313,11 @@ class McpManager {
       };
     }
     const { entry, connection } = server;
-    const saved = entry.override ? "saved to the project mcp.json" : `saved to the ${entry.scope} mcp.json`;
+    const saved = entry.scope === "extension"
+      ? "for this session"
+      : entry.override
+      ? "saved to the project mcp.json"
+      : `saved to the ${entry.scope} mcp.json`;
     const inProject = entry.scope === "global" && !entry.override;
     const items: SelectItem[] = [];
     if (!isEnabled(server)) {
