@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9420a5e45c87";
+export const DOCUMENTATION_HASH = "c5f9105cabbe";
