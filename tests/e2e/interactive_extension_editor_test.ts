@@ -44,7 +44,13 @@ function withoutResourceList(screen: string): string {
 async function runScript(
   steps: readonly ScriptStep[],
   extensionArgs: (s: InteractiveScenario) => Promise<string[]>,
-  options: { reference: boolean; turns: ScriptedTurn[]; settings?: Record<string, unknown> },
+  options: {
+    reference: boolean;
+    turns: ScriptedTurn[];
+    settings?: Record<string, unknown>;
+    /** Run after the compared steps, on our pi only; its screen is appended. */
+    oursOnly?: ScriptStep;
+  },
 ): Promise<string[]> {
   const s = await startInteractiveScenario(options.turns, {
     reference: options.reference,
@@ -60,6 +66,11 @@ async function runScript(
       // A path cut to fit a border row ends mid-id, which the normaliser masks only when whole.
       const screen = withoutResourceList(s.normalized(await s.pane.settle(500, 5_000)));
       screens.push(screen.replace(/ · (?:<root>|\/tmp\/pi-env-)[^ ]*─$/m, " · <cwd>─"));
+    }
+    const extra = options.reference ? undefined : options.oursOnly;
+    if (extra) {
+      await extra.act(s);
+      screens.push(await s.pane.waitFor(extra.ready, TIMEOUTS.step, extra.name));
     }
     await s.pane.keys("C-c");
     await s.pane.command("/quit");
@@ -150,6 +161,16 @@ export default function (pi) {
       ctx.ui.notify("loud editor", "info");
     },
   });
+  pi.registerCommand("odd", {
+    handler: (_args, ctx) => {
+      try {
+        ctx.ui.setEditorComponent(() => ({ render: () => [], invalidate() {}, getText: () => "", setText() {}, handleInput() {} }));
+        ctx.ui.notify("odd editor shown", "info");
+      } catch (error) {
+        ctx.ui.notify(error.message, "error");
+      }
+    },
+  });
   pi.registerCommand("plain", {
     handler: (_args, ctx) => {
       ctx.ui.setHiddenThinkingLabel();
@@ -215,13 +236,34 @@ Deno.test("EXT-07: setEditorComponent (and back), addAutocompleteProvider and se
       const path = `${s.agent.root}/editor_hooks.ts`;
       await Deno.writeTextFile(path, HOOKS_EXTENSION);
       return ["-e", path];
-    }, { reference, turns, settings: { hideThinkingBlock: true } });
+    }, {
+      reference,
+      turns,
+      settings: { hideThinkingBlock: true },
+      // 1.6.0 takes any object with the editor's methods; this build only CustomEditor subclasses.
+      oursOnly: {
+        name: "another kind of editor",
+        act: async (s) => {
+          await s.pane.keys("C-c");
+          await s.pane.command("/odd");
+        },
+        ready: (t) => t.includes("must return a CustomEditor"),
+      },
+    });
   const ours = await run(false);
   const byName = (name: string) => ours[HOOKS_STEPS.findIndex((s) => s.name === name)];
+  assert(
+    ours[HOOKS_STEPS.length].includes(
+      "\n Error: ctx.ui.setEditorComponent: the factory must return a CustomEditor (from\n" +
+        " @earendil-works/pi-coding-agent); other editor components are not available in\n this build yet\n",
+    ),
+    ours[HOOKS_STEPS.length],
+  );
   assert(byName("hidden thinking").includes("\n Pondering quietly...\n"), "the renamed thinking row");
   assert(!byName("hidden thinking").includes("Secret deliberation"), "thinking stays hidden");
   assert(byName("hidden thinking").includes(" banana #42"), "the completed prompt was sent");
   const reference = await run(true);
+  assertEquals(reference.length, HOOKS_STEPS.length);
   const differences = HOOKS_STEPS.flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
   if (differences.length > 0) console.log(ours.join("\n=====\n"), "\n#####\n", reference.join("\n=====\n"));
   assertEquals(differences, [], "screens differ from pi 1.6.0's");
