@@ -51,9 +51,27 @@ function steps(typed: string, edited: (screen: string) => boolean, more: ScriptS
   ];
 }
 
-type Kind = "good" | "failing" | "missing" | "typing";
+type Kind = "good" | "failing" | "missing" | "typing" | "dialog";
 
 const SCRIPTS: Record<Kind, ScriptStep[]> = {
+  dialog: [
+    {
+      name: "start-up",
+      act: async () => {},
+      ready: (t) => t.includes("ctrl+o more") && t.includes("(auto)"),
+    },
+    {
+      name: "/bug",
+      act: (s) => s.pane.command("/bug the draft report"),
+      ready: (t) => t.includes("Report a bug") && t.includes("the draft report"),
+    },
+    {
+      name: "ctrl+g",
+      act: (s) => s.pane.keys("C-g"),
+      ready: (t) =>
+        t.includes("Report a bug") && t.includes("the edited report") && t.includes("second line"),
+    },
+  ],
   typing: steps(
     "replace me",
     (t) => t.includes("Pi will resume when the editor exits."),
@@ -89,7 +107,7 @@ async function run(reference: boolean, kind: Kind) {
     const failing = await writeEditor(s, "failing-editor.sh", FAILING_EDITOR);
     const typing = await writeEditor(s, "typing-editor.sh", TYPING_EDITOR);
     // $VISUAL wins over $EDITOR (which would fail).
-    const env = kind === "good"
+    const env = kind === "good" || kind === "dialog"
       ? `VISUAL=${shellQuote(good)} EDITOR=${shellQuote(failing)}`
       : kind === "failing"
       ? `VISUAL= EDITOR=${shellQuote(failing)}`
@@ -99,7 +117,9 @@ async function run(reference: boolean, kind: Kind) {
     await s.pane.command(`clear; ${env} ${s.piCommand()}`);
     const script = SCRIPTS[kind];
     const screens = await collectScreens(s, script, TIMEOUTS);
-    const seen = kind === "good" ? await Deno.readTextFile(`${s.agent.root}/seen.txt`) : undefined;
+    const seen = kind === "good" || kind === "dialog"
+      ? await Deno.readTextFile(`${s.agent.root}/seen.txt`)
+      : undefined;
     const bodies = s.server.requests.map((r) => JSON.stringify(r.body));
     return { screens, script, seen, bodies };
   } finally {
@@ -145,4 +165,12 @@ Deno.test("INT-EDITOR-EXTERNAL: the editor gets every key typed while it runs (n
   const last = ours.screens[ours.screens.length - 1].split("\n");
   assert(last.includes("every key reaches the editor"), "the typed line is the prompt now");
   assert(!last.includes("replace me"));
+});
+
+Deno.test("INT-EDITOR-EXTERNAL: Ctrl+G in an editor dialog (/bug's description) edits its text in $VISUAL, as 1.6.0", async () => {
+  const ours = await run(false, "dialog");
+  const reference = await run(true, "dialog");
+  assertSameScreens(ours.script, ours.screens, reference.screens);
+  assertEquals(ours.seen, "the draft report");
+  assertEquals(ours.bodies.length, 0);
 });

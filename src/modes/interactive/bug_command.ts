@@ -62,7 +62,7 @@ function ask(app: CommandHost, title: string, description: string, prefill?: str
     }, () => {
       close();
       resolve(null);
-    }, { description });
+    }, { description, externalEditor: app.session.settingsManager.getExternalEditorCommand() });
     close = app.showSelector(dialog);
   });
 }

@@ -62,20 +62,38 @@ export interface ExternalEditorHost {
   readonly chat: { addNotice(kind: "status", text: string): void };
 }
 
+/**
+ * Gives the terminal to the editor `command` editing `content` and takes it back afterwards (the TUI
+ * stopped meanwhile, then redrawn in full).
+ */
+export async function editWithTerminal(
+  ui: TUI,
+  command: string,
+  content: string,
+): Promise<ExternalEditResult> {
+  // No read of ours may stay pending while the editor owns the terminal: it would take its keys.
+  const terminal = ui.terminal as { releaseInput?: () => Promise<void> };
+  await terminal.releaseInput?.();
+  ui.stop();
+  try {
+    return await editInExternalEditor(command, content, (text) => ui.terminal.write(text));
+  } finally {
+    ui.start();
+    ui.requestRender(true);
+  }
+}
+
+/** The editor command without settings (a dialog's): `$VISUAL`, `$EDITOR`, else `nano` (`notepad`). */
+export function environmentEditorCommand(): string {
+  return Deno.env.get("VISUAL") || Deno.env.get("EDITOR") ||
+    (Deno.build.os === "windows" ? "notepad" : "nano");
+}
+
 /** Ctrl+G: edits the prompt in the external editor, the TUI stopped meanwhile and restarted after. */
 export async function openExternalEditor(app: ExternalEditorHost): Promise<void> {
   const command = app.session.settingsManager.getExternalEditorCommand();
-  const content = app.editor.getExpandedText();
-  // No read of ours may stay pending while the editor owns the terminal: it would take its keys.
-  const terminal = app.ui.terminal as { releaseInput?: () => Promise<void> };
-  await terminal.releaseInput?.();
-  app.ui.stop();
-  try {
-    const result = await editInExternalEditor(command, content, (text) => app.ui.terminal.write(text));
-    if (result.status === "complete") app.editor.setText(result.content);
-    else app.chat.addNotice("status", result.message);
-  } finally {
-    app.ui.start();
-    app.ui.requestRender(true);
-  }
+  const result = await editWithTerminal(app.ui, command, app.editor.getExpandedText());
+  if (result.status === "complete") app.editor.setText(result.content);
+  else app.chat.addNotice("status", result.message);
+  app.ui.requestRender();
 }
