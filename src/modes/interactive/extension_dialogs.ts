@@ -241,6 +241,10 @@ export class ExtensionEditorDialog extends Container implements Focusable {
   readonly #status = new Text("", 1, 0);
   #focused = false;
 
+  readonly #tui: TUI;
+  /** The external editor's command (the `externalEditor` setting where the caller has it). */
+  readonly #externalEditor?: string;
+
   /** An editor under `title`, holding `prefill`. */
   constructor(
     private readonly theme: Theme,
@@ -249,9 +253,11 @@ export class ExtensionEditorDialog extends Container implements Focusable {
     prefill: string | undefined,
     onSubmit: (value: string) => void,
     private readonly onCancel: () => void,
-    options: { description?: string } = {},
+    options: { description?: string; externalEditor?: string } = {},
   ) {
     super();
+    this.#tui = tui;
+    this.#externalEditor = options.externalEditor;
     addHeading(this, theme, new Text(theme.fg("accent", title), 1, 0), options.description);
     this.#editor = new Editor(tui, {
       borderColor: (t) => theme.fg("borderMuted", t),
@@ -282,18 +288,26 @@ export class ExtensionEditorDialog extends Container implements Focusable {
     this.#editor.focused = value;
   }
 
-  /** Escape / Ctrl+C cancel; the external editor key says it is not here yet; the rest edits. */
+  /** Escape / Ctrl+C cancel; the external editor key edits the text there (1.6.0); the rest edits. */
   handleInput(data: string): void {
     if (getKeybindings().matches(data, "tui.select.cancel")) {
       this.onCancel();
       return;
     }
     if (matchesAction(data, "app.editor.external")) {
-      this.#status.setText(
-        this.theme.fg("warning", "The external editor is not available in this build yet"),
-      );
+      void this.#openExternalEditor();
       return;
     }
     this.#editor.handleInput(data);
+  }
+
+  async #openExternalEditor(): Promise<void> {
+    // Loads on first use: start-up does not pay for it.
+    const { editWithTerminal, environmentEditorCommand } = await import("./external_editor.ts");
+    const command = this.#externalEditor || environmentEditorCommand();
+    const result = await editWithTerminal(this.#tui, command, this.#editor.getText());
+    this.#status.setText(result.status === "failed" ? this.theme.fg("warning", result.message) : "");
+    if (result.status === "complete") this.#editor.setText(result.content);
+    this.#tui.requestRender();
   }
 }
