@@ -138,16 +138,33 @@ export class AuthStorage {
   }
 
   /**
+   * The stored text under the lock; when this process may not write (a read-only sandbox), the lock cannot
+   * be made, so the text is read as it is: nothing is written in that case either.
+   */
+  private readLocked(): string | undefined {
+    try {
+      let content: string | undefined;
+      this.storage.withLock((current) => {
+        content = current;
+        return { result: undefined };
+      });
+      return content;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable && this.storage.readUnlocked) {
+        return this.storage.readUnlocked();
+      }
+      throw error;
+    }
+  }
+
+  /**
    * Re-reads storage. A file that is not valid JSON (or not an object) is reported and then never written;
    * an entry that is not a credential is reported and skipped, the others still work.
    */
   reload(): void {
     let content: string | undefined;
     try {
-      this.storage.withLock((current) => {
-        content = current;
-        return { result: undefined };
-      });
+      content = this.readLocked();
     } catch (error) {
       this.loadError = toError(error);
       this.problems = [`Cannot read ${this.fileLabel()}: ${this.loadError.message}`];

@@ -20,6 +20,11 @@ export interface LockResult<T> {
 export interface AuthStorageBackend {
   withLock<T>(fn: (current: string | undefined) => LockResult<T>): T;
   withLockAsync<T>(fn: (current: string | undefined) => Promise<LockResult<T>>): Promise<T>;
+  /**
+   * The stored text without taking the lock, for a reader that may not write (a read-only sandbox cannot
+   * create the lock folder); undefined when nothing is stored.
+   */
+  readUnlocked?(): string | undefined;
 }
 
 /** auth.json on disk. */
@@ -56,6 +61,16 @@ export class FileAuthStorageBackend implements AuthStorageBackend {
       return result;
     } finally {
       release?.();
+    }
+  }
+
+  /** Reads auth.json as it is, creating nothing; a missing file is undefined. */
+  readUnlocked(): string | undefined {
+    try {
+      return Deno.readTextFileSync(this.authPath);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
     }
   }
 

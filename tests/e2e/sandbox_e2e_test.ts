@@ -214,6 +214,8 @@ Deno.test("sandbox read-only: reads the project, writes nothing, runs no bash (i
     { type: "toolCall", id: "ls_out", name: "ls", arguments: { path: outside } },
   ]) as SandboxRun & DiskSnapshot;
   assertSameInSession(run);
+  // pi's own stores are read without their write locks (no "Cannot read auth.json: Requires write access").
+  assertEquals(run.stderr.includes("auth.json"), false, run.stderr);
   const r = run.results;
   assertReads(run, "read-only");
   const noWrites = '(sandbox profile "read-only" writes no files)';
