@@ -1,0 +1,128 @@
+/**
+ * Issue 14's MCP start-up budget: "a session with 3 configured MCP servers starts (to a `-p` answer)
+ * ≥ 5× sooner" than pi 1.6.0. `pi -p hi` against the fake provider, with three stdio servers in
+ * `mcp.json`, all run under this Deno: `@modelcontextprotocol/server-everything` (from npm) twice and
+ * the SDK fixture server of the MCP tests. Both CLIs get the same configuration, alternating round
+ * by round after a warm-up each. Measured: when the answer reaches stdout (what the user waits for),
+ * when the process exits, and its CPU time (medians).
+ *
+ * `--exposure direct` gives every server `direct` exposure, whose tools the first request must
+ * declare: then both wait for the servers (up to 10 s) and the servers' own start sets the pace.
+ *
+ * Usage: deno run -A scripts/bench/mcp_startup.ts [rounds] [--exposure codemode|direct]
+ *
+ * @module
+ */
+import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
+import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
+import { median, piRunFlags, referenceCommand } from "./common.ts";
+
+const exposureIndex = Deno.args.indexOf("--exposure");
+const exposure = exposureIndex >= 0 ? Deno.args[exposureIndex + 1] : "codemode";
+const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && Deno.args[i - 1] !== "--exposure") ?? 9);
+
+const deno = (args: string[]) => ({
+  command: Deno.execPath(),
+  args: ["run", "-A", "--no-config", "--quiet", ...args],
+});
+const EVERYTHING = deno(["npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"]);
+const FIXTURE = deno([new URL("../../tests/fixtures/mcp/test_server.ts", import.meta.url).pathname]);
+const SERVERS = {
+  everything: { ...EVERYTHING, exposure },
+  everything2: { ...EVERYTHING, exposure },
+  fixture: { ...FIXTURE, exposure },
+};
+const ANSWER = "Hello from the fake provider.";
+
+const server = await startFakeProvider();
+const env = await createAgentEnv(server.url);
+await Deno.writeTextFile(`${env.agentDir}/mcp.json`, JSON.stringify({ mcpServers: SERVERS }, null, 2));
+const childEnv: Record<string, string> = { ...env.env, PI_OFFLINE: "1" };
+childEnv.DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+const piArgs = ["-p", "--model", `${FAKE_PROVIDERS["anthropic-messages"]}/${FAKE_MODEL_ID}`, "hi"];
+
+/** One run: ms to the answer on stdout, ms to exit, CPU ms (pi and what it started, from GNU time). */
+interface StartSample {
+  answerMs: number;
+  exitMs: number;
+  cpuMs: number;
+}
+
+async function run(cmd: string[]): Promise<StartSample> {
+  server.push({ content: [{ type: "text", text: ANSWER }] });
+  const start = performance.now();
+  const child = new Deno.Command("/usr/bin/time", {
+    args: ["-f", "__STATS__%U %S", ...cmd],
+    env: childEnv,
+    cwd: env.cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let stdout = "";
+  let answerMs = NaN;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    stdout += chunk;
+    if (Number.isNaN(answerMs) && stdout.includes(ANSWER)) answerMs = performance.now() - start;
+  }
+  const status = await child.status;
+  const exitMs = performance.now() - start;
+  const err = await stderr;
+  if (status.code !== 0 || Number.isNaN(answerMs)) {
+    throw new Error(
+      `${cmd.slice(0, 2).join(" ")} … exited with ${status.code}: ${stdout}\n${err.slice(-1000)}`,
+    );
+  }
+  const stats = err.match(/__STATS__([\d.]+) ([\d.]+)/);
+  return { answerMs, exitMs, cpuMs: stats ? (Number(stats[1]) + Number(stats[2])) * 1000 : NaN };
+}
+
+const ours = () =>
+  run([
+    Deno.execPath(),
+    "run",
+    ...piRunFlags(),
+    new URL("../../main.ts", import.meta.url).pathname,
+    ...piArgs,
+  ]);
+const ref = () => run([...referenceCommand(), ...piArgs]);
+
+function line(label: string, samples: StartSample[]): string {
+  const m = (f: (s: StartSample) => number) => median(samples.map(f)).toFixed(0).padStart(6);
+  return `  ${label} answer ${m((s) => s.answerMs)} ms, exit ${m((s) => s.exitMs)} ms, CPU ${
+    m((s) => s.cpuMs)
+  } ms`;
+}
+
+try {
+  console.log(
+    `load average at start: ${(await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ")}`,
+  );
+  await ours();
+  await ref();
+  const a: StartSample[] = [];
+  const b: StartSample[] = [];
+  for (let i = 0; i < rounds; i++) {
+    a.push(await ours());
+    b.push(await ref());
+  }
+  console.log(
+    `pi -p hi with 3 stdio MCP servers (${exposure} exposure), ${rounds} alternated rounds, medians`,
+  );
+  console.log(line("ours ", a));
+  console.log(line("1.6.0", b));
+  const ratio = (f: (s: StartSample) => number) => (median(b.map(f)) / median(a.map(f))).toFixed(2);
+  console.log(
+    `  1.6.0/ours: answer ${ratio((s) => s.answerMs)}× (goal ≥ 5×), exit ${ratio((s) => s.exitMs)}×, CPU ${
+      ratio((s) => s.cpuMs)
+    }×`,
+  );
+  console.log(
+    `load average at end: ${(await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ")}`,
+  );
+} finally {
+  await server.close();
+  await env.cleanup();
+}
