@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "c5f9105cabbe";
+export const DOCUMENTATION_HASH = "a92716e8ea6f";
