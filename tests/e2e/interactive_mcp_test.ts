@@ -4,7 +4,8 @@
  * disabled) and the same keys in our pi and in the reference, in tmux panes of the same size: the
  * server list (those needing attention first, state · exposure · scope), a failed server's menu
  * (transport, config file, state, error; Reconnect, Exposure, Disable…), the connected server's
- * menu and its Tools list, then closing. The manager's frames must be equal.
+ * menu and its Tools list, disabling the failed server and changing the connected one's exposure
+ * (both saved to mcp.json). The manager's frames and the resulting mcp.json must be equal.
  */
 import { assertEquals } from "../support/assert.ts";
 import { startInteractiveScenario } from "../support/interactive_scenario.ts";
@@ -28,7 +29,7 @@ const EVERYTHING = {
 function managerFrame(screen: string): string {
   const lines = screen.split("\n");
   const start = lines.findIndex((line, i) =>
-    /^─+$/.test(line) && /^ (MCP server|Tools of)/.test(lines[i + 1] ?? "")
+    /^─+$/.test(line) && /^ (MCP server|Tools of|Exposure of)/.test(lines[i + 1] ?? "")
   );
   if (start < 0) return `<no manager>\n${screen}`;
   const end = lines.findIndex((line, i) => i > start && /^─+$/.test(line));
@@ -76,8 +77,37 @@ async function run(reference: boolean): Promise<string[]> {
     await s.pane.waitFor((t) => managerFrame(t).includes("MCP server everything"), TIMEOUT, "back");
     await s.pane.keys("Escape");
     await s.pane.waitFor((t) => managerFrame(t).includes(" MCP servers"), TIMEOUT, "the list");
+    // Disable the failed server (saved to the global mcp.json); its menu then offers Enable.
+    await step(
+      async () => {
+        await s.pane.keys("Enter");
+        await s.pane.waitFor((t) => managerFrame(t).includes("MCP server broken"), TIMEOUT, "broken's menu");
+        await s.pane.keys("Down", "Down", "Enter");
+      },
+      (f) => f.includes("Enable in this project"),
+      "broken disabled",
+    );
+    await step(
+      () => s.pane.keys("Escape"),
+      (f) => f.includes(" MCP servers") && !f.includes("failed:"),
+      "the list",
+    );
+    // The connected server's exposure, from direct to deferred.
+    await step(
+      async () => {
+        await s.pane.keys("Enter");
+        await s.pane.waitFor((t) => managerFrame(t).includes("MCP server everything"), TIMEOUT, "its menu");
+        await s.pane.keys("Down", "Down", "Enter");
+      },
+      (f) => f.includes("Exposure of everything"),
+      "the exposure menu",
+    );
+    await step(() => s.pane.keys("Up", "Enter"), (f) => /Exposure +deferred/.test(f), "exposure saved");
+    await s.pane.keys("Escape");
+    await s.pane.waitFor((t) => managerFrame(t).includes(" MCP servers"), TIMEOUT, "the list");
     await s.pane.keys("Escape");
     await s.pane.waitFor((t) => managerFrame(t).startsWith("<no manager>"), TIMEOUT, "closed");
+    frames.push(s.normalized(await Deno.readTextFile(`${s.agent.agentDir}/mcp.json`)));
     return frames;
   } finally {
     await s.close();
@@ -87,6 +117,6 @@ async function run(reference: boolean): Promise<string[]> {
 Deno.test("MCP-TUI-01 /mcp: server list, a failed server's menu, a connected server's menu and its tools, as pi 1.6.0 draws them", async () => {
   const ours = await run(false);
   const reference = await run(true);
-  assertEquals(ours.length, 4);
+  assertEquals(ours.length, 9);
   for (let i = 0; i < ours.length; i++) assertEquals(ours[i], reference[i], `screen ${i}`);
 });

@@ -3,8 +3,8 @@
  * manager of index.js): a framed list of the session's MCP servers, those needing the user first,
  * each with its state, exposure and scope; Enter opens a server's menu (Sign in, Tools, Reconnect,
  * Sign out) with its transport, config file, state and last error; the lists redraw while servers
- * connect. `/mcp login|logout|reconnect [server]` run one action directly. Changing a server's
- * exposure or turning it off from here is not in this build yet (the menu says so when chosen).
+ * connect; Exposure and Enable/Disable (also for this project alone) save to the server's
+ * `mcp.json` and take effect at once. `/mcp login|logout|reconnect [server]` run one action directly.
  *
  * @module
  */
@@ -399,6 +399,26 @@ class McpManager {
     }));
   }
 
+  async #chooseExposure(view: McpManagerView, server: ServerState): Promise<string | undefined> {
+    const current = exposureOf(server.entry);
+    const choice = await view.menu(() => ({
+      title: `Exposure of ${server.entry.name}`,
+      details: server.entry.scope === "extension"
+        ? `Applies to this session; the server is registered by ${server.entry.source}.`
+        : `Saved to ${server.entry.override ?? server.entry.source}.`,
+      items: Object.keys(EXPOSURE_DESCRIPTIONS).map((exposure) => ({
+        value: exposure,
+        label: `${exposure === current ? "✓ " : "  "}${exposure}`,
+        description: EXPOSURE_DESCRIPTIONS[exposure],
+      })),
+      selected: current,
+      confirmLabel: "save",
+      cancelLabel: "back",
+    }));
+    if (!choice || choice === current || !this.mcp) return undefined;
+    return await this.mcp.setExposure(server.entry.name, choice as "codemode" | "deferred" | "direct");
+  }
+
   /** Signs in on the manager's sign-in screen; the error message, if any. */
   async signInWithView(view: McpManagerView, server: ServerState): Promise<string | undefined> {
     const title = `Sign in to ${server.entry.name}`;
@@ -487,9 +507,20 @@ class McpManager {
       case "tools":
         await this.#showTools(view, server);
         break;
-      default:
-        message =
-          "Changing exposure or enabling servers from /mcp is not available in this build yet; edit mcp.json.";
+      case "exposure":
+        message = await this.#chooseExposure(view, server);
+        break;
+      case "enable":
+      case "disable":
+      case "enable-project":
+      case "disable-project":
+        // Connection failures show as the server's state; only a file that could not be saved is said here.
+        message = await this.mcp?.setEnabled(
+          server.entry.name,
+          action.startsWith("enable"),
+          action.endsWith("-project"),
+        );
+        break;
     }
     this.#messages.set(server.entry.name, message);
   }

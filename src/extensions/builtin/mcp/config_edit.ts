@@ -54,3 +54,35 @@ export function removeMcpServerConfig(path: string, name: string): boolean {
   });
   return removed;
 }
+
+/**
+ * Sets `enabled` or `exposure` of a server as `/mcp` does (1.6.0): a default value (`enabled: true`,
+ * `exposure: "codemode"`) is written by leaving the field out, except in an override entry, where it
+ * must stay to override the global server. `override` creates the override entry when missing.
+ */
+export function updateMcpServerConfig(
+  path: string,
+  name: string,
+  patch: { enabled?: boolean; exposure?: string },
+  options: { override?: boolean } = {},
+): void {
+  editMcpServers(path, (servers, parsed) => {
+    let server = servers?.[name];
+    if (server === undefined && options.override) {
+      server = {};
+      parsed.mcpServers = { ...servers, [name]: server };
+    }
+    if (!isRecord(server)) throw new Error(`${path} does not define MCP server "${name}"`);
+    const keepDefaults = server.command === undefined && server.url === undefined &&
+      server.type === undefined;
+    if (patch.enabled !== undefined) {
+      if (patch.enabled && !keepDefaults) delete server.enabled;
+      else server.enabled = patch.enabled;
+    }
+    if (patch.exposure !== undefined) {
+      if (patch.exposure === "codemode" && !keepDefaults) delete server.exposure;
+      else server.exposure = patch.exposure;
+    }
+    return true;
+  });
+}

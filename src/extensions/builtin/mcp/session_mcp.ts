@@ -18,6 +18,7 @@ import { join } from "../../../util/path.ts";
 import { getMcpToolExposure, loadMcpConfig, type McpExposure, type McpServerEntry } from "./config.ts";
 import type { McpServerConnection } from "./connection.ts";
 import { McpServerLog } from "./log.ts";
+import { updateMcpServerConfig } from "./config_edit.ts";
 import type { McpServerRegistry } from "../../mcp_servers.ts";
 import { createMcpToolName, mcpNamespace } from "./naming.ts";
 import { configuredExposures, MCP_SERVERS_SECTION, renderServersSection } from "./section.ts";
@@ -217,10 +218,7 @@ export class SessionMcp {
     );
     for (const server of removed) {
       this.servers.splice(this.servers.indexOf(server), 1);
-      const names = this.#serverTools.get(server.entry.name) ?? new Set<string>();
-      this.#serverTools.delete(server.entry.name);
-      for (const name of names) this.#indirect.delete(name);
-      this.#target.setActiveToolsByName(this.#target.getActiveToolNames().filter((name) => !names.has(name)));
+      this.#withdraw(server.entry.name);
     }
     const added = [...next.values()].filter((server) =>
       !this.servers.some((current) => current.entry.name === server.entry.name)
@@ -422,11 +420,13 @@ export class SessionMcp {
 
   /** Resolves when the servers a codemode script of `reach` may call connected or failed. */
   async #readyFor(reach: ScriptReach): Promise<void> {
-    await Promise.all(this.servers.flatMap((server) =>
-      isEnabled(server) && server.ready && reachesNamespace(reach, mcpNamespace(server.entry.name))
-        ? [server.ready]
-        : []
-    ));
+    await Promise.all(
+      this.servers.flatMap((server) =>
+        isEnabled(server) && server.ready && reachesNamespace(reach, mcpNamespace(server.entry.name))
+          ? [server.ready]
+          : []
+      ),
+    );
   }
 
   /** A server's namespace as tool search and codemode see it. */
@@ -601,6 +601,78 @@ export class SessionMcp {
   /** Closes every connection (stdio servers are stopped). */
   async close(): Promise<void> {
     await Promise.all(this.servers.map((server) => server.connection?.close()));
+  }
+
+  /**
+   * Turns a server on or off (`/mcp`): saved to its `mcp.json` (or, `inProject`, as an override in
+   * the project's), then connected or closed with its tools withdrawn. A registered server changes
+   * for this session only. The error message when the file could not be updated.
+   */
+  async setEnabled(name: string, enabled: boolean, inProject = false): Promise<string | undefined> {
+    const server = this.servers.find((candidate) => candidate.entry.name === name);
+    if (!server) return `No MCP server named "${name}".`;
+    const failed = this.#saveConfig(server, { enabled }, inProject);
+    if (failed) return failed;
+    if (!enabled) {
+      const connection = server.connection;
+      server.connection = undefined;
+      this.#withdraw(name);
+      this.#emitChange();
+      await connection?.close();
+      return undefined;
+    }
+    this.#emitChange();
+    await this.#startConnection(server, import("./connection.ts")).catch(() => undefined);
+    this.#syncResourceTools();
+    return undefined;
+  }
+
+  /** Changes a server's exposure (`/mcp`), saved as {@link setEnabled} saves; its tools are registered again. */
+  async setExposure(name: string, exposure: McpExposure): Promise<string | undefined> {
+    const server = this.servers.find((candidate) => candidate.entry.name === name);
+    if (!server) return `No MCP server named "${name}".`;
+    const failed = this.#saveConfig(server, { exposure });
+    if (failed) return failed;
+    const before = this.#serverTools.get(name) ?? new Set<string>();
+    if (server.connection?.state === "connected") await this.#registerTools(server.connection);
+    this.#syncResourceTools();
+    // Tools no longer exposed directly leave the declared set.
+    if (exposure !== "direct") {
+      this.#target.setActiveToolsByName(
+        this.#target.getActiveToolNames().filter((tool) => !before.has(tool)),
+      );
+    }
+    this.#activateDiscovery();
+    this.#emitChange();
+    return undefined;
+  }
+
+  #saveConfig(server: ServerState, patch: { enabled?: boolean; exposure?: McpExposure }, inProject = false) {
+    const projectConfig = join(this.#target.cwd, ".pi", "mcp.json");
+    const override = inProject ? projectConfig : server.entry.override;
+    const entry = override ? { ...server.entry, override } : server.entry;
+    if (entry.scope !== "extension") {
+      try {
+        updateMcpServerConfig(entry.override ?? entry.source, entry.name, patch, {
+          override: entry.override !== undefined,
+        });
+      } catch (error) {
+        return `Could not update ${entry.override ?? entry.source}: ${
+          error instanceof Error ? error.message : String(error)
+        }`;
+      }
+    }
+    server.entry = { ...entry, config: { ...entry.config, ...patch } };
+    return undefined;
+  }
+
+  /** A closed server's tools leave the declared set and can no longer be loaded. */
+  #withdraw(name: string): void {
+    const names = this.#serverTools.get(name) ?? new Set<string>();
+    this.#serverTools.delete(name);
+    for (const tool of names) this.#indirect.delete(tool);
+    this.#target.setActiveToolsByName(this.#target.getActiveToolNames().filter((tool) => !names.has(tool)));
+    this.#syncResourceTools();
   }
 
   /** The agent folder (`mcp-auth.json`, `mcp.json`). */
