@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "a92716e8ea6f";
+export const DOCUMENTATION_HASH = "ac9069b23df4";
