@@ -48,6 +48,9 @@ export interface SandboxOptions {
 
 let workerUrl: string | undefined;
 
+/** How long after a script ends the next worker starts (see {@link SandboxPool.prewarmSoon}). */
+const PREWARM_DELAY_MS = 20;
+
 /** Starts the worker with no permissions; refuses (throws) rather than run a script unconfined. */
 function startWorker(): Worker {
   workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
@@ -97,6 +100,7 @@ function parseJson(text: unknown): unknown {
  */
 export class SandboxPool {
   #spare: Worker | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   #broken = false;
   #disposed = false;
 
@@ -115,6 +119,21 @@ export class SandboxPool {
     } catch {
       // The runtime refuses confined workers: runInSandbox says so when a script runs.
     }
+  }
+
+  /**
+   * {@link prewarm} after the work already queued: creating a worker holds this thread up (Deno
+   * builds the worker's runtime before `new Worker` returns: 100-250 ms on a busy machine), so the
+   * result in hand goes out first. The timer does not keep the process alive.
+   */
+  prewarmSoon(): void {
+    if (this.#spare || this.#disposed || this.#timer !== undefined) return;
+    const timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.prewarm();
+    }, PREWARM_DELAY_MS);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
   }
 
   /** Whether a spare worker is waiting for a script. */
@@ -137,6 +156,8 @@ export class SandboxPool {
   /** Terminates the spare worker; later scripts start their own. */
   dispose(): void {
     this.#disposed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#spare?.terminate();
     this.#spare = undefined;
   }
@@ -165,8 +186,8 @@ export function runInSandbox(options: SandboxOptions, pool?: SandboxPool): Promi
       // Calls still running when the script ends are cancelled (1.6.0).
       calls.abort(new Error("The script ended"));
       resolve(result);
-      // The next script's worker starts now, while the model reads this one's result.
-      pool?.prewarm();
+      // The next script's worker starts once this result is on its way to the model.
+      pool?.prewarmSoon();
     };
     const fail = (error: SandboxError) => finish({ ok: false, output, error });
     const onAbort = () => fail(abortError(options.signal));

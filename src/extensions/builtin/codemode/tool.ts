@@ -153,8 +153,8 @@ export function createCodemodeTool(host: CodemodeHost): AgentTool<{ code: string
   if (host.onDispose) {
     const created = new SandboxPool();
     host.onDispose(() => created.dispose());
-    // Started now, the worker is ready when the model's first script arrives.
-    created.prewarm();
+    // Started ahead (just after the session is built), the worker is ready for the first script.
+    created.prewarmSoon();
     pool = created;
   }
   return {
