@@ -50,6 +50,9 @@ export function compileConfig(config: Record<string, unknown>): Record<string, u
   return { ...config, unstable: unstable.filter((feature) => feature !== LAZY_IMPORTS_FEATURE) };
 }
 
+/** Modules a Worker loads by URL, which deno compile cannot see and must be told to embed (`--include`). */
+export const WORKER_MODULES: readonly string[] = ["src/extensions/worker_runtime.ts"];
+
 /**
  * The arguments of `deno compile` for `target`, writing `<outDir>/<asset name>`, with the config
  * file `configPath` (from {@link compileConfig}).
@@ -68,6 +71,9 @@ export function compileArgs(
     "--config",
     configPath,
     ...task.flags.filter((flag) => !TASK_ONLY_FLAGS.includes(flag)),
+    // Modules only a Worker imports, by a URL deno compile cannot follow: an extension that declares
+    // permissions runs in a Worker whose first module imports this one (src/extensions/worker_host.ts).
+    ...WORKER_MODULES.flatMap((module) => ["--include", joinPath(root, module)]),
     "--target",
     target,
     "--output",

@@ -61,6 +61,8 @@ Deno.test("build: deno compile gets exactly the flags of deno.json's pi task (bu
     "--frozen",
     "--unstable-worker-options",
     "--v8-flags=--max-semi-space-size=1",
+    "--include",
+    "/repo/src/extensions/worker_runtime.ts",
     "--target",
     "aarch64-apple-darwin",
     "--output",
@@ -84,11 +86,11 @@ Deno.test("build: a flag added to the pi task reaches deno compile (no second li
     },
   };
   const args = compileArgs(parsePiTask(changed), "x86_64-unknown-linux-gnu", "/out", "/repo", "/c.json");
-  assertEquals(args.slice(-7, -5), ["--unstable-kv", "--v8-flags=--stack-size=2000"]);
+  assertEquals(args.slice(-9, -7), ["--unstable-kv", "--v8-flags=--stack-size=2000"]);
   const removed = { ...denoJson, tasks: { ...denoJson.tasks, pi: "deno run --allow-all main.ts" } };
   assertEquals(
     compileArgs(parsePiTask(removed), "x86_64-unknown-linux-gnu", "/out", "/repo", "/c.json").slice(0, 5),
-    ["compile", "--config", "/c.json", "--allow-all", "--target"],
+    ["compile", "--config", "/c.json", "--allow-all", "--include"],
   );
 });
 
@@ -155,6 +157,8 @@ Deno.test("build: deno compile accepts the flags and embeds every module pi impo
       "rpc_mode.ts",
       "interactive_mode.ts",
       "documentation_bundle.ts",
+      // Imported only by an extension's Worker, through a URL: embedded by --include.
+      "worker_runtime.ts",
     ];
     for (const module of modules) {
       assertStringIncludes(listing, `── ${module} (`);
