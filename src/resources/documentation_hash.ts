@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "037c7ab61c1b";
+export const DOCUMENTATION_HASH = "473114dc5bf3";
