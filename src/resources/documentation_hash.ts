@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "473114dc5bf3";
+export const DOCUMENTATION_HASH = "fbb9e421e679";
