@@ -19,6 +19,7 @@ import {
   toFileUrl,
   writeAtomically,
 } from "./module_build.ts";
+import { emptyLoadedExtension } from "./loaded_extension.ts";
 import type { DiscoveredExtension } from "./discovery.ts";
 import type { ExtensionLoadError, LoadedExtension } from "./types.ts";
 import {
@@ -159,16 +160,7 @@ async function runFactory(
   if (typeof factory !== "function") {
     return `Extension does not export a valid factory function: ${entry.path}`;
   }
-  const extension: LoadedExtension = {
-    path: entry.path,
-    resolvedPath: entry.resolvedPath,
-    handlers: new Map(),
-    tools: new Map(),
-    commands: new Map(),
-    flags: new Map(),
-    moduleUrls: [...built.sources.keys()],
-    ...(entry.sourceInfo ? { sourceInfo: entry.sourceInfo } : {}),
-  };
+  const extension: LoadedExtension = emptyLoadedExtension(entry, built);
   const api = createExtensionAPI(extension, runtime, options.cwd, eventBus);
   const timeoutMs = options.factoryTimeoutMs ?? DEFAULT_FACTORY_TIMEOUT_MS;
   await withTimeout(Promise.resolve().then(() => factory(api)), timeoutMs, "Extension factory");

@@ -12,6 +12,7 @@
  * @module
  */
 import type { ExtensionRuntime } from "./api.ts";
+import { emptyLoadedExtension } from "./loaded_extension.ts";
 import type { DiscoveredExtension } from "./discovery.ts";
 import type { BuiltExtension } from "./module_build.ts";
 import type {
@@ -135,16 +136,7 @@ export function loadInWorker(options: WorkerLoadOptions): Promise<LoadedExtensio
       ),
     );
   }
-  const extension: LoadedExtension = {
-    path: entry.path,
-    resolvedPath: entry.resolvedPath,
-    handlers: new Map(),
-    tools: new Map(),
-    commands: new Map(),
-    flags: new Map(),
-    moduleUrls: [...built.sources.keys()],
-    ...(entry.sourceInfo ? { sourceInfo: entry.sourceInfo } : {}),
-  };
+  const extension: LoadedExtension = emptyLoadedExtension(entry, built);
   const proxies = new Map<number, ExtensionHandler>();
   const calls = new Map<number, PendingCall>();
   let nextId = 1;
