@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import {
   ErrorCode,
@@ -19,7 +18,7 @@ import {
 } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 import { resolveConfigValueOrThrow, resolveHeadersOrThrow } from "../../../config/resolve_value.ts";
-import { homeDir } from "../../../util/os.ts";
+import { homeDir, isWindows } from "../../../util/os.ts";
 import { basename, join, resolve } from "../../../util/path.ts";
 import type { McpServerEntry } from "./config.ts";
 import type { McpCallToolResult } from "./content.ts";
@@ -32,6 +31,7 @@ import {
 } from "./oauth_flow.ts";
 import { authenticatedFetch, createMcpAuth, type McpAuth } from "./oauth_sign_in.ts";
 import type { McpOAuthCredentialStore } from "./oauth_store.ts";
+import { DenoStdioClientTransport } from "./stdio_transport.ts";
 
 // Sessions reach the credential store through this (lazily loaded) module.
 export { McpOAuthCredentialStore } from "./oauth_store.ts";
@@ -150,7 +150,11 @@ function usesOAuth(entry: McpServerEntry): boolean {
   return !Object.keys(config.headers ?? {}).some((header) => header.toLowerCase() === "authorization");
 }
 
-function createTransport(entry: McpServerEntry, cwd: string, auth: McpAuth | undefined): OpenTransport {
+async function createTransport(
+  entry: McpServerEntry,
+  cwd: string,
+  auth: McpAuth | undefined,
+): Promise<OpenTransport> {
   const { config, name } = entry;
   if ("url" in config) {
     const headers = resolveHeadersOrThrow(config.headers, `MCP server "${name}"`);
@@ -165,21 +169,29 @@ function createTransport(entry: McpServerEntry, cwd: string, auth: McpAuth | und
   for (const [key, value] of Object.entries(config.env ?? {})) {
     env[key] = resolveConfigValueOrThrow(value, `MCP server "${name}" env "${key}"`);
   }
-  const transport = new StdioClientTransport({
+  const params = {
     command: expandHome(config.command),
     args: config.args?.map(expandHome),
     cwd: resolve(cwd, expandHome(config.cwd ?? ".")),
     env,
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Uint8Array | string) => {
-    stderr = sliceTail(
-      stderr + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)),
-      64_000,
-    );
-  });
-  return { transport, stderr: () => stderr };
+  };
+  if (isWindows()) {
+    // Only cross-spawn finds `.cmd` shims such as `npx` on Windows: the SDK's transport there.
+    const { StdioClientTransport } = await import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js");
+    const transport = new StdioClientTransport({ ...params, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+      stderr = sliceTail(
+        stderr + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)),
+        64_000,
+      );
+    });
+    return { transport, stderr: () => stderr };
+  }
+  // Elsewhere our own transport on Deno.Command: the SDK's loads cross-spawn and Node's
+  // child_process and streams layer (about 300 ms of start-up).
+  const transport = new DenoStdioClientTransport(params);
+  return { transport, stderr: () => transport.stderr };
 }
 
 /** Options of {@link McpServerConnection}. */
@@ -453,7 +465,7 @@ export class McpServerConnection {
         log.write(this.entry.name, notification.params);
       });
     }
-    const open = createTransport(this.entry, cwd, this.#auth);
+    const open = await createTransport(this.entry, cwd, this.#auth);
     if (open.stderr) setStderr(open.stderr);
     try {
       await client.connect(open.transport, { timeout: this.timeoutMs });
@@ -544,7 +556,7 @@ export class McpServerConnection {
     this.#changed();
   }
 
-  /** Closes the connection (a stdio server gets EOF, then SIGTERM, then SIGKILL from the SDK). */
+  /** Closes the connection (a stdio server gets EOF, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.#closed = true;
     this.state = "closed";
