@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import {
   ErrorCode,
   ListRootsRequestSchema,
@@ -158,6 +157,10 @@ async function createTransport(
   const { config, name } = entry;
   if ("url" in config) {
     const headers = resolveHeadersOrThrow(config.headers, `MCP server "${name}"`);
+    // Loaded only for HTTP servers: with its OAuth schemas it costs about 100 ms a stdio-only session skips.
+    const { StreamableHTTPClientTransport } = await import(
+      "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js"
+    );
     return {
       transport: new StreamableHTTPClientTransport(new URL(config.url), {
         ...(headers ? { requestInit: { headers } } : {}),
