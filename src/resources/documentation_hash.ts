@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "94c7cbee5fb6";
+export const DOCUMENTATION_HASH = "d160c13fc818";
