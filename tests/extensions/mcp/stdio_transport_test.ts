@@ -140,3 +140,60 @@ Deno.test("MCP stdio transport: close sends SIGTERM 2 s after stdin ends, SIGKIL
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("MCP stdio transport: a stdio server connects without the SDK's stdio transport, cross-spawn or Node's child_process", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pi_stdio_modules_" });
+  try {
+    const connection = new URL("../../../src/extensions/builtin/mcp/connection.ts", import.meta.url).href;
+    const fixture = new URL("../../fixtures/mcp/test_server.ts", import.meta.url).pathname;
+    const script = `${dir}/connect.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { McpServerConnection } from ${JSON.stringify(connection)};
+const c = new McpServerConnection({
+  entry: { name: "fx", source: "mcp.json", scope: "global", config: { command: ${
+        JSON.stringify(Deno.execPath())
+      },
+    args: ["run", "-A", "--no-config", "--quiet", ${JSON.stringify(fixture)}] } },
+  cwd: ${JSON.stringify(dir)},
+});
+await c.getClient();
+console.log(c.state, c.tools.length > 0);
+await c.close();
+`,
+    );
+    const log = `${dir}/v8.log`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--no-prompt",
+        "--config",
+        new URL("../../../deno.json", import.meta.url).pathname,
+        `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
+        script,
+      ],
+      env: { DENO_DIR: denoDir() },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(90_000),
+    }).output();
+    assertEquals(
+      new TextDecoder().decode(out.stdout),
+      "connected true\n",
+      new TextDecoder().decode(out.stderr),
+    );
+    const scripts = [...(await Deno.readTextFile(log)).matchAll(/^script-details,\d+,([^,]*),/gm)].map((m) =>
+      m[1]
+    );
+    // Control: the log names the SDK modules that do load.
+    assert(scripts.some((url) => url.includes("/shared/protocol.js")), "the log names the SDK's protocol.js");
+    const unwanted = scripts.filter((url) =>
+      /cross-spawn|\/client\/stdio\.js|\/client\/streamableHttp\.js|child_process/.test(url)
+    );
+    assertEquals([...new Set(unwanted)], []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
