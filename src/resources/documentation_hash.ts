@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "d160c13fc818";
+export const DOCUMENTATION_HASH = "f7175cdda4cd";

@@ -10,6 +10,9 @@ import { join } from "../../src/util/path.ts";
 import { assertEquals } from "../support/assert.ts";
 import { type ExtensionCase, MODEL, runExtensionCase, startRpc } from "../e2e/extensions_harness.ts";
 
+// The extensions spawn with a cleared environment: Deno refuses any subprocess whose environment holds
+// LD_PRELOAD unless run access is unlimited (the fresh-machine check runs under libfaketime's LD_PRELOAD),
+// and these tests are about the permissions an extension declares, not that rule (docs/security.md).
 const CONFINED = `
 import { join } from "node:path";
 export default function (pi) {
@@ -17,7 +20,7 @@ export default function (pi) {
     await Deno.writeTextFile(join(ctx.cwd, "confined.txt"), "should not exist");
   });
   pi.on("before_agent_start", async () => {
-    await new Deno.Command("echo", { args: ["confined"] }).output();
+    await new Deno.Command("echo", { args: ["confined"], clearEnv: true }).output();
   });
   pi.on("before_agent_start", () => {
     Deno.listen({ hostname: "127.0.0.1", port: 0 }).close();
@@ -28,7 +31,7 @@ export default function (pi) {
 const PERMITTED = `
 export default function (pi) {
   pi.on("before_agent_start", async (_event, ctx) => {
-    const out = await new Deno.Command("echo", { args: ["ran"] }).output();
+    const out = await new Deno.Command("echo", { args: ["ran"], clearEnv: true }).output();
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const listening = listener.addr.port > 0;
     listener.close();
