@@ -218,7 +218,11 @@ Deno.test({
   ignore: !linux,
   async fn() {
     const { report } = await runChild("resize", ["\x1b[?62c"]);
-    assertEquals(report.resized, { columns: 60, rows: 12, fullRedraws: 1 });
+    const { fullRedraws, ...size } = report.resized!;
+    assertEquals(size, { columns: 60, rows: 12 });
+    // `stty cols 60 rows 12` may set the two sizes one after the other: two SIGWINCH, and on a busy
+    // machine they arrive in separate ticks, each redrawn in full (seen once on the fresh-machine check).
+    assert(fullRedraws === 1 || fullRedraws === 2, `full redraws: ${fullRedraws}`);
     assert(cooked(report.sttyStopped!));
   },
 });
