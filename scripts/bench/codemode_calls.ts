@@ -20,7 +20,7 @@
  */
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
+import { type CpuSample, median, oursCommand, referenceCommand, timeWithCpu } from "./common.ts";
 
 /** The scripts measured: 100 calls each. */
 const CASES: Record<string, string> = {
@@ -107,14 +107,7 @@ async function run(cmd: string[], name: string): Promise<CodemodeSample> {
   return { ...sample, scriptMs: arrivals[offset + 1] - arrivals[offset] };
 }
 
-const ours = (name: string) =>
-  run([
-    Deno.execPath(),
-    "run",
-    ...piRunFlags(),
-    new URL("../../main.ts", import.meta.url).pathname,
-    ...piArgs,
-  ], name);
+const ours = (name: string) => run(oursCommand(piArgs), name);
 const ref = (name: string) => run([...referenceCommand(), ...piArgs], name);
 
 try {

@@ -5,6 +5,7 @@
  * @module
  */
 import { requireReference } from "../reference/locate.ts";
+import { parsePiTask } from "../release/pi_task.ts";
 
 /** One timed command run: wall time in ms and peak RSS in KiB (from GNU time when available). */
 export interface RunSample {
@@ -78,9 +79,18 @@ async function exists(path: string): Promise<boolean> {
  * The `deno run` flags the `pi` task uses (deno.json), so benchmarks run pi exactly as users do.
  */
 export function piRunFlags(): string[] {
-  const config = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
-  const words = String(config.tasks.pi).split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+  return parsePiTask(JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)))).flags;
+}
+
+/** Our pi from source as users run it (`deno run <the pi task's flags> main.ts`), with `args`. */
+export function oursCommand(args: string[]): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    ...piRunFlags(),
+    new URL("../../main.ts", import.meta.url).pathname,
+    ...args,
+  ];
 }
 
 /** A run with CPU seconds (user + system) besides wall time and peak RSS. */

@@ -15,7 +15,7 @@
  */
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { median, piRunFlags, referenceCommand } from "./common.ts";
+import { median, oursCommand, referenceCommand } from "./common.ts";
 
 const exposureIndex = Deno.args.indexOf("--exposure");
 const exposure = exposureIndex >= 0 ? Deno.args[exposureIndex + 1] : "codemode";
@@ -79,14 +79,7 @@ async function run(cmd: string[]): Promise<StartSample> {
   return { answerMs, exitMs, cpuMs: stats ? (Number(stats[1]) + Number(stats[2])) * 1000 : NaN };
 }
 
-const ours = () =>
-  run([
-    Deno.execPath(),
-    "run",
-    ...piRunFlags(),
-    new URL("../../main.ts", import.meta.url).pathname,
-    ...piArgs,
-  ]);
+const ours = () => run(oursCommand(piArgs));
 const ref = () => run([...referenceCommand(), ...piArgs]);
 
 function line(label: string, samples: StartSample[]): string {
