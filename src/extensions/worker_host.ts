@@ -228,6 +228,16 @@ export function loadInWorker(options: WorkerLoadOptions): Promise<LoadedExtensio
     worker.onmessage = (event: MessageEvent<WorkerToHost>) => {
       const message = event.data;
       switch (message.type) {
+        case "ready":
+          send({
+            type: "load",
+            entryUrl: built.entryUrl,
+            hostImports: [...built.hostImports],
+            path: entry.path,
+            cwd: options.cwd,
+            flagValues: [...runtime.flagValues],
+          });
+          break;
         case "loaded":
           clearTimeout(timer);
           loading = false;
@@ -327,14 +337,6 @@ export function loadInWorker(options: WorkerLoadOptions): Promise<LoadedExtensio
           break;
       }
     };
-    send({
-      type: "load",
-      entryUrl: built.entryUrl,
-      hostImports: [...built.hostImports],
-      path: entry.path,
-      cwd: options.cwd,
-      flagValues: [...runtime.flagValues],
-    });
   });
 }
 

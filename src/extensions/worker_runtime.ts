@@ -225,6 +225,10 @@ scope.onmessage = (event: MessageEvent<HostToWorker>) => {
   }
 };
 
+// pi sends "load" only after this: the boot script awaits this module, and a message that arrives
+// before `onmessage` is set is dropped (seen with a cold Deno cache, where compiling takes seconds).
+post({ type: "ready" });
+
 // An error the extension leaves uncaught (a timer's throw, a rejection nobody awaits) is reported
 // to pi as the extension's error; the Worker goes on.
 scope.addEventListener("error", (event) => {

@@ -64,6 +64,8 @@ export interface WireTool {
 
 /** Worker → pi. */
 export type WorkerToHost =
+  /** The Worker listens: a message posted before this may arrive while its modules still load, and be lost. */
+  | { type: "ready" }
   | { type: "loaded" }
   | { type: "load_failed"; error: WireError }
   | { type: "on"; event: string; handlerId: number }
