@@ -181,6 +181,7 @@ export class ExtensionHost {
         );
       },
       getSystemPrompt: () => session().systemPrompt,
+      isProjectTrusted: () => session().settingsManager.isProjectTrusted(),
       waitForIdle: () => session().settle(),
     };
   }

@@ -17,6 +17,7 @@
  */
 import { basename, dirname, join, resolve } from "../util/path.ts";
 import { type HostImport, hostModuleName } from "./host_modules.ts";
+import { resolvePackageImport } from "./package_import.ts";
 
 /** Bump when the output format changes, so old cache entries are not reused. */
 const BUILD_FORMAT = "2";
@@ -255,21 +256,25 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
   /** Per file: the transpiled code and the spans to replace (start, end, kind, value). */
   const pieces = new Map<string, { code: string; edits: SpecifierEdit[] }>();
   const stamps: FileStamp[] = [];
+  /** Files of npm dependencies: already JavaScript, so not transpiled. */
+  const dependencies = new Set<string>();
   for (let i = 0; i < files.length; i++) {
     const file = files[i];
     // Stamped before reading: a write in between makes the next start hash again.
     stamps.push(await stampOf(file).catch(() => ""));
     const source = await readSource(file);
     sources.set(file, source);
-    let code: string;
-    try {
-      code = transform(source, {
-        transforms: file.endsWith(".tsx") ? ["typescript", "jsx"] : ["typescript"],
-        disableESTransforms: true,
-        filePath: file,
-      }).code;
-    } catch (error) {
-      throw new ExtensionBuildError(parseErrorMessage(file, error));
+    let code = source;
+    if (!dependencies.has(file)) {
+      try {
+        code = transform(source, {
+          transforms: file.endsWith(".tsx") ? ["typescript", "jsx"] : ["typescript"],
+          disableESTransforms: true,
+          filePath: file,
+        }).code;
+      } catch (error) {
+        throw new ExtensionBuildError(parseErrorMessage(file, error));
+      }
     }
     let imports;
     try {
@@ -285,6 +290,8 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
       const edit = classify(file, specifier, clause, hostImports);
       if (!edit) continue;
       if (edit.kind === "local" && !files.includes(edit.path)) files.push(edit.path);
+      // A dependency's own files (`./ast.js` in minimatch) are dependency files too.
+      if (edit.kind === "local" && (edit.dependency || dependencies.has(file))) dependencies.add(edit.path);
       // A dynamic import's span includes the quotes; a static one's does not.
       edits.push({ s: entry.s, e: entry.e, to: edit, dynamic: entry.d > -1 });
     }
@@ -346,7 +353,7 @@ interface SpecifierEdit {
 type Edit =
   | { kind: "host"; request: HostImport }
   | { kind: "node"; name: string }
-  | { kind: "local"; path: string };
+  | { kind: "local"; path: string; dependency?: boolean };
 
 function classify(
   file: string,
@@ -365,7 +372,10 @@ function classify(
   if (specifier.startsWith("node:")) return undefined;
   if (NODE_BUILTINS.has(specifier)) return { kind: "node", name: `node:${specifier}` };
   if (isRelative(specifier)) return { kind: "local", path: resolveLocal(file, specifier) };
-  // Other bare names (an extension's own npm dependencies) and URLs are left to Deno.
+  // An extension's own npm dependency, when it is an installed ES module: built with its files.
+  const dependency = /^[a-z]+:/i.test(specifier) ? undefined : resolvePackageImport(file, specifier);
+  if (dependency) return { kind: "local", path: dependency, dependency: true };
+  // Other bare names (CommonJS dependencies) and URLs are left to Deno.
   return undefined;
 }
 
