@@ -39,7 +39,10 @@ export interface SummaryRetryCallbacks {
 const DEFAULT_MAX_DELAY_MS = 60_000;
 
 /** Backoff of retry `attempt` (1-based): base × 2^(attempt−1), at most the policy's cap. */
-export function summaryRetryDelayMs(policy: SummaryRetryPolicy, attempt: number): number {
+export function summaryRetryDelayMs(
+  policy: Pick<SummaryRetryPolicy, "baseDelayMs" | "maxAgentDelayMs">,
+  attempt: number,
+): number {
   const delay = policy.baseDelayMs * 2 ** Math.max(0, attempt - 1);
   return Math.min(
     Number.isSafeInteger(delay) ? delay : Number.MAX_SAFE_INTEGER,
@@ -66,13 +69,15 @@ function backoff(ms: number, signal?: AbortSignal): Promise<boolean> {
 /**
  * Runs `produce` until it gives a reply that is not a transient error, at most
  * `policy.maxRetries` more times. Aborted replies are never retried; an abort during a backoff
- * returns the failed reply marked aborted.
+ * returns the failed reply marked aborted. `isRetryable` says which error replies are transient
+ * (pi-ai's `retryAssistantCall`, which extensions get, does not exclude context overflow).
  */
 export async function retrySummaryCall(
   produce: () => Promise<AssistantMessage>,
   policy: SummaryRetryPolicy | undefined,
   signal?: AbortSignal,
   callbacks?: SummaryRetryCallbacks,
+  isRetryable: (message: AssistantMessage) => boolean = (message) => isRetryableError(message),
 ): Promise<AssistantMessage> {
   const maxAttempts = policy?.enabled ? policy.maxRetries : 0;
   let attempt = 0;
@@ -87,7 +92,7 @@ export async function retrySummaryCall(
       if (lastError !== undefined) await callbacks?.onRetryFinished?.(true, attempt);
       return response;
     }
-    if (attempt >= maxAttempts || !isRetryableError(response)) {
+    if (attempt >= maxAttempts || !isRetryable(response)) {
       if (lastError !== undefined) await callbacks?.onRetryFinished?.(false, attempt, response.errorMessage);
       return response;
     }

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "567b294f569b";
+export const DOCUMENTATION_HASH = "461cb410882f";

@@ -58,3 +58,109 @@ export {
   streamOpenAICodexResponses,
   streamSimpleOpenAICodexResponses,
 } from "../../ai/providers/openai_codex_responses.ts";
+export {
+  ANTHROPIC_API_KEY_ENV,
+  ANTHROPIC_AUTH_TOKEN_ENV,
+  ANTHROPIC_FEDERATION_RULE_ID_ENV,
+  ANTHROPIC_IDENTITY_TOKEN_FILE_ENV,
+  ANTHROPIC_OAUTH_TOKEN_ENV,
+  ANTHROPIC_ORGANIZATION_ID_ENV,
+  ANTHROPIC_SERVICE_ACCOUNT_ID_ENV,
+  ANTHROPIC_WORKSPACE_ID_ENV,
+  PI_AI_VERSION,
+} from "./pi_ai_constants.ts";
+export {
+  CACHE_WARMING_IDLE_CONTINUATION_PROBABILITY,
+  CACHE_WARMING_MAX_AGE_MS,
+  CACHE_WARMING_MAX_IDLE_AGE_MS,
+  CACHE_WARMING_MINIMUM_EXPECTED_SAVINGS,
+  type CacheWarmingAction,
+  type CacheWarmingDecision,
+  type CacheWarmingPhase,
+  evaluateCacheWarming,
+  getCacheWarmingDelayMs,
+  getCacheWarmingRequestOptions,
+  getPromptCacheTtlMs,
+  isCacheWarmingReplayable,
+} from "./pi_ai_cache_warming.ts";
+export {
+  appendAssistantMessageDiagnostic,
+  createAssistantMessageDiagnostic,
+  type DiagnosticError,
+  extractDiagnosticError,
+  formatThrownValue,
+  ModelsError,
+  type ModelsErrorCode,
+} from "./pi_ai_diagnostics.ts";
+export { getModelType, hasApi, isModelType, type ModelType } from "./pi_ai_model_type.ts";
+export {
+  type ClientAttribution,
+  type ClientIdentity,
+  type ClientIdentityTarget,
+  formatUserAgent,
+  getAttributionHeaders,
+  getClientVersion,
+  getIdentityHeaders,
+  getOpenCodeSessionHeaders,
+  mergeClientIdentity,
+  PI_ATTRIBUTION,
+  type UserAgentMode,
+} from "./pi_ai_identity.ts";
+export type * from "./pi_ai_auth_types.ts";
+export {
+  InMemoryCredentialStore,
+  InMemoryModelsStore,
+  type ModelsStoreEntry,
+  type ModelsStoreOperationOptions,
+} from "./pi_ai_stores.ts";
+export { defaultProviderAuthContext, envApiKeyAuth, lazyOAuth } from "./pi_ai_auth.ts";
+export {
+  isRecoverableLength,
+  isRetryableAssistantError,
+  retryAssistantCall,
+  type RetryCallbacks,
+  retryDelayMs,
+  type RetryPolicy,
+} from "./pi_ai_retry.ts";
+export {
+  collapseSystemMessages,
+  createInitialSystemMessage,
+  getDeclaredTools,
+  getInitialSystemMessage,
+  hasNonAdditiveToolChanges,
+  hasToolRedefinitions,
+  normalizeContext,
+  renderSystemMessageUpdate,
+  resolveTranscript,
+  resolveTranscriptTools,
+  type TranscriptContext,
+  type TranscriptMessage,
+  type TranscriptToolSupport,
+  withoutInitialSystemMessage,
+} from "./pi_ai_transcript.ts";
+export {
+  anthropicMessagesApi,
+  azureOpenAIResponsesApi,
+  bedrockConverseStreamApi,
+  googleGenerativeAIApi,
+  googleVertexApi,
+  lazyApi,
+  type LazyApiCapabilities,
+  lazyStream,
+  type LazyStreamObserver,
+  mistralConversationsApi,
+  openAICodexResponsesApi,
+  openAICompletionsApi,
+  openAIResponsesApi,
+  piMessagesApi,
+  type ProviderStreams,
+  type StreamContext,
+} from "./pi_ai_lazy_api.ts";
+export {
+  fauxAssistantMessage,
+  type FauxAssistantMessageOptions,
+  type FauxContentBlock,
+  fauxText,
+  fauxThinking,
+  fauxToolCall,
+} from "./pi_ai_faux_messages.ts";

@@ -1,9 +1,10 @@
 /**
  * `@earendil-works/pi-mcp` for extensions: the helpers of 1.6.0's MCP client library that the
- * built-in MCP extension shares with it (namespaces, summaries, input schemas, the output limit).
- * Our MCP client is built differently (src/extensions/builtin/mcp), so 1.6.0's client, transports,
- * JSON-RPC helpers and errors are not available in this build yet, and `createMcpToolName` is left
- * out because ours is asynchronous where 1.6.0's returns a string; the missing names are listed by
+ * built-in MCP extension shares with it (namespaces, summaries, input schemas, tool names, result
+ * content and the output limit), and its protocol values (versions, JSON-RPC checks, errors).
+ * Our MCP client is built differently (src/extensions/builtin/mcp, on the official SDK), so
+ * 1.6.0's `McpClient` and transports are not available in this build, nor its configuration
+ * validator, whose result shape differs from ours; the missing names are listed by
  * tests/extensions/module_exports_test.ts.
  *
  * @module
@@ -11,3 +12,25 @@
 export { MCP_OUTPUT_MAX_BYTES } from "../builtin/mcp/content.ts";
 export { mcpNamespace, mcpServerSummary } from "../builtin/mcp/naming.ts";
 export { normalizeMcpInputSchema } from "../builtin/mcp/tools.ts";
+export { createMcpToolName, limitMcpContent, toLlmContent } from "./pi_mcp_content.ts";
+export {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  JSON_RPC_ERROR_CODES,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  LATEST_PROTOCOL_VERSION,
+  McpAbortError,
+  McpAuthRequiredError,
+  McpConnectionClosedError,
+  McpError,
+  McpHttpError,
+  McpSessionExpiredError,
+  McpTimeoutError,
+  parseJsonRpcMessage,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./pi_mcp_protocol.ts";

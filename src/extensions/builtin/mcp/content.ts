@@ -80,7 +80,7 @@ function isTextMimeType(mimeType: string | undefined): boolean {
 }
 
 /** The generic mapping of one block (pi-mcp's `toLlmContent`). */
-function plainBlock(block: McpContentBlock): ModelContent {
+export function plainBlock(block: McpContentBlock): ModelContent {
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text ?? "" };
@@ -190,21 +190,28 @@ export async function toModelContent(
   return (await Promise.all(blocks.map((block) => blockToContent(server, block, options)))).flat();
 }
 
-/** Keeps model-facing text within {@link MCP_OUTPUT_MAX_BYTES}, saving the full text to a file. */
+/**
+ * Keeps model-facing text within {@link MCP_OUTPUT_MAX_BYTES}, saving the full text with `save`
+ * (without it, the cut text does not say where the full text is).
+ */
 export async function limitContent(
   content: ModelContent[],
-  save: (data: string, extension: string) => Promise<string>,
+  save?: (data: string, extension: string) => Promise<string>,
 ): Promise<{ content: ModelContent[]; fullOutputPath?: string }> {
   const combined = textOf(content);
   const truncation = truncateMiddle(combined, MCP_OUTPUT_MAX_BYTES);
   if (!truncation) return { content };
   let fullOutputPath: string | undefined;
-  let where: string;
-  try {
-    fullOutputPath = await save(combined, ".txt");
-    where = `\n\n[Full output: ${fullOutputPath} (read it with offset/limit)]`;
-  } catch (error) {
-    where = `\n\n[Could not save the full output: ${error instanceof Error ? error.message : String(error)}]`;
+  let where = "";
+  if (save) {
+    try {
+      fullOutputPath = await save(combined, ".txt");
+      where = `\n\n[Full output: ${fullOutputPath} (read it with offset/limit)]`;
+    } catch (error) {
+      where = `\n\n[Could not save the full output: ${
+        error instanceof Error ? error.message : String(error)
+      }]`;
+    }
   }
   const tokens = Math.ceil(truncation.totalBytes / 4);
   const text =

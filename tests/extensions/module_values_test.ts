@@ -1,0 +1,80 @@
+/**
+ * Behaviour of the pi-ai and pi-mcp values extensions import (issue 16, export conformance): the
+ * cases of tests/fixtures/extensions/module_exports/value_cases.mjs run against what an extension
+ * gets from `@earendil-works/pi-ai`, `/models` and `@earendil-works/pi-mcp` here must give the
+ * results 1.6.0 gives under Node (reference_values.json, captured by capture_reference_values.mjs
+ * in that folder; when the reference is installed the test re-captures and compares).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findReference } from "../../scripts/reference/locate.ts";
+import { type ModuleNamespace, publishHostImport } from "../../src/extensions/host_modules.ts";
+import { assertEquals } from "../support/assert.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/extensions/module_exports/", import.meta.url));
+const EXPECTED_PATH = join(FIXTURES, "reference_values.json");
+const CAPTURE = join(FIXTURES, "capture_reference_values.mjs");
+
+type Cases = (modules: Record<"ai" | "models" | "mcp", ModuleNamespace>) => Promise<Record<string, unknown>>;
+
+/** What an extension's `import * as m from name` gets. */
+async function hostModule(name: string): Promise<ModuleNamespace> {
+  const namespace = await publishHostImport({ name, names: "*" });
+  if (!namespace) throw new Error(`${name}: no namespace`);
+  return namespace;
+}
+
+async function ourResults(): Promise<Record<string, Record<string, unknown>>> {
+  const { runCases } = await import(join(FIXTURES, "value_cases.mjs")) as { runCases: Cases };
+  const results = await runCases({
+    ai: await hostModule("@earendil-works/pi-ai"),
+    models: await hostModule("@earendil-works/pi-ai/models"),
+    mcp: await hostModule("@earendil-works/pi-mcp"),
+  });
+  return JSON.parse(JSON.stringify(results));
+}
+
+const expected = JSON.parse(Deno.readTextFileSync(EXPECTED_PATH)) as Record<string, Record<string, unknown>>;
+const ours = await ourResults();
+
+for (const [module, cases] of Object.entries(expected)) {
+  for (const [name, value] of Object.entries(cases)) {
+    Deno.test(`EXT-MODULES ${module}: ${name} behaves as in 1.6.0`, () => {
+      assertEquals(ours[module]?.[name], value);
+    });
+  }
+}
+
+Deno.test("EXT-MODULES pi-ai/models' ModelsError is the same class as pi-ai's", async () => {
+  const ai = await hostModule("@earendil-works/pi-ai");
+  const models = await hostModule("@earendil-works/pi-ai/models");
+  assertEquals(models.ModelsError === ai.ModelsError, true);
+  assertEquals(models.hasApi === ai.hasApi, true);
+});
+
+Deno.test("EXT-MODULES pi-ai's detailed User-Agent names pi's version, the platform, Deno and the architecture", async () => {
+  const ai = await hostModule("@earendil-works/pi-ai");
+  const formatUserAgent = ai.formatUserAgent as (identity?: { version?: string }) => string;
+  const platform = Deno.build.os === "windows" ? "win32" : Deno.build.os;
+  const arch = ({ x86_64: "x64", aarch64: "arm64" } as Record<string, string>)[Deno.build.arch];
+  assertEquals(formatUserAgent(), `pi/1.6.0 (${platform}; deno/${Deno.version.deno}; ${arch})`);
+  assertEquals(formatUserAgent({ version: "2.0.0" }).startsWith("pi/2.0.0 ("), true);
+});
+
+Deno.test("EXT-MODULES reference_values.json equals what the installed 1.6.0 gives", async () => {
+  const ref = findReference();
+  if (!ref) {
+    console.error("!!! reference pi is not installed: reference_values.json is not compared with it");
+    return;
+  }
+  const out = await new Deno.Command(ref.node, {
+    args: [CAPTURE, "--check"],
+    env: { PI_REFERENCE_DIR: join(ref.nodeModules, "..") },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), expected);
+});
