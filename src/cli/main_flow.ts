@@ -342,6 +342,8 @@ async function runMode(
         runtime.setHooks(extensions?.runtimeHooks() ?? {});
         await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
+          newSession: (options) => runtime.newSession(options),
+          shutdown: rpc.shutdown,
           onError: (err) =>
             rpc.output({
               type: "extension_error",

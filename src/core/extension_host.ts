@@ -76,6 +76,19 @@ export interface ExtensionBindings {
   mode?: "tui" | "rpc" | "json" | "print";
   /** Hears handler errors (print/JSON: a stderr line; RPC: an `extension_error` record). */
   onError(error: ExtensionError): void;
+  /**
+   * A command's `ctx.newSession()`: the mode's session runtime replaces the session. Without it the
+   * call rejects (print and JSON mode drive one session here).
+   */
+  newSession?: (options?: NewSessionOptions) => Promise<{ cancelled: boolean }>;
+  /** `ctx.shutdown()`: the mode ends the run once idle (RPC); without it the call does nothing. */
+  shutdown?: () => void;
+}
+
+/** What a command may pass to `ctx.newSession()` (1.6.0's `withSession` callback is not taken yet). */
+export interface NewSessionOptions {
+  parentSession?: string;
+  setup?: (sessionManager: AgentSession["sessionManager"]) => Promise<void>;
 }
 
 /** The `session_start` fields for the next session bound, set when a replacement ends the current one. */
@@ -93,6 +106,8 @@ export class ExtensionHost {
   #ui: ExtensionUIContext = noOpUI();
   #hasUI = false;
   #mode: "tui" | "rpc" | "json" | "print" = "print";
+  #newSession: ExtensionBindings["newSession"];
+  #shutdown: ExtensionBindings["shutdown"];
   #knownTools = new Set<string>();
   #turnIndex = 0;
   #unsubscribeMcp: (() => void) | undefined;
@@ -140,6 +155,7 @@ export class ExtensionHost {
     const ui = () => this.#ui;
     const hasUI = () => this.#hasUI;
     const mode = () => this.#mode;
+    const requestShutdown = () => this.#shutdown;
     return {
       get ui() {
         return ui();
@@ -169,7 +185,7 @@ export class ExtensionHost {
       signal: undefined,
       abort: () => void session().abort(),
       hasPendingMessages: () => session().pendingMessageCount > 0,
-      shutdown: () => {},
+      shutdown: () => requestShutdown()?.(),
       getContextUsage: () => session().getContextUsage(),
       compact: (options?: unknown) => {
         const opts = options as
@@ -184,6 +200,19 @@ export class ExtensionHost {
       isProjectTrusted: () => session().settingsManager.isProjectTrusted(),
       waitForIdle: () => session().settle(),
     };
+  }
+
+  /** A command's `ctx`: the handlers' one plus the session control 1.6.0 gives commands only. */
+  #commandContext(): ExtensionContext {
+    const newSession = this.#newSession;
+    return Object.assign(this.context(), {
+      newSession: (options?: NewSessionOptions) =>
+        newSession
+          ? newSession({ parentSession: options?.parentSession, setup: options?.setup })
+          : Promise.reject(
+            new Error(`ctx.newSession() is not available in ${this.#mode} mode in this build yet`),
+          ),
+    });
   }
 
   /** The extensions' tools as session tools; each run gets the current `ctx`. */
@@ -236,6 +265,8 @@ export class ExtensionHost {
       this.#hasUI = true;
     }
     this.#mode = bindings.mode ?? (bindings.ui ? "rpc" : "print");
+    this.#newSession = bindings.newSession;
+    this.#shutdown = bindings.shutdown;
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
@@ -340,7 +371,7 @@ export class ExtensionHost {
       const command = this.runner.command(name);
       if (command) {
         try {
-          await command.handler(space === -1 ? "" : text.slice(space + 1), this.context());
+          await command.handler(space === -1 ? "" : text.slice(space + 1), this.#commandContext());
         } catch (error) {
           this.runner.emitError({
             extensionPath: `command:${name}`,

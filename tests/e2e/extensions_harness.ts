@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { createAgentEnv, denoDir, machineEnv } from "../support/agent_env.ts";
+import { type AgentEnv, createAgentEnv, denoDir, machineEnv } from "../support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
 import { MAIN_TS, requireReferenceCli, spawnPi } from "../support/spawn_pi.ts";
 import { requireReference } from "../../scripts/reference/locate.ts";
@@ -163,6 +163,8 @@ export interface RpcSession {
   ): Promise<Record<string, unknown>>;
   /** Every record so far. */
   records: Record<string, unknown>[];
+  /** The exit status, once the process ends (also without `close`). */
+  exited: Promise<Deno.CommandStatus>;
   /** Closes stdin and waits for the exit; stderr lines. */
   close(): Promise<{ code: number; stderr: string }>;
   root: string;
@@ -171,14 +173,19 @@ export interface RpcSession {
   requests(): string[][];
 }
 
-/** Starts `pi --mode rpc args…` (ours, or the reference) against a fake provider with `turns`. */
+/**
+ * Starts `pi --mode rpc args…` (ours, or the reference) against a fake provider with `turns`;
+ * `prepare` sets up the environment first (e.g. `pi install` of a package).
+ */
 export async function startRpc(
   args: string[],
   turns: ScriptedTurn[],
   reference = false,
+  prepare?: (env: AgentEnv) => Promise<void>,
 ): Promise<RpcSession> {
   const server = await startFakeProvider(structuredClone(turns));
   const env = await createAgentEnv(server.url);
+  await prepare?.(env);
   const childEnv: Record<string, string> = { ...machineEnv(), ...env.env, PI_OFFLINE: "1" };
   const [cmd, ...prefix] = reference
     ? [requireReference().node, requireReferenceCli()]
@@ -213,6 +220,7 @@ export async function startRpc(
   const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
   return {
     records,
+    exited: child.status,
     root: env.root,
     agentDir: env.agentDir,
     cwd: env.cwd,

@@ -41,7 +41,12 @@ export interface RpcModeOptions {
    */
   onSession?: (
     session: AgentSession,
-    io: { ui: RpcExtensionUI; output: (record: unknown) => void },
+    io: {
+      ui: RpcExtensionUI;
+      output: (record: unknown) => void;
+      /** An extension's `ctx.shutdown()`: input is no longer read; pi ends once idle (exit 0). */
+      shutdown: () => void;
+    },
   ) => Promise<void> | void;
 }
 
@@ -77,10 +82,18 @@ export async function runRpcMode(
   };
   const ui = new RpcExtensionUI(output);
   options.onExtensionUI?.(ui);
+  // As 1.6.0: an extension's shutdown request ends the run once the commands so far are answered.
+  let ending = false;
+  let endInput = () => {};
+  const inputEnded = new Promise<void>((resolve) => endInput = resolve);
+  const shutdownRequest = () => {
+    ending = true;
+    endInput();
+  };
 
   let session = host.session;
   let unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
-  await options.onSession?.(session, { ui, output });
+  await options.onSession?.(session, { ui, output, shutdown: shutdownRequest });
   let binding: Promise<void> | void = undefined;
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -99,7 +112,7 @@ export async function runRpcMode(
       unsubscribe();
       session = host.session;
       unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
-      binding = options.onSession?.(session, { ui, output });
+      binding = options.onSession?.(session, { ui, output, shutdown: shutdownRequest });
     },
     track,
     respond: output,
@@ -132,6 +145,7 @@ export async function runRpcMode(
 
   let queue: Promise<void> = Promise.resolve();
   const onLine = (line: string) => {
+    if (ending) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -163,7 +177,7 @@ export async function runRpcMode(
     ? () => {}
     : installSignalHandlers(host, ui, shutdown, flush);
   try {
-    await readJsonlLines(options.input ?? Deno.stdin, onLine);
+    await Promise.race([readJsonlLines(options.input ?? Deno.stdin, onLine), inputEnded]);
     // Nobody is left to answer dialogs.
     ui.cancelAll();
     await queue;
