@@ -25,7 +25,7 @@ import {
   hasExtensionSources,
   loadExtensionHost,
 } from "../core/extension_host.ts";
-import { isBuiltinEnabled } from "../resources/builtin_extensions.ts";
+import { isBuiltinEnabled, markLlamaEnabled } from "../resources/builtin_extensions.ts";
 import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { red, yellow } from "../util/style.ts";
@@ -130,6 +130,17 @@ export function runtimeFactory(
       resourceLoaderOptions: { ...resourceLoaderOptions, temporaryPackageResources: temporary.resources },
     });
     first ??= services;
+    // llama.cpp (1.6.0's built-in `llama.cpp`): its cached models, when a router is configured.
+    if (
+      llamaMayBeConfigured(services.modelRegistry.authStorage) &&
+      isBuiltinEnabled(
+        "llama.cpp",
+        runExtensionSources(run, options, projectTrusted, services.settingsManager),
+      )
+    ) {
+      const { registerCachedLlamaModels } = await import("../extensions/builtin/llama_cpp/provider.ts");
+      registerCachedLlamaModels(services.modelRegistry, options.agentDir);
+    }
     const diagnostics: CliDiagnostic[] = [
       ...services.diagnostics, // broken auth.json / models.json, named with file and line
       ...settingsDiagnostics(services.settingsManager, "runtime creation"),
@@ -252,6 +263,24 @@ export function runtimeFactory(
         });
       }
     }
+    if (
+      isBuiltinEnabled(
+        "llama.cpp",
+        runExtensionSources(run, options, projectTrusted, services.settingsManager),
+      )
+    ) {
+      markLlamaEnabled(created.session);
+      // The interactive mode asks the router for its models in the background, as 1.6.0's start-up
+      // catalog refresh does; the other modes use the cached ones.
+      if (
+        run.appMode === "interactive" && first === services && !readEnv("PI_OFFLINE") &&
+        llamaMayBeConfigured(services.modelRegistry.authStorage)
+      ) {
+        void import("../extensions/builtin/llama_cpp/provider.ts").then((llama) =>
+          llama.refreshLlamaModelsQuietly(services.modelRegistry, options.agentDir)
+        );
+      }
+    }
     if (created.session.model && (parsed.thinking !== undefined || built.cliThinkingFromModel)) {
       // Re-applied so the level is clamped to the model and recorded in the session.
       created.session.setThinkingLevel(created.session.thinkingLevel);
@@ -324,6 +353,16 @@ function runExtensionSources(
     // Only the user's own settings may grant or withhold an extension's permissions.
     extensionPermissions: settings.getGlobalSettings().extensionPermissions,
   };
+}
+
+/**
+ * Whether a llama.cpp router may be configured (a stored `llama.cpp` credential or `LLAMA_BASE_URL`);
+ * only then does start-up load the built-in llama.cpp extension's code.
+ */
+function llamaMayBeConfigured(
+  store: { has(provider: string): boolean; env?: Readonly<Record<string, string>> },
+) {
+  return store.has("llama.cpp") || Boolean(store.env?.LLAMA_BASE_URL || readEnv("LLAMA_BASE_URL"));
 }
 
 /** {@link runtimeFactory}'s two stages: `create` is the runtime factory RPC mode reuses. */

@@ -1,15 +1,15 @@
 /**
  * pi 1.6.0's built-in extensions (`builtin:<name>`) as this build knows them, and the rule that
  * decides whether one runs. Kept apart from src/extensions so the start-up path can ask whether MCP
- * is on without loading the extension system.
+ * (or llama.cpp) is on without loading the extension system.
  *
  * @module
  */
 
 /** The built-in extensions of pi 1.6.0 this build has. */
-export const AVAILABLE_BUILTINS: readonly string[] = ["mcp", "tool-search", "codemode"];
-/** 1.6.0's other built-in extensions, not in this build yet. */
-export const UNAVAILABLE_BUILTINS: readonly string[] = ["llama.cpp"];
+export const AVAILABLE_BUILTINS: readonly string[] = ["mcp", "tool-search", "codemode", "llama.cpp"];
+/** 1.6.0's other built-in extensions, not in this build yet (none left). */
+export const UNAVAILABLE_BUILTINS: readonly string[] = [];
 /** The prefix of built-in extension paths. */
 export const BUILTIN_PREFIX = "builtin:";
 
@@ -51,4 +51,20 @@ export function isBuiltinEnabled(name: string, options: BuiltinEnableOptions): b
   if (options.noExtensions) return false;
   const project = options.projectTrusted ? overrideFor(options.projectSettingsPaths, path) : undefined;
   return project ?? overrideFor(options.globalSettingsPaths, path) ?? true;
+}
+
+const llamaSessions = new WeakSet<object>();
+
+/**
+ * Records that `builtin:llama.cpp` is on for `session`, so the interactive mode offers `/llama`
+ * (1.6.0 has the command only while the built-in runs). Kept here, not in the extension, so
+ * start-up loads none of its code.
+ */
+export function markLlamaEnabled(session: object): void {
+  llamaSessions.add(session);
+}
+
+/** Whether `builtin:llama.cpp` is on for `session` (see {@link markLlamaEnabled}). */
+export function isLlamaEnabled(session: object): boolean {
+  return llamaSessions.has(session);
 }

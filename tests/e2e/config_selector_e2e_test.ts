@@ -3,8 +3,7 @@
  * in tmux beside pi 1.6.0 at the same size. The same keys toggle an auto-discovered skill, a prompt
  * found by typing, a local package's prompt, the built-in `mcp` extension, then switch to project
  * mode (Tab) and cycle an inherited prompt; Escape closes. Screens (normalised) and the two
- * settings.json files afterwards must be equal. Deliberate difference: 1.6.0 lists a fourth built-in
- * extension, `llama.cpp`, which this build does not have; its row is dropped from 1.6.0's screens.
+ * settings.json files afterwards must be equal (the four built-in extensions, `llama.cpp` included).
  * The list also holds a theme of the agent dir and a prompt folder named in settings.
  * Also: Escape right away writes nothing, and without a terminal the selector is drawn once and
  * `pi config` exits 0 with the settings untouched, as 1.6.0 does.
@@ -93,14 +92,6 @@ const STEPS: ScriptStep[] = [
   },
 ];
 
-/** 1.6.0's screens without its `llama.cpp` built-in row (see the module comment). */
-function withoutLlama(screen: string): string {
-  return screen.split("\n").filter((line) =>
-    !/^\s+(> )?\s*\[.\] llama\.cpp/.test(line) && !/^>?\s+\[.\] llama\.cpp/.test(line)
-  )
-    .join("\n");
-}
-
 async function readSettings(s: InteractiveScenario): Promise<{ global: string; project: string }> {
   const read = async (path: string) => {
     try {
@@ -120,7 +111,7 @@ async function runScript(reference: boolean) {
   try {
     await seed(s);
     const screens = await collectScreens(s, STEPS, TIMEOUTS);
-    return { screens: reference ? screens.map(withoutLlama) : screens, settings: await readSettings(s) };
+    return { screens, settings: await readSettings(s) };
   } finally {
     await s.close();
   }
@@ -205,7 +196,7 @@ async function runProjectScript(reference: boolean) {
   try {
     await seedProject(s);
     const screens = (await collectScreens(s, PROJECT_STEPS, TIMEOUTS)).map(maskTotal);
-    return { screens: reference ? screens.map(withoutLlama) : screens, settings: await readSettings(s) };
+    return { screens, settings: await readSettings(s) };
   } finally {
     await s.close();
   }

@@ -8,6 +8,7 @@
 import type { Container, TUI } from "../../tui/mod.ts";
 import type { AgentSession } from "../../core/agent_session.ts";
 import type { SessionRuntimeHost } from "../../core/runtime_host.ts";
+import type { ExtensionUIContext } from "../../extensions/types.ts";
 import type { ChatView } from "./chat_view.ts";
 import type { DisplayTargets } from "./display_settings.ts";
 import type { Theme } from "./theme.ts";
@@ -31,4 +32,6 @@ export interface CommandHost {
   readonly editor: { setText(text: string): void } & DisplayTargets["editor"];
   /** The footer (its `(auto)` compaction mark). */
   readonly footer: DisplayTargets["footer"];
+  /** `ctx.ui` as extensions get it (built-in extension commands such as `/llama` draw with it). */
+  extensionUIContext?(): ExtensionUIContext;
 }

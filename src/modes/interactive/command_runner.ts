@@ -6,6 +6,9 @@
  * @module
  */
 import { toBase64 } from "../../util/bytes.ts";
+import { readEnv } from "../../util/env.ts";
+import { getAgentDir } from "../../config/paths.ts";
+import { isLlamaEnabled } from "../../resources/builtin_extensions.ts";
 import {
   type AutocompleteItem,
   fuzzyFilter,
@@ -63,6 +66,8 @@ export class SlashCommandRunner {
   tryRun(text: string): boolean {
     const command = parseSlashCommand(text);
     if (!command) return false;
+    // `/llama` belongs to the built-in llama.cpp extension: with it turned off the text is a prompt.
+    if (command.name === "llama" && !isLlamaEnabled(this.app.session)) return false;
     this.run(command.name, command.args);
     return true;
   }
@@ -137,6 +142,19 @@ export class SlashCommandRunner {
         return this.#later(async () => (await import("./logout_command.ts")).showLogoutSelector(app));
       case "mcp":
         return this.#later(async () => (await import("./mcp_manager.ts")).runMcpCommand(app, args));
+      case "llama":
+        return this.#later(async () => {
+          const { runLlamaCommand } = await import("../../extensions/builtin/llama_cpp/command.ts");
+          const ui = app.extensionUIContext?.();
+          if (!ui) return;
+          await runLlamaCommand({
+            mode: "tui",
+            ui,
+            modelRegistry: app.session.modelRegistry,
+            agentDir: getAgentDir(),
+            env: readEnv,
+          });
+        });
       case "thinking":
         return this.#thinking(args);
       case "model":

@@ -298,6 +298,11 @@ export class InteractiveApp implements CommandHost {
     this.themes?.queryTerminalColors(this.ui);
   }
 
+  /** `ctx.ui` as extensions get it, for built-in commands drawn with it (`/llama`). */
+  extensionUIContext(): ExtensionUIContext {
+    return this.#extensionUI.context();
+  }
+
   /** The extensions bound to the current session, if any. */
   extensions(): ExtensionHost | undefined {
     return extensionHostOf(this.session);

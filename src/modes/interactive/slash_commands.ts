@@ -77,12 +77,11 @@ export const IMPLEMENTED_COMMANDS: ReadonlySet<string> = new Set([
   "reload",
   "bug",
   "mcp",
+  "llama",
 ]);
 
 /** What brings each command that is not implemented yet, for its notice. */
-const LATER: Readonly<Record<string, string>> = {
-  llama: "the llama.cpp router",
-};
+const LATER: Readonly<Record<string, string>> = {};
 
 /** The notice for a command not available yet in this build. */
 export function notAvailableNotice(name: string): string {
