@@ -53,6 +53,17 @@ export function hasBuiltinApi(api: Api): boolean {
   return api in builtinLoaders;
 }
 
+/** The APIs with a built-in implementation. */
+export function builtinApis(): Api[] {
+  return Object.keys(builtinLoaders);
+}
+
+/** Loads the built-in implementation of an API (whatever is registered for it). */
+export async function loadBuiltinApiProvider(api: Api): Promise<ApiProvider | undefined> {
+  const load = builtinLoaders[api];
+  return load ? (await load()).provider : undefined;
+}
+
 /** Resolves the implementation of an API, loading a built-in one on first use. */
 export async function loadApiProvider(api: Api): Promise<ApiProvider | undefined> {
   const existing = getApiProvider(api);

@@ -164,3 +164,5 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "./pi_ai_faux_messages.ts";
+export { registerBuiltInApiProviders, resetApiProviders } from "./pi_ai_api_registry.ts";
+export { parseToolCallArguments } from "./pi_ai_tool_arguments.ts";

@@ -1,11 +1,10 @@
 /**
  * `@earendil-works/pi-mcp` for extensions: the helpers of 1.6.0's MCP client library that the
  * built-in MCP extension shares with it (namespaces, summaries, input schemas, tool names, result
- * content and the output limit), and its protocol values (versions, JSON-RPC checks, errors).
- * Our MCP client is built differently (src/extensions/builtin/mcp, on the official SDK), so
- * 1.6.0's `McpClient` and transports are not available in this build, nor its configuration
- * validator, whose result shape differs from ours; the missing names are listed by
- * tests/extensions/module_exports_test.ts.
+ * content and the output limit, configuration checks), and its protocol values (versions,
+ * JSON-RPC checks, errors). Our MCP client is built differently (src/extensions/builtin/mcp, on the
+ * official SDK), so 1.6.0's `McpClient` and transports are not available in this build; the missing
+ * names are listed by tests/extensions/module_exports_test.ts.
  *
  * @module
  */
@@ -34,3 +33,9 @@ export {
   parseJsonRpcMessage,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./pi_mcp_protocol.ts";
+export {
+  isMcpServerOverride,
+  type McpServerConfigOptions,
+  type McpServerConfigResult,
+  validateMcpServerConfig,
+} from "./pi_mcp_config.ts";

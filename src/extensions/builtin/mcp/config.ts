@@ -98,7 +98,8 @@ export function getMcpToolExposure(config: McpServerConfig, toolName: string): M
   return config.exposure ?? "codemode";
 }
 
-function baseFieldsError(entry: Record<string, unknown>): string | undefined {
+/** The error of an entry's shared fields (`enabled`, `description`, `timeout`), 1.6.0's wording. */
+export function baseFieldsError(entry: Record<string, unknown>): string | undefined {
   const { enabled, timeout, description } = entry;
   if (enabled !== undefined && typeof enabled !== "boolean") return "enabled must be a boolean";
   if (description !== undefined && typeof description !== "string") return "description must be a string";
@@ -119,7 +120,8 @@ function httpFieldsError(entry: Record<string, unknown>, url: string): string | 
   return undefined;
 }
 
-function stdioFieldsError(entry: Record<string, unknown>): string | undefined {
+/** The error of a stdio entry's fields (`args`, `env`, `cwd`), 1.6.0's wording. */
+export function stdioFieldsError(entry: Record<string, unknown>): string | undefined {
   const { args, env, cwd } = entry;
   if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) {
     return "args must be an array of strings";
@@ -198,7 +200,7 @@ export function validateMcpServerConfig(name: string, input: unknown): McpServer
 }
 
 /** Whether an entry only overrides a server defined elsewhere: no `command`, `url` or `type`. */
-function isOverride(entry: Record<string, unknown>): boolean {
+export function isOverride(entry: Record<string, unknown>): boolean {
   return entry.command === undefined && entry.url === undefined && entry.type === undefined;
 }
 

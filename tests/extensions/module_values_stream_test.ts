@@ -1,0 +1,84 @@
+/**
+ * The streaming values of pi-ai that extensions get (issue 16, export conformance), end to end
+ * against the fake provider: `anthropicMessagesApi()` streams through our Anthropic provider with
+ * 1.6.0's transcript context (the prompt and tools as system messages), and the built-ins that
+ * `resetApiProviders()` registers stream when first used.
+ *
+ * @module
+ */
+import { getModel } from "../../src/ai/models.ts";
+import type { AssistantMessage, Context, Model } from "../../src/ai/types.ts";
+import { type ModuleNamespace, publishHostImport } from "../../src/extensions/host_modules.ts";
+import { assertEquals } from "../support/assert.ts";
+import { startFakeProvider } from "../support/fake_provider/mod.ts";
+
+interface Streams {
+  streamSimple(model: Model, context: unknown, options?: Record<string, unknown>): {
+    result(): Promise<AssistantMessage>;
+  };
+}
+
+async function piAi(): Promise<ModuleNamespace> {
+  const namespace = await publishHostImport({ name: "@earendil-works/pi-ai", names: "*" });
+  if (!namespace) throw new Error("no pi-ai namespace");
+  return namespace;
+}
+
+function anthropicAt(url: string): Model {
+  return { ...getModel("anthropic", "claude-opus-4-6")!, baseUrl: url };
+}
+
+const TOOL = { name: "read", description: "Read a file", parameters: { type: "object", properties: {} } };
+
+Deno.test("EXT-MODULES anthropicMessagesApi() streams a transcript context: system messages become the prompt and tools", async () => {
+  const ai = await piAi();
+  const server = await startFakeProvider([{
+    content: [{ type: "text", text: "Hi there" }],
+    usage: { input: 3, output: 2 },
+  }]);
+  try {
+    const normalizeContext = ai.normalizeContext as (context: Context) => { messages: unknown[] };
+    const transcript = normalizeContext({
+      systemPrompt: "You are terse.",
+      tools: [TOOL],
+      messages: [{ role: "user", content: "hello", timestamp: 1 }],
+    });
+    const api = (ai.anthropicMessagesApi as () => Streams)();
+    const message = await api.streamSimple(anthropicAt(server.url), transcript, {
+      apiKey: "sk-ant-test",
+      maxRetries: 0,
+    })
+      .result();
+    assertEquals([message.stopReason, message.content], ["stop", [{ type: "text", text: "Hi there" }]]);
+    const body = server.requests[0].body as {
+      system: { text: string }[];
+      tools: { name: string }[];
+      messages: { role: string }[];
+    };
+    assertEquals(body.system.map((block) => block.text).join(""), "You are terse.");
+    assertEquals(body.tools.map((tool) => tool.name), ["read"]);
+    assertEquals(body.messages.map((m) => m.role), ["user"]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("EXT-MODULES after resetApiProviders() the registered built-in loads its provider on first use and streams", async () => {
+  const ai = await piAi();
+  const server = await startFakeProvider([{ content: [{ type: "text", text: "Loaded" }] }]);
+  try {
+    (ai.resetApiProviders as () => void)();
+    const provider = (ai.getApiProvider as (api: string) => Streams | undefined)("anthropic-messages")!;
+    const context: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
+    const message = await provider.streamSimple(anthropicAt(server.url), context, {
+      apiKey: "k",
+      maxRetries: 0,
+    })
+      .result();
+    assertEquals([message.stopReason, message.content], ["stop", [{ type: "text", text: "Loaded" }]]);
+    assertEquals(server.requests.length, 1);
+  } finally {
+    await server.close();
+    (ai.resetApiProviders as () => void)();
+  }
+});
