@@ -17,6 +17,7 @@
  */
 import { basename, dirname, join, resolve } from "../util/path.ts";
 import { type HostImport, hostModuleName } from "./host_modules.ts";
+import { NODE_BUILTINS } from "./node_builtins.ts";
 import { resolvePackageImport } from "./package_import.ts";
 
 /** Bump when the output format changes, so old cache entries are not reused. */
@@ -160,67 +161,6 @@ interface Rewritten {
   locals: string[];
 }
 
-/**
- * Node's built-in modules that may be imported without `node:` (Node 22's `builtinModules`), kept
- * as a list: importing `node:module` would load Deno's Node layer for every run with extensions.
- */
-const NODE_BUILTINS = new Set([
-  "assert",
-  "assert/strict",
-  "async_hooks",
-  "buffer",
-  "child_process",
-  "cluster",
-  "console",
-  "constants",
-  "crypto",
-  "dgram",
-  "diagnostics_channel",
-  "dns",
-  "dns/promises",
-  "domain",
-  "events",
-  "fs",
-  "fs/promises",
-  "http",
-  "http2",
-  "https",
-  "inspector",
-  "inspector/promises",
-  "module",
-  "net",
-  "os",
-  "path",
-  "path/posix",
-  "path/win32",
-  "perf_hooks",
-  "process",
-  "punycode",
-  "querystring",
-  "readline",
-  "readline/promises",
-  "repl",
-  "stream",
-  "stream/consumers",
-  "stream/promises",
-  "stream/web",
-  "string_decoder",
-  "sys",
-  "timers",
-  "timers/promises",
-  "tls",
-  "trace_events",
-  "tty",
-  "url",
-  "util",
-  "util/types",
-  "v8",
-  "vm",
-  "wasi",
-  "worker_threads",
-  "zlib",
-]);
-
 function isRelative(specifier: string): boolean {
   return specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("/");
 }
@@ -250,52 +190,74 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
     import("npm:es-module-lexer@1.7.0"),
   ]);
   await lexer.init;
-  const files: string[] = [entryPath];
-  const sources = new Map<string, string>();
-  const hostImports = new Map<string, HostImport>();
+  /**
+   * npm dependencies (by entry file) that import something that cannot be built with them (a CommonJS
+   * package): their bare name is left to Deno, as for any dependency before this build took them.
+   */
+  const refused = new Set<string>();
+  let files: string[];
+  let sources: Map<string, string>;
+  let hostImports: Map<string, HostImport>;
   /** Per file: the transpiled code and the spans to replace (start, end, kind, value). */
-  const pieces = new Map<string, { code: string; edits: SpecifierEdit[] }>();
-  const stamps: FileStamp[] = [];
-  /** Files of npm dependencies: already JavaScript, so not transpiled. */
-  const dependencies = new Set<string>();
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i];
-    // Stamped before reading: a write in between makes the next start hash again.
-    stamps.push(await stampOf(file).catch(() => ""));
-    const source = await readSource(file);
-    sources.set(file, source);
-    let code = source;
-    if (!dependencies.has(file)) {
-      try {
-        code = transform(source, {
-          transforms: file.endsWith(".tsx") ? ["typescript", "jsx"] : ["typescript"],
-          disableESTransforms: true,
-          filePath: file,
-        }).code;
-      } catch (error) {
-        throw new ExtensionBuildError(parseErrorMessage(file, error));
+  let pieces: Map<string, { code: string; edits: SpecifierEdit[] }>;
+  let stamps: FileStamp[];
+  collect: for (;;) {
+    files = [entryPath];
+    sources = new Map();
+    hostImports = new Map();
+    pieces = new Map();
+    stamps = [];
+    /** Files of npm dependencies (already JavaScript, so not transpiled) → the dependency they belong to. */
+    const dependencies = new Map<string, string>();
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i];
+      // Stamped before reading: a write in between makes the next start hash again.
+      stamps.push(await stampOf(file).catch(() => ""));
+      const source = await readSource(file);
+      sources.set(file, source);
+      let code = source;
+      if (!dependencies.has(file)) {
+        try {
+          code = transform(source, {
+            transforms: file.endsWith(".tsx") ? ["typescript", "jsx"] : ["typescript"],
+            disableESTransforms: true,
+            filePath: file,
+          }).code;
+        } catch (error) {
+          throw new ExtensionBuildError(parseErrorMessage(file, error));
+        }
       }
+      let imports;
+      try {
+        [imports] = lexer.parse(code, file);
+      } catch (error) {
+        throw new ExtensionBuildError(`${file}: ${(error as Error).message}`);
+      }
+      const edits: SpecifierEdit[] = [];
+      for (const entry of imports) {
+        const specifier = entry.n;
+        if (specifier === undefined) continue; // a computed dynamic import: left as written
+        const clause = entry.d === -1 ? code.slice(entry.ss, entry.s) : undefined;
+        const edit = classify(file, specifier, clause, hostImports, refused);
+        const root = dependencies.get(file);
+        if (!edit) {
+          if (root !== undefined && clause !== undefined && !/^[a-z]+:/i.test(specifier)) {
+            refused.add(root);
+            continue collect;
+          }
+          continue;
+        }
+        if (edit.kind === "local" && !files.includes(edit.path)) files.push(edit.path);
+        // A dependency's own files (`./ast.js` in minimatch) belong to it too.
+        if (edit.kind === "local" && (edit.dependency || root !== undefined)) {
+          dependencies.set(edit.path, root ?? edit.path);
+        }
+        // A dynamic import's span includes the quotes; a static one's does not.
+        edits.push({ s: entry.s, e: entry.e, to: edit, dynamic: entry.d > -1 });
+      }
+      pieces.set(file, { code, edits });
     }
-    let imports;
-    try {
-      [imports] = lexer.parse(code, file);
-    } catch (error) {
-      throw new ExtensionBuildError(`${file}: ${(error as Error).message}`);
-    }
-    const edits: SpecifierEdit[] = [];
-    for (const entry of imports) {
-      const specifier = entry.n;
-      if (specifier === undefined) continue; // a computed dynamic import: left as written
-      const clause = entry.d === -1 ? code.slice(entry.ss, entry.s) : undefined;
-      const edit = classify(file, specifier, clause, hostImports);
-      if (!edit) continue;
-      if (edit.kind === "local" && !files.includes(edit.path)) files.push(edit.path);
-      // A dependency's own files (`./ast.js` in minimatch) are dependency files too.
-      if (edit.kind === "local" && (edit.dependency || dependencies.has(file))) dependencies.add(edit.path);
-      // A dynamic import's span includes the quotes; a static one's does not.
-      edits.push({ s: entry.s, e: entry.e, to: edit, dynamic: entry.d > -1 });
-    }
-    pieces.set(file, { code, edits });
+    break;
   }
   const hash = await graphHash(files, sources);
   const outDir = join(cacheDir, hash);
@@ -360,6 +322,7 @@ function classify(
   specifier: string,
   clause: string | undefined,
   hostImports: Map<string, HostImport>,
+  refused: ReadonlySet<string>,
 ): Edit | undefined {
   const host = hostModuleName(specifier);
   if (host) {
@@ -374,7 +337,7 @@ function classify(
   if (isRelative(specifier)) return { kind: "local", path: resolveLocal(file, specifier) };
   // An extension's own npm dependency, when it is an installed ES module: built with its files.
   const dependency = /^[a-z]+:/i.test(specifier) ? undefined : resolvePackageImport(file, specifier);
-  if (dependency) return { kind: "local", path: dependency, dependency: true };
+  if (dependency && !refused.has(dependency)) return { kind: "local", path: dependency, dependency: true };
   // Other bare names (CommonJS dependencies) and URLs are left to Deno.
   return undefined;
 }

@@ -86,3 +86,21 @@ Deno.test("EXT-BUILD an extension importing an installed ES module package (and 
     assertEquals(module.value, "a|b!");
   });
 });
+
+Deno.test("EXT-BUILD an ES module dependency that imports a CommonJS package is left to Deno, as before", async () => {
+  await withDir(async (dir) => {
+    await write(dir, {
+      "npm/node_modules/wraps-cjs/package.json": manifest({ type: "module", exports: "./index.js" }),
+      "npm/node_modules/wraps-cjs/index.js": `export { x } from "./inner.js";\n`,
+      "npm/node_modules/wraps-cjs/inner.js": `import cjs from "old-cjs";\nexport const x = cjs;\n`,
+      "npm/node_modules/old-cjs/package.json": manifest({ main: "index.js" }),
+      "npm/node_modules/old-cjs/index.js": "module.exports = 1;\n",
+      "npm/node_modules/ext/index.ts": `import { x } from "wraps-cjs";\nexport const value = x;\n`,
+    });
+    const entry = join(dir, "npm/node_modules/ext/index.ts");
+    const built = await buildExtension(entry, join(dir, "cache"));
+    const code = await Deno.readTextFile(new URL(built.entryUrl));
+    assertEquals(code.includes(`from "wraps-cjs"`), true, code);
+    assertEquals([...built.sources.values()], [entry]);
+  });
+});
