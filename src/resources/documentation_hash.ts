@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "6d4e866e3291";
+export const DOCUMENTATION_HASH = "b8bac14cc7fb";

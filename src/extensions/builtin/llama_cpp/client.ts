@@ -122,11 +122,22 @@ function downloadProgress(data: unknown): LlamaProgress | undefined {
   };
 }
 
-/** The network-level reason a fetch failed (Deno puts it in the message, Node in `cause`). */
-function connectionDetail(error: unknown): string {
+/**
+ * The network-level reason a fetch of `url` failed, in Node's words where pi 1.6.0 shows them
+ * (`connect ECONNREFUSED 127.0.0.1:9931`); Deno puts the reason in the message, Node in `cause`.
+ */
+function connectionDetail(error: unknown, url: string): string {
   const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof Error && cause.message) return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  const message = cause instanceof Error && cause.message
+    ? cause.message
+    : error instanceof Error
+    ? error.message
+    : String(error);
+  if (/connection refused/i.test(message)) {
+    const { hostname, port, protocol } = new URL(url);
+    return `connect ECONNREFUSED ${hostname}:${port || (protocol === "https:" ? "443" : "80")}`;
+  }
+  return message;
 }
 
 /** Talks to one llama.cpp router. */
@@ -145,7 +156,8 @@ export class LlamaClient {
       return await fetch(`${this.serverUrl}${path}`, init);
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new Error(`Could not reach llama.cpp server at ${this.serverUrl}: ${connectionDetail(error)}`, {
+      const detail = connectionDetail(error, this.serverUrl);
+      throw new Error(`Could not reach llama.cpp server at ${this.serverUrl}: ${detail}`, {
         cause: error,
       });
     }

@@ -44,12 +44,14 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Connection failures read as one sentence in the Retry dialog; other errors as they are. */
+/**
+ * Failures 1.6.0 words as "Could not connect to the server." (a timeout, a network error); an
+ * unreachable router keeps its own message, which names the server and the cause.
+ */
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const text = `${error.name} ${error.message}`.toLowerCase();
-  return text.includes("could not reach") || text.includes("fetch failed") || text.includes("timeout") ||
-    text.includes("network");
+  return text.includes("fetch failed") || text.includes("timeout") || text.includes("network");
 }
 
 function compactContext(tokens: number): string {

@@ -1,0 +1,182 @@
+/**
+ * The built-in llama.cpp extension in the interactive mode (tmux), against the fake llama.cpp
+ * router: start-up refreshes the provider's models from the router in the background and caches
+ * them in models-store.json exactly as pi 1.6.0 does (both run the same way, the files compared);
+ * `/llama` lists the router's models, loads one after asking about the loaded ones, and the loaded
+ * model can be chosen with `/model` and answers a prompt.
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "../../../support/assert.ts";
+import { createAgentEnv } from "../../../support/agent_env.ts";
+import { startFakeLlamaServer } from "../../../support/fake_llama_server.ts";
+import { shellQuote } from "../../../support/interactive_scenario.ts";
+import { MAIN_TS, requireReferenceCli } from "../../../support/spawn_pi.ts";
+import { requireReference } from "../../../../scripts/reference/locate.ts";
+import { TmuxPane } from "../../../support/tmux_pane.ts";
+
+const STEP = 30_000;
+
+const MODELS = [
+  { id: "qwen3-0.6b", status: "loaded", nCtx: 32768, chatTemplate: "{% if enable_thinking %}…{% endif %}" },
+  { id: "gemma-3-4b", status: "loaded", args: ["--ctx-size", "16384"] },
+  { id: "phi-4-mini", status: "unloaded" },
+  { id: "preset-model", status: "unloaded", source: "preset" },
+];
+
+/** Starts pi (ours or 1.6.0) in a pane with the router configured; returns the pane and its folders. */
+async function startWithRouter(reference: boolean, serverUrl: string) {
+  const agent = await createAgentEnv(serverUrl, { tempBase: "/tmp" });
+  const env: Record<string, string> = { ...agent.env, LLAMA_BASE_URL: serverUrl };
+  delete env.NO_COLOR;
+  const pane = await TmuxPane.start({ env, cwd: agent.cwd, width: 110, height: 34 });
+  const ref = reference ? requireReference() : undefined;
+  const command = ref
+    ? `${shellQuote(ref.node)} ${shellQuote(ref.cli)}`
+    : `${shellQuote(Deno.execPath())} run --quiet --allow-all --no-prompt ${shellQuote(MAIN_TS)}`;
+  await pane.command(`clear; ${command}`);
+  return { agent, pane };
+}
+
+/** The `llama.cpp` entry of models-store.json once written, with the time and the URL masked. */
+async function storedCatalog(agentDir: string, serverUrl: string): Promise<unknown> {
+  const path = join(agentDir, "models-store.json");
+  let text = "";
+  const deadline = Date.now() + STEP;
+  while (!text.includes('"llama.cpp"')) {
+    if (Date.now() > deadline) throw new Error(`no cached llama.cpp catalog in ${path}: ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    text = await Deno.readTextFile(path).catch(() => "");
+  }
+  const entry = JSON.parse(text.replaceAll(serverUrl, "<router>"))["llama.cpp"];
+  return { ...entry, checkedAt: typeof entry.checkedAt };
+}
+
+Deno.test("LLAMA-CPP-07 interactive start-up caches the router's models in models-store.json as pi 1.6.0 does", async () => {
+  requireReferenceCli();
+  const catalogs: unknown[] = [];
+  for (const reference of [false, true]) {
+    const server = await startFakeLlamaServer({ models: MODELS, autoload: true });
+    const { agent, pane } = await startWithRouter(reference, server.url);
+    try {
+      catalogs.push(await storedCatalog(agent.agentDir, server.url));
+      // Only the catalog, the router's autoload and the loaded models' templates were asked for.
+      assertEquals(
+        server.requests.map((request) => request.url).sort(),
+        [
+          "/models",
+          "/props",
+          "/props?model=gemma-3-4b&autoload=false",
+          "/props?model=qwen3-0.6b&autoload=false",
+        ],
+      );
+    } finally {
+      await pane.close();
+      await agent.cleanup();
+      await server.close();
+    }
+  }
+  assertEquals(catalogs[0], catalogs[1]);
+  const models = (catalogs[0] as { models: { id: string; type?: string; reasoning?: boolean }[] }).models;
+  // Loaded models and (with router autoload) the unloaded preset; qwen's template thinks.
+  assertEquals(
+    models.map((model) => `${model.type ?? "chat"} ${model.id} ${model.reasoning ?? ""}`.trimEnd()),
+    [
+      "chat qwen3-0.6b true",
+      "chat gemma-3-4b false",
+      "chat preset-model false",
+      "classifier qwen3-0.6b",
+      "classifier gemma-3-4b",
+      "classifier preset-model",
+    ],
+  );
+});
+
+Deno.test("LLAMA-CPP-08 /llama lists the router's models, loads one (asking about the loaded ones); /model then picks it and it answers", async () => {
+  const server = await startFakeLlamaServer({
+    models: MODELS.slice(0, 3),
+    turns: [{ content: [{ type: "text", text: "Hello from llama" }] }],
+  });
+  const { agent, pane } = await startWithRouter(false, server.url);
+  try {
+    await storedCatalog(agent.agentDir, server.url);
+    await pane.command("/llama");
+    let screen = await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
+    const list = screen.split("\n").slice(
+      screen.split("\n").findIndex((l) => l.includes("llama.cpp models")),
+    );
+    assertEquals(list.slice(0, 7), [
+      " llama.cpp models",
+      ` ${server.url}`,
+      "",
+      " → gemma-3-4b                            loaded · 16k context",
+      "   qwen3-0.6b                            loaded · 33k context",
+      "   phi-4-mini",
+      "   Download model…                       Hugging Face owner/repository[:quant]",
+    ]);
+    await pane.keys("Down", "Down", "Enter");
+    screen = await pane.waitFor((t) => t.includes("2 models are loaded"), STEP, "the loaded-models question");
+    assert(screen.includes("Keep loaded and load"), screen);
+    await pane.keys("Down", "Enter");
+    screen = await pane.waitFor((t) => /phi-4-mini\s+loaded/.test(t), STEP, "phi loaded in the list");
+    assert(screen.includes(" Loaded phi-4-mini"), screen);
+    assertEquals(
+      server.requests.filter((r) => r.method === "POST").map((r) => `${r.url} ${JSON.stringify(r.body)}`),
+      ['/models/load {"model":"phi-4-mini"}'],
+    );
+    await pane.keys("Escape");
+    await pane.waitFor((t) => !t.includes("Download model…"), STEP, "the list closed");
+    // The model argument completes from the provider's models: the first Enter takes the completion.
+    await pane.type("/model llama.cpp/phi-4-mini");
+    await pane.waitFor((t) => /→ phi-4-mini\s+llama\.cpp/.test(t), STEP, "the model completion");
+    await pane.keys("Enter");
+    await pane.waitFor((t) => !/→ phi-4-mini\s+llama\.cpp/.test(t), STEP, "the completion taken");
+    await pane.keys("Enter");
+    await pane.waitFor((t) => t.includes("Model: phi-4-mini"), STEP, "the model change");
+    await pane.command("hi");
+    await pane.waitFor((t) => t.includes("Hello from llama"), STEP, "the answer");
+    const chat = server.requests.filter((r) => r.url === "/v1/chat/completions");
+    assertEquals(chat.map((r) => (r.body as { model: string }).model), ["phi-4-mini"]);
+  } finally {
+    await pane.close();
+    await agent.cleanup();
+    await server.close();
+  }
+});
+
+Deno.test("LLAMA-CPP-09 a router that is down: start-up says nothing; /llama offers Retry and Close with 1.6.0's message", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closed = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  listener.close();
+  const { agent, pane } = await startWithRouter(false, closed);
+  try {
+    await pane.waitFor((t) => t.includes("escape interrupt"), STEP, "the start-up screen");
+    // The background refresh fails quietly; give it time to fail.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert(!/llama|Could not/i.test(await pane.screen()), await pane.screen());
+    await pane.type("/llama");
+    await pane.waitFor((t) => /→ llama\s/.test(t), STEP, "the command completion");
+    await pane.keys("Enter");
+    await pane.waitFor((t) => !/→ llama\s/.test(t), STEP, "the completion taken");
+    await pane.keys("Enter");
+    const screen = await pane.waitFor((t) => t.includes("Close"), STEP, "the Retry/Close dialog");
+    const lines = screen.split("\n");
+    const from = lines.findIndex((line) => line === " llama.cpp unavailable");
+    assert(from >= 0, screen);
+    assertEquals(lines.slice(from, from + 7), [
+      " llama.cpp unavailable",
+      ` ${closed}`,
+      "",
+      ` Could not reach llama.cpp server at ${closed}: connect ECONNREFUSED ${
+        closed.slice("http://".length)
+      }`,
+      "",
+      " → Retry",
+      "   Close",
+    ]);
+    await pane.keys("Down", "Enter");
+    await pane.waitFor((t) => !t.includes("llama.cpp unavailable"), STEP, "the dialog closed");
+  } finally {
+    await pane.close();
+    await agent.cleanup();
+  }
+});
