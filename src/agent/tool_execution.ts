@@ -14,7 +14,8 @@ export interface ToolBatchResult {
   terminate: boolean;
 }
 
-interface Finalized {
+/** The outcome of one tool call (1.6.0's `AgentToolCallOutcome`). */
+export interface Finalized {
   toolCall: ToolCall;
   result: AgentToolResult;
   isError: boolean;
@@ -99,15 +100,49 @@ export async function executeToolCalls(
   return { messages, terminate: finalized.length > 0 && finalized.every((f) => f.result.terminate === true) };
 }
 
+/** The hooks of {@link AgentLoopConfig} that a tool call runs through. */
+export type ToolCallHooks = Pick<AgentLoopConfig, "beforeToolCall" | "afterToolCall">;
+
+/** Options of {@link runToolCall}. */
+export interface RunToolCallOptions extends ToolCallHooks {
+  /** The tools the call resolves against. */
+  tools: readonly AgentTool[];
+  /** The message that issued the call, for the hooks. */
+  assistantMessage: AssistantMessage;
+  /** The agent context, for the hooks. */
+  context: AgentContext;
+  /** Aborts the call. */
+  signal?: AbortSignal;
+  /** Receives the tool's partial results. */
+  onUpdate?: (partialResult: AgentToolResult) => Promise<void> | void;
+}
+
+/**
+ * Runs one tool call through the steps of a model-issued call (argument preparation, validation,
+ * `beforeToolCall`, execution, `afterToolCall`) without events or messages (pi-agent-core 1.6.0's
+ * `runToolCall`, for tools that call other tools). Failures come back as `isError: true`.
+ */
+export async function runToolCall(toolCall: ToolCall, options: RunToolCallOptions): Promise<Finalized> {
+  const { assistantMessage, context, signal } = options;
+  const prepared = await prepare(context, assistantMessage, toolCall, options, signal, options.tools);
+  if (prepared.kind === "immediate") return { toolCall, result: prepared.result, isError: prepared.isError };
+  const onUpdate = options.onUpdate ?? (() => {});
+  const executed = await run(prepared, (event) => {
+    if (event.type === "tool_execution_update") return onUpdate(event.partialResult);
+  }, signal);
+  return await finalize(context, assistantMessage, prepared, executed, options, signal);
+}
+
 async function prepare(
   context: AgentContext,
   assistantMessage: AssistantMessage,
   toolCall: ToolCall,
-  config: AgentLoopConfig,
+  config: ToolCallHooks,
   signal?: AbortSignal,
+  tools: readonly AgentTool[] | undefined = context.tools,
 ): Promise<Prepared> {
   if (signal?.aborted) return { kind: "immediate", result: errorResult(ABORTED), isError: true };
-  const tool = context.tools?.find((t) => t.name === toolCall.name);
+  const tool = tools?.find((t) => t.name === toolCall.name);
   if (!tool) {
     return { kind: "immediate", result: errorResult(`Tool ${toolCall.name} not found`), isError: true };
   }
@@ -178,7 +213,7 @@ async function finalize(
   assistantMessage: AssistantMessage,
   prepared: Extract<Prepared, { kind: "prepared" }>,
   executed: { result: AgentToolResult; isError: boolean; durationMs: number },
-  config: AgentLoopConfig,
+  config: ToolCallHooks,
   signal?: AbortSignal,
 ): Promise<Finalized> {
   let { result, isError } = executed;

@@ -1,8 +1,9 @@
 /**
  * The streaming values of pi-ai that extensions get (issue 16, export conformance), end to end
  * against the fake provider: `anthropicMessagesApi()` streams through our Anthropic provider with
- * 1.6.0's transcript context (the prompt and tools as system messages), and the built-ins that
- * `resetApiProviders()` registers stream when first used.
+ * 1.6.0's transcript context (the prompt and tools as system messages), the built-ins that
+ * `resetApiProviders()` registers stream when first used, and pi-coding-agent's `generateSummary`
+ * returns the model's summary text.
  *
  * @module
  */
@@ -80,5 +81,27 @@ Deno.test("EXT-MODULES after resetApiProviders() the registered built-in loads i
   } finally {
     await server.close();
     (ai.resetApiProviders as () => void)();
+  }
+});
+
+Deno.test("EXT-MODULES pi-coding-agent's generateSummary returns the summary text of generateSummaryWithUsage", async () => {
+  const coding = await publishHostImport({ name: "@earendil-works/pi-coding-agent", names: "*" });
+  const generateSummary = coding!.generateSummary as (
+    messages: unknown[],
+    model: Model,
+    reserveTokens: number | undefined,
+    apiKey: string,
+  ) => Promise<string>;
+  const server = await startFakeProvider([{ content: [{ type: "text", text: "## Goal\nSay hi." }] }]);
+  try {
+    const summary = await generateSummary(
+      [{ role: "user", content: "hi", timestamp: 1 }],
+      anthropicAt(server.url),
+      undefined,
+      "sk-ant-test",
+    );
+    assertEquals([summary, server.requests.length], ["## Goal\nSay hi.", 1]);
+  } finally {
+    await server.close();
   }
 });

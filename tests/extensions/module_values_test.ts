@@ -1,7 +1,8 @@
 /**
- * Behaviour of the pi-ai and pi-mcp values extensions import (issue 16, export conformance): the
+ * Behaviour of the values extensions import from pi's modules (issue 16, export conformance): the
  * cases of tests/fixtures/extensions/module_exports/value_cases.mjs run against what an extension
- * gets from `@earendil-works/pi-ai`, `/models` and `@earendil-works/pi-mcp` here must give the
+ * gets from `@earendil-works/pi-ai`, `/models`, `@earendil-works/pi-mcp`,
+ * `@earendil-works/pi-agent-core` and `@earendil-works/pi-coding-agent` here must give the
  * results 1.6.0 gives under Node (reference_values.json, captured by capture_reference_values.mjs
  * in that folder; when the reference is installed the test re-captures and compares).
  *
@@ -12,12 +13,18 @@ import { fileURLToPath } from "node:url";
 import { findReference } from "../../scripts/reference/locate.ts";
 import { type ModuleNamespace, publishHostImport } from "../../src/extensions/host_modules.ts";
 import { assertEquals } from "../support/assert.ts";
+import { registerModeExtensionExports } from "../../src/modes/extension_exports_setup.ts";
+
+// As the CLI does before loading extensions: the interactive mode's exports (formatReadLineRange …).
+registerModeExtensionExports();
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/extensions/module_exports/", import.meta.url));
 const EXPECTED_PATH = join(FIXTURES, "reference_values.json");
 const CAPTURE = join(FIXTURES, "capture_reference_values.mjs");
 
-type Cases = (modules: Record<"ai" | "models" | "mcp", ModuleNamespace>) => Promise<Record<string, unknown>>;
+type Cases = (
+  modules: Record<"ai" | "models" | "mcp" | "agent" | "coding", ModuleNamespace>,
+) => Promise<Record<string, unknown>>;
 
 /** What an extension's `import * as m from name` gets. */
 async function hostModule(name: string): Promise<ModuleNamespace> {
@@ -32,6 +39,8 @@ async function ourResults(): Promise<Record<string, Record<string, unknown>>> {
     ai: await hostModule("@earendil-works/pi-ai"),
     models: await hostModule("@earendil-works/pi-ai/models"),
     mcp: await hostModule("@earendil-works/pi-mcp"),
+    agent: await hostModule("@earendil-works/pi-agent-core"),
+    coding: await hostModule("@earendil-works/pi-coding-agent"),
   });
   return JSON.parse(JSON.stringify(results));
 }

@@ -4,3 +4,4 @@
  * @module
  */
 export * from "../../agent/mod.ts";
+export { runToolCall } from "../../agent/tool_execution.ts";

@@ -44,3 +44,15 @@ export { CredentialSynchronizationError } from "../../config/model_runtime.ts";
 export { parseFrontmatter, stripFrontmatter } from "../../resources/frontmatter.ts";
 export { VERSION } from "../../version.ts";
 export { defineTool, isToolCallEventType } from "../api_helpers.ts";
+export {
+  isBashToolResult,
+  isEditToolResult,
+  isFindToolResult,
+  isGrepToolResult,
+  isLsToolResult,
+  isPowerShellToolResult,
+  isReadToolResult,
+  isWriteToolResult,
+} from "./coding_agent_guards.ts";
+export { createEventBus, generateSummary, parseSkillBlock } from "./coding_agent_helpers.ts";
+export { generateUnifiedPatch } from "./coding_agent_patch.ts";

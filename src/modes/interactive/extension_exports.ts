@@ -13,6 +13,7 @@ export { CustomEditor } from "./custom_editor.ts";
 export { DynamicBorder } from "./dynamic_border.ts";
 export { BorderedLoader } from "./bordered_loader.ts";
 export { keyHint, keyText, rawKeyHint } from "./key_hints.ts";
+export { readLineRange as formatReadLineRange } from "./tool_renderers.ts";
 export {
   ExtensionEditorComponent,
   ExtensionInputComponent,
