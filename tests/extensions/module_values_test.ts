@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { findReference } from "../../scripts/reference/locate.ts";
 import { type ModuleNamespace, publishHostImport } from "../../src/extensions/host_modules.ts";
 import { assertEquals } from "../support/assert.ts";
+import { toBase64 } from "../../src/util/bytes.ts";
 import { registerModeExtensionExports } from "../../src/modes/extension_exports_setup.ts";
 
 // As the CLI does before loading extensions: the interactive mode's exports (formatReadLineRange …).
@@ -86,4 +87,55 @@ Deno.test("EXT-MODULES reference_values.json equals what the installed 1.6.0 giv
   }).output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), expected);
+});
+
+Deno.test("EXT-MODULES pi-coding-agent's getReadmePath/getDocsPath/getExamplesPath/getPackageDir name the documentation the system prompt names", async () => {
+  const coding = await hostModule("@earendil-works/pi-coding-agent");
+  const call = (name: string) => (coding[name] as () => string)();
+  const { getDocumentationPaths } = await import("../../src/resources/documentation.ts");
+  const paths = getDocumentationPaths();
+  const root = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
+  assertEquals(
+    [call("getReadmePath"), call("getDocsPath"), call("getExamplesPath"), call("getPackageDir")],
+    [paths.readme, paths.docs, paths.examples, root],
+  );
+  // From this checkout they are its own files.
+  assertEquals([paths.readme, paths.docs], [join(root, "README.md"), join(root, "docs")]);
+  assertEquals(
+    Deno.statSync(call("getReadmePath")).isFile && Deno.statSync(call("getDocsPath")).isDirectory,
+    true,
+  );
+});
+
+Deno.test("EXT-MODULES pi-coding-agent's convertToPng gives 1.6.0's PNG bytes (upright), passes a PNG through, null for bad data", async () => {
+  const coding = await hostModule("@earendil-works/pi-coding-agent");
+  const convertToPng = coding.convertToPng as (
+    data: string,
+    mimeType: string,
+  ) => Promise<{ data: string; mimeType: string } | null>;
+  const files = fileURLToPath(new URL("../fixtures/tools/read/files/", import.meta.url));
+  const sha = async (text: string) =>
+    [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
+      .map((byte) => byte.toString(16).padStart(2, "0")).join("").slice(0, 16);
+  const results: Record<string, string | null> = {};
+  for (
+    const [name, mimeType] of [["image.bmp", "image/bmp"], ["rotated_small.jpg", "image/jpeg"], [
+      "image.jpg",
+      "image/jpeg",
+    ]]
+  ) {
+    const converted = await convertToPng(toBase64(Deno.readFileSync(join(files, name))), mimeType);
+    results[name] = converted ? `${await sha(converted.data)} ${converted.mimeType}` : null;
+  }
+  // SHA-256 (first 16 hex digits) of the base64 PNG 1.6.0's convertToPng returns for the same files.
+  assertEquals(results, {
+    "image.bmp": "9bfbc15f6d0ddbea image/png",
+    "rotated_small.jpg": "afab78b515ba6df0 image/png",
+    "image.jpg": "c6010a9a38ed178f image/png",
+  });
+  assertEquals(await convertToPng("iVBORw0KGgo=", "image/png"), {
+    data: "iVBORw0KGgo=",
+    mimeType: "image/png",
+  });
+  assertEquals(await convertToPng("AAAA", "image/jpeg"), null);
 });

@@ -56,3 +56,6 @@ export {
 } from "./coding_agent_guards.ts";
 export { createEventBus, generateSummary, parseSkillBlock } from "./coding_agent_helpers.ts";
 export { generateUnifiedPatch } from "./coding_agent_patch.ts";
+export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./coding_agent_paths.ts";
+export { getLanguageFromPath } from "./coding_agent_language.ts";
+export { convertToPng } from "./coding_agent_image.ts";
