@@ -319,11 +319,16 @@ export class ModelRuntime {
     providerId: string,
     type: "oauth" | "api_key",
     interaction: AuthInteraction,
-    options?: OAuthLoginOptions,
+    options?: OAuthLoginOptions & {
+      /** The provider's own API-key flow (llama.cpp asks for its router's URL too). */
+      credential?: (interaction: AuthInteraction) => Promise<AuthCredential>;
+    },
   ): Promise<AuthCredential> {
     const { loginCredential } = await import("./oauth/auth_interaction.ts");
     const name = `${this.modelRegistry.getProviderDisplayName(providerId)} API key`;
-    const credential = await loginCredential(providerId, type, interaction, name, options);
+    const credential = options?.credential
+      ? await options.credential(interaction)
+      : await loginCredential(providerId, type, interaction, name, options);
     await this.#change(providerId, "login", undefined, true, () => this.#auth.set(providerId, credential));
     return credential;
   }

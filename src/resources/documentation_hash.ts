@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "b8bac14cc7fb";
+export const DOCUMENTATION_HASH = "7d37f38b9cec";

@@ -14,7 +14,8 @@ import type { Model } from "../../ai/types.ts";
 import type { AuthEvent, AuthPrompt } from "../../config/oauth/auth_interaction.ts";
 import { CredentialSynchronizationError } from "../../config/model_runtime.ts";
 import { defaultModelPerProvider } from "../../config/model_resolver.ts";
-import { getAuthPath } from "../../config/paths.ts";
+import { getAgentDir, getAuthPath } from "../../config/paths.ts";
+import { readEnv } from "../../util/env.ts";
 import type { CommandHost } from "./command_host.ts";
 import { ExtensionSelector } from "./extension_dialogs.ts";
 import { loginOptions } from "./login_options.ts";
@@ -128,9 +129,14 @@ async function startLogin(app: CommandHost, option: LoginOption, onBack?: () => 
     notify: (event: AuthEvent) => show(dialog, event),
   };
   const isKey = option.authType === "api_key";
+  // llama.cpp's own flow asks for the router's URL as well (its built-in extension).
+  const llama = option.id === "llama.cpp"
+    ? await import("../../extensions/builtin/llama_cpp/login.ts")
+    : undefined;
   try {
     await runtime.login(option.id, option.authType, interaction, {
       getDeviceId: () => app.session.settingsManager.getOrCreateDeviceId(),
+      ...(llama ? { credential: (asked) => llama.llamaLoginCredential(asked, readEnv) } : {}),
     });
     close();
     await finishLogin(app, option, previousModel);
@@ -228,10 +234,15 @@ async function finishLogin(
   const saved = `Credentials saved to ${getAuthPath()}`;
   let selected: Model | undefined;
   let problem: string | undefined;
+  const llama = option.id === "llama.cpp"
+    ? await import("../../extensions/builtin/llama_cpp/login.ts")
+    : undefined;
   if (!previousModel) {
     const models = app.session.modelRuntime.getAvailableSnapshot().filter((m) => m.provider === option.id);
     const defaultId = defaultModelPerProvider[option.id];
-    if (!defaultId) {
+    if (llama) {
+      problem = llama.llamaPostLoginGuidance(action, models.length);
+    } else if (!defaultId) {
       problem =
         `${action}, but no default model is configured for provider "${option.id}". Use /model to select a model.`;
     } else if (models.length === 0) {
@@ -259,7 +270,15 @@ async function finishLogin(
     selected ? `${action}. Selected ${selected.id}. ${saved}` : `${action}. ${saved}`,
   );
   if (problem) app.chat.addNotice("error", problem);
-  // In the background, as 1.6.0: the provider's newest catalog reaches /model.
+  // In the background, as 1.6.0: the provider's newest catalog reaches /model (llama.cpp's from its router).
+  if (llama) {
+    if (readEnv("PI_OFFLINE") !== undefined) return;
+    void import("../../extensions/builtin/llama_cpp/provider.ts").then(async (provider) => {
+      await provider.refreshLlamaModelsQuietly(app.session.modelRegistry, getAgentDir());
+      app.requestRender();
+    });
+    return;
+  }
   void import("./login_catalog_refresh.ts").then(({ refreshCatalogAfterLogin }) =>
     refreshCatalogAfterLogin(app, option.id, action)
   );

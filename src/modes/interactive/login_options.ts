@@ -10,6 +10,7 @@ import { BUILTIN_OAUTH_FLOWS } from "../../config/oauth/builtin_oauth.ts";
 import { getOAuthProviders } from "../../config/oauth_registry.ts";
 import { fuzzyFilter } from "../../tui/mod.ts";
 import type { AutocompleteItem } from "../../tui/mod.ts";
+import { isLlamaEnabled } from "../../resources/builtin_extensions.ts";
 import type { CommandHost } from "./command_host.ts";
 import { compareLoginOptions, type LoginOption, loginTypeLabel } from "./login_provider_selector.ts";
 
@@ -24,6 +25,8 @@ export function loginOptions(app: CommandHost, authType?: "oauth" | "api_key"): 
   const oauthIds = new Set([...Object.keys(BUILTIN_OAUTH_FLOWS), ...getOAuthProviders().map((p) => p.id)]);
   // Built-in providers, then those models.json or extensions add (they take an API key too).
   const keyIds = new Set([...builtinProviders(), ...runtime.getAllModels().map((m) => m.provider)]);
+  // The built-in llama.cpp extension's provider, even before it has models.
+  if (isLlamaEnabled(app.session)) keyIds.add("llama.cpp");
   const ids = new Set([...keyIds, ...oauthIds]);
   const options: LoginOption[] = [];
   for (const id of ids) {

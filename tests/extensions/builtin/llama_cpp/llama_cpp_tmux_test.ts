@@ -23,10 +23,13 @@ const MODELS = [
   { id: "preset-model", status: "unloaded", source: "preset" },
 ];
 
-/** Starts pi (ours or 1.6.0) in a pane with the router configured; returns the pane and its folders. */
-async function startWithRouter(reference: boolean, serverUrl: string) {
+/**
+ * Starts pi (ours or 1.6.0) in a pane with the router configured (`configure: false`: not);
+ * returns the pane and its folders.
+ */
+async function startWithRouter(reference: boolean, serverUrl: string, configure = true) {
   const agent = await createAgentEnv(serverUrl, { tempBase: "/tmp" });
-  const env: Record<string, string> = { ...agent.env, LLAMA_BASE_URL: serverUrl };
+  const env: Record<string, string> = { ...agent.env, ...(configure ? { LLAMA_BASE_URL: serverUrl } : {}) };
   delete env.NO_COLOR;
   const pane = await TmuxPane.start({ env, cwd: agent.cwd, width: 110, height: 34 });
   const ref = reference ? requireReference() : undefined;
@@ -179,4 +182,59 @@ Deno.test("LLAMA-CPP-09 a router that is down: start-up says nothing; /llama off
     await pane.close();
     await agent.cleanup();
   }
+});
+
+/** The rows of `screen` from the first one that includes `from` to the next rule (`───`). */
+function block(screen: string, from: string): string[] {
+  const lines = screen.split("\n");
+  const start = lines.findIndex((line) => line.includes(from));
+  if (start < 0) return [];
+  const end = lines.findIndex((line, index) => index > start && line.startsWith("───"));
+  return lines.slice(start, end < 0 ? undefined : end);
+}
+
+Deno.test("LLAMA-CPP-10 /login llama.cpp asks for the router's URL and an optional key, checks the router and stores the credential, as pi 1.6.0", async () => {
+  requireReferenceCli();
+  const results: { dialog: string[]; notices: string[]; auth: unknown; requests: string[] }[] = [];
+  for (const reference of [false, true]) {
+    const server = await startFakeLlamaServer({ models: MODELS.slice(0, 2) });
+    const { agent, pane } = await startWithRouter(reference, server.url, false);
+    try {
+      await pane.waitFor((t) => t.includes("escape interrupt"), STEP, "the start-up screen");
+      await pane.type("/login llama.cpp");
+      await pane.waitFor((t) => /→ llama\.cpp\s+API key/.test(t), STEP, "the provider completion");
+      await pane.keys("Enter");
+      await pane.waitFor((t) => !/→ llama\.cpp\s+API key/.test(t), STEP, "the completion taken");
+      await pane.keys("Enter");
+      await pane.waitFor((t) => t.includes("llama.cpp server URL"), STEP, "the URL prompt");
+      await pane.type(`${server.url}/v1/`);
+      await pane.keys("Enter");
+      await pane.waitFor((t) => t.includes("API key (optional)"), STEP, "the key prompt");
+      const dialog = block((await pane.screen()).replaceAll(server.url, "<router>"), "Login to llama.cpp");
+      await pane.type("secret-key");
+      await pane.keys("Enter");
+      const screen = await pane.waitFor((t) => t.includes("Credentials saved to"), STEP, "the login result");
+      const notices = screen.replaceAll(agent.root, "<root>").split("\n").filter((line) =>
+        line.includes("llama.cpp") && !line.includes("Login to")
+      );
+      const auth = JSON.parse(
+        (await Deno.readTextFile(join(agent.agentDir, "auth.json"))).replaceAll(server.url, "<router>"),
+      );
+      const requests = server.requests.slice(0, 1).map((r) => `${r.url} ${r.headers.authorization ?? "-"}`);
+      results.push({ dialog, notices, auth, requests });
+    } finally {
+      await pane.close();
+      await agent.cleanup();
+      await server.close();
+    }
+  }
+  assertEquals(results[0], results[1]);
+  assertEquals(results[0].auth, {
+    "llama.cpp": { type: "api_key", key: "secret-key", env: { LLAMA_BASE_URL: "<router>" } },
+  });
+  assertEquals(results[0].requests, ["/models Bearer secret-key"]);
+  // A model was selected already (the agent folder's models.json has some): no guidance follows.
+  assertEquals(results[0].notices, [
+    " Saved API key for llama.cpp. Credentials saved to <root>/agent/auth.json",
+  ]);
 });
