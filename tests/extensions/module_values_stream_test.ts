@@ -2,8 +2,8 @@
  * The streaming values of pi-ai that extensions get (issue 16, export conformance), end to end
  * against the fake provider: `anthropicMessagesApi()` streams through our Anthropic provider with
  * 1.6.0's transcript context (the prompt and tools as system messages), the built-ins that
- * `resetApiProviders()` registers stream when first used, and pi-coding-agent's `generateSummary`
- * returns the model's summary text.
+ * `resetApiProviders()` registers stream when first used, pi-coding-agent's `generateSummary`
+ * returns the model's summary text, and an extension runs a tool from `createReadToolDefinition`.
  *
  * @module
  */
@@ -103,5 +103,42 @@ Deno.test("EXT-MODULES pi-coding-agent's generateSummary returns the summary tex
     assertEquals([summary, server.requests.length], ["## Goal\nSay hi.", 1]);
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("EXT-MODULES an extension reads a file with createReadToolDefinition from @earendil-works/pi-coding-agent", async () => {
+  const { loadExtensions } = await import("../../src/extensions/loader.ts");
+  const dir = await Deno.makeTempDir({ prefix: "pi-tool-definition-" });
+  try {
+    await Deno.writeTextFile(`${dir}/notes.txt`, "first\nsecond\nthird\n");
+    await Deno.writeTextFile(
+      `${dir}/ext.ts`,
+      [
+        'import { createReadToolDefinition } from "@earendil-works/pi-coding-agent";',
+        "export default async function () {",
+        `  const read = createReadToolDefinition(${JSON.stringify(dir)});`,
+        '  const result = await read.execute("call-1", { path: "notes.txt", offset: 2, limit: 1 });',
+        "  (globalThis as Record<string, unknown>).__piToolDefinitionSeen = {",
+        "    name: read.name,",
+        "    snippet: read.promptSnippet,",
+        "    text: result.content[0].text,",
+        "  };",
+        "}",
+      ].join("\n"),
+    );
+    const result = await loadExtensions([{ path: "ext.ts", resolvedPath: `${dir}/ext.ts` }], {
+      cwd: dir,
+      cacheDir: `${dir}/cache`,
+      factoryTimeoutMs: 10_000,
+    });
+    assertEquals(result.errors, []);
+    assertEquals((globalThis as Record<string, unknown>).__piToolDefinitionSeen, {
+      name: "read",
+      snippet: "Read file contents",
+      text: "second\n\n[2 more lines in file. Use offset=3 to continue.]",
+    });
+  } finally {
+    delete (globalThis as Record<string, unknown>).__piToolDefinitionSeen;
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -59,3 +59,12 @@ export { generateUnifiedPatch } from "./coding_agent_patch.ts";
 export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./coding_agent_paths.ts";
 export { getLanguageFromPath } from "./coding_agent_language.ts";
 export { convertToPng } from "./coding_agent_image.ts";
+export {
+  createBashToolDefinition,
+  createEditToolDefinition,
+  createFindToolDefinition,
+  createGrepToolDefinition,
+  createLsToolDefinition,
+  createReadToolDefinition,
+  createWriteToolDefinition,
+} from "./coding_agent_tool_definitions.ts";
