@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "7d37f38b9cec";
+export const DOCUMENTATION_HASH = "178ce042d5fc";
