@@ -59,7 +59,10 @@ export class SlashCommandRunner {
     // The login list loads on first use: start-up does not pay for it.
     const login = async (prefix: string): Promise<AutocompleteItem[]> =>
       (await import("./login_options.ts")).loginCompletions(this.app, prefix);
-    return autocompleteCommands({ model: models, thinking, login });
+    // `/llama` is offered only while the built-in llama.cpp extension is on.
+    return autocompleteCommands({ model: models, thinking, login }).filter((c) =>
+      c.name !== "llama" || isLlamaEnabled(this.app.session)
+    );
   }
 
   /** Runs `text` when it is a built-in command; false when it is a prompt. */

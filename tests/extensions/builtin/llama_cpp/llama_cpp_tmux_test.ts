@@ -238,3 +238,35 @@ Deno.test("LLAMA-CPP-10 /login llama.cpp asks for the router's URL and an option
     " Saved API key for llama.cpp. Credentials saved to <root>/agent/auth.json",
   ]);
 });
+
+Deno.test("LLAMA-CPP-11 with -builtin:llama.cpp the interactive mode asks the router nothing, /login does not offer llama.cpp and /llama is an ordinary prompt", async () => {
+  const server = await startFakeLlamaServer({ models: MODELS.slice(0, 2) });
+  const agent = await createAgentEnv(server.url, {
+    tempBase: "/tmp",
+    settings: { extensions: ["-builtin:llama.cpp"] },
+  });
+  const env: Record<string, string> = { ...agent.env, LLAMA_BASE_URL: server.url };
+  delete env.NO_COLOR;
+  const pane = await TmuxPane.start({ env, cwd: agent.cwd, width: 110, height: 34 });
+  try {
+    await pane.command(
+      `clear; ${shellQuote(Deno.execPath())} run --quiet --allow-all --no-prompt ${shellQuote(MAIN_TS)}`,
+    );
+    await pane.waitFor((t) => t.includes("escape interrupt"), STEP, "the start-up screen");
+    // Not among the commands: the selected model (fake-anthropic/test-model) gets it as a prompt.
+    await pane.command("/llama");
+    await pane.waitFor((t) => /\n \/llama\n/.test(t), STEP, "the prompt in the chat");
+    assert(!(await pane.screen()).includes("llama.cpp models"));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assertEquals(server.requests.map((r) => `${r.method} ${r.path}`), ["POST /v1/messages"]);
+    await pane.type("/login llama");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert(!/→ llama\.cpp\s+API key/.test(await pane.screen()), await pane.screen());
+    const store = await Deno.readTextFile(join(agent.agentDir, "models-store.json")).catch(() => "");
+    assert(!store.includes("llama.cpp"), store);
+  } finally {
+    await pane.close();
+    await agent.cleanup();
+    await server.close();
+  }
+});
