@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "178ce042d5fc";
+export const DOCUMENTATION_HASH = "ebbab1bbd5cb";

@@ -14,6 +14,7 @@ export { DynamicBorder } from "./dynamic_border.ts";
 export { BorderedLoader } from "./bordered_loader.ts";
 export { keyHint, keyText, rawKeyHint } from "./key_hints.ts";
 export { readLineRange as formatReadLineRange } from "./tool_renderers.ts";
+export { truncateToVisualLines } from "./visual_truncate.ts";
 export {
   ExtensionEditorComponent,
   ExtensionInputComponent,
