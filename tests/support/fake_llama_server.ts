@@ -3,8 +3,9 @@
  * llama-server's HTTP API pi's `builtin:llama.cpp` uses: `GET /health`, `GET /models` (the router
  * catalog: `{data: [{id, status: {value, args?, failed?}, …}]}`), `GET /v1/models`, `GET /props`
  * (`models_autoload`, `chat_template` with `?model=`), `POST /models/load` and `/models/unload`
- * (status changes after a short delay, as a real load takes time), `GET /models/sse` (status
- * events), and `POST /v1/chat/completions` streamed as OpenAI chat completion chunks (the fake
+ * (status changes after a short delay, as a real load takes time), `POST /models` (a Hugging Face
+ * download: the model shows as `downloading` with progress, then `unloaded`), `GET /models/sse`
+ * (status and download events), and `POST /v1/chat/completions` streamed as OpenAI chat completion chunks (the fake
  * provider's encoder, driven by scripted turns).
  *
  * Can also run alone for manual comparisons: `deno run -A tests/support/fake_llama_server.ts`
@@ -53,7 +54,7 @@ export interface FakeLlamaOptions {
   autoload?: boolean;
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (as `--api-key`). */
   apiKey?: string;
-  /** How long a load takes (ms, default 150). */
+  /** How long a load takes (ms, default 150); a download takes three times that. */
   loadDelayMs?: number;
 }
 
@@ -66,7 +67,7 @@ function errorResponse(status: number, message: string, type = "invalid_request_
   return json(status, { error: { code: status, message, type } });
 }
 
-function catalogEntry(model: FakeLlamaModel): Record<string, unknown> {
+function catalogEntry(model: FakeLlamaModel & { progress?: unknown }): Record<string, unknown> {
   const status = model.status ?? "unloaded";
   return {
     id: model.id,
@@ -76,7 +77,11 @@ function catalogEntry(model: FakeLlamaModel): Record<string, unknown> {
     in_cache: model.source !== "preset",
     path: `/models/${model.id}.gguf`,
     ...(model.source ? { source: model.source } : {}),
-    status: { value: status, ...(model.args ? { args: model.args } : {}) },
+    status: {
+      value: status,
+      ...(model.args ? { args: model.args } : {}),
+      ...(status === "downloading" && model.progress ? { progress: model.progress } : {}),
+    },
     ...(status === "loaded" && model.nCtx
       ? { meta: { n_ctx: model.nCtx, n_ctx_train: model.nCtx * 4 } }
       : {}),
@@ -185,6 +190,22 @@ export function startFakeLlamaServer(options: FakeLlamaOptions = {}): Promise<Fa
           return errorResponse(400, "model is not running");
         }
         setStatus(model.id, "unloaded");
+        return json(200, { success: true });
+      }
+      case "POST /models": {
+        const id = (body as { model?: unknown } | undefined)?.model;
+        if (typeof id !== "string" || !id.includes("/")) return errorResponse(400, "invalid model");
+        const total = 4 * 1024 * 1024 * 1024;
+        const progress = (done: number) => ({ [`${id.split(":")[0]}.gguf`]: { done, total } });
+        models.set(id, { id, status: "downloading" });
+        const entry = models.get(id)!;
+        (entry as FakeLlamaModel & { progress?: unknown }).progress = progress(total / 4);
+        broadcast({ model: id, event: "download_progress", data: progress(total / 4) });
+        setTimeout(() => {
+          broadcast({ model: id, event: "download_progress", data: progress(total) });
+          entry.status = "unloaded";
+          broadcast({ model: id, event: "download_finished", data: {} });
+        }, loadDelay * 3);
         return json(200, { success: true });
       }
       case "GET /models/sse": {

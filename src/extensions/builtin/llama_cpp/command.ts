@@ -176,9 +176,13 @@ export async function runLlamaCommand(ctx: LlamaCommandContext): Promise<void> {
   };
 
   const download = async () => {
-    const query = (await ctx.ui.input("Download model", "Model name or owner/repository[:quant]"))?.trim();
+    const query = (await ctx.ui.input("Download model\nModel name or owner/repository[:quant]"))?.trim();
     if (!query) return;
-    const huggingFace = new HuggingFaceClient(await findHuggingFaceToken(ctx.env));
+    // HF_ENDPOINT (Hugging Face's own variable for a mirror) is not read by 1.6.0; the tests use it.
+    const huggingFace = new HuggingFaceClient(
+      await findHuggingFaceToken(ctx.env),
+      ctx.env("HF_ENDPOINT") || undefined,
+    );
     let selected = query;
     if (!EXACT_REPOSITORY.test(query)) {
       const results = await huggingFace.search(query);

@@ -4,7 +4,8 @@
  * repository's quantizations with their sizes (`GET /api/models/<id>?blobs=true`), as pi 1.6.0
  * asks. The token is `HF_TOKEN`, else the first of `$HF_TOKEN_PATH`, `$HF_HOME/token`,
  * `$XDG_CACHE_HOME/huggingface/token` and `~/.cache/huggingface/token`; without one the search
- * still works, with lower rate limits. The download itself is the llama.cpp router's.
+ * still works, with lower rate limits. The download itself is the llama.cpp router's. `HF_ENDPOINT`
+ * (Hugging Face's variable for a mirror) replaces `https://huggingface.co` (1.6.0 does not read it).
  *
  * @module
  */

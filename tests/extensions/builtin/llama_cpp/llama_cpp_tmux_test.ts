@@ -270,3 +270,87 @@ Deno.test("LLAMA-CPP-11 with -builtin:llama.cpp the interactive mode asks the ro
     await server.close();
   }
 });
+
+/** A fake Hugging Face Hub API: one search and one repository's files; records the paths asked. */
+function startFakeHub(asked: string[]): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    const url = new URL(request.url);
+    asked.push(`${url.pathname}${url.search}`);
+    if (url.pathname === "/api/models") {
+      return Response.json([
+        { id: "Qwen/Qwen3-0.6B-GGUF", downloads: 123456 },
+        { id: "unsloth/Qwen3-0.6B-GGUF", downloads: 2000 },
+      ]);
+    }
+    if (url.pathname === "/api/models/Qwen/Qwen3-0.6B-GGUF") {
+      return Response.json({
+        id: "Qwen/Qwen3-0.6B-GGUF",
+        gated: false,
+        siblings: [
+          { rfilename: "Qwen3-0.6B-Q8_0.gguf", size: 639446688 },
+          { rfilename: "Qwen3-0.6B-Q4_K_M.gguf", size: 484220000 },
+          { rfilename: "mmproj-F16.gguf", size: 1000 },
+          { rfilename: "README.md", size: 10 },
+        ],
+      });
+    }
+    return Response.json({ error: "Repository not found" }, { status: 404 });
+  });
+}
+
+Deno.test("LLAMA-CPP-12 /llama's Download model…: a Hugging Face search, the quantization (Q4_K_M first, with sizes), the router downloads it and lists it", async () => {
+  const server = await startFakeLlamaServer({ models: MODELS.slice(0, 2) });
+  const asked: string[] = [];
+  const hub = startFakeHub(asked);
+  const agent = await createAgentEnv(server.url, { tempBase: "/tmp" });
+  const env: Record<string, string> = {
+    ...agent.env,
+    LLAMA_BASE_URL: server.url,
+    HF_ENDPOINT: `http://127.0.0.1:${hub.addr.port}`,
+  };
+  delete env.NO_COLOR;
+  const pane = await TmuxPane.start({ env, cwd: agent.cwd, width: 110, height: 34 });
+  try {
+    await pane.command(
+      `clear; ${shellQuote(Deno.execPath())} run --quiet --allow-all --no-prompt ${shellQuote(MAIN_TS)}`,
+    );
+    await storedCatalog(agent.agentDir, server.url);
+    await pane.command("/llama");
+    await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
+    await pane.keys("Down", "Down", "Enter");
+    await pane.waitFor(
+      (t) => t.includes("Model name or owner/repository[:quant]"),
+      STEP,
+      "the search prompt",
+    );
+    await pane.type("qwen3");
+    await pane.keys("Enter");
+    let screen = await pane.waitFor((t) => t.includes("123456 downloads"), STEP, "the search results");
+    assert(screen.includes("→ Qwen/Qwen3-0.6B-GGUF  123456 downloads"), screen);
+    assert(screen.includes("  unsloth/Qwen3-0.6B-GGUF  2000 downloads"), screen);
+    await pane.keys("Enter");
+    screen = await pane.waitFor((t) => t.includes("Select quantization"), STEP, "the quantizations");
+    const rows = screen.split("\n").filter((line) => /Q4_K_M|Q8_0/.test(line)).map((line) => line.trim());
+    assertEquals(rows, ["→ Q4_K_M · 461.8 MiB · recommended", "Q8_0 · 609.8 MiB"]);
+    await pane.keys("Enter");
+    screen = await pane.waitFor(
+      (t) => /Qwen\/Qwen3-0\.6B-GGUF:Q4_K_M\s*\n/.test(t),
+      STEP,
+      "the model in the list",
+    );
+    assert(screen.includes(" Downloaded Qwen/Qwen3-0.6B-GGUF:Q4_K_M"), screen);
+    assertEquals(asked, [
+      "/api/models?search=qwen3&filter=gguf&sort=downloads&direction=-1&limit=20",
+      "/api/models/Qwen/Qwen3-0.6B-GGUF?blobs=true",
+    ]);
+    assertEquals(
+      server.requests.filter((r) => r.method === "POST").map((r) => `${r.url} ${JSON.stringify(r.body)}`),
+      ['/models {"model":"Qwen/Qwen3-0.6B-GGUF:Q4_K_M"}'],
+    );
+  } finally {
+    await pane.close();
+    await agent.cleanup();
+    await server.close();
+    await hub.shutdown();
+  }
+});
