@@ -218,6 +218,30 @@ export class SettingsManagerExtras extends SettingsManagerCore {
   getTrackingId(): string | undefined {
     return this.settings.trackingId;
   }
+  /** Saves the analytics opt-in; the first opt-in creates a tracking id (this build sends nothing). */
+  setEnableAnalytics(enabled: boolean): void {
+    this.globalSettings.enableAnalytics = enabled;
+    this.markModified("enableAnalytics");
+    if (enabled && !this.globalSettings.trackingId) {
+      this.globalSettings.trackingId = crypto.randomUUID();
+      this.markModified("trackingId");
+    }
+    this.save();
+  }
+
+  /** The version of an extension whose changelog was last shown, by the extension's key. */
+  getExtensionChangelogVersion(key: string): string | undefined {
+    return this.settings.extensionChangelogVersions?.[key];
+  }
+  /** Records the version of an extension whose changelog was shown (global settings). */
+  setExtensionChangelogVersion(key: string, version: string): void {
+    this.globalSettings.extensionChangelogVersions = {
+      ...(this.globalSettings.extensionChangelogVersions ?? {}),
+      [key]: version,
+    };
+    this.markModified("extensionChangelogVersions", key);
+    this.save();
+  }
 
   /** Terminal capability overrides from `terminal.images`, `terminal.trueColor`, `terminal.hyperlinks`. */
   getTerminalCapabilityOverrides(): {

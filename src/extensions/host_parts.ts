@@ -64,6 +64,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
       () => import("./compat/coding_agent_language.ts"),
       () => import("./compat/coding_agent_image.ts"),
       () => import("./compat/coding_agent_tool_definitions.ts"),
+      () => import("../config/settings_manager.ts"),
     ],
     names: {
       CONFIG_DIR_NAME: 15,
@@ -76,6 +77,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
       OutputAccumulator: 7,
       ProjectTrustStore: 31,
       SessionManager: 20,
+      SettingsManager: 43,
       VERSION: 34,
       allToolNames: 12,
       buildContextEntries: 21,

@@ -68,3 +68,4 @@ export {
   createReadToolDefinition,
   createWriteToolDefinition,
 } from "./coding_agent_tool_definitions.ts";
+export { SettingsManager } from "../../config/settings_manager.ts";
