@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9959e6754a55";
+export const DOCUMENTATION_HASH = "36055443d53b";

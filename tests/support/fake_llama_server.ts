@@ -97,6 +97,8 @@ export function startFakeLlamaServer(options: FakeLlamaOptions = {}): Promise<Fa
   const encoder = new TextEncoder();
   const loadDelay = options.loadDelayMs ?? 150;
   const failed = new Map<string, number>();
+  // Loads in progress (an unload stops one, as the router kills the model's process).
+  const loading = new Map<string, ReturnType<typeof setTimeout>>();
 
   const broadcast = (event: Record<string, unknown>) => {
     const frame = encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
@@ -174,12 +176,16 @@ export function startFakeLlamaServer(options: FakeLlamaOptions = {}): Promise<Fa
         if (model.status === "loaded") return errorResponse(400, "model is already loaded");
         failed.delete(model.id);
         setStatus(model.id, "loading");
-        setTimeout(() => {
-          if (model.failLoadWithExit !== undefined) {
-            failed.set(model.id, model.failLoadWithExit);
-            setStatus(model.id, "unloaded");
-          } else setStatus(model.id, "loaded");
-        }, loadDelay);
+        loading.set(
+          model.id,
+          setTimeout(() => {
+            loading.delete(model.id);
+            if (model.failLoadWithExit !== undefined) {
+              failed.set(model.id, model.failLoadWithExit);
+              setStatus(model.id, "unloaded");
+            } else setStatus(model.id, "loaded");
+          }, loadDelay),
+        );
         return json(200, { success: true });
       }
       case "POST /models/unload": {
@@ -189,6 +195,8 @@ export function startFakeLlamaServer(options: FakeLlamaOptions = {}): Promise<Fa
         if (model.status !== "loaded" && model.status !== "sleeping" && model.status !== "loading") {
           return errorResponse(400, "model is not running");
         }
+        clearTimeout(loading.get(model.id));
+        loading.delete(model.id);
         setStatus(model.id, "unloaded");
         return json(200, { success: true });
       }
@@ -201,11 +209,15 @@ export function startFakeLlamaServer(options: FakeLlamaOptions = {}): Promise<Fa
         const entry = models.get(id)!;
         (entry as FakeLlamaModel & { progress?: unknown }).progress = progress(total / 4);
         broadcast({ model: id, event: "download_progress", data: progress(total / 4) });
-        setTimeout(() => {
-          broadcast({ model: id, event: "download_progress", data: progress(total) });
-          entry.status = "unloaded";
-          broadcast({ model: id, event: "download_finished", data: {} });
-        }, loadDelay * 3);
+        loading.set(
+          `download ${id}`,
+          setTimeout(() => {
+            loading.delete(`download ${id}`);
+            broadcast({ model: id, event: "download_progress", data: progress(total) });
+            entry.status = "unloaded";
+            broadcast({ model: id, event: "download_finished", data: {} });
+          }, loadDelay * 3),
+        );
         return json(200, { success: true });
       }
       case "GET /models/sse": {
@@ -255,6 +267,7 @@ export function startFakeLlamaServer(options: FakeLlamaOptions = {}): Promise<Fa
       models,
       push: (...turns) => void queue.push(...turns),
       close: async () => {
+        for (const timer of loading.values()) clearTimeout(timer);
         for (const client of sseClients) {
           try {
             client.close();

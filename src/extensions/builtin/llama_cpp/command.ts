@@ -9,14 +9,14 @@
  * `/model` offers what is loaded. A router that cannot be reached offers Retry and Close. Only the
  * interactive mode has it; elsewhere it says so.
  *
- * This build shows a load's or download's progress in the footer status and cannot stop one
- * halfway (1.6.0 draws a progress bar that Escape stops); see docs/llama-cpp.md.
+ * A load or download shows its progress (progress.ts); Escape stops it after a question.
  *
  * @module
  */
 import type { ModelRegistry } from "../../../config/model_registry.ts";
 import type { ExtensionUIContext } from "../../types.ts";
-import { LlamaClient, type LlamaProgress, type RouterModel } from "./client.ts";
+import { LlamaClient, type RouterModel } from "./client.ts";
+import { type ProgressUi, runWithProgress } from "./progress.ts";
 import { findHuggingFaceToken, HuggingFaceClient } from "./huggingface.ts";
 import { refreshLlamaModels, registryLlamaConnection } from "./provider.ts";
 import { formatBytes, LLAMA_PROVIDER_ID } from "./server_url.ts";
@@ -25,7 +25,9 @@ import { formatBytes, LLAMA_PROVIDER_ID } from "./server_url.ts";
 export interface LlamaCommandContext {
   /** `tui` in the interactive mode. */
   mode: string;
-  ui: Pick<ExtensionUIContext, "select" | "confirm" | "input" | "notify" | "setStatus">;
+  ui:
+    & Pick<ExtensionUIContext, "select" | "confirm" | "input" | "notify" | "setStatus">
+    & Pick<ProgressUi, "custom">;
   modelRegistry: ModelRegistry;
   agentDir: string;
   /** The environment (for the Hugging Face token). */
@@ -33,7 +35,6 @@ export interface LlamaCommandContext {
 }
 
 const DOWNLOAD = "Download model…";
-const STATUS_KEY = "llama.cpp";
 const EXACT_REPOSITORY = /^[^/\s]+\/[^:\s]+(?::[^\s:]+)?$/u;
 
 function isLoaded(model: RouterModel): boolean {
@@ -91,12 +92,6 @@ function modelRows(models: RouterModel[]): { label: string; model?: RouterModel 
   ];
 }
 
-/** The text of a progress report for the footer. */
-function progressText(model: string, progress: LlamaProgress): string {
-  const percent = progress.ratio === undefined ? "" : ` ${Math.round(progress.ratio * 100)}%`;
-  return `${progress.message}: ${model}${percent}${progress.detail ? ` (${progress.detail})` : ""}`;
-}
-
 /** Runs `/llama`. */
 export async function runLlamaCommand(ctx: LlamaCommandContext): Promise<void> {
   if (ctx.mode !== "tui") {
@@ -129,14 +124,6 @@ export async function runLlamaCommand(ctx: LlamaCommandContext): Promise<void> {
       }
     }
   };
-  const withProgress = async <T>(model: string, run: (update: (p: LlamaProgress) => void) => Promise<T>) => {
-    ctx.ui.setStatus(STATUS_KEY, progressText(model, { message: "Starting…" }));
-    try {
-      return await run((progress) => ctx.ui.setStatus(STATUS_KEY, progressText(model, progress)));
-    } finally {
-      ctx.ui.setStatus(STATUS_KEY, undefined);
-    }
-  };
 
   const load = async (catalog: RouterModel[], target: RouterModel) => {
     const loaded = catalog.filter((model) => model.id !== target.id && isLoaded(model));
@@ -149,14 +136,30 @@ export async function runLlamaCommand(ctx: LlamaCommandContext): Promise<void> {
       if (!choice || choice === "Cancel") return;
       replace = choice === "Unload all and load";
     }
-    if (replace) { for (const model of loaded) await client.unloadAndWait(model.id); }
+    if (replace) {
+      for (const model of loaded) await client.unloadAndWait(model.id);
+    }
+    const restore = async () => {
+      ctx.ui.notify("Restoring previously loaded models");
+      for (const model of loaded) await client.loadAndWait(model.id, () => {});
+      await sync();
+    };
     try {
-      await withProgress(target.id, (update) => client.loadAndWait(target.id, update));
+      const result = await runWithProgress(ctx.ui, {
+        title: "Loading model",
+        model: target.id,
+        cancelTitle: "Stop loading?",
+        run: (signal, update) => client.loadAndWait(target.id, update, signal),
+        cancel: () => client.unload(target.id),
+      });
+      if (result.cancelled) {
+        if (replace) await restore();
+        return;
+      }
     } catch (error) {
       if (replace) {
         try {
-          ctx.ui.notify("Restoring previously loaded models");
-          for (const model of loaded) await client.loadAndWait(model.id, () => {});
+          await restore();
         } catch {
           // The load's own error is the one to report.
         }
@@ -221,8 +224,15 @@ export async function runLlamaCommand(ctx: LlamaCommandContext): Promise<void> {
       if (!quantization) return;
     }
     const model = quantization ? `${details.id}:${quantization}` : details.id;
-    const catalog = await withProgress(model, (update) => client.downloadAndWait(model, update));
-    await sync(catalog);
+    const result = await runWithProgress(ctx.ui, {
+      title: "Downloading model",
+      model,
+      cancelTitle: "Stop download?",
+      run: (signal, update) => client.downloadAndWait(model, update, signal),
+      cancel: () => client.unload(model),
+    });
+    if (result.cancelled) return;
+    await sync(result.value);
     ctx.ui.notify(`Downloaded ${model}`);
   };
 

@@ -334,11 +334,11 @@ Deno.test("LLAMA-CPP-12 /llama's Download model…: a Hugging Face search, the q
     assertEquals(rows, ["→ Q4_K_M · 461.8 MiB · recommended", "Q8_0 · 609.8 MiB"]);
     await pane.keys("Enter");
     screen = await pane.waitFor(
-      (t) => /Qwen\/Qwen3-0\.6B-GGUF:Q4_K_M\s*\n/.test(t),
+      (t) => t.includes(" Downloaded Qwen/Qwen3-0.6B-GGUF:Q4_K_M") && t.includes("Download model…"),
       STEP,
-      "the model in the list",
+      "the downloaded model in the list",
     );
-    assert(screen.includes(" Downloaded Qwen/Qwen3-0.6B-GGUF:Q4_K_M"), screen);
+    assert(/\n\s+Qwen\/Qwen3-0\.6B-GGUF:Q4_K_M\n/.test(screen), screen);
     assertEquals(asked, [
       "/api/models?search=qwen3&filter=gguf&sort=downloads&direction=-1&limit=20",
       "/api/models/Qwen/Qwen3-0.6B-GGUF?blobs=true",
@@ -352,5 +352,44 @@ Deno.test("LLAMA-CPP-12 /llama's Download model…: a Hugging Face search, the q
     await agent.cleanup();
     await server.close();
     await hub.shutdown();
+  }
+});
+
+Deno.test("LLAMA-CPP-13 a load shows its progress; Escape asks whether to stop, Yes unloads it at the router and the list shows it unloaded", async () => {
+  const server = await startFakeLlamaServer({ models: MODELS.slice(0, 3), loadDelayMs: 60_000 });
+  const { agent, pane } = await startWithRouter(false, server.url);
+  try {
+    await storedCatalog(agent.agentDir, server.url);
+    await pane.command("/llama");
+    await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
+    await pane.keys("Down", "Down", "Enter");
+    await pane.waitFor((t) => t.includes("2 models are loaded"), STEP, "the loaded-models question");
+    await pane.keys("Down", "Enter");
+    // "Starting…" until the router took the load request.
+    const screen = await pane.waitFor(
+      (t) => t.includes("escape/ctrl+c stop") && block(t, "Loading model")[3] === " Loading model",
+      STEP,
+      "the progress",
+    );
+    assertEquals(block(screen, "Loading model").slice(0, 6), [
+      " Loading model",
+      " phi-4-mini",
+      "",
+      " Loading model",
+      "",
+      " escape/ctrl+c stop",
+    ]);
+    await pane.keys("Escape");
+    await pane.waitFor((t) => t.includes("Stop loading?"), STEP, "the stop question");
+    await pane.keys("Enter");
+    await pane.waitFor((t) => /→ gemma-3-4b[\s\S]*\n\s+phi-4-mini\n/.test(t), STEP, "the list again");
+    assertEquals(
+      server.requests.filter((r) => r.method === "POST").map((r) => `${r.url} ${JSON.stringify(r.body)}`),
+      ['/models/load {"model":"phi-4-mini"}', '/models/unload {"model":"phi-4-mini"}'],
+    );
+  } finally {
+    await pane.close();
+    await agent.cleanup();
+    await server.close();
   }
 });
