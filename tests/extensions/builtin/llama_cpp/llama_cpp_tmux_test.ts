@@ -159,8 +159,6 @@ Deno.test("LLAMA-CPP-09 a router that is down: start-up says nothing; /llama off
     await pane.type("/llama");
     await pane.waitFor((t) => /→ llama\s/.test(t), STEP, "the command completion");
     await pane.keys("Enter");
-    await pane.waitFor((t) => !/→ llama\s/.test(t), STEP, "the completion taken");
-    await pane.keys("Enter");
     const screen = await pane.waitFor((t) => t.includes("Close"), STEP, "the Retry/Close dialog");
     const lines = screen.split("\n");
     const from = lines.findIndex((line) => line === " llama.cpp unavailable");
@@ -392,4 +390,52 @@ Deno.test("LLAMA-CPP-13 a load shows its progress; Escape asks whether to stop, 
     await agent.cleanup();
     await server.close();
   }
+});
+
+/** A dialog's rows from its title to its key hints, without the selection arrow and column padding. */
+function dialogRows(screen: string, title: string): string[] {
+  const rows = block(screen, title);
+  const end = rows.findIndex((row) => /escape\/ctrl\+c (close|cancel)/.test(row));
+  return rows.slice(0, end < 0 ? undefined : end).map((row) =>
+    row.trim().replace(/^→ /, "").split(/\s{2,}/).join(" | ")
+  )
+    .filter((row) => row !== "");
+}
+
+Deno.test("LLAMA-CPP-15 /llama's model list and its loaded-models question hold pi 1.6.0's rows (models, order, states, contexts, choices)", async () => {
+  requireReferenceCli();
+  const seenBy: string[][][] = [];
+  for (const reference of [false, true]) {
+    const server = await startFakeLlamaServer({ models: MODELS.slice(0, 3) });
+    const { agent, pane } = await startWithRouter(reference, server.url);
+    try {
+      await storedCatalog(agent.agentDir, server.url);
+      await pane.type("/llama");
+      await pane.waitFor((t) => /→ llama\s/.test(t), STEP, "the command completion");
+      await pane.keys("Enter");
+      const list = await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
+      await pane.keys("Down", "Down", "Enter");
+      const question = await pane.waitFor((t) => t.includes("Keep loaded and load"), STEP, "the question");
+      seenBy.push([
+        dialogRows(list.replaceAll(server.url, "<router>"), "llama.cpp models"),
+        dialogRows(question, "2 models are loaded"),
+      ]);
+    } finally {
+      await pane.close();
+      await agent.cleanup();
+      await server.close();
+    }
+  }
+  assertEquals(seenBy[0], seenBy[1]);
+  assertEquals(seenBy[0], [
+    [
+      "llama.cpp models",
+      "<router>",
+      "gemma-3-4b | loaded · 16k context",
+      "qwen3-0.6b | loaded · 33k context",
+      "phi-4-mini",
+      "Download model… | Hugging Face owner/repository[:quant]",
+    ],
+    ["2 models are loaded", "Unload all and load", "Keep loaded and load", "Cancel"],
+  ]);
 });
