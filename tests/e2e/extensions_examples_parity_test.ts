@@ -17,6 +17,7 @@ const SAME = [
   "auto-commit-on-exit.ts",
   "bookmark.ts",
   "border-status-editor.ts",
+  "built-in-tool-renderer.ts",
   "claude-rules.ts",
   "commands.ts",
   "confirm-destructive.ts",
@@ -41,6 +42,7 @@ const SAME = [
   "interactive-shell.ts",
   "mac-system-theme.ts",
   "message-renderer.ts",
+  "minimal-mode.ts",
   "modal-editor.ts",
   "model-status.ts",
   "overlay-qa-tests.ts",
@@ -82,9 +84,7 @@ const SAME = [
 export const NOT_COMPARED: Record<string, string> = {
   "bash-spawn-hook.ts":
     "whether bash's stderr line about a missing ~/.profile is captured varies run to run, in 1.6.0 too",
-  "built-in-tool-renderer.ts": "does not load: createBashToolDefinition is not exported yet",
   "jev-router.ts": "does not load: pi.registerVirtualModel is not implemented",
-  "minimal-mode.ts": "does not load: createBashToolDefinition is not exported yet",
   "notify.ts":
     "writes a terminal notification to process.stdout, which 1.6.0 redirects to stderr in print/JSON mode",
   "prompt-customizer.ts": "uses systemPromptOptions of before_agent_start, not implemented yet",
