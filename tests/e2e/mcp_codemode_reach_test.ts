@@ -12,13 +12,30 @@ function script(id: string, code: string): ScriptedTurn {
   return { content: [{ type: "toolCall", id, name: "codemode", arguments: { code } }] };
 }
 
-Deno.test("MCP-CM-05 a script waits only for the servers it names: a server that never starts does not hold up the others", async () => {
+/** Processes whose command line contains `marker` (Linux's /proc). */
+async function processesWith(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`);
+      if (cmdline.includes(marker)) found.push(Number(entry.name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+Deno.test("MCP-CM-05 a script waits only for the servers it names: a server that never starts does not hold up the others; pi's exit ends it", async () => {
+  // A name no other process has: the server must be gone once pi has exited (it ignores its stdin's end).
+  const marker = `never-created-${crypto.randomUUID()}`;
   const config = {
     mcpServers: {
       // Starts, then waits for a file that never comes; its connection would time out after 600 s.
       stuck: {
         command: "sh",
-        args: ["-c", "while [ ! -f never-created ]; do sleep 0.2; done"],
+        args: ["-c", `while [ ! -f ${marker} ]; do sleep 0.2; done`],
         timeout: 600,
       },
       fx: stdioServer(),
@@ -47,4 +64,18 @@ Deno.test("MCP-CM-05 a script waits only for the servers it names: a server that
     "Script completed\nWall time X seconds\nOutput:\necho: hi",
   ]);
   assertEquals(run.result.code, 0);
+  // Before, the server outlived pi (and held the test run's output open until killed by hand).
+  let left = await processesWith(marker);
+  for (let i = 0; i < 20 && left.length > 0; i++) {
+    await new Promise((done) => setTimeout(done, 100));
+    left = await processesWith(marker);
+  }
+  for (const pid of left) {
+    try {
+      Deno.kill(pid, "SIGKILL"); // Not left behind for the rest of the run.
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  assertEquals(left, []);
 });

@@ -226,6 +226,8 @@ export class McpServerConnection {
   #auth: McpAuth | undefined;
   #client: Client | undefined;
   #opening: Promise<Client> | undefined;
+  /** The transport of a connection still starting: {@link close} ends it instead of waiting for its timeout. */
+  #starting: { close(): Promise<void> } | undefined;
   #closed = false;
   #options: McpServerConnectionOptions;
 
@@ -470,7 +472,9 @@ export class McpServerConnection {
     }
     const open = await createTransport(this.entry, cwd, this.#auth);
     if (open.stderr) setStderr(open.stderr);
+    this.#starting = open.transport;
     try {
+      if (this.#closed) throw new Error("shut down while connecting");
       await client.connect(open.transport, { timeout: this.timeoutMs });
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.#refreshTools(client));
       client.onclose = () => this.#handleClose(client, open.stderr);
@@ -490,6 +494,8 @@ export class McpServerConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
+    } finally {
+      if (this.#starting === open.transport) this.#starting = undefined;
     }
   }
 
@@ -566,7 +572,13 @@ export class McpServerConnection {
     const client = this.#client;
     this.#client = undefined;
     this.#changed();
-    await Promise.all([client?.close().catch(() => undefined), this.#opening?.catch(() => undefined)]);
+    const starting = this.#starting;
+    this.#starting = undefined;
+    await Promise.all([
+      client?.close().catch(() => undefined),
+      starting?.close().catch(() => undefined),
+      this.#opening?.catch(() => undefined),
+    ]);
     // A refresh the server already answered may have rotated the refresh token: its answer is saved first.
     await this.#auth?.settled();
   }

@@ -21,6 +21,31 @@ const CLOSE_STEP_MS = 2_000;
 const STDERR_KEEP_CHARS = 64_000;
 const NEWLINE = 0x0a;
 
+/** Servers still running; pi's exit sends each SIGTERM (see {@link trackUntilExit}). */
+const running = new Set<Deno.ChildProcess>();
+let exitHook = false;
+
+/**
+ * Keeps `child` in {@link running} until it exits. A server that ignores the end of its stdin (or
+ * is still starting when pi ends) would otherwise outlive pi: the close sequence's timers do not
+ * keep pi alive, and Deno does not end child processes on exit.
+ */
+function trackUntilExit(child: Deno.ChildProcess): void {
+  running.add(child);
+  void child.status.then(() => running.delete(child), () => running.delete(child));
+  if (exitHook) return;
+  exitHook = true;
+  globalThis.addEventListener("unload", () => {
+    for (const server of running) {
+      try {
+        server.kill("SIGTERM");
+      } catch {
+        // It exited meanwhile.
+      }
+    }
+  });
+}
+
 /** How to start a stdio server. */
 export interface StdioServerParameters {
   command: string;
@@ -119,6 +144,7 @@ export class DenoStdioClientTransport implements Transport {
       return Promise.reject(failure);
     }
     this.#child = child;
+    trackUntilExit(child);
     this.#writer = child.stdin.getWriter();
     const reading = Promise.all([this.#readStdout(child), this.#readStderr(child)]);
     void Promise.all([child.status, reading]).then(() => {
