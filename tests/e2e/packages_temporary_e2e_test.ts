@@ -261,7 +261,7 @@ Deno.test("PKG-11 builtin:mcp is on by default; -builtin:mcp in the user setting
   assertEquals(await mcpToolsBoth({ args: ["--no-extensions", "-e", "builtin:mcp"] }), fx);
 });
 
-Deno.test("PKG-11 -e builtin:<name>: 1.6.0's error for an unknown name; tool-search and codemode load; llama.cpp says it is not available in this build yet", async () => {
+Deno.test("PKG-11 -e builtin:<name>: 1.6.0's error for an unknown name; tool-search, codemode and llama.cpp load without a word, as in 1.6.0", async () => {
   requireReferenceCli();
   const server = await startFakeProvider([]);
   const env = await createAgentEnv(server.url);
@@ -292,11 +292,10 @@ Deno.test("PKG-11 -e builtin:<name>: 1.6.0's error for an unknown name; tool-sea
     // builtin:tool-search and builtin:codemode exist here (issue 14): no error, as in 1.6.0.
     assertEquals(await stderrOf("builtin:tool-search", false), []);
     assertEquals(await stderrOf("builtin:codemode", false), []);
-    for (const name of ["llama.cpp"]) {
-      assertEquals(await stderrOf(`builtin:${name}`, false), [
-        `Error: Failed to load extension "builtin:${name}": Built-in extension builtin:${name} is not available in this build yet`,
-      ]);
-    }
+    // builtin:llama.cpp too now: no error here, and none from 1.6.0.
+    const llama = await stderrOf("builtin:llama.cpp", false);
+    assertEquals(llama, []);
+    assertEquals(llama, await stderrOf("builtin:llama.cpp", true));
   } finally {
     await server.close();
     await env.cleanup();
