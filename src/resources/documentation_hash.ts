@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3c951116ef40";
+export const DOCUMENTATION_HASH = "117655201dca";

@@ -591,7 +591,7 @@ export class SessionMcp {
       }
     }
     if (lines.length === 0) return;
-    // 1.6.0 ends with "Run /mcp to fix."; `/mcp` is not in this build yet.
+    // 1.6.0's TUI adds "Run /mcp to fix."; these modes have no `/mcp`.
     this.#options.notify(
       `MCP servers need attention:\n${lines.map((line) => `  ${line}`).join("\n")}`,
       "warning",
