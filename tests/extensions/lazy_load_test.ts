@@ -5,11 +5,11 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
-import { createAgentEnv, denoDir, machineEnv } from "../support/agent_env.ts";
+import { createAgentEnv } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
+import { runWithScriptLog, scriptsUnder } from "../support/v8_script_log.ts";
 
 const REPO = new URL("../../", import.meta.url);
-const MAIN_TS = new URL("main.ts", REPO).pathname;
 const EXTENSIONS_DIR = new URL("src/extensions/", REPO).href;
 const SRC_DIR = new URL("src/", REPO).href;
 
@@ -19,42 +19,14 @@ async function extensionModulesLoaded(
   env: Record<string, string> = {},
   cwd = REPO.pathname,
 ): Promise<{ modules: string[]; src: string[]; code: number; stdout: string; stderr: string }> {
-  const dir = await Deno.makeTempDir({ prefix: "pi_ext_lazy_" });
-  const log = join(dir, "v8.log");
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--no-prompt",
-        `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
-        MAIN_TS,
-        ...args,
-      ],
-      cwd,
-      env: { ...machineEnv(), DENO_DIR: denoDir(), ...env },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const modules = new Set<string>();
-    const src = new Set<string>();
-    for (const m of (await Deno.readTextFile(log)).matchAll(/^script-details,\d+,(file:\/\/[^,]*),/gm)) {
-      if (m[1].startsWith(EXTENSIONS_DIR)) modules.add(m[1].slice(EXTENSIONS_DIR.length));
-      if (m[1].startsWith(SRC_DIR)) src.add(m[1].slice(SRC_DIR.length));
-    }
-    const decoder = new TextDecoder();
-    return {
-      modules: [...modules].sort(),
-      src: [...src].sort(),
-      code: out.code,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
-    };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const run = await runWithScriptLog(args, { env, cwd });
+  return {
+    modules: scriptsUnder(run.scripts, EXTENSIONS_DIR),
+    src: scriptsUnder(run.scripts, SRC_DIR),
+    code: run.code,
+    stdout: run.stdout,
+    stderr: run.stderr,
+  };
 }
 
 Deno.test("EXT-LAZY pi --version and pi -p without extensions load no module of src/extensions; -e does", async () => {

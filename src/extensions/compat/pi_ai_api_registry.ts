@@ -15,30 +15,16 @@ import {
   registerApiProvider,
 } from "../../ai/api_registry.ts";
 import type { Api } from "../../ai/types.ts";
-import { lazyStream } from "./pi_ai_lazy_api.ts";
+import { lazyProviderStreams } from "./pi_ai_lazy_api.ts";
 
 function lazyBuiltin(api: Api): ApiProvider {
-  const load = async () => {
-    const provider = await loadBuiltinApiProvider(api);
-    if (!provider) throw new Error(`No built-in implementation of API ${api}`);
-    return provider;
-  };
   return {
     api,
-    stream: (model, context, options) =>
-      lazyStream(
-        model,
-        async () => (await load()).stream(model, context, options),
-        undefined,
-        options?.signal,
-      ),
-    streamSimple: (model, context, options) =>
-      lazyStream(
-        model,
-        async () => (await load()).streamSimple(model, context, options),
-        undefined,
-        options?.signal,
-      ),
+    ...lazyProviderStreams(async () => {
+      const provider = await loadBuiltinApiProvider(api);
+      if (!provider) throw new Error(`No built-in implementation of API ${api}`);
+      return provider;
+    }),
   };
 }
 

@@ -175,15 +175,19 @@ function toContext(context: StreamContext): Context {
   };
 }
 
+/** {@link lazyApi} over one of our providers, which `load` imports on the first request. */
+export function lazyProviderStreams(load: () => Promise<ApiProvider>): ProviderStreams {
+  return lazyApi(async () => {
+    const provider = await load();
+    return {
+      stream: (model, context, options) => provider.stream(model, toContext(context), options),
+      streamSimple: (model, context, options) => provider.streamSimple(model, toContext(context), options),
+    };
+  });
+}
+
 function builtinApi(load: () => Promise<{ provider: ApiProvider }>): () => ProviderStreams {
-  return () =>
-    lazyApi(async () => {
-      const { provider } = await load();
-      return {
-        stream: (model, context, options) => provider.stream(model, toContext(context), options),
-        streamSimple: (model, context, options) => provider.streamSimple(model, toContext(context), options),
-      };
-    });
+  return () => lazyProviderStreams(async () => (await load()).provider);
 }
 
 /** Anthropic Messages API. */

@@ -5,43 +5,23 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../../support/assert.ts";
-import { createAgentEnv, denoDir, machineEnv } from "../../support/agent_env.ts";
+import { createAgentEnv } from "../../support/agent_env.ts";
 import { startFakeProvider } from "../../support/fake_provider/mod.ts";
+import { runWithScriptLog } from "../../support/v8_script_log.ts";
 
 const REPO = new URL("../../../", import.meta.url);
-const MAIN_TS = new URL("main.ts", REPO);
 const MCP_DIR = new URL("src/extensions/builtin/mcp/", REPO).href;
 
 /** Runs `deno run main.ts args` with V8's script log; the file: URLs of the scripts it compiled. */
 async function loadedModules(args: string[], env: Record<string, string>, cwd: string): Promise<string[]> {
-  const dir = await Deno.makeTempDir({ prefix: "pi_mcp_lazy_" });
-  const log = join(dir, "v8.log");
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--no-prompt",
-        "--config",
-        new URL("deno.json", REPO).pathname,
-        `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
-        MAIN_TS.pathname,
-        ...args,
-      ],
-      cwd,
-      env: { ...machineEnv(), DENO_DIR: denoDir(), ...env },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(90_000),
-    }).output();
-    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    const text = await Deno.readTextFile(log);
-    return [...text.matchAll(/^script-details,\d+,(file:\/\/[^,]*),/gm)].map((m) => m[1]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const run = await runWithScriptLog(args, {
+    env,
+    cwd,
+    denoArgs: ["--config", new URL("deno.json", REPO).pathname],
+    signal: AbortSignal.timeout(90_000),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  return run.scripts;
 }
 
 function mcpModules(urls: string[]): string[] {

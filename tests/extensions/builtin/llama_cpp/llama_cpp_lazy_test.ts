@@ -5,44 +5,18 @@
  * `/login`, the progress view or the Hugging Face client. Read from V8's script log, as
  * tests/extensions/lazy_load_test.ts does.
  */
-import { join } from "node:path";
 import { assertEquals } from "../../../support/assert.ts";
-import { createAgentEnv, denoDir, machineEnv } from "../../../support/agent_env.ts";
+import { createAgentEnv } from "../../../support/agent_env.ts";
 import { startFakeLlamaServer } from "../../../support/fake_llama_server.ts";
 import { startFakeProvider } from "../../../support/fake_provider/mod.ts";
-import { MAIN_TS } from "../../../support/spawn_pi.ts";
+import { runWithScriptLog, scriptsUnder } from "../../../support/v8_script_log.ts";
 
 const LLAMA_DIR = new URL("../../../../src/extensions/builtin/llama_cpp/", import.meta.url).href;
 
 /** Runs `pi args` with V8's script log; the llama_cpp modules it compiled and its output. */
 async function llamaModulesLoaded(args: string[], env: Record<string, string>, cwd: string) {
-  const dir = await Deno.makeTempDir({ prefix: "pi_llama_lazy_" });
-  const log = join(dir, "v8.log");
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--no-prompt",
-        `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
-        MAIN_TS,
-        ...args,
-      ],
-      cwd,
-      env: { ...machineEnv(), DENO_DIR: denoDir(), ...env },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const modules = new Set<string>();
-    for (const m of (await Deno.readTextFile(log)).matchAll(/^script-details,\d+,(file:\/\/[^,]*),/gm)) {
-      if (m[1].startsWith(LLAMA_DIR)) modules.add(m[1].slice(LLAMA_DIR.length));
-    }
-    return { modules: [...modules].sort(), code: out.code, stdout: new TextDecoder().decode(out.stdout) };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const run = await runWithScriptLog(args, { env, cwd });
+  return { modules: scriptsUnder(run.scripts, LLAMA_DIR), code: run.code, stdout: run.stdout };
 }
 
 Deno.test("LLAMA-CPP-14 pi -p loads none of the llama.cpp extension without a router; with one, only what reads the cached models", async () => {
