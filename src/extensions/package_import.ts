@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { isFileSync } from "../util/fs.ts";
 import { dirname, join } from "../util/path.ts";
 
 /** The conditions of an `exports` map that an ES module import in Node matches. */
@@ -31,14 +32,6 @@ function readJson(path: string): Record<string, unknown> | undefined {
     return value && typeof value === "object" ? value as Record<string, unknown> : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
   }
 }
 
@@ -90,7 +83,7 @@ function legacyTarget(
     ? join(packageDir, typeof manifest.main === "string" ? manifest.main : "index.js")
     : join(packageDir, subpath);
   for (const candidate of [base, `${base}.js`, `${base}.mjs`, join(base, "index.js")]) {
-    if (isFile(candidate)) return candidate;
+    if (isFileSync(candidate)) return candidate;
   }
   return undefined;
 }
@@ -123,7 +116,7 @@ export function resolvePackageImport(fromFile: string, specifier: string): strin
         : legacyTarget(packageDir, manifest, split.subpath);
       if (!target) return undefined;
       const file = target.startsWith("/") ? target : join(packageDir, target);
-      return isFile(file) && isEsModule(file, packageDir) ? file : undefined;
+      return isFileSync(file) && isEsModule(file, packageDir) ? file : undefined;
     }
     if (dirname(dir) === dir) return undefined;
   }

@@ -81,6 +81,11 @@ export function isDirectorySync(path: string): boolean {
   return statOrUndefined(path)?.isDirectory ?? false;
 }
 
+/** Whether `path` is (or links to) a regular file. */
+export function isFileSync(path: string): boolean {
+  return statOrUndefined(path)?.isFile ?? false;
+}
+
 /** Code-unit order, the order Node's `readdir` lists names in. */
 function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

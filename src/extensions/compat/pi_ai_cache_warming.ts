@@ -6,7 +6,7 @@
  * @module
  */
 import { calculateCost } from "../../ai/cost.ts";
-import type { Model, SimpleStreamOptions, Usage } from "../../ai/types.ts";
+import { emptyUsage, type Model, type SimpleStreamOptions, type Usage } from "../../ai/types.ts";
 import { readEnv } from "../../util/env.ts";
 
 /** Whether a refresh is sent ("warm") or warming ends until the next real request ("stop"). */
@@ -110,14 +110,5 @@ function price(
   model: Model,
   tokens: Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">>,
 ): number {
-  const usage: Usage = {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    ...tokens,
-  };
-  return calculateCost(model, usage).total;
+  return calculateCost(model, { ...emptyUsage(), ...tokens }).total;
 }
