@@ -12,6 +12,7 @@
  */
 import type { ApiProvider } from "../../ai/api_provider.ts";
 import { AssistantMessageEventStream } from "../../ai/event_stream.ts";
+import { createOutputMessage } from "../../ai/provider_utils.ts";
 import type {
   AssistantMessage,
   AssistantMessageEvent,
@@ -21,7 +22,6 @@ import type {
   SimpleStreamOptions,
   StreamOptions,
 } from "../../ai/types.ts";
-import { emptyUsage } from "../../ai/types.ts";
 import { getCurrentSystemPrompt, getCurrentTools } from "../../session/system_message.ts";
 
 /** Read-only observation of what a lazy stream forwards. */
@@ -59,19 +59,20 @@ export interface LazyApiCapabilities {
   cancelDeferred?: boolean;
 }
 
-function setupErrorMessage(model: Model, error: unknown, timestamp: number, stopReason: "error" | "aborted") {
-  const message: AssistantMessage = {
-    role: "assistant",
-    content: [],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: emptyUsage(),
+function setupErrorMessage(
+  model: Model,
+  error: unknown,
+  timestamp: number,
+  stopReason: "error" | "aborted",
+): AssistantMessage {
+  // Without its timestamp, so the keys keep pi-ai's order (…, stopReason, errorMessage, timestamp).
+  const { timestamp: _started, ...start } = createOutputMessage(model);
+  return {
+    ...start,
     stopReason,
     errorMessage: error instanceof Error ? error.message : String(error),
     timestamp,
   };
-  return message;
 }
 
 /**
