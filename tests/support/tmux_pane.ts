@@ -30,6 +30,9 @@ async function run(args: string[], check = true): Promise<string> {
 
 let counter = 0;
 
+/** How a test's command line asks for a clean screen (see {@link TmuxPane.command}). */
+const CLEAR_PREFIX = "clear; ";
+
 /** One tmux pane with a shell in it. */
 export class TmuxPane {
   private constructor(private readonly socket: string, private readonly dir: string) {}
@@ -99,8 +102,18 @@ export class TmuxPane {
     await this.tmux("send-keys", ...keys);
   }
 
-  /** Types a shell command line and Enter. */
+  /**
+   * Types a shell command line and Enter. A line that starts with `clear; ` (a test starting a
+   * program on a clean screen) clears first and waits for the bare prompt: otherwise a wait for the
+   * program's first screen may match what the previous program left, and keys sent then reach the
+   * terminal before the new program has made it raw (they arrive as one cooked line).
+   */
   async command(line: string): Promise<void> {
+    if (line.startsWith(CLEAR_PREFIX)) {
+      await this.type("clear");
+      await this.keys("Enter");
+      await this.waitFor((s) => s.trim() === "$", 30_000, "a cleared screen");
+    }
     await this.type(line);
     await this.keys("Enter");
   }
