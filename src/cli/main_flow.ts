@@ -11,7 +11,6 @@ import { readEnv } from "../util/env.ts";
 import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
 import { applyHttpProxySetting } from "../config/http_proxy.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
-import { formatNoApiKeyFoundMessage } from "../core/auth_guidance.ts";
 import {
   AgentSessionRuntime,
   type AgentSessionServices,
@@ -20,6 +19,7 @@ import {
 } from "../core/session_runtime.ts";
 import type { AgentSession } from "../core/agent_session.ts";
 import { extensionHostOf } from "../core/extension_host.ts";
+import { runtimeSessionControl } from "../core/extension_session_control.ts";
 import type { ExtensionUIContext } from "../extensions/types.ts";
 import { InvalidSessionFileError } from "../session/session_file.ts";
 import type { SessionManager } from "../session/session_manager.ts";
@@ -305,19 +305,13 @@ async function readInitialMessage(run: RunContext, services: AgentSessionService
   });
 }
 
-/** Refuses to start a run that cannot work: no model, a benchmark outside interactive mode. */
+/**
+ * Refuses to start a run that cannot work: a benchmark outside interactive mode. Without a model
+ * every mode starts (the reference's agent falls back to a placeholder model, "unknown/unknown"):
+ * each prompt that reaches the model is refused with "No API key found…" (CLI-24; print and JSON
+ * mode exit 1), while a run with no prompt, or only a built-in command such as `/llama`, ends 0.
+ */
 function checkCanRun(run: RunContext, session: AgentSession): void {
-  if (run.appMode !== "interactive" && !session.model) {
-    // The reference's agent falls back to a placeholder model ("unknown/unknown"): RPC mode serves
-    // and each prompt is refused with this text; print and JSON mode fail at the first prompt with
-    // it, exit 1 (CLI-24), JSON mode after the session header every JSON run starts with.
-    if (run.appMode === "rpc") return;
-    const header = run.appMode === "json" ? session.sessionManager.getHeader() : undefined;
-    if (header) run.io.stdout(`${JSON.stringify(header)}\n`);
-    session.dispose();
-    run.io.stderr(`${formatNoApiKeyFoundMessage("unknown")}\n`);
-    throw new CliExit("", 1);
-  }
   if (isTruthyEnvFlag(readEnv("PI_STARTUP_BENCHMARK")) && run.appMode !== "interactive") {
     session.dispose();
     throw new CliExit("Error: PI_STARTUP_BENCHMARK only supports interactive mode");
@@ -342,7 +336,9 @@ async function runMode(
         runtime.setHooks(extensions?.runtimeHooks() ?? {});
         await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
-          newSession: (options) => runtime.newSession(options),
+          sessionControl: runtimeSessionControl(runtime, rpc.serve),
+          // A command's ctx.reload() is RPC's /reload: the runtime rebuilds the session, RPC serves it.
+          reload: () => runtime.reload({ withSession: () => rpc.serve() }),
           shutdown: rpc.shutdown,
           onError: (err) =>
             rpc.output({
@@ -378,25 +374,29 @@ async function runMode(
       },
     });
   }
-  const extensions = extensionHostOf(session);
   const { runPrintMode } = await import("../modes/print_mode.ts");
+  // A runtime, so an extension command can replace the session (1.6.0's print mode has one too).
+  const runtime = new AgentSessionRuntime(session, services, createRuntime);
   try {
-    return await runPrintMode(session, {
+    return await runPrintMode(runtime, {
       mode: run.appMode === "json" ? "json" : "text",
       messages: run.parsed.messages,
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,
       // As 1.6.0's print and JSON modes: no UI, each handler error one stderr line; bound once the
       // output is set up, so what session_start handlers do is output too.
-      beforePrompts: async () => {
-        await extensions?.bind(session, {
+      bindSession: async (current, print) => {
+        const extensions = extensionHostOf(current);
+        runtime.setHooks(extensions?.runtimeHooks() ?? {});
+        await extensions?.bind(current, {
           mode: run.appMode === "json" ? "json" : "print",
+          sessionControl: runtimeSessionControl(runtime, print.serve),
           onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
         });
       },
     });
   } finally {
     // `session_shutdown` handlers run as the run ends (1.6.0: when the runtime is disposed).
-    await extensions?.shutdown();
+    await extensionHostOf(runtime.session)?.shutdown();
   }
 }

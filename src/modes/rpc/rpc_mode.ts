@@ -117,6 +117,7 @@ export async function runRpcMode(
     track,
     respond: output,
     event: output,
+    notify: (message, notifyType) => ui.notify(message, notifyType),
   };
 
   const execute = async (command: RpcCommand): Promise<void> => {

@@ -29,6 +29,8 @@ export interface RpcCommandContext {
   respond(response: RpcResponse): void;
   /** Writes an RPC-only event record. */
   event(record: RpcBashExecutionUpdate): void;
+  /** Shows a notice on the client (an `extension_ui_request` of method `notify`). */
+  notify(message: string, notifyType: "info" | "warning" | "error"): void;
 }
 
 /**

@@ -8,11 +8,16 @@
  */
 import type { RpcPromptDisposition, RpcResponse } from "../rpc_types.ts";
 import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
+import { runBuiltinCommand } from "../../builtin_commands.ts";
 
 /** Handlers of prompt, steer, follow_up, abort, clear_queue. */
 export const promptingHandlers: RpcHandlerTable = {
   prompt(command, ctx) {
     const { id } = command;
+    // A built-in extension's command (`/llama`) runs at once, even during a run, as 1.6.0's do.
+    if (runBuiltinCommand(ctx.session, command.message, ctx.notify)) {
+      return ok(id, "prompt", { disposition: "handled" });
+    }
     // prompt() decides synchronously whether the text queues into a running run.
     const disposition: RpcPromptDisposition = ctx.session.isStreaming ? "queued" : "started";
     return new Promise((resolve) => {
