@@ -32,6 +32,13 @@ import { sessionActions } from "./extension_actions.ts";
 import { installUncaughtGuard } from "./extension_guard.ts";
 import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
+import {
+  commandContextMembers,
+  type ReplacementCallback,
+  replacementSenders,
+  type SessionControl,
+  STALE_EXTENSION_CONTEXT,
+} from "./extension_session_control.ts";
 
 /** Where extensions may come from for one run. */
 export interface ExtensionSources {
@@ -77,18 +84,19 @@ export interface ExtensionBindings {
   /** Hears handler errors (print/JSON: a stderr line; RPC: an `extension_error` record). */
   onError(error: ExtensionError): void;
   /**
-   * A command's `ctx.newSession()`: the mode's session runtime replaces the session. Without it the
-   * call rejects (print and JSON mode drive one session here).
+   * A command's `ctx.newSession()`, `ctx.fork()`, `ctx.switchSession()` and `ctx.navigateTree()`: the
+   * mode's session runtime replaces the session (see `runtimeSessionControl`). A missing member rejects.
    */
-  newSession?: (options?: NewSessionOptions) => Promise<{ cancelled: boolean }>;
+  sessionControl?: SessionControl;
   /** `ctx.shutdown()`: the mode ends the run once idle (RPC); without it the call does nothing. */
   shutdown?: () => void;
 }
 
-/** What a command may pass to `ctx.newSession()` (1.6.0's `withSession` callback is not taken yet). */
+/** What a command may pass to `ctx.newSession()`; `withSession` runs once the new session is served. */
 export interface NewSessionOptions {
   parentSession?: string;
   setup?: (sessionManager: AgentSession["sessionManager"]) => Promise<void>;
+  withSession?: ReplacementCallback;
 }
 
 /** The `session_start` fields for the next session bound, set when a replacement ends the current one. */
@@ -106,7 +114,9 @@ export class ExtensionHost {
   #ui: ExtensionUIContext = noOpUI();
   #hasUI = false;
   #mode: "tui" | "rpc" | "json" | "print" = "print";
-  #newSession: ExtensionBindings["newSession"];
+  #sessionControl: SessionControl = {};
+  /** Set once this host's session was replaced or ended: every `ctx` and `pi` action then throws it. */
+  #stale: string | undefined;
   #shutdown: ExtensionBindings["shutdown"];
   #knownTools = new Set<string>();
   #turnIndex = 0;
@@ -145,17 +155,34 @@ export class ExtensionHost {
   }
 
   #current(): AgentSession {
+    this.#assertActive();
     if (!this.#session) throw new Error("Extension runtime not initialized");
     return this.#session;
+  }
+
+  #assertActive(): void {
+    if (this.#stale !== undefined) throw new Error(this.#stale);
+  }
+
+  /**
+   * Makes every `ctx` and `pi` action of these extensions throw 1.6.0's stale-context error: their
+   * session was replaced (or ended). Errors their late handlers report are no longer shown.
+   */
+  invalidate(message = STALE_EXTENSION_CONTEXT): void {
+    if (this.#stale !== undefined) return;
+    this.#stale = message;
+    this.runtime.staleMessage = message;
+    this.runtime.reportError = () => {};
   }
 
   /** `ctx` as handlers, tools and commands see it. */
   context(): ExtensionContext {
     const session = () => this.#current();
-    const ui = () => this.#ui;
-    const hasUI = () => this.#hasUI;
-    const mode = () => this.#mode;
-    const requestShutdown = () => this.#shutdown;
+    const active = () => this.#assertActive();
+    const ui = () => (active(), this.#ui);
+    const hasUI = () => (active(), this.#hasUI);
+    const mode = () => (active(), this.#mode);
+    const requestShutdown = () => (active(), this.#shutdown);
     return {
       get ui() {
         return ui();
@@ -204,15 +231,29 @@ export class ExtensionHost {
 
   /** A command's `ctx`: the handlers' one plus the session control 1.6.0 gives commands only. */
   #commandContext(): ExtensionContext {
-    const newSession = this.#newSession;
-    return Object.assign(this.context(), {
-      newSession: (options?: NewSessionOptions) =>
-        newSession
-          ? newSession({ parentSession: options?.parentSession, setup: options?.setup })
-          : Promise.reject(
-            new Error(`ctx.newSession() is not available in ${this.#mode} mode in this build yet`),
-          ),
-    });
+    // defineProperties, not assign: assign would read the guarded getters once and freeze them.
+    return Object.defineProperties(
+      this.context(),
+      Object.getOwnPropertyDescriptors(commandContextMembers({
+        assertActive: () => this.#assertActive(),
+        session: () => this.#current(),
+        control: () => this.#sessionControl,
+        mode: () => this.#mode,
+        replacedContext: (session) => replacedContextOf(session),
+      })),
+    );
+  }
+
+  /**
+   * The context a command's `withSession` callback gets: a command context of the replacement
+   * session, whose `sendMessage`/`sendUserMessage` return promises (1.6.0's `ReplacedSessionContext`).
+   */
+  replacedContext(): ExtensionContext {
+    const session = this.#current();
+    return Object.defineProperties(
+      this.#commandContext(),
+      Object.getOwnPropertyDescriptors(replacementSenders(session)),
+    );
   }
 
   /** The extensions' tools as session tools; each run gets the current `ctx`. */
@@ -265,7 +306,7 @@ export class ExtensionHost {
       this.#hasUI = true;
     }
     this.#mode = bindings.mode ?? (bindings.ui ? "rpc" : "print");
-    this.#newSession = bindings.newSession;
+    this.#sessionControl = bindings.sessionControl ?? {};
     this.#shutdown = bindings.shutdown;
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
@@ -438,9 +479,18 @@ export class ExtensionHost {
           pendingStart = { reason: event.reason, ...(previousSessionFile ? { previousSessionFile } : {}) };
         }
         await this.shutdown(event.reason, event.targetSessionFile);
+        // As 1.6.0 disposing the session: what was captured of these extensions is stale now.
+        this.invalidate();
       },
     };
   }
+}
+
+/** The replacement session's context for `withSession` (its own extensions; 1.6.0 always has some). */
+function replacedContextOf(session: AgentSession): ExtensionContext {
+  const host = extensionHostOf(session);
+  if (!host) throw new Error("Extension runtime not initialized");
+  return host.replacedContext();
 }
 
 const hosts = new WeakMap<AgentSession, ExtensionHost>();

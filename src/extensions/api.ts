@@ -31,6 +31,8 @@ export interface ExtensionRuntime {
   reportError(error: ExtensionError): void;
   /** Servers registered with `pi.registerMcpServer()`. */
   mcpServers?: McpServerRegistry;
+  /** Set once the session was replaced: actions throw it (1.6.0's stale-context error). */
+  staleMessage?: string;
 }
 
 /** A runtime with no session yet. */
@@ -47,6 +49,7 @@ const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
 
 function actions(runtime: ExtensionRuntime): ExtensionHostActions {
+  if (runtime.staleMessage !== undefined) throw new Error(runtime.staleMessage);
   if (!runtime.actions) throw new Error(NOT_INITIALIZED);
   return runtime.actions;
 }
@@ -183,6 +186,7 @@ export function createExtensionAPI(
       return actions(runtime).getCommands();
     },
     setModel(model: unknown): Promise<boolean> {
+      if (runtime.staleMessage !== undefined) return Promise.reject(new Error(runtime.staleMessage));
       if (!runtime.actions) return Promise.reject(new Error("Extension runtime not initialized"));
       return runtime.actions.setModel(model);
     },
