@@ -19,7 +19,6 @@ import {
 } from "../core/session_runtime.ts";
 import type { AgentSession } from "../core/agent_session.ts";
 import { extensionHostOf } from "../core/extension_host.ts";
-import { runtimeSessionControl } from "../core/extension_session_control.ts";
 import type { ExtensionUIContext } from "../extensions/types.ts";
 import { InvalidSessionFileError } from "../session/session_file.ts";
 import type { SessionManager } from "../session/session_manager.ts";
@@ -336,7 +335,7 @@ async function runMode(
         runtime.setHooks(extensions?.runtimeHooks() ?? {});
         await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
-          sessionControl: runtimeSessionControl(runtime, rpc.serve),
+          newSession: (options) => runtime.newSession(options),
           shutdown: rpc.shutdown,
           onError: (err) =>
             rpc.output({
@@ -372,29 +371,25 @@ async function runMode(
       },
     });
   }
+  const extensions = extensionHostOf(session);
   const { runPrintMode } = await import("../modes/print_mode.ts");
-  // A runtime, so an extension command can replace the session (1.6.0's print mode has one too).
-  const runtime = new AgentSessionRuntime(session, services, createRuntime);
   try {
-    return await runPrintMode(runtime, {
+    return await runPrintMode(session, {
       mode: run.appMode === "json" ? "json" : "text",
       messages: run.parsed.messages,
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,
       // As 1.6.0's print and JSON modes: no UI, each handler error one stderr line; bound once the
       // output is set up, so what session_start handlers do is output too.
-      bindSession: async (current, print) => {
-        const extensions = extensionHostOf(current);
-        runtime.setHooks(extensions?.runtimeHooks() ?? {});
-        await extensions?.bind(current, {
+      beforePrompts: async () => {
+        await extensions?.bind(session, {
           mode: run.appMode === "json" ? "json" : "print",
-          sessionControl: runtimeSessionControl(runtime, print.serve),
           onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
         });
       },
     });
   } finally {
     // `session_shutdown` handlers run as the run ends (1.6.0: when the runtime is disposed).
-    await extensionHostOf(runtime.session)?.shutdown();
+    await extensions?.shutdown();
   }
 }

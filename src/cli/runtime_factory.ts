@@ -25,6 +25,7 @@ import {
   hasExtensionSources,
   loadExtensionHost,
 } from "../core/extension_host.ts";
+import { applyExtensionProviders } from "../core/extension_providers.ts";
 import { isBuiltinEnabled, markLlamaEnabled } from "../resources/builtin_extensions.ts";
 import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
@@ -152,6 +153,12 @@ export function runtimeFactory(
       services.settingsManager,
       temporary,
     );
+    // Providers the extensions registered while loading join the models before --model is resolved.
+    if (extensions) {
+      for (const message of applyExtensionProviders(extensions.runtime, services.modelRegistry)) {
+        diagnostics.push({ type: "error", message });
+      }
+    }
     // Registered extension flags take their command-line values; any other unknown --flag is an error.
     const registered = new Map((extensions?.flags() ?? []).map((flag) => [flag.name, flag]));
     const unknown: string[] = [];

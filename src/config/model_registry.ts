@@ -443,23 +443,40 @@ export class ModelRegistry {
     this.refresh();
   }
 
-  /** Rejects a registration that cannot work: a stream function without `api`, models without `baseUrl` or a key. */
+  /**
+   * Rejects a registration that cannot work, with 1.6.0's messages: a stream function without `api`, a model
+   * whose `api` or `baseUrl` is neither given nor inherited from the provider's existing models. A missing key is
+   * no error (the provider then waits for one, as in 1.6.0).
+   */
   private validateProviderConfig(providerName: string, config: ProviderConfigInput): void {
     if (config.streamSimple && !config.api) {
       throw new Error(`Provider ${providerName}: "api" is required when registering streamSimple.`);
     }
-    if (!config.models || config.models.length === 0) return;
-    if (!config.baseUrl) {
-      throw new Error(`Provider ${providerName}: "baseUrl" is required when defining models.`);
+    for (const def of config.models ?? []) this.modelEndpoint(providerName, config, def);
+  }
+
+  /**
+   * A registered model's `api` and `baseUrl`: its own, else the provider config's, else those of the provider's
+   * current model that 1.6.0 takes defaults from (same id, same api, an `openai-completions` one, the first).
+   */
+  private modelEndpoint(
+    providerName: string,
+    config: ProviderConfigInput,
+    def: NonNullable<ProviderConfigInput["models"]>[number],
+  ): { api: Api; baseUrl: string } {
+    const existing = this.models.filter((m) => m.provider === providerName);
+    const defaults = existing.find((m) => m.id === def.id) ??
+      (def.api ? existing.find((m) => m.api === def.api) : undefined) ??
+      existing.find((m) => m.api === "openai-completions") ?? existing[0];
+    const api = def.api ?? config.api ?? defaults?.api;
+    if (!api) {
+      throw new Error(
+        `Provider ${providerName}, model ${def.id}: no "api" specified. Set it at model level or provider level.`,
+      );
     }
-    if (!config.apiKey && !config.oauth) {
-      throw new Error(`Provider ${providerName}: "apiKey" or "oauth" is required when defining models.`);
-    }
-    for (const def of config.models) {
-      if (!(def.api || config.api)) {
-        throw new Error(`Provider ${providerName}, model ${def.id}: no "api" specified.`);
-      }
-    }
+    const baseUrl = def.baseUrl ?? config.baseUrl ?? defaults?.baseUrl;
+    if (!baseUrl) throw new Error(`Provider ${providerName}: "baseUrl" is required when defining custom models.`);
+    return { api, baseUrl };
   }
 
   /** Applies a validated provider registration to the model list. */
@@ -473,17 +490,24 @@ export class ModelRegistry {
         streamSimple,
       }, `provider:${providerName}`);
     }
-    this.storeProviderRequestConfig(providerName, config);
+    // As in 1.6.0 the registration's key, headers and authHeader go over models.json's, not instead of them.
+    const previous = this.providerRequestConfigs.get(providerName);
+    this.storeProviderRequestConfig(providerName, {
+      apiKey: config.apiKey ?? previous?.apiKey,
+      headers: previous?.headers || config.headers ? { ...previous?.headers, ...config.headers } : undefined,
+      authHeader: config.authHeader ?? previous?.authHeader,
+    });
     if (config.models && config.models.length > 0) {
+      const endpoints = config.models.map((def) => this.modelEndpoint(providerName, config, def));
       this.models = this.models.filter((m) => m.provider !== providerName);
-      for (const def of config.models) {
+      for (const [index, def] of config.models.entries()) {
         this.storeModelHeaders(providerName, def.id, def.headers);
         this.models.push({
           id: def.id,
           name: def.name,
-          api: (def.api || config.api) as Api,
+          api: endpoints[index].api,
           provider: providerName,
-          baseUrl: (def.baseUrl ?? config.baseUrl) as string,
+          baseUrl: endpoints[index].baseUrl,
           reasoning: def.reasoning,
           thinkingLevelMap: def.thinkingLevelMap,
           input: def.input,

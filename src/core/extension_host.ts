@@ -30,6 +30,7 @@ import type { AgentSession, SessionTool } from "./agent_session.ts";
 import { noOpUI, withPlainTheme } from "./extension_ui.ts";
 import { sessionActions } from "./extension_actions.ts";
 import { installUncaughtGuard } from "./extension_guard.ts";
+import { bindExtensionProviders } from "./extension_providers.ts";
 import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
 import {
@@ -311,6 +312,8 @@ export class ExtensionHost {
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
+    // pi.registerProvider() from now on changes the models at once (the queue went in before --model).
+    bindExtensionProviders(this.runtime, session, (error) => this.runner.emitError(error));
     // Servers registered from now on are announced; those registered while loading are read at start.
     const mcpServers = this.runtime.mcpServers;
     this.#unsubscribeMcp?.();

@@ -10,6 +10,8 @@ import { execCommand, type ExecOptions, type ExecResult } from "./exec.ts";
 import { validateMcpServerConfig } from "./builtin/mcp/config.ts";
 import { mcpNamespace } from "./builtin/mcp/naming.ts";
 import { McpServerRegistry, type RegisteredMcpServer } from "./mcp_servers.ts";
+import { ExtensionProviderRegistrations, registerExtensionProvider } from "./provider_registrations.ts";
+import type { ProviderConfigInput } from "../config/model_registry.ts";
 import type { EventBus } from "./event_bus.ts";
 import type {
   ExtensionError,
@@ -31,6 +33,8 @@ export interface ExtensionRuntime {
   reportError(error: ExtensionError): void;
   /** Servers registered with `pi.registerMcpServer()`. */
   mcpServers?: McpServerRegistry;
+  /** Providers registered with `pi.registerProvider()`: queued until src/core binds the model registry. */
+  providers?: ExtensionProviderRegistrations;
   /** Set once the session was replaced: actions throw it (1.6.0's stale-context error). */
   staleMessage?: string;
 }
@@ -42,6 +46,7 @@ export function createExtensionRuntime(): ExtensionRuntime {
     flagValues: new Map(),
     reportError: (error) => pending.push(error),
     mcpServers: new McpServerRegistry(),
+    providers: new ExtensionProviderRegistrations(),
   };
 }
 
@@ -151,6 +156,13 @@ export function createExtensionAPI(
     },
     getMcpServers(): RegisteredMcpServer[] {
       return runtime.mcpServers?.list() ?? [];
+    },
+    registerProvider(providerOrName: unknown, config?: ProviderConfigInput): void {
+      runtime.providers ??= new ExtensionProviderRegistrations();
+      registerExtensionProvider(runtime.providers, extension.path, providerOrName, config);
+    },
+    unregisterProvider(name: string): void {
+      (runtime.providers ??= new ExtensionProviderRegistrations()).unregister(name);
     },
     registerMessageRenderer(_customType: string, _renderer: unknown): void {},
     registerEntryRenderer(_customType: string, _renderer: unknown): void {},

@@ -26,15 +26,17 @@ function plain<T>(value: T): T {
 }
 
 /**
- * registerProvider (the extension API) as captured from 0.73.1; 1.6.0 moved it to ModelRuntime and the
- * extensions issue re-captures it.
+ * registerProvider (the extension API). The errors are 1.6.0's, captured from its `ModelRuntime.registerProvider`
+ * with the same calls (it checks each model's `api` before any `baseUrl` and asks for no key); the rest was
+ * captured from 0.73.1.
  */
-const REGISTER_PROVIDER_0_73_1 = {
+const REGISTER_PROVIDER_CAPTURE = {
   "errors": [
     'Provider p1: "api" is required when registering streamSimple.',
-    'Provider p2: "baseUrl" is required when defining models.',
-    'Provider p3: "apiKey" or "oauth" is required when defining models.',
-    'Provider p4, model a: no "api" specified.',
+    'Provider p2, model a: no "api" specified. Set it at model level or provider level.',
+    'Provider p3, model a: no "api" specified. Set it at model level or provider level.',
+    'Provider p4, model a: no "api" specified. Set it at model level or provider level.',
+    'Provider p6: "baseUrl" is required when defining custom models.',
     null,
     null,
   ],
@@ -203,6 +205,7 @@ test("PROV-07 registerProvider validation, replacement, baseUrl override and unr
   tryRegister("p2", { models: [{ id: "a" }] });
   tryRegister("p3", { baseUrl: "http://x", models: [{ id: "a" }] });
   tryRegister("p4", { baseUrl: "http://x", apiKey: "k", models: [{ id: "a" }] });
+  tryRegister("p6", { api: "openai-completions", models: [{ id: "a" }] });
   tryRegister("p5", {
     baseUrl: "http://x",
     apiKey: "k",
@@ -219,7 +222,7 @@ test("PROV-07 registerProvider validation, replacement, baseUrl override and unr
     }],
   });
   tryRegister("groq", { baseUrl: "http://groq-proxy" });
-  const expected = REGISTER_PROVIDER_0_73_1;
+  const expected = REGISTER_PROVIDER_CAPTURE;
   assertEquals(errors, expected.errors);
   assertEquals(plain(registry.find("p5", "m5")), expected.p5);
   assertEquals(registry.getProviderDisplayName("p5"), expected.p5Name);
