@@ -19,6 +19,7 @@ import {
 } from "../core/session_runtime.ts";
 import type { AgentSession } from "../core/agent_session.ts";
 import { extensionHostOf } from "../core/extension_host.ts";
+import { runtimeSessionControl } from "../core/extension_session_control.ts";
 import type { ExtensionUIContext } from "../extensions/types.ts";
 import { InvalidSessionFileError } from "../session/session_file.ts";
 import type { SessionManager } from "../session/session_manager.ts";
@@ -335,7 +336,7 @@ async function runMode(
         runtime.setHooks(extensions?.runtimeHooks() ?? {});
         await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
-          newSession: (options) => runtime.newSession(options),
+          sessionControl: runtimeSessionControl(runtime, rpc.serve),
           shutdown: rpc.shutdown,
           onError: (err) =>
             rpc.output({
@@ -371,25 +372,29 @@ async function runMode(
       },
     });
   }
-  const extensions = extensionHostOf(session);
   const { runPrintMode } = await import("../modes/print_mode.ts");
+  // A runtime, so an extension command can replace the session (1.6.0's print mode has one too).
+  const runtime = new AgentSessionRuntime(session, services, createRuntime);
   try {
-    return await runPrintMode(session, {
+    return await runPrintMode(runtime, {
       mode: run.appMode === "json" ? "json" : "text",
       messages: run.parsed.messages,
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,
       // As 1.6.0's print and JSON modes: no UI, each handler error one stderr line; bound once the
       // output is set up, so what session_start handlers do is output too.
-      beforePrompts: async () => {
-        await extensions?.bind(session, {
+      bindSession: async (current, print) => {
+        const extensions = extensionHostOf(current);
+        runtime.setHooks(extensions?.runtimeHooks() ?? {});
+        await extensions?.bind(current, {
           mode: run.appMode === "json" ? "json" : "print",
+          sessionControl: runtimeSessionControl(runtime, print.serve),
           onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
         });
       },
     });
   } finally {
     // `session_shutdown` handlers run as the run ends (1.6.0: when the runtime is disposed).
-    await extensions?.shutdown();
+    await extensionHostOf(runtime.session)?.shutdown();
   }
 }

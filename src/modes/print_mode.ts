@@ -6,6 +6,7 @@
  * @module
  */
 import type { AgentSession } from "../core/agent_session.ts";
+import { type SessionRuntimeHost, toRuntimeHost } from "../core/runtime_host.ts";
 import type { AssistantMessage, ImageContent } from "../ai/types.ts";
 import { onTerminationSignal } from "../core/shutdown.ts";
 import { writeStderr, writeStdout } from "./output.ts";
@@ -28,16 +29,26 @@ export interface PrintModeOptions {
    */
   jsonDeltas?: boolean;
   /**
-   * Runs once output is set up (the JSON header written, events subscribed) and before the first
-   * prompt: the CLI binds extensions here, so what their `session_start` handlers do is output too
-   * (pi 1.6.0's order).
+   * Runs for the first session once output is set up (the JSON header written, events subscribed)
+   * and before the first prompt, and again for each session an extension command replaces it with:
+   * the CLI binds extensions here, so what their `session_start` handlers do is output too (pi
+   * 1.6.0's order). `serve` switches output to the host's current session (subscribe, then this
+   * callback); the replacement calls it before the command's `withSession`.
    */
-  beforePrompts?: () => Promise<void>;
+  bindSession?: (session: AgentSession, io: { serve: () => Promise<void> }) => Promise<void>;
 }
 
-/** Runs print or JSON mode and resolves with the exit code. */
-export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
+/**
+ * Runs print or JSON mode and resolves with the exit code. Prompts after an extension command
+ * replaced the session go to the new one, and its events are output (no second JSON header).
+ */
+export async function runPrintMode(
+  target: AgentSession | SessionRuntimeHost,
+  options: PrintModeOptions,
+): Promise<number> {
   const { mode, messages = [], initialMessage, initialImages } = options;
+  const host = toRuntimeHost(target);
+  let session = host.session;
   // The JSON record writer loads only in JSON mode.
   const writeJsonEvent = mode === "json" ? (await import("./json_event.ts")).writeJsonEvent : undefined;
   // JSON records are written in batches (one system call per record made long replies slow).
@@ -68,20 +79,29 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
   // exits 0 with no output there).
   let compactionError: string | undefined;
   let lastReplyError: string | undefined;
-  const unsubscribe = session.subscribe((event) => {
-    if (event.type === "compaction_end") compactionError = event.errorMessage;
-    if (event.type === "message_end" && event.message.role === "assistant") {
-      const reply = event.message as AssistantMessage;
-      lastReplyError = reply.stopReason === "error" ? reply.errorMessage || "Request error" : undefined;
-    }
-    if (writeJsonEvent && writeEvents) writeJsonEvent(event, out);
-  });
+  const listen = (served: AgentSession) =>
+    served.subscribe((event) => {
+      if (event.type === "compaction_end") compactionError = event.errorMessage;
+      if (event.type === "message_end" && event.message.role === "assistant") {
+        const reply = event.message as AssistantMessage;
+        lastReplyError = reply.stopReason === "error" ? reply.errorMessage || "Request error" : undefined;
+      }
+      if (writeJsonEvent && writeEvents) writeJsonEvent(event, out);
+    });
+  let unsubscribe = listen(session);
+  const serve = async () => {
+    if (host.session === session) return;
+    unsubscribe();
+    session = host.session;
+    unsubscribe = listen(session);
+    await options.bindSession?.(session, { serve });
+  };
   try {
     if (mode === "json") {
       const header = session.sessionManager.getHeader();
       if (header) out.write(`${JSON.stringify(header)}\n`);
     }
-    await options.beforePrompts?.();
+    await options.bindSession?.(session, { serve });
     // A built-in extension's command (`/llama`) runs instead; with no UI here it shows nothing.
     if (initialMessage && !runBuiltinCommand(session, initialMessage)) {
       await session.prompt(initialMessage, { images: initialImages, source: "print" });
@@ -89,6 +109,8 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     for (const message of messages) {
       if (!runBuiltinCommand(session, message)) await session.prompt(message, { source: "print" });
     }
+    // A command may have replaced the session: the run ends with the one served now.
+    await serve();
     await session.settle();
     if (mode === "text") {
       const last = session.state.messages[session.state.messages.length - 1];
@@ -117,7 +139,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
     runFinished();
     // After a signal the handler exits once the aborted reply is saved; keep its listeners until then.
     if (!signalled) removeSignals();
-    unsubscribe?.();
+    unsubscribe();
     if (!signalled) session.dispose();
   }
 }

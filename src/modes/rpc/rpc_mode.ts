@@ -46,6 +46,11 @@ export interface RpcModeOptions {
       output: (record: unknown) => void;
       /** An extension's `ctx.shutdown()`: input is no longer read; pi ends once idle (exit 0). */
       shutdown: () => void;
+      /**
+       * Serves the host's current session if a command replaced it (subscribe, `onSession`); an
+       * extension command's replacement calls it before its `withSession` callback, as 1.6.0 does.
+       */
+      serve: () => Promise<void>;
     },
   ) => Promise<void> | void;
 }
@@ -93,7 +98,11 @@ export async function runRpcMode(
 
   let session = host.session;
   let unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
-  await options.onSession?.(session, { ui, output, shutdown: shutdownRequest });
+  const serve = async () => {
+    ctx.rebind();
+    await binding;
+  };
+  await options.onSession?.(session, { ui, output, shutdown: shutdownRequest, serve });
   let binding: Promise<void> | void = undefined;
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -112,7 +121,7 @@ export async function runRpcMode(
       unsubscribe();
       session = host.session;
       unsubscribe = session.subscribe((event) => output(toJsonEvent(event)));
-      binding = options.onSession?.(session, { ui, output, shutdown: shutdownRequest });
+      binding = options.onSession?.(session, { ui, output, shutdown: shutdownRequest, serve });
     },
     track,
     respond: output,
