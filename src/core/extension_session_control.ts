@@ -48,15 +48,18 @@ export type TreeOptions = Pick<
 
 /** The session runtime members {@link runtimeSessionControl} drives (AgentSessionRuntime has them). */
 export interface ReplacingRuntime {
+  /** Starts a new session (`setup` may append entries; `withSession` runs once it is served). */
   newSession(options?: {
     parentSession?: string;
     setup?: (sessionManager: AgentSession["sessionManager"]) => Promise<void>;
     withSession?: ReplacementCallback;
   }): Promise<{ cancelled: boolean }>;
+  /** Continues in a new session file branched at `entryId`. */
   fork(
     entryId: string,
     options?: { position?: "before" | "at"; withSession?: ReplacementCallback },
   ): Promise<{ cancelled: boolean; selectedText?: string }>;
+  /** Opens another session file. */
   switchSession(
     sessionPath: string,
     options?: { withSession?: ReplacementCallback },

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
 import { requireReferenceCli } from "../support/spawn_pi.ts";
-import { comparableRpc, fixture, MODEL, startRpc } from "./extensions_harness.ts";
+import { comparableRpc, fixture, MODEL, runExtensionCase, startRpc } from "./extensions_harness.ts";
 import { makeNormalizer, packageDirs } from "./scenario.ts";
 
 const STALE =
@@ -252,4 +252,81 @@ Deno.test("EXT-SES-04 RPC: ctx.switchSession() opens another file and withSessio
   assertEquals(ours.firstFile, reference.firstFile, "the first file, with the note appended");
   assertEquals([ours.ended, reference.ended], [0, 0], "ctx.shutdown() ended pi with exit 0");
   assertEquals(ours.records, reference.records, "every RPC record");
+});
+
+/** A print or JSON run of `/ses-new`, then a prompt, with ours or 1.6.0. */
+async function printRun(mode: string[], reference: boolean) {
+  return await runExtensionCase({
+    args: [...mode, "-e", fixture("ours/session-control.ts"), ...MODEL, "/ses-new", "And now?"],
+    turns: [
+      { content: [{ type: "text", text: "Kicked off." }] },
+      { content: [{ type: "text", text: "Still here." }] },
+    ],
+    readFiles: ["session-control.log"],
+    // The files the sessions left (sorted by their user messages): whether the header names a
+    // parent, and the messages.
+    inspect: async (cwd) => {
+      const files = await Promise.all(
+        (await sessionPaths(join(cwd, "..", "agent"))).map(async (path) => {
+          const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+          return {
+            parent: typeof lines[0].parentSession === "string",
+            messages: lines.filter((l) => l.type === "message" && l.message.role !== "system").map((l) =>
+              `${l.message.role}: ${l.message.content.map((c: { text?: string }) => c.text).join("")}`
+            ),
+          };
+        }),
+      );
+      return JSON.stringify(files.sort((a, b) => a.messages.join().localeCompare(b.messages.join())));
+    },
+  }, reference);
+}
+
+Deno.test("EXT-SES-05 print mode: a command's ctx.newSession() with withSession; the next prompt and the printed answer belong to the new session; the stale ctx's error on stderr, as in pi 1.6.0", async () => {
+  requireReferenceCli();
+  const ours = await printRun(["-p"], false);
+  const reference = await printRun(["-p"], true);
+  assertEquals(ours.stdout, "Still here.\n");
+  assertEquals(ours.stderr, [`Extension error (command:ses-new): ${STALE}`]);
+  assertEquals(JSON.parse(ours.inspected!), [{
+    parent: true,
+    messages: [
+      "user: Context from before",
+      "user: kickoff",
+      "assistant: Kicked off.",
+      "user: And now?",
+      "assistant: Still here.",
+    ],
+  }]);
+  assertEquals(ours.requests, [
+    ["user: Context from before", "user: kickoff"],
+    ["user: Context from before", "user: kickoff", "user: And now?"],
+  ]);
+  assertEquals(
+    {
+      code: ours.code,
+      stdout: ours.stdout,
+      stderr: ours.stderr,
+      log: ours.files,
+      sessions: ours.inspected,
+      requests: ours.requests,
+    },
+    {
+      code: reference.code,
+      stdout: reference.stdout,
+      stderr: reference.stderr,
+      log: reference.files,
+      sessions: reference.inspected,
+      requests: reference.requests,
+    },
+  );
+});
+
+Deno.test("EXT-SES-06 JSON mode: the new session's events follow the old one's after ctx.newSession(), with no second header, as in pi 1.6.0", async () => {
+  requireReferenceCli();
+  const ours = await printRun(["--mode", "json"], false);
+  const reference = await printRun(["--mode", "json"], true);
+  assertEquals(ours.json.filter((r) => (r as { type: string }).type === "session").length, 1, "one header");
+  assertEquals(ours.json, reference.json);
+  assertEquals([ours.code, ours.stderr], [reference.code, reference.stderr]);
 });
