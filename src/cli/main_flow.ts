@@ -147,8 +147,15 @@ async function mainSteps(
   const { session, services, diagnostics } = initial;
 
   const message = await readInitialMessage(run, services);
-  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-  if (diagnostics.some((d) => d.type === "error")) return stop(session, 1);
+  // The interactive mode shows start-up warnings in its chat, as 1.6.0 does (stderr is under the
+  // screen); they go to stderr there only beside an error, which stops the run.
+  const errors = diagnostics.some((d) => d.type === "error");
+  for (const d of diagnostics) {
+    if (errors || run.appMode !== "interactive" || d.type !== "warning") {
+      io.stderr(`${formatDiagnostic(d)}\n`);
+    }
+  }
+  if (errors) return stop(session, 1);
   checkCanRun(run, session);
   return await runMode(run, initial, runtime.create, message);
 }
@@ -354,6 +361,7 @@ async function runMode(
     const runtime = new AgentSessionRuntime(session, services, createRuntime);
     return await runInteractiveMode(runtime, {
       version: VERSION,
+      warnings: initial.diagnostics.filter((d) => d.type === "warning").map((d) => d.message),
       tuiMode: run.parsed.tuiMode,
       initialMessage: message.initialMessage,
       initialImages: message.initialImages,

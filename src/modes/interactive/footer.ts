@@ -120,7 +120,8 @@ export class Footer implements Component {
       left = truncateToWidth(left, width, "...");
       leftWidth = visibleWidth(left);
     }
-    const modelName = model?.id ?? "no-model";
+    // Without a model 1.6.0's agent holds a placeholder whose id is "unknown".
+    const modelName = model?.id ?? "unknown";
     let right = modelName;
     if (model?.reasoning) {
       const level = session.thinkingLevel || "off";

@@ -221,7 +221,9 @@ function show(dialog: LoginDialog, event: AuthEvent): void {
 
 /**
  * The success line; with no model selected yet, the provider's default model is selected (1.6.0's
- * completeProviderAuthentication; the selection does not wait for the catalog refresh).
+ * completeProviderAuthentication). When the default is not among the provider's models yet (a
+ * Copilot account's model list, a catalog only the refresh brings), 1.6.0 says "Refreshing model
+ * catalog…" and selects after the refresh, unless a model or session was chosen meanwhile.
  */
 async function finishLogin(
   app: CommandHost,
@@ -232,44 +234,51 @@ async function finishLogin(
     ? `Logged in to ${option.name}`
     : `Saved API key for ${option.name}`;
   const saved = `Credentials saved to ${getAuthPath()}`;
-  let selected: Model | undefined;
-  let problem: string | undefined;
   const llama = option.id === "llama.cpp"
     ? await import("../../extensions/builtin/llama_cpp/login.ts")
     : undefined;
-  if (!previousModel) {
-    const models = app.session.modelRuntime.getAvailableSnapshot().filter((m) => m.provider === option.id);
-    const defaultId = defaultModelPerProvider[option.id];
-    if (llama) {
-      problem = llama.llamaPostLoginGuidance(action, models.length);
-    } else if (!defaultId) {
-      problem =
-        `${action}, but no default model is configured for provider "${option.id}". Use /model to select a model.`;
-    } else if (models.length === 0) {
-      problem = `${action}, but no models are available for that provider. Use /model to select a model.`;
-    } else {
-      selected = models.find((m) => m.id === defaultId) ?? (option.id === "radius" ? models[0] : undefined);
-      if (!selected) {
+  const session = app.session;
+  const defaultId = defaultModelPerProvider[option.id];
+  const deferred = !previousModel && defaultId !== undefined && !llama &&
+    !session.modelRuntime.getAvailableSnapshot().some((m) => m.provider === option.id && m.id === defaultId);
+  const finish = async () => {
+    let selected: Model | undefined;
+    let problem: string | undefined;
+    if (!previousModel) {
+      const models = app.session.modelRuntime.getAvailableSnapshot().filter((m) => m.provider === option.id);
+      if (llama) {
+        problem = llama.llamaPostLoginGuidance(action, models.length);
+      } else if (!defaultId) {
         problem =
-          `${action}, but its default model "${defaultId}" is not available. Use /model to select a model.`;
+          `${action}, but no default model is configured for provider "${option.id}". Use /model to select a model.`;
+      } else if (models.length === 0) {
+        problem = `${action}, but no models are available for that provider. Use /model to select a model.`;
       } else {
-        try {
-          await app.session.setModel(selected, { persist: true });
-        } catch (error) {
-          selected = undefined;
-          const message = error instanceof Error ? error.message : String(error);
+        selected = models.find((m) => m.id === defaultId) ?? (option.id === "radius" ? models[0] : undefined);
+        if (!selected) {
           problem =
-            `${action}, but selecting its default model failed: ${message}. Use /model to select a model.`;
+            `${action}, but its default model "${defaultId}" is not available. Use /model to select a model.`;
+        } else {
+          try {
+            await app.session.setModel(selected, { persist: true });
+          } catch (error) {
+            selected = undefined;
+            const message = error instanceof Error ? error.message : String(error);
+            problem =
+              `${action}, but selecting its default model failed: ${message}. Use /model to select a model.`;
+          }
         }
       }
     }
-  }
-  app.updateEditorBorder();
-  app.chat.addNotice(
-    "status",
-    selected ? `${action}. Selected ${selected.id}. ${saved}` : `${action}. ${saved}`,
-  );
-  if (problem) app.chat.addNotice("error", problem);
+    app.updateEditorBorder();
+    app.chat.addNotice(
+      "status",
+      selected ? `${action}. Selected ${selected.id}. ${saved}` : `${action}. ${saved}`,
+    );
+    if (problem) app.chat.addNotice("error", problem);
+  };
+  if (deferred) app.chat.addNotice("status", `${action}. ${saved}. Refreshing model catalog…`);
+  else await finish();
   // In the background, as 1.6.0: the provider's newest catalog reaches /model (llama.cpp's from its router).
   if (llama) {
     if (readEnv("PI_OFFLINE") !== undefined) return;
@@ -279,7 +288,12 @@ async function finishLogin(
     });
     return;
   }
-  void import("./login_catalog_refresh.ts").then(({ refreshCatalogAfterLogin }) =>
-    refreshCatalogAfterLogin(app, option.id, action)
-  );
+  void import("./login_catalog_refresh.ts").then(async ({ refreshCatalogAfterLogin }) => {
+    await refreshCatalogAfterLogin(app, option.id, action);
+    // Not over a model or session chosen while the refresh ran.
+    if (deferred && app.session === session && session.model === previousModel) {
+      await finish();
+      app.requestRender();
+    }
+  });
 }
