@@ -49,6 +49,8 @@ export interface AgentOptions {
   onPayload?: SimpleStreamOptions["onPayload"];
   /** Called with each HTTP response's status and headers. */
   onResponse?: SimpleStreamOptions["onResponse"];
+  /** Called with each parsed provider stream event, before it is normalised. */
+  onProviderStreamEvent?: SimpleStreamOptions["onProviderStreamEvent"];
   /** Called before a tool runs; may block the call with a reason (see {@link AgentLoopConfig.beforeToolCall}). */
   beforeToolCall?: AgentLoopConfig["beforeToolCall"];
   /** Called after a tool ran; may replace its content, details or error flag, or end the run. */
@@ -159,6 +161,8 @@ export class Agent {
   onPayload?: SimpleStreamOptions["onPayload"];
   /** Called with each HTTP response's status and headers. */
   onResponse?: SimpleStreamOptions["onResponse"];
+  /** Called with each parsed provider stream event, before it is normalised. */
+  onProviderStreamEvent?: SimpleStreamOptions["onProviderStreamEvent"];
   /** Called before a tool runs; may block the call. */
   beforeToolCall?: AgentOptions["beforeToolCall"];
   /** Called after a tool ran; may replace its result. */
@@ -187,6 +191,7 @@ export class Agent {
     this.getApiKey = options.getApiKey;
     this.onPayload = options.onPayload;
     this.onResponse = options.onResponse;
+    this.onProviderStreamEvent = options.onProviderStreamEvent;
     this.beforeToolCall = options.beforeToolCall;
     this.afterToolCall = options.afterToolCall;
     this.finishTurn = options.finishTurn;
@@ -355,6 +360,7 @@ export class Agent {
       sessionId: this.sessionId,
       onPayload: this.onPayload,
       onResponse: this.onResponse,
+      onProviderStreamEvent: this.onProviderStreamEvent,
       transport: this.transport,
       thinkingBudgets: this.thinkingBudgets,
       maxRetryDelayMs: this.maxRetryDelayMs,

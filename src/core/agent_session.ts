@@ -47,6 +47,7 @@ import {
 } from "./session_tree.ts";
 import { exportToJsonl } from "./session_export.ts";
 import { createSessionHost, type SessionHost } from "./session_host.ts";
+import { SessionBoundaries } from "./session_boundary.ts";
 import type {
   AgentSessionEvent,
   AgentSessionEventListener,
@@ -136,6 +137,7 @@ export class AgentSession {
   #compactor: SessionCompactor;
   #retrier: SessionRetrier;
   #bash: SessionBash;
+  #boundaries: SessionBoundaries;
   #host: SessionHost;
   /** From the moment a run is accepted until `agent_settled` (busy while starting, too). */
   #runActive = false;
@@ -159,23 +161,29 @@ export class AgentSession {
     this.#retrier = new SessionRetrier(this.#host);
     this.#bash = new SessionBash(this.#host);
     this.#queues = new SessionQueues(this.#host);
+    // Extensions' `turn_end` may append entries and ask for one more request (1.6.0).
+    this.#boundaries = new SessionBoundaries(this.#host, () => this.#extensionHooks?.boundaries);
+    this.agent.finishTurn = async (turn) =>
+      await this.#boundaries.turnEnd(turn.message, turn.toolResults) ? { action: "continue" } : undefined;
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#onAgentEvent(event));
     // Compaction between tool turns (1.6.0): the run goes on from the compacted context.
     this.agent.prepareNextTurn = async (turn) => {
       const compacted = await this.#compactor.compactBetweenTurns(turn.message);
+      // Entries a `turn_end` handler appended rebuilt the transcript: the next request starts from it.
+      const refreshed = this.#boundaries.takeRefreshed();
       const state = this.agent.state;
       // A tool that changed the active tools (1.6.0's `tool_search`) has them declared from the next
       // request on, after a `system` message recording the change.
       const toolsChanged = turn.context.tools?.map((t) => t.name).join("\0") !==
         state.tools.map((t) => t.name).join("\0");
-      if (!compacted && !toolsChanged) return undefined;
+      if (!compacted && !toolsChanged && !refreshed) return undefined;
       const update = toolsChanged
         ? systemMessageUpdate(state.messages, this.#promptSections, state.tools)
         : undefined;
       return {
         context: {
           systemPrompt: state.systemPrompt,
-          messages: compacted ? state.messages.slice() : turn.context.messages,
+          messages: compacted || refreshed ? state.messages.slice() : turn.context.messages,
           tools: state.tools.slice(),
         },
         ...(update ? { messages: [update] } : {}),
@@ -613,6 +621,11 @@ export class AgentSession {
     try {
       await this.agent.prompt(messages);
       await this.#waitForAutomaticRuns();
+      // `agent_before_settle` may append entries and continue the run; an aborted run skips it.
+      while (!this.#abortRequested && await this.#boundaries.beforeSettle(() => this.#abortRequested)) {
+        await this.agent.continue();
+        await this.#waitForAutomaticRuns();
+      }
     } finally {
       this.#runActive = false;
       this.#bash.flush();

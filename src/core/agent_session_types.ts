@@ -8,7 +8,10 @@ import type { AgentEvent, AgentMessage, AgentThinkingLevel } from "../agent/type
 import type { SessionEntry } from "../session/entries.ts";
 import type { ImageContent, Model } from "../ai/types.ts";
 import type { CompactionResult } from "../compaction/compaction.ts";
+import type { BoundaryDispatcher } from "./boundary_types.ts";
 
+/** The run boundaries' shapes (`turn_end`, `agent_before_settle`), public with the hooks that use them. */
+export type * from "./boundary_types.ts";
 /** What a user `!command` produced; re-exported so modes reach it through core, not tools. */
 export type { BashResult } from "../tools/bash_executor.ts";
 
@@ -137,6 +140,8 @@ export interface SessionStats {
  * to a prompt's run.
  */
 export interface SessionExtensionHooks {
+  /** `turn_end` and `agent_before_settle` (src/core/session_boundary.ts). */
+  boundaries?: BoundaryDispatcher;
   /** Awaited for each agent event before the session's listeners get it. */
   onAgentEvent?(event: AgentEvent): Promise<void>;
   /** Extension commands and `input` handlers: `handled` consumes the prompt. */

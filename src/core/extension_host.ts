@@ -30,6 +30,7 @@ import type { AgentSession, SessionTool } from "./agent_session.ts";
 import { noOpUI, withPlainTheme } from "./extension_ui.ts";
 import { sessionActions } from "./extension_actions.ts";
 import { installUncaughtGuard } from "./extension_guard.ts";
+import { bindProviderEvents, boundaryDispatcher } from "./extension_events.ts";
 import { bindExtensionProviders } from "./extension_providers.ts";
 import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
@@ -350,8 +351,10 @@ export class ExtensionHost {
       const base = previousTransform ? await previousTransform(messages, signal) : messages;
       return await runner.emitContext(base);
     };
+    bindProviderEvents(session, runner);
     session.setExtensionHooks({
       onAgentEvent: (event) => this.#onAgentEvent(event),
+      boundaries: boundaryDispatcher(runner, () => this.#turnIndex),
       input: (text, images, source, commandsAllowed) => this.#input(text, images, source, commandsAllowed),
       beforeAgentStart: (prompt, images, systemPrompt) =>
         this.#beforeAgentStart(prompt, images, systemPrompt),
@@ -385,7 +388,7 @@ export class ExtensionHost {
         await runner.emit({ type: "turn_start", turnIndex: this.#turnIndex, timestamp: Date.now() });
         return;
       case "turn_end":
-        await runner.emit({ ...event, turnIndex: this.#turnIndex - 1 });
+        // Dispatched already, as an actionable boundary, before this event (src/core/session_boundary.ts).
         return;
       case "message_end": {
         const replacement = await runner.emitMessageEnd(event.message);

@@ -25,6 +25,7 @@ import { applyToolModifiers, isToolModifier, toolListError } from "../util/tool_
 import { AgentSession, type AgentSessionConfig, type SessionTool } from "./agent_session.ts";
 import type { ScopedModel } from "./agent_session_types.ts";
 import { formatNoModelsAvailableMessage } from "./auth_guidance.ts";
+import { transformProviderHeaders } from "./provider_headers_hook.ts";
 
 /** Options of {@link createAgentSession}; everything has the CLI's default. */
 export interface CreateAgentSessionOptions {
@@ -186,6 +187,9 @@ export async function createAgentSession(
       let withAuth: SimpleStreamOptions;
       try {
         withAuth = await modelRuntime.requestOptions(m, { ...streamOptions, apiKey: undefined });
+        // Extensions' `before_provider_headers` see the merged headers (src/core/provider_headers_hook.ts).
+        const headers = await transformProviderHeaders(agent, withAuth.headers);
+        if (headers) withAuth = { ...withAuth, headers };
       } catch (error) {
         // Aborted before the request (Escape while a tool ran): the run ends with an aborted reply,
         // recorded like any other (pi-ai 1.6.0's lazyStream), not with an unrecorded failure.

@@ -2,7 +2,8 @@
  * Runs loaded extensions' handlers with pi 1.6.0's result semantics, one extension after another
  * in load order. A handler that throws or rejects becomes an {@link ExtensionError} (reported to
  * the error listeners, as 1.6.0's `extension_error`) and the others still run — except
- * `tool_call`, which fails closed: its error blocks the tool call, as in 1.6.0. Handlers have no
+ * `tool_call` and `user_bash`, which fail closed: the error blocks the call or command, as in
+ * 1.6.0. Handlers have no
  * timeout (1.6.0 has none either): a handler that never settles holds up what waits for it.
  *
  * @module
@@ -18,6 +19,13 @@ import type {
   ExtensionToolDefinition,
   LoadedExtension,
 } from "./types.ts";
+import {
+  type BoundaryDraft,
+  type BoundaryOutcome,
+  INVALID_USER_BASH_RESULT,
+  isUserBashResult,
+  type UserBashResult,
+} from "./event_results.ts";
 
 /** `tool_call`'s combined result: `block` stops the call with `reason`. */
 export interface ToolCallResult {
@@ -325,5 +333,102 @@ export class ExtensionRunner {
       }
     }
     return current;
+  }
+  /**
+   * `before_provider_request`: each handler sees the payload as the previous one left it; a
+   * returned value other than undefined replaces it for later handlers and for the request.
+   */
+  async emitBeforeProviderRequest(payload: unknown): Promise<unknown> {
+    const ctx = this.#context();
+    let current = payload;
+    for (const { ext, handler } of this.#handlers("before_provider_request")) {
+      try {
+        const returned = await handler({ type: "before_provider_request", payload: current }, ctx);
+        if (returned !== undefined) current = returned;
+      } catch (error) {
+        this.#report(ext, "before_provider_request", error);
+      }
+    }
+    return current;
+  }
+
+  /** `before_provider_headers`: handlers edit `headers` in place (null deletes); results are ignored. */
+  async emitBeforeProviderHeaders(
+    headers: Record<string, string | null>,
+  ): Promise<Record<string, string | null>> {
+    const ctx = this.#context();
+    for (const { ext, handler } of this.#handlers("before_provider_headers")) {
+      try {
+        await handler({ type: "before_provider_headers", headers }, ctx);
+      } catch (error) {
+        this.#report(ext, "before_provider_headers", error);
+      }
+    }
+    return headers;
+  }
+
+  /**
+   * `user_bash`: the first handler returning a valid result decides. It fails closed, as 1.6.0
+   * does: a throwing handler, or one returning something invalid, is reported and its error
+   * thrown, so the command does not run.
+   */
+  async emitUserBash(event: { command: string; excludeFromContext: boolean; cwd: string }): Promise<
+    UserBashResult | undefined
+  > {
+    const ctx = this.#context();
+    for (const { ext, handler } of this.#handlers("user_bash")) {
+      try {
+        const returned = await handler({ type: "user_bash", ...event }, ctx);
+        if (returned === undefined) continue;
+        if (!isUserBashResult(returned)) throw new Error(INVALID_USER_BASH_RESULT);
+        return returned;
+      } catch (error) {
+        this.#report(ext, "user_bash", error);
+        throw error;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * `turn_end` / `agent_before_settle`: each handler sees the entries and continuation proposed
+   * so far and the context rebuilt from them; a returned `entries` or `continue` replaces that
+   * field. Entries the context cannot be built from make the whole proposal invalid (reported).
+   */
+  async emitBoundary<C>(
+    baseEvent: Record<string, unknown> & { type: "turn_end" | "agent_before_settle" },
+    buildContext: (entries: BoundaryDraft[]) => C | Promise<C>,
+  ): Promise<BoundaryOutcome<C>> {
+    const ctx = this.#context();
+    let entries: BoundaryDraft[] = [];
+    let proceed = false;
+    let context = await buildContext(entries);
+    let valid = true;
+    for (const { ext, handler } of this.#handlers(baseEvent.type)) {
+      try {
+        const returned = await handler({ ...baseEvent, entries, continue: proceed, context }, ctx) as
+          | { entries?: BoundaryDraft[]; continue?: boolean }
+          | undefined;
+        if (returned?.entries !== undefined) entries = returned.entries;
+        if (returned?.continue !== undefined) proceed = returned.continue;
+      } catch (error) {
+        this.#report(ext, baseEvent.type, error);
+      }
+      try {
+        context = await buildContext(entries);
+        valid = true;
+      } catch (error) {
+        valid = false;
+        this.emitError({
+          extensionPath: ext.path,
+          event: baseEvent.type,
+          error: `Invalid boundary entries: ${error instanceof Error ? error.message : String(error)}`,
+          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+        });
+      }
+    }
+    return valid
+      ? { entries, continue: proceed, context, valid }
+      : { entries: [], continue: false, context, valid };
   }
 }

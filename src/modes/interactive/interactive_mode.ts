@@ -13,6 +13,7 @@ import type { ExtensionHost } from "../../core/extension_host.ts";
 import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
 import { onTerminationSignal } from "../../core/shutdown.ts";
 import { extensionHostOf } from "../../core/extension_host.ts";
+import { decideUserBash } from "../../core/user_bash.ts";
 import type { ExtensionError, ExtensionUIContext } from "../../extensions/types.ts";
 import {
   CombinedAutocompleteProvider,
@@ -577,14 +578,29 @@ export class InteractiveApp implements CommandHost {
    * with its output streaming into the chat; while a reply streams it waits below the chat.
    */
   async runBash(command: string, excluded: boolean): Promise<void> {
+    // Extensions' `user_bash` handlers first: one that fails has been reported and blocks the command.
+    let decided: Awaited<ReturnType<typeof decideUserBash>>;
+    try {
+      decided = await decideUserBash(this.session, command, excluded);
+    } catch {
+      return;
+    }
     const view = new BashExecutionView(this.theme, command, this.ui, excluded);
     this.chat.addBash(view, this.session.isStreaming);
+    if (decided?.result) {
+      const result = decided.result;
+      if (result.output) view.appendOutput(result.output);
+      view.setComplete(result.exitCode, result.cancelled, result.truncated, result.fullOutputPath);
+      this.session.recordBashResult(command, result, { excludeFromContext: excluded });
+      this.ui.requestRender();
+      return;
+    }
     this.ui.requestRender();
     try {
       const result = await this.session.executeBash(command, (chunk) => {
         view.appendOutput(chunk);
         this.ui.requestRender();
-      }, { excludeFromContext: excluded });
+      }, { excludeFromContext: excluded, operations: decided?.operations });
       view.setComplete(result.exitCode, result.cancelled, result.truncated, result.fullOutputPath);
     } catch (error) {
       view.setComplete(undefined, false);

@@ -7,6 +7,7 @@
  * @module
  */
 import { errorText, fail, ok, type RpcHandlerTable } from "./context.ts";
+import { runUserBash } from "../../../core/user_bash.ts";
 
 /** Handlers of bash, abort_bash, compact, set_auto_compaction, set_auto_retry, abort_retry. */
 export const executionHandlers: RpcHandlerTable = {
@@ -14,7 +15,8 @@ export const executionHandlers: RpcHandlerTable = {
     const { id } = command;
     const onChunk = (delta: string) => ctx.event({ type: "bash_execution_update", id, delta });
     const options = { excludeFromContext: command.excludeFromContext };
-    const later = ctx.session.executeBash(command.command, onChunk, options).then(
+    // Extensions' `user_bash` handlers come first; a failing one blocks the command (its message).
+    const later = runUserBash(ctx.session, command.command, onChunk, options).then(
       (result) => ok(command.id, "bash", result),
       (error) => fail(command.id, "bash", errorText(error)),
     );
