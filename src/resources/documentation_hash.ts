@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "03f6f95eb77d";
+export const DOCUMENTATION_HASH = "0c590d7cfd3c";
