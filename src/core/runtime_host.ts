@@ -11,17 +11,27 @@ import { AgentSession } from "./agent_session.ts";
 export interface SessionRuntimeHost {
   /** The current session; changes after a successful new/switch/fork. */
   readonly session: AgentSession;
-  /** Starts a fresh session; `cancelled` when a hook vetoed it. */
-  newSession(options?: { parentSession?: string }): Promise<{ cancelled: boolean }>;
+  /**
+   * Starts a fresh session; `cancelled` when a hook vetoed it. `setup` may append entries first;
+   * `withSession` runs with the new session at the end (an extension command's callback).
+   */
+  newSession(options?: {
+    parentSession?: string;
+    setup?: (sessionManager: AgentSession["sessionManager"]) => Promise<void>;
+    withSession?: (session: AgentSession) => Promise<void>;
+  }): Promise<{ cancelled: boolean }>;
   /**
    * Opens another session file (in `cwdOverride` instead of its stored working folder when
    * given); `cancelled` when a hook vetoed it.
    */
-  switchSession(sessionPath: string, options?: { cwdOverride?: string }): Promise<{ cancelled: boolean }>;
+  switchSession(
+    sessionPath: string,
+    options?: { cwdOverride?: string; withSession?: (session: AgentSession) => Promise<void> },
+  ): Promise<{ cancelled: boolean }>;
   /** Continues in a new session branched at `entryId`. */
   fork(
     entryId: string,
-    options?: { position?: "before" | "at" },
+    options?: { position?: "before" | "at"; withSession?: (session: AgentSession) => Promise<void> },
   ): Promise<{ cancelled: boolean; selectedText?: string }>;
   /**
    * Copies a JSONL session file into the session folder and resumes it (`/import`); hosts that

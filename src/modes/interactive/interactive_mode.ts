@@ -46,6 +46,8 @@ import { tmuxKeyboardWarning } from "./tmux_check.ts";
 import { addProjectTrustWarning } from "./startup_trust_prompt.ts";
 import { resourceCommands } from "./resource_commands.ts";
 import { LoadedResources } from "./loaded_resources.ts";
+import { tuiSessionControl } from "./extension_session_tui.ts";
+import type { SessionControl } from "../../core/extension_session_control.ts";
 
 /** What the CLI hands the interactive mode besides the session. */
 export interface InteractiveModeOptions {
@@ -70,7 +72,14 @@ export interface InteractiveModeOptions {
   onSession?: (
     session: AgentSession,
     notify: (kind: "warning" | "error", text: string) => void,
-    extensionUI: { ui: ExtensionUIContext; onError(error: ExtensionError): void },
+    extensionUI: {
+      ui: ExtensionUIContext;
+      onError(error: ExtensionError): void;
+      /** A command's `ctx.newSession()`, `fork()`, `switchSession()`, `navigateTree()`. */
+      sessionControl: SessionControl;
+      /** `ctx.shutdown()`: pi ends now when idle, else once the run settles (1.6.0). */
+      shutdown(): void;
+    },
   ) => Promise<void> | void;
 }
 
@@ -119,6 +128,8 @@ export class InteractiveApp implements CommandHost {
   /** The editor's text starts with `!`: its border takes the bash colour. */
   #bashMode = false;
   #exiting = false;
+  /** An extension asked to end pi while a run was going (`ctx.shutdown()`): it ends once settled. */
+  #shutdownRequested = false;
   #resolveExit!: (code: number) => void;
   readonly #exited = new Promise<number>((resolve) => this.#resolveExit = resolve);
 
@@ -269,7 +280,15 @@ export class InteractiveApp implements CommandHost {
     await this.options.onSession?.(this.session, (kind, text) => {
       this.chat.addNotice(kind, text);
       this.ui.requestRender();
-    }, { ui: this.#extensionUI.context(), onError: (error) => this.#extensionUI.showError(error) });
+    }, {
+      ui: this.#extensionUI.context(),
+      onError: (error) => this.#extensionUI.showError(error),
+      sessionControl: tuiSessionControl(this),
+      shutdown: () => {
+        this.#shutdownRequested = true;
+        if (this.session.isIdle) void this.shutdown(0);
+      },
+    });
     // After the extensions are bound: their commands complete too.
     this.#extensionUI.editorHooks.setBaseAutocomplete(
       new CombinedAutocompleteProvider(
@@ -349,6 +368,7 @@ export class InteractiveApp implements CommandHost {
     if (event.type === "compaction_start") this.#showCompacting(event.reason);
     if (event.type === "compaction_end") this.#compactionEnded(event);
     if (event.type === "agent_settled") {
+      if (this.#shutdownRequested) void this.shutdown(0);
       this.#setWorking(false);
       // The session records `!` commands run during the reply once it settles; show them there too.
       this.chat.flushPendingBash();
