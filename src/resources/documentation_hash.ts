@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "7c657719a0c6";
+export const DOCUMENTATION_HASH = "dd67ee508788";
