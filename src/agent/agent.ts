@@ -171,6 +171,8 @@ export class Agent {
   finishTurn?: AgentOptions["finishTurn"];
   /** Replaces state (context, model, thinking level) before the next turn of a run. */
   prepareNextTurn?: AgentOptions["prepareNextTurn"];
+  /** Picks the model and thinking level of each request (a virtual model's route). */
+  prepareRequest?: AgentLoopConfig["prepareRequest"];
   /** Forwarded to providers for cache-aware routing. */
   sessionId?: string;
   /** Token budgets per thinking level. */
@@ -369,6 +371,7 @@ export class Agent {
       afterToolCall: this.afterToolCall,
       finishTurn: this.finishTurn,
       prepareNextTurn: this.prepareNextTurn ? (turn) => this.prepareNextTurn?.(turn, this.signal) : undefined,
+      prepareRequest: this.prepareRequest,
       convertToLlm: this.convertToLlm,
       transformContext: this.transformContext,
       getApiKey: this.getApiKey,
@@ -395,8 +398,8 @@ export class Agent {
     try {
       await executor(abortController.signal);
     } catch (error) {
-      // A failure outside the stream (a throwing listener, convertToLlm …) still ends the run
-      // with an assistant message, so callers and session files see what happened.
+      // A failure outside the stream (a throwing listener, convertToLlm, a virtual model's route …)
+      // still ends the run with an assistant message, so callers and session files see what happened.
       const failure: AssistantMessage = {
         role: "assistant",
         content: [{ type: "text", text: "" }],
@@ -408,8 +411,10 @@ export class Agent {
         errorMessage: error instanceof Error ? error.message : String(error),
         timestamp: Date.now(),
       };
-      this.#state.messages.push(failure);
-      this.#state.errorMessage = failure.errorMessage;
+      // As a reply would end (1.6.0's order): listeners record it like any other message.
+      await this.#process({ type: "message_start", message: failure });
+      await this.#process({ type: "message_end", message: failure });
+      await this.#process({ type: "turn_end", message: failure, toolResults: [] });
       await this.#process({ type: "agent_end", messages: [failure] });
     } finally {
       this.#state.isStreaming = false;

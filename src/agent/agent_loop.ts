@@ -145,7 +145,14 @@ async function runTurns(
       }
       pending = [];
 
-      const message = await streamAssistantResponse(context, config, emit, signal, streamFn);
+      // The request's own model and level (a virtual model's route) apply to this request only.
+      const request = await config.prepareRequest?.({
+        context,
+        model: config.model,
+        thinkingLevel: config.reasoning ?? "off",
+      }, signal);
+      const requestConfig = request ? withTurnUpdate(config, request) : config;
+      const message = await streamAssistantResponse(context, requestConfig, emit, signal, streamFn);
       added.push(message);
       if (message.stopReason === "error" || message.stopReason === "aborted") {
         lastTurn = { message, toolResults: [], context, newMessages: added };
@@ -231,6 +238,7 @@ async function streamAssistantResponse(
     getApiKey: _g,
     finishTurn: _f,
     prepareNextTurn: _p,
+    prepareRequest: _pr,
     getSteeringMessages: _gs,
     getFollowUpMessages: _gf,
     beforeToolCall: _b,

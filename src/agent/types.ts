@@ -189,6 +189,19 @@ export type StreamFn = (
   options?: SimpleStreamOptions,
 ) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
 
+/** One request about to be sent, as `prepareRequest` sees it. */
+export interface AgentRequest {
+  context: AgentContext;
+  model: Model;
+  thinkingLevel: AgentThinkingLevel;
+}
+
+/** What `prepareRequest` may change for one request. */
+export interface AgentRequestUpdate {
+  model?: Model;
+  thinkingLevel?: AgentThinkingLevel;
+}
+
 /** Configuration of one loop run. */
 export interface AgentLoopConfig extends SimpleStreamOptions {
   /** The model the run talks to. */
@@ -211,6 +224,15 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
   prepareNextTurn?: (
     turn: AgentTurnContext,
   ) => AgentLoopTurnUpdate | undefined | Promise<AgentLoopTurnUpdate | undefined>;
+  /**
+   * Called right before each request with the context, model and thinking level it would use; may
+   * name another model and level for this request only (a virtual model's route). A rejection
+   * ends the run with an error message.
+   */
+  prepareRequest?: (
+    request: AgentRequest,
+    signal?: AbortSignal,
+  ) => AgentRequestUpdate | undefined | Promise<AgentRequestUpdate | undefined>;
   /**
    * Returns steering messages queued while the run streams; they are delivered after the current tool batch.
    */

@@ -177,6 +177,13 @@ export function runtimeFactory(
         }`,
       });
     }
+    // Virtual models the extensions registered while loading join the catalog before --model is resolved.
+    for (const error of extensions?.runtime.virtualModels?.bind(services.modelRegistry) ?? []) {
+      diagnostics.push({
+        type: "error",
+        message: `Extension "${error.extensionPath}" error: ${error.error}`,
+      });
+    }
     const patterns = parsed.models ?? services.settingsManager.getEnabledModels();
     if ((patterns && patterns.length > 0) || !scopeResolvesModel(parsed, services.modelRegistry)) {
       // Scopes search every model, and so does a --model the loaded providers cannot settle.

@@ -9,7 +9,7 @@ import { dirname, join } from "../util/path.ts";
 import { builtinProviders, loadedBuiltinModels } from "../ai/model_catalog.ts";
 import { clearApiProviders, registerApiProvider } from "../ai/api_registry.ts";
 import type { AssistantMessageEventStream } from "../ai/event_stream.ts";
-import type { Api, Context, Model, SimpleStreamOptions } from "../ai/types.ts";
+import type { Api, Context, Message, Model, SimpleStreamOptions } from "../ai/types.ts";
 import type { AuthStatus, AuthStorage } from "./auth_storage.ts";
 import { readCatalogOverlays, withCatalogOverlay } from "./model_catalog_cache.ts";
 import { applyModelOverride, mergeCompat } from "./model_overrides.ts";
@@ -17,6 +17,13 @@ import type { ModelOverride, ModelsConfig, ProviderCompat } from "./models_json.
 import { readModelsJson } from "./models_json.ts";
 import { type OAuthProviderInterface, registerOAuthProvider, resetOAuthProviders } from "./oauth_registry.ts";
 import { getAgentDir } from "./paths.ts";
+import {
+  isVirtualModel,
+  type ModelRoute,
+  type ResolveRouteOptions,
+  type VirtualModelDefinition,
+  VirtualModels,
+} from "./virtual_models.ts";
 import { BUILT_IN_PROVIDER_DISPLAY_NAMES } from "./provider_display_names.ts";
 import {
   configValueEnvNames,
@@ -121,6 +128,11 @@ export class ModelRegistry {
   private loadError: string | undefined = undefined;
   /** Built-in providers that models.json configures, whose data was not loaded at the last load. */
   private unloadedNamedProviders: string[] = [];
+  /** Virtual models (extensions' `pi.registerVirtualModel`), kept apart from the physical catalog. */
+  private readonly virtualModels = new VirtualModels({
+    find: (provider, id) => this.models.find((m) => m.provider === provider && m.id === id),
+    hasAuth: (provider) => this.hasProviderAuth(provider),
+  });
 
   private constructor(authStorage: AuthStorage, modelsJsonPath: string | undefined) {
     this.authStorage = authStorage;
@@ -297,25 +309,64 @@ export class ModelRegistry {
     return models;
   }
 
-  /** Every model: built-in (with overrides) plus custom. */
+  /** Every model: built-in (with overrides) plus custom, then the virtual ones. */
   getAll(): Model[] {
-    return this.models;
+    const virtual = this.virtualModels.list();
+    if (virtual.length === 0) return this.models;
+    // A virtual model hides a physical one with the same id that a catalog reload added later.
+    const hidden = new Set(virtual.map((m) => `${m.provider}/${m.id}`));
+    return [...this.models.filter((m) => !hidden.has(`${m.provider}/${m.id}`)), ...virtual];
   }
 
   /** Models whose provider has auth configured (no token refresh involved). */
   getAvailable(): Model[] {
-    return this.models.filter((m) => this.hasConfiguredAuth(m));
+    return this.getAll().filter((m) => this.hasConfiguredAuth(m));
   }
 
   /** The model with this provider and id. */
   find(provider: string, modelId: string): Model | undefined {
-    return this.models.find((m) => m.provider === provider && m.id === modelId);
+    return this.virtualModels.get(provider, modelId) ??
+      this.models.find((m) => m.provider === provider && m.id === modelId);
   }
 
-  /** Whether auth.json, the environment, a runtime key or models.json provides auth for the model's provider. */
+  /**
+   * Whether auth.json, the environment, a runtime key or models.json provides auth for the model's
+   * provider. A virtual model under a provider without physical models needs none.
+   */
   hasConfiguredAuth(model: Model): boolean {
-    return this.authStorage.hasAuth(model.provider) ||
-      this.providerRequestConfigs.get(model.provider)?.apiKey !== undefined;
+    if (isVirtualModel(model) && !this.models.some((m) => m.provider === model.provider)) return true;
+    return this.hasProviderAuth(model.provider);
+  }
+
+  private hasProviderAuth(provider: string): boolean {
+    return this.authStorage.hasAuth(provider) ||
+      this.providerRequestConfigs.get(provider)?.apiKey !== undefined;
+  }
+
+  /**
+   * Registers a virtual model (pi 1.6.0's `registerVirtualModel`): a catalog entry whose route picks
+   * a physical model per request. The same provider and id again replaces it; the id of a physical
+   * model of that provider throws.
+   */
+  registerVirtualModel<TState>(definition: VirtualModelDefinition<TState>): void {
+    this.virtualModels.register(definition as VirtualModelDefinition);
+  }
+
+  /** Removes a virtual model; `unregisterProvider` leaves them alone. */
+  unregisterVirtualModel(provider: string, id: string): void {
+    this.virtualModels.unregister(provider, id);
+  }
+
+  /**
+   * Asks a virtual model's router for one request's physical model and thinking level (see
+   * {@link VirtualModels.resolve}); throws when routing fails.
+   */
+  resolveVirtualModel(
+    model: Model,
+    messages: readonly Message[],
+    options: ResolveRouteOptions,
+  ): Promise<ModelRoute> {
+    return this.virtualModels.resolve(model, messages, options);
   }
 
   /** Keeps a provider's API key, headers and auth-header switch for its requests. */
@@ -475,7 +526,9 @@ export class ModelRegistry {
       );
     }
     const baseUrl = def.baseUrl ?? config.baseUrl ?? defaults?.baseUrl;
-    if (!baseUrl) throw new Error(`Provider ${providerName}: "baseUrl" is required when defining custom models.`);
+    if (!baseUrl) {
+      throw new Error(`Provider ${providerName}: "baseUrl" is required when defining custom models.`);
+    }
     return { api, baseUrl };
   }
 

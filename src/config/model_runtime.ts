@@ -14,13 +14,26 @@ import {
   stream as streamUnauthenticated,
   streamSimple as streamSimpleUnauthenticated,
 } from "../ai/stream.ts";
-import type { AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptions } from "../ai/types.ts";
+import type {
+  AssistantMessage,
+  Context,
+  Message,
+  Model,
+  SimpleStreamOptions,
+  StreamOptions,
+} from "../ai/types.ts";
 import { type AuthCredential, type AuthStatus, AuthStorage } from "./auth_storage.ts";
 import type { AuthInteraction } from "./oauth/auth_interaction.ts";
 import type { OAuthLoginOptions } from "./oauth_registry.ts";
 import { ModelRegistry, type ProviderConfigInput } from "./model_registry.ts";
 import { loadBuiltinModels } from "../ai/model_catalog.ts";
 import { getAgentDir } from "./paths.ts";
+import {
+  isVirtualModel,
+  type ModelRoute,
+  type ResolveRouteOptions,
+  type VirtualModelDefinition,
+} from "./virtual_models.ts";
 import { loadBuiltinOAuthProviders } from "./oauth/builtin_oauth.ts";
 
 /** Options of {@link ModelRuntime.create}. */
@@ -450,5 +463,39 @@ export class ModelRuntime {
   /** Removes a provider added with {@link registerProvider}; built-ins it overrode come back. */
   unregisterProvider(providerId: string): void {
     this.modelRegistry.unregisterProvider(providerId);
+  }
+
+  // ── virtual models ──────────────────────────────────────────────────────
+
+  /**
+   * Registers a virtual model: a selectable catalog entry whose `route` picks a physical model for
+   * each request (see docs/extensions.md). The same provider and id again replaces it; the id of a
+   * physical model of that provider throws.
+   */
+  registerVirtualModel<TState>(definition: VirtualModelDefinition<TState>): void {
+    this.modelRegistry.registerVirtualModel(definition);
+  }
+
+  /** Removes a virtual model; {@link unregisterProvider} leaves them alone. */
+  unregisterVirtualModel(providerId: string, modelId: string): void {
+    this.modelRegistry.unregisterVirtualModel(providerId, modelId);
+  }
+
+  /**
+   * Asks a virtual model's router for one request's physical model and thinking level (clamped to
+   * that model). Throws when the router throws or picks a virtual model or one without credentials.
+   */
+  resolveModel(
+    model: Model,
+    messages: readonly Message[],
+    options: ResolveRouteOptions,
+  ): Promise<ModelRoute> {
+    return this.modelRegistry.resolveVirtualModel(model, messages, options);
+  }
+
+  /** A catalog model that is not virtual. */
+  getPhysicalModel(providerId: string, modelId: string): Model | undefined {
+    const model = this.getModel(providerId, modelId);
+    return model && !isVirtualModel(model) ? model : undefined;
   }
 }

@@ -46,6 +46,7 @@ import {
   type NavigateTreeResult,
 } from "./session_tree.ts";
 import { exportToJsonl } from "./session_export.ts";
+import { virtualModelRouter } from "./virtual_model_routing.ts";
 import { createSessionHost, type SessionHost } from "./session_host.ts";
 import { SessionBoundaries } from "./session_boundary.ts";
 import type {
@@ -189,6 +190,13 @@ export class AgentSession {
         ...(update ? { messages: [update] } : {}),
       };
     };
+    // A virtual model's router picks each request's physical model (virtual_model_routing.ts).
+    this.agent.prepareRequest = virtualModelRouter({
+      agent: this.agent,
+      modelRuntime: this.modelRuntime,
+      getBranch: () => this.sessionManager.getBranch(),
+      appendCustomEntry: (customType, data) => this.appendCustomEntry(customType, data),
+    });
     const tools = buildToolSet({
       ...config,
       settingsManager: config.settingsManager,

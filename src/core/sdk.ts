@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { isVirtualModel } from "../config/virtual_models.ts";
+import { getBranchSelection } from "./virtual_model_routing.ts";
 import { join } from "../util/path.ts";
 import { Agent } from "../agent/agent.ts";
 import type { AgentMessage, AgentThinkingLevel, StreamFn } from "../agent/types.ts";
@@ -126,10 +128,14 @@ export async function createAgentSession(
 
   let model = options.model;
   let fallback: string | undefined;
-  if (!model && hasExisting && existing.model) {
-    const restored = modelRuntime.getModel(existing.model.provider, existing.model.modelId);
+  // With virtual models registered, a virtual selection outlives the responses it routed (1.6.0).
+  const selection = existing.model && modelRuntime.getModels().some(isVirtualModel)
+    ? getBranchSelection(sessionManager.getBranch(), (p, id) => modelRuntime.getModel(p, id))
+    : existing.model;
+  if (!model && hasExisting && selection) {
+    const restored = modelRuntime.getModel(selection.provider, selection.modelId);
     if (restored && modelRuntime.hasConfiguredAuth(restored.provider)) model = restored;
-    else fallback = `Could not restore model ${existing.model.provider}/${existing.model.modelId}`;
+    else fallback = `Could not restore model ${selection.provider}/${selection.modelId}`;
   }
   if (!model) {
     const initial = await findInitialModel({

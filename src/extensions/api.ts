@@ -13,6 +13,7 @@ import { McpServerRegistry, type RegisteredMcpServer } from "./mcp_servers.ts";
 import { ExtensionProviderRegistrations, registerExtensionProvider } from "./provider_registrations.ts";
 import type { ProviderConfigInput } from "../config/model_registry.ts";
 import type { EventBus } from "./event_bus.ts";
+import { type ExtensionVirtualModel, ExtensionVirtualModels } from "./virtual_models.ts";
 import type {
   ExtensionError,
   ExtensionHandler,
@@ -33,6 +34,8 @@ export interface ExtensionRuntime {
   reportError(error: ExtensionError): void;
   /** Servers registered with `pi.registerMcpServer()`. */
   mcpServers?: McpServerRegistry;
+  /** Virtual models registered with `pi.registerVirtualModel()`: queued until src/core binds the registry. */
+  virtualModels?: ExtensionVirtualModels;
   /** Providers registered with `pi.registerProvider()`: queued until src/core binds the model registry. */
   providers?: ExtensionProviderRegistrations;
   /** Set once the session was replaced: actions throw it (1.6.0's stale-context error). */
@@ -46,6 +49,7 @@ export function createExtensionRuntime(): ExtensionRuntime {
     flagValues: new Map(),
     reportError: (error) => pending.push(error),
     mcpServers: new McpServerRegistry(),
+    virtualModels: new ExtensionVirtualModels(),
     providers: new ExtensionProviderRegistrations(),
   };
 }
@@ -163,6 +167,17 @@ export function createExtensionAPI(
     },
     unregisterProvider(name: string): void {
       (runtime.providers ??= new ExtensionProviderRegistrations()).unregister(name);
+    },
+    registerVirtualModel<TState = unknown>(model: ExtensionVirtualModel<TState>): void {
+      // Routing happens once a session exists, so the context is made per request.
+      (runtime.virtualModels ??= new ExtensionVirtualModels()).register(
+        model as ExtensionVirtualModel,
+        extension.path,
+        () => actions(runtime).context(),
+      );
+    },
+    unregisterVirtualModel(provider: string, id: string): void {
+      runtime.virtualModels?.unregister(provider, id);
     },
     registerMessageRenderer(_customType: string, _renderer: unknown): void {},
     registerEntryRenderer(_customType: string, _renderer: unknown): void {},

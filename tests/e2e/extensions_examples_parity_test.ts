@@ -40,6 +40,7 @@ const SAME = [
   "input-transform-streaming.ts",
   "input-transform.ts",
   "interactive-shell.ts",
+  "jev-router.ts",
   "mac-system-theme.ts",
   "message-renderer.ts",
   "minimal-mode.ts",
@@ -84,7 +85,6 @@ const SAME = [
 export const NOT_COMPARED: Record<string, string> = {
   "bash-spawn-hook.ts":
     "whether bash's stderr line about a missing ~/.profile is captured varies run to run, in 1.6.0 too",
-  "jev-router.ts": "does not load: pi.registerVirtualModel is not implemented",
   "notify.ts":
     "writes a terminal notification to process.stdout, which 1.6.0 redirects to stderr in print/JSON mode",
   "prompt-customizer.ts": "uses systemPromptOptions of before_agent_start, not implemented yet",

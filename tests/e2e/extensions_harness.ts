@@ -45,6 +45,8 @@ export interface ExtensionRun {
   session: unknown[];
   /** The user/tool texts of each request the model received. */
   requests: string[][];
+  /** Each request's path and the model its body names (`/v1/messages test-model`). */
+  wire: string[];
   /** The system prompt of each request (system/developer messages, joined). */
   systemPrompts: string[];
   /** Files the case asked for, read after the run (undefined when missing). */
@@ -140,6 +142,7 @@ export async function runExtensionCase(c: ExtensionCase, reference = false): Pro
       stderr: (normalize(result.stderr) as string).split("\n").filter((l) => l.trim()),
       session,
       requests: server.requests.map((r) => requestTexts(r.body).map((t) => normalize(t) as string)),
+      wire: server.requests.map((r) => `${r.path} ${(r.body as { model?: string } | undefined)?.model}`),
       systemPrompts: server.requests.map((r) => normalize(systemText(r.body)) as string),
       files,
       inspected,

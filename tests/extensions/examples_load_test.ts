@@ -19,7 +19,6 @@ const NOT_LOADING: Record<string, string> = {
   "custom-provider-anthropic/index.ts": `Import "@anthropic-ai/sdk" not a dependency`,
   "custom-provider-gitlab-duo/index.ts": "pi.registerProvider is not a function",
   "gondolin/index.ts": `Import "@earendil-works/gondolin" not a dependency`,
-  "jev-router.ts": "pi.registerVirtualModel is not a function",
   "with-deps/index.ts": `Import "ms" not a dependency`,
 };
 

@@ -21,7 +21,7 @@ import type { AgentThinkingLevel } from "../../agent/types.ts";
 import type { Model } from "../../ai/types.ts";
 import { runExportCommand, runShareCommand } from "./export_commands.ts";
 import { hotkeysMarkdown } from "./hotkeys.ts";
-import { BorderLine, modelSearchText, ModelSelector } from "./model_selector.ts";
+import { BorderLine, modelArgumentSearchText, ModelSelector } from "./model_selector.ts";
 import { sessionInfoText } from "./session_info.ts";
 import { ThinkingSelector } from "./thinking_selector.ts";
 import {
@@ -42,14 +42,16 @@ export class SlashCommandRunner {
 
   /** The autocomplete entries, with model and thinking-level argument completion. */
   autocomplete(): SlashCommand[] {
+    // As 1.6.0: the scoped models when a scope is set, else every model with credentials.
     const models = (prefix: string): AutocompleteItem[] | null => {
-      const available = this.app.session.modelRegistry.getAvailable();
+      const scoped = this.app.session.scopedModels.map((s) => s.model);
+      const available = scoped.length > 0
+        ? scoped
+        : [...this.app.session.modelRuntime.getAvailableSnapshot()];
       if (available.length === 0) return null;
-      return fuzzyFilter(available, prefix, modelSearchText).map((m) => ({
-        value: `${m.provider}/${m.id}`,
-        label: m.id,
-        description: m.provider,
-      }));
+      const found = fuzzyFilter(available, prefix, modelArgumentSearchText);
+      if (found.length === 0) return null;
+      return found.map((m) => ({ value: `${m.provider}/${m.id}`, label: m.id, description: m.provider }));
     };
     const thinking = (prefix: string): AutocompleteItem[] | null =>
       fuzzyFilter(this.app.session.getAvailableThinkingLevels(), prefix, (l) => l).map((l) => ({

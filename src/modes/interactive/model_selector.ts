@@ -29,6 +29,14 @@ export function modelSearchText(model: Model): string {
   return `${model.provider} ${model.provider}/${model.id} ${model.provider} ${model.id}${name}`;
 }
 
+/**
+ * The text `/model <text>`'s argument completion finds a model by: 1.6.0 puts the id first there
+ * (its getModelSearchText), which ranks an id match above a provider match.
+ */
+export function modelArgumentSearchText(model: Model): string {
+  return `${model.id} ${modelSearchText(model)}`;
+}
+
 const words = (value: string) => value.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 /** The model's name when it says more than its id (1.6.0 shows it in brackets), else undefined. */
