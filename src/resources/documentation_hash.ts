@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "dd67ee508788";
+export const DOCUMENTATION_HASH = "46148c66e061";

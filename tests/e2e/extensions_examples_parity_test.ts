@@ -53,6 +53,7 @@ const SAME = [
   "preset.ts",
   "project-trust.ts",
   "protected-paths.ts",
+  "provider-payload.ts",
   "qna.ts",
   "question.ts",
   "questionnaire.ts",
@@ -88,7 +89,6 @@ export const NOT_COMPARED: Record<string, string> = {
   "notify.ts":
     "writes a terminal notification to process.stdout, which 1.6.0 redirects to stderr in print/JSON mode",
   "prompt-customizer.ts": "uses systemPromptOptions of before_agent_start, not implemented yet",
-  "provider-payload.ts": "uses before_provider_request, not implemented yet",
   "ssh.ts": "spreads the built-in tools: ours carry their prompt guidelines, 1.6.0's createXTool do not",
 };
 

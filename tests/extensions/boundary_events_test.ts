@@ -63,3 +63,33 @@ Deno.test("EXT-EVT-03 turn_end and agent_before_settle append entries and contin
   assertEquals(ours.session, ref.session);
   assertEquals(ours.json, ref.json);
 });
+
+Deno.test("EXT-EVT-05 an invalid boundary proposal is dropped and reported, a throwing handler is reported, a continuation without runnable context is refused, as 1.6.0", async () => {
+  assertEquals(useReferenceFixtures(), false, "this test compares with the live reference 1.6.0");
+  const c: ExtensionCase = {
+    args: ["--mode", "json", ...MODEL, "-e", fixture("ours/boundary-errors.ts"), "hello"],
+    turns: [{ content: [{ type: "text", text: "Only answer." }] }],
+  };
+  const ours = await runExtensionCase(c);
+  const ext = "Extension error ($PI_PACKAGE/tests/fixtures/extensions/ours/boundary-errors.ts)";
+  assertEquals(ours.stderr, [
+    `${ext}: Invalid boundary entries: Entry no-such-entry not found`,
+    `${ext}: turn_end handler failed`,
+    `${ext}: Invalid boundary entries: Entry no-such-entry not found`,
+    "third turn_end handler sees 2 entries",
+    `${ext}: Invalid boundary entries: Entry no-such-entry not found`,
+    "Extension error (<boundary>): agent_before_settle requested continuation without runnable model context",
+  ]);
+  assertEquals(ours.requests, [["user: hello"]]);
+  assertEquals(entryTypes(ours.session), [
+    "model_change",
+    "thinking_level_change",
+    "message:system",
+    "message:user",
+    "message:assistant",
+  ]);
+  const ref = await runExtensionCase(c, true);
+  assertEquals(ours.stderr, ref.stderr);
+  assertEquals(ours.session, ref.session);
+  assertEquals(ours.json, ref.json);
+});

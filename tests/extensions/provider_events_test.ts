@@ -4,13 +4,21 @@
  * (`before_provider_request`), the response's status and headers (`after_provider_response`) and
  * the raw stream events (`provider_stream_event`). The real CLI runs in print mode against the
  * fake provider, whose recorded request shows what was sent; 1.6.0 runs the same way and must
- * send the same and say the same.
+ * send the same and say the same. 1.6.0's own `provider-payload.ts` example logs the same.
  */
 import { assertEquals } from "../support/assert.ts";
 import { createAgentEnv } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
 import { spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
-import { fixture, MODEL } from "../e2e/extensions_harness.ts";
+import { join } from "node:path";
+import { requireReference } from "../../scripts/reference/locate.ts";
+import {
+  type ExtensionCase,
+  type ExtensionRun,
+  fixture,
+  MODEL,
+  runExtensionCase,
+} from "../e2e/extensions_harness.ts";
 
 /** What one print-mode run sent and said. */
 interface ProviderRun {
@@ -62,4 +70,31 @@ Deno.test("EXT-EVT-01 before_provider_request replaces the payload (chained), be
     trace: "trace-1",
   });
   assertEquals(ours, await run(true));
+});
+
+Deno.test("EXT-EVT-04 1.6.0's provider-payload.ts example logs the same payloads and response headers as 1.6.0", async () => {
+  assertEquals(useReferenceFixtures(), false, "this test compares with the live reference 1.6.0");
+  const example = join(requireReference().packageDir, "examples", "extensions", "provider-payload.ts");
+  const c: ExtensionCase = {
+    args: ["--mode", "json", "-ne", ...MODEL, "-e", example, "list the files"],
+    turns: [
+      { content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "echo hi" } }] },
+      { content: [{ type: "text", text: "There is one." }] },
+    ],
+    projectFiles: { ".pi/keep": "" },
+    readFiles: [".pi/provider-payload.log"],
+  };
+  // The response's `date` header is the only thing that differs run to run.
+  const log = (run: ExtensionRun) =>
+    (run.files[".pi/provider-payload.log"] ?? "").replace(/"date":"[^"]*"/g, '"date":"$DATE"');
+  const ours = await runExtensionCase(c);
+  const text = log(ours);
+  assertEquals(text.split("\n").filter((l) => l.startsWith("[")), [
+    '[200] {"cache-control":"no-cache","connection":"keep-alive","content-type":"text/event-stream","date":"$DATE","transfer-encoding":"chunked"}',
+    '[200] {"cache-control":"no-cache","connection":"keep-alive","content-type":"text/event-stream","date":"$DATE","transfer-encoding":"chunked"}',
+  ]);
+  assertEquals(text.split('"model": "test-model"').length, 3, "two payloads logged");
+  const ref = await runExtensionCase(c, true);
+  assertEquals(text, log(ref));
+  assertEquals(ours.json, ref.json);
 });
