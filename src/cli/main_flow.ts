@@ -344,8 +344,6 @@ async function runMode(
         await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
           sessionControl: runtimeSessionControl(runtime, rpc.serve),
-          // A command's ctx.reload() is RPC's /reload: the runtime rebuilds the session, RPC serves it.
-          reload: () => runtime.reload({ withSession: () => rpc.serve() }),
           shutdown: rpc.shutdown,
           onError: (err) =>
             rpc.output({

@@ -27,6 +27,7 @@ import {
 } from "../core/extension_host.ts";
 import { applyExtensionProviders } from "../core/extension_providers.ts";
 import { isBuiltinEnabled, markLlamaEnabled } from "../resources/builtin_extensions.ts";
+import { postSessionNotice } from "../core/session_notices.ts";
 import { readEnv } from "../util/env.ts";
 import { existsSync } from "../util/fs.ts";
 import { red, yellow } from "../util/style.ts";
@@ -245,8 +246,8 @@ export function runtimeFactory(
         ...(registry ? { registry } : {}),
         agentDir: options.agentDir,
         projectTrusted,
-        // The TUI has no place for messages that come later yet; stderr would tear its screen.
-        lateMessages: run.appMode !== "interactive",
+        // The interactive mode has /mcp, which the attention report names (1.6.0's TUI wording).
+        mcpCommand: run.appMode === "interactive",
         toolFlags: { tools: parsed.tools, excludeTools: parsed.excludeTools, noTools: parsed.noTools },
         toolSearch: isBuiltinEnabled(
           "tool-search",
@@ -256,8 +257,11 @@ export function runtimeFactory(
           "codemode",
           runExtensionSources(run, options, projectTrusted, services.settingsManager),
         ),
-        notify: (message, level) =>
-          io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
+        // The TUI shows them in its chat once it is up (stderr would tear its screen).
+        notify: run.appMode === "interactive"
+          ? (message, level) => postSessionNotice(created.session, message, level)
+          : (message, level) =>
+            io.stderr(`${level === "info" ? message : (level === "error" ? red : yellow)(message)}\n`),
       });
     };
     if (!parsed.noMcp && mcpEnabled) {

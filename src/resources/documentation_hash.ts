@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "46148c66e061";
+export const DOCUMENTATION_HASH = "95e25f80637e";

@@ -7,7 +7,6 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
-import { sessionFilesOf } from "../support/agent_env.ts";
 import { requireReferenceCli } from "../support/spawn_pi.ts";
 import { comparableRpc, fixture, MODEL, runExtensionCase, startRpc } from "./extensions_harness.ts";
 import { makeNormalizer, packageDirs } from "./scenario.ts";
@@ -35,6 +34,20 @@ function runNormalizer(root: string, named: Record<string, string>): (value: unk
     return value;
   };
   return (value) => base(strings(value));
+}
+
+/** Every session file of the run, by path. */
+async function sessionPaths(agentDir: string): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".jsonl")) files.push(path);
+    }
+  };
+  await walk(join(agentDir, "sessions"));
+  return files;
 }
 
 /** A session file's lines, normalised on their own (ids from `$ID1`, label targets as positions). */
@@ -92,7 +105,7 @@ async function observe(reference: boolean) {
     ]);
     clearTimeout(timer);
     const named = { [first]: "$FIRST", [afterNew]: "$NEW", [afterFork]: "$FORK" };
-    const files = await sessionFilesOf(rpc.agentDir);
+    const files = await sessionPaths(rpc.agentDir);
     const header = async (path: string) =>
       (await sessionLines(path, rpc.root, named))[0] as { parentSession?: string };
     return {
@@ -254,7 +267,7 @@ async function printRun(mode: string[], reference: boolean) {
     // parent, and the messages.
     inspect: async (cwd) => {
       const files = await Promise.all(
-        (await sessionFilesOf(join(cwd, "..", "agent"))).map(async (path) => {
+        (await sessionPaths(join(cwd, "..", "agent"))).map(async (path) => {
           const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
           return {
             parent: typeof lines[0].parentSession === "string",

@@ -12,6 +12,7 @@ import type { AgentSessionEvent, CompactionReason } from "../../core/agent_sessi
 import type { ExtensionHost } from "../../core/extension_host.ts";
 import { type SessionRuntimeHost, toRuntimeHost } from "../../core/runtime_host.ts";
 import { onTerminationSignal } from "../../core/shutdown.ts";
+import { attachSessionNotices } from "../../core/session_notices.ts";
 import { extensionHostOf } from "../../core/extension_host.ts";
 import { decideUserBash } from "../../core/user_bash.ts";
 import type { ExtensionError, ExtensionUIContext } from "../../extensions/types.ts";
@@ -289,6 +290,9 @@ export class InteractiveApp implements CommandHost {
         if (this.session.isIdle) void this.shutdown(0);
       },
     });
+    // The session's built-in services (MCP) tell the user in the chat, as 1.6.0's ctx.ui.notify.
+    const notices = this.#extensionUI.context();
+    attachSessionNotices(this.session, (message, level) => notices.notify(message, level));
     // After the extensions are bound: their commands complete too.
     this.#extensionUI.editorHooks.setBaseAutocomplete(
       new CombinedAutocompleteProvider(

@@ -76,12 +76,8 @@ export interface SessionMcpOptions {
   notify: (message: string, level: "info" | "warning" | "error") => void;
   /** How long the first prompt waits for servers with direct tools (1.6.0: 10 s). */
   startupWaitMs?: number;
-  /**
-   * Whether messages may come after start-up (failed connections, a slow start). False in the
-   * interactive TUI, which has no place for them yet (stderr would tear its screen): there only the
-   * configuration problems are told, at once, before the screen starts.
-   */
-  lateMessages?: boolean;
+  /** Whether the mode has `/mcp` (the TUI): the attention report then ends with 1.6.0's "Run /mcp to fix.". */
+  mcpCommand?: boolean;
   /** `--tools`, `--exclude-tools` and `--no-tools`, which apply to MCP tools as in 1.6.0. */
   toolFlags?: McpToolFlags;
   /** Whether `builtin:tool-search` is on (default true): it reaches the `deferred` tools. */
@@ -240,16 +236,14 @@ export class SessionMcp {
     this.#target.addPromptPreparer(() => this.#beforePrompt());
     this.#target.addDisposer(() => void this.close());
     const enabled = this.servers.filter(isEnabled);
-    if (enabled.length === 0 || this.#options.lateMessages === false) {
+    if (enabled.length === 0) {
       this.#reportProblems();
-      if (enabled.length === 0) return;
+      return;
     }
     // The MCP client (and the SDK) load only now, so runs without servers never pay for them.
     const runtime = import("./connection.ts");
     this.#pending = Promise.all(enabled.map((server) => this.#startConnection(server, runtime)))
-      .then(() => {
-        if (this.#options.lateMessages !== false) this.#reportProblems();
-      })
+      .then(() => this.#reportProblems())
       .catch((error) => {
         this.#options.notify(
           `MCP failed to load: ${error instanceof Error ? error.message : String(error)}`,
@@ -504,7 +498,7 @@ export class SessionMcp {
           }),
         ]);
         clearTimeout(timer);
-        if (!finished && this.#options.lateMessages !== false) {
+        if (!finished) {
           this.#options.notify(
             "MCP servers are still connecting; their tools become available once connected.",
             "info",
@@ -578,7 +572,7 @@ export class SessionMcp {
     );
   }
 
-  /** One message for everything that needs the user after start-up (1.6.0's wording, printed on stderr here). */
+  /** One message for everything that needs the user after start-up (1.6.0's wording). */
   #reportProblems(): void {
     const lines = this.configErrors.map((error) => `config: ${error}`);
     for (const server of this.servers) {
@@ -591,9 +585,10 @@ export class SessionMcp {
       }
     }
     if (lines.length === 0) return;
-    // 1.6.0's TUI adds "Run /mcp to fix."; these modes have no `/mcp`.
+    // Outside the TUI there is no `/mcp` to name.
+    const hint = this.#options.mcpCommand ? "\nRun /mcp to fix." : "";
     this.#options.notify(
-      `MCP servers need attention:\n${lines.map((line) => `  ${line}`).join("\n")}`,
+      `MCP servers need attention:\n${lines.map((line) => `  ${line}`).join("\n")}${hint}`,
       "warning",
     );
   }
