@@ -300,7 +300,11 @@ export class AuthStorage {
     const provider = await loadOAuthProvider(providerId);
     if (!provider) throw new Error(`Unknown OAuth provider: ${providerId}`);
     const credentials = await provider.login(callbacks, options);
-    this.set(providerId, { type: "oauth", ...credentials });
+    // A flow that names the type itself keeps its key order (extensions' flows put it last, as 1.6.0 stores them).
+    this.set(
+      providerId,
+      "type" in credentials ? { ...credentials, type: "oauth" } : { type: "oauth", ...credentials },
+    );
   }
 
   /** Removes stored credentials for a provider. */

@@ -338,6 +338,7 @@ export class ModelRegistry {
     return this.hasProviderAuth(model.provider);
   }
 
+  /** Whether the provider has credentials (auth storage or a configured key). */
   private hasProviderAuth(provider: string): boolean {
     return this.authStorage.hasAuth(provider) ||
       this.providerRequestConfigs.get(provider)?.apiKey !== undefined;
@@ -487,6 +488,15 @@ export class ModelRegistry {
     for (const [key, value] of Object.entries(config)) if (value !== undefined) target[key] = value;
   }
 
+  /**
+   * Whether models.json or a registration gives the provider an API key (literal, `$VAR` or `!command`; not
+   * resolved). `/login` offers an API key for an extension's OAuth provider only then, as 1.6.0 does.
+   * @internal
+   */
+  hasConfiguredApiKey(provider: string): boolean {
+    return this.providerRequestConfigs.get(provider)?.apiKey !== undefined;
+  }
+
   /** Removes a runtime provider and reloads so overridden built-ins come back. */
   unregisterProvider(providerName: string): void {
     if (!this.registeredProviders.has(providerName)) return;
@@ -534,7 +544,15 @@ export class ModelRegistry {
 
   /** Applies a validated provider registration to the model list. */
   private applyProviderConfig(providerName: string, config: ProviderConfigInput): void {
-    if (config.oauth) registerOAuthProvider({ ...config.oauth, id: providerName });
+    if (config.oauth) {
+      const oauth = config.oauth;
+      // 1.6.0 stores an extension login's credentials with `type` after them (`{ ...credentials, type }`).
+      registerOAuthProvider({
+        ...oauth,
+        id: providerName,
+        login: async (callbacks, options) => ({ ...(await oauth.login(callbacks, options)), type: "oauth" }),
+      });
+    }
     if (config.streamSimple && config.api) {
       const streamSimple = config.streamSimple;
       registerApiProvider({

@@ -96,6 +96,8 @@ export interface OAuthProviderInterface {
   readonly name: string;
   /** Runs the login flow and returns the credentials to persist. */
   login(callbacks: OAuthLoginCallbacks, options?: OAuthLoginOptions): Promise<OAuthCredentials>;
+  /** Whether the account is a subscription (`/login` says "subscription", else "account"); extensions set it. */
+  isSubscription?: boolean;
   /** Whether login uses a local callback server and supports manual code input. */
   usesCallbackServer?: boolean;
   /** Exchanges expired credentials for fresh ones. */

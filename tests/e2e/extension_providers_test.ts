@@ -30,8 +30,9 @@ async function runCase(
   providerCase: string,
   args: string[],
   reference: boolean,
-  options: { env?: Record<string, string>; authJson?: string; turns?: number } = {},
+  options: { env?: Record<string, string>; authJson?: string; turns?: number; extension?: string } = {},
 ): Promise<ProviderRun> {
+  const extension = options.extension ?? EXTENSION;
   const turns = Array.from({ length: options.turns ?? 1 }, (_, i) => ({
     content: [{ type: "text" as const, text: `answer ${i + 1} from the fake server` }],
   }));
@@ -41,12 +42,12 @@ async function runCase(
     if (options.authJson !== undefined) {
       await Deno.writeTextFile(join(env.agentDir, "auth.json"), options.authJson);
     }
-    const result = await spawnPi(["-e", EXTENSION, ...args], {
+    const result = await spawnPi(["-e", extension, ...args], {
       env: { ...env.env, PI_OFFLINE: "1", PROVIDER_CASE: providerCase, ...options.env },
       cwd: env.cwd,
       reference,
     });
-    const normalize = (text: string) => text.split(server.url).join("<fake>").split(EXTENSION).join("<ext>");
+    const normalize = (text: string) => text.split(server.url).join("<fake>").split(extension).join("<ext>");
     let authJson: string | undefined;
     try {
       authJson = await Deno.readTextFile(join(env.agentDir, "auth.json"));
@@ -195,4 +196,19 @@ Deno.test("EXT-PROV-07 an OAuth provider: an expired login is refreshed with ref
   assertEquals(JSON.parse(run.authJson!), {
     corp: { type: "oauth", access: "refreshed-access", refresh: "refresh-2", expires: 4102444800000 },
   });
+});
+
+Deno.test("EXT-PROV-08 1.6.0's custom-provider-gitlab-duo example loads and lists its models (GITLAB_TOKEN set), as 1.6.0", async () => {
+  const example = join(requireReference().packageDir, "examples", "extensions", "custom-provider-gitlab-duo");
+  const run = await compared("none", ["--list-models", "gitlab"], {
+    extension: example,
+    env: { GITLAB_TOKEN: "glpat-test" },
+  });
+  assertEquals(run.code, 0);
+  assertEquals(run.stderr, []);
+  const rows = run.stdout.split("\n").filter((l) => l).map((l) =>
+    l.trim().split(/\s+/).slice(0, 2).join(" ")
+  );
+  assertEquals(rows.length, 10);
+  assertEquals(rows[1], "gitlab-duo claude-haiku-4-5-20251001");
 });

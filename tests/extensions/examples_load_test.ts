@@ -17,7 +17,6 @@ registerModeExtensionExports();
 /** The examples that do not load in this build, and the words their error must contain. */
 const NOT_LOADING: Record<string, string> = {
   "custom-provider-anthropic/index.ts": `Import "@anthropic-ai/sdk" not a dependency`,
-  "custom-provider-gitlab-duo/index.ts": "pi.registerProvider is not a function",
   "gondolin/index.ts": `Import "@earendil-works/gondolin" not a dependency`,
   "with-deps/index.ts": `Import "ms" not a dependency`,
 };

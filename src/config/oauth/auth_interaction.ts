@@ -94,5 +94,6 @@ export async function loginCredential(
   const provider = await loadOAuthProvider(providerId);
   if (!provider) throw new Error(`Provider "${providerId}" has no account login`);
   const credentials = await provider.login(loginCallbacksFor(interaction), options);
-  return { type: "oauth", ...credentials };
+  // A flow that names the type itself keeps its key order (extensions' flows put it last, as 1.6.0 stores them).
+  return "type" in credentials ? { ...credentials, type: "oauth" } : { type: "oauth", ...credentials };
 }

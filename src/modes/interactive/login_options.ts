@@ -28,6 +28,12 @@ export function loginOptions(app: CommandHost, authType?: "oauth" | "api_key"): 
   // The built-in llama.cpp extension's provider, even before it has models.
   if (isLlamaEnabled(app.session)) keyIds.add("llama.cpp");
   const ids = new Set([...keyIds, ...oauthIds]);
+  // Extensions' OAuth providers (pi.registerProvider with `oauth`): 1.6.0 offers their API key login only
+  // when a key is configured for them or they are built-in providers, and reads `isSubscription` from them.
+  const extensionOAuth = new Map(
+    getOAuthProviders().filter((p) => !(p.id in BUILTIN_OAUTH_FLOWS)).map((p) => [p.id, p]),
+  );
+  const builtins = new Set(builtinProviders());
   const options: LoginOption[] = [];
   for (const id of ids) {
     const auth = runtime.getProviderAuthStatus(id);
@@ -38,11 +44,13 @@ export function loginOptions(app: CommandHost, authType?: "oauth" | "api_key"): 
       }
       : undefined;
     const base = { id, name: runtime.modelRegistry.getProviderDisplayName(id), status };
-    const subscription = !NOT_SUBSCRIPTION.has(id);
+    const extension = extensionOAuth.get(id);
+    const subscription = extension ? extension.isSubscription === true : !NOT_SUBSCRIPTION.has(id);
+    const keyLogin = !extension || builtins.has(id) || runtime.modelRegistry.hasConfiguredApiKey(id);
     if (authType !== "api_key" && oauthIds.has(id)) {
       options.push({ ...base, authType: "oauth", subscription });
     }
-    if (authType !== "oauth" && keyIds.has(id) && !ACCOUNT_ONLY.has(id)) {
+    if (authType !== "oauth" && keyIds.has(id) && !ACCOUNT_ONLY.has(id) && keyLogin) {
       options.push({ ...base, authType: "api_key", subscription });
     }
   }
