@@ -114,6 +114,9 @@ function announcingAPI(target: LoadedExtension, cwd: string) {
     registerMcpServer: (): void => notInWorker("pi.registerMcpServer()"),
     unregisterMcpServer: (): void => notInWorker("pi.unregisterMcpServer()"),
     getMcpServers: (): never => notInWorker("pi.getMcpServers()"),
+    // Provider configs carry functions (streamSimple, oauth) that cannot cross to pi's side.
+    registerProvider: (): void => notInWorker("pi.registerProvider()"),
+    unregisterProvider: (): void => notInWorker("pi.unregisterProvider()"),
     registerFlag(name: string, options: Parameters<typeof api.registerFlag>[1]): void {
       api.registerFlag(name, options);
       post({

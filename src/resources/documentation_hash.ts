@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "b8511d763d26";
+export const DOCUMENTATION_HASH = "3744efa86433";
