@@ -133,7 +133,12 @@ export type {
   TrustDecision as ProjectTrustDecision,
 } from "./src/config/project_trust.ts";
 export { DefaultResourceLoader } from "./src/resources/resource_loader.ts";
-export type { ResourceLoaderOptions, ResourceSettingsSource } from "./src/resources/resource_loader.ts";
+export type {
+  ExtensionResourcePath,
+  ExtensionResourcePaths,
+  ResourceLoaderOptions,
+  ResourceSettingsSource,
+} from "./src/resources/resource_loader.ts";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir } from "./src/resources/skills.ts";
 export type {
   LoadSkillsOptions,

@@ -344,6 +344,8 @@ async function runMode(
         await extensions?.bind(current, {
           ui: rpc.ui as unknown as ExtensionUIContext,
           sessionControl: runtimeSessionControl(runtime, rpc.serve),
+          // A command's ctx.reload() is RPC's /reload: the runtime rebuilds the session, RPC serves it.
+          reload: () => runtime.reload({ withSession: () => rpc.serve() }),
           shutdown: rpc.shutdown,
           onError: (err) =>
             rpc.output({
@@ -397,6 +399,7 @@ async function runMode(
         await extensions?.bind(current, {
           mode: run.appMode === "json" ? "json" : "print",
           sessionControl: runtimeSessionControl(runtime, print.serve),
+          reload: () => runtime.reload({ withSession: () => print.serve() }),
           onError: (err) => run.io.stderr(`Extension error (${err.extensionPath}): ${err.error}\n`),
         });
       },

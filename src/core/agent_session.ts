@@ -37,7 +37,13 @@ import { lastAssistantOf, SessionRetrier } from "./session_retry.ts";
 import { forkableUserMessages, lastAssistantText, userText } from "./session_stats.ts";
 import { computeSessionStats } from "../session/session_stats.ts";
 import { messageRole } from "../session/entry_stubs.ts";
-import { buildSessionSystemPrompt, buildToolSet, type SessionTool } from "./session_tools.ts";
+import {
+  buildSessionSystemPrompt,
+  buildToolSet,
+  sessionSystemPromptOptions,
+  type SessionTool,
+} from "./session_tools.ts";
+import type { BuildSystemPromptOptions } from "../resources/system_prompt.ts";
 import {
   abortBranchSummary,
   isBranchSummaryRunning,
@@ -507,6 +513,21 @@ export class AgentSession {
     this.#disposers.push(hook);
   }
 
+  /**
+   * What the system prompt is built from now (1.6.0's base `systemPromptOptions`, a fresh copy):
+   * `before_agent_start` handlers edit it for one run, commands read it.
+   */
+  getSystemPromptOptions(): BuildSystemPromptOptions {
+    const tools = this.getActiveToolNames();
+    return sessionSystemPromptOptions(
+      this.#toolRegistry,
+      tools,
+      this.resourceLoader,
+      this.cwd,
+      this.#extraSections,
+    );
+  }
+
   /** Rebuilds the system prompt from the current resources (after `resourceLoader.reload()`). */
   refreshSystemPrompt(): void {
     this.setActiveToolsByName(this.getActiveToolNames());
@@ -574,7 +595,12 @@ export class AgentSession {
       const lastAssistant = lastAssistantOf(this.agent.state.messages);
       if (lastAssistant) await this.#compactor.check(lastAssistant, false);
       for (const prepare of this.#promptPreparers) await prepare();
-      const start = await hooks?.beforeAgentStart?.(expanded, options.images, this.#baseSystemPrompt);
+      const start = await hooks?.beforeAgentStart?.(
+        expanded,
+        options.images,
+        this.#baseSystemPrompt,
+        () => this.getSystemPromptOptions(),
+      );
       const content: (TextContent | ImageContent)[] = [{ type: "text", text: expanded }];
       if (options.images) content.push(...options.images);
       const messages: AgentMessage[] = [
@@ -585,7 +611,7 @@ export class AgentSession {
       this.#pendingNextTurn = [];
       // An extension's `systemPrompt` applies to this run only.
       this.agent.state.systemPrompt = start?.systemPrompt ?? this.#baseSystemPrompt;
-      return this.#withSystemUpdate(messages);
+      return this.#withSystemUpdate(messages, start?.sections);
     }, options.preflightResult);
   }
 
@@ -594,10 +620,10 @@ export class AgentSession {
    * since the transcript last recorded them (the whole prompt on a session's first run). It is
    * emitted and saved like any message, so clients and the file see what the model is told.
    */
-  #withSystemUpdate(messages: AgentMessage[]): AgentMessage[] {
+  #withSystemUpdate(messages: AgentMessage[], sections = this.#promptSections): AgentMessage[] {
     const update = systemMessageUpdate(
       this.agent.state.messages,
-      this.#promptSections,
+      sections,
       this.agent.state.tools,
     );
     return update ? [update, ...messages] : messages;

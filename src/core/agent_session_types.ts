@@ -8,6 +8,7 @@ import type { AgentEvent, AgentMessage, AgentThinkingLevel } from "../agent/type
 import type { SessionEntry } from "../session/entries.ts";
 import type { ImageContent, Model } from "../ai/types.ts";
 import type { CompactionResult } from "../compaction/compaction.ts";
+import type { BuildSystemPromptOptions } from "../resources/system_prompt.ts";
 import type { BoundaryDispatcher } from "./boundary_types.ts";
 
 /** The run boundaries' shapes (`turn_end`, `agent_before_settle`), public with the hooks that use them. */
@@ -151,10 +152,14 @@ export interface SessionExtensionHooks {
     source: string,
     commandsAllowed: boolean,
   ): Promise<{ handled: true } | { text: string; images?: ImageContent[] }>;
-  /** `before_agent_start`: messages for the run and a system prompt for it alone. */
+  /**
+   * `before_agent_start`: messages for the run, and a system prompt for it alone: its text, and
+   * the sections the transcript records when handlers edited `systemPromptOptions`.
+   */
   beforeAgentStart?(
     prompt: string,
     images: ImageContent[] | undefined,
     systemPrompt: string,
-  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string }>;
+    systemPromptOptions: () => BuildSystemPromptOptions,
+  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string; sections?: Record<string, string> }>;
 }

@@ -34,6 +34,14 @@ import { bindProviderEvents, boundaryDispatcher } from "./extension_events.ts";
 import { bindExtensionProviders } from "./extension_providers.ts";
 import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
+import type { BuildSystemPromptOptions } from "../resources/system_prompt.ts";
+import {
+  discoverExtensionResources,
+  extensionPromptOptions,
+  promptForRun,
+  renderPromptOptions,
+  resourceCommandMembers,
+} from "./extension_resources.ts";
 import {
   commandContextMembers,
   type ReplacementCallback,
@@ -92,6 +100,8 @@ export interface ExtensionBindings {
   sessionControl?: SessionControl;
   /** `ctx.shutdown()`: the mode ends the run once idle (RPC); without it the call does nothing. */
   shutdown?: () => void;
+  /** A command's `ctx.reload()`: the mode's `/reload` (RPC); without it the call rejects. */
+  reload?: () => Promise<void>;
 }
 
 /** What a command may pass to `ctx.newSession()`; `withSession` runs once the new session is served. */
@@ -120,6 +130,7 @@ export class ExtensionHost {
   /** Set once this host's session was replaced or ended: every `ctx` and `pi` action then throws it. */
   #stale: string | undefined;
   #shutdown: ExtensionBindings["shutdown"];
+  #reload: ExtensionBindings["reload"];
   #knownTools = new Set<string>();
   #turnIndex = 0;
   #unsubscribeMcp: (() => void) | undefined;
@@ -234,7 +245,7 @@ export class ExtensionHost {
   /** A command's `ctx`: the handlers' one plus the session control 1.6.0 gives commands only. */
   #commandContext(): ExtensionContext {
     // defineProperties, not assign: assign would read the guarded getters once and freeze them.
-    return Object.defineProperties(
+    const ctx = Object.defineProperties(
       this.context(),
       Object.getOwnPropertyDescriptors(commandContextMembers({
         assertActive: () => this.#assertActive(),
@@ -242,6 +253,14 @@ export class ExtensionHost {
         control: () => this.#sessionControl,
         mode: () => this.#mode,
         replacedContext: (session) => replacedContextOf(session),
+      })),
+    );
+    return Object.defineProperties(
+      ctx,
+      Object.getOwnPropertyDescriptors(resourceCommandMembers({
+        session: () => this.#current(),
+        reload: this.#reload,
+        mode: () => this.#mode,
       })),
     );
   }
@@ -310,6 +329,7 @@ export class ExtensionHost {
     this.#mode = bindings.mode ?? (bindings.ui ? "rpc" : "print");
     this.#sessionControl = bindings.sessionControl ?? {};
     this.#shutdown = bindings.shutdown;
+    this.#reload = bindings.reload;
     this.runner.onError(bindings.onError);
     this.runtime.reportError = bindings.onError;
     this.runtime.onToolRegistered = () => this.#refreshTools();
@@ -356,8 +376,8 @@ export class ExtensionHost {
       onAgentEvent: (event) => this.#onAgentEvent(event),
       boundaries: boundaryDispatcher(runner, () => this.#turnIndex),
       input: (text, images, source, commandsAllowed) => this.#input(text, images, source, commandsAllowed),
-      beforeAgentStart: (prompt, images, systemPrompt) =>
-        this.#beforeAgentStart(prompt, images, systemPrompt),
+      beforeAgentStart: (prompt, images, systemPrompt, options) =>
+        this.#beforeAgentStart(prompt, images, systemPrompt, options),
     });
     // A run settled (no retry or queued work left): a session event, not among the agent events
     // above, that 1.6.0 also hands extensions (border-status-editor stops its spinner on it).
@@ -370,6 +390,7 @@ export class ExtensionHost {
     const start = pendingStart ?? { reason: "startup" };
     pendingStart = undefined;
     await runner.emit({ type: "session_start", ...start });
+    await discoverExtensionResources(runner, session, start.reason === "reload" ? "reload" : "startup");
     this.#refreshTools();
   }
 
@@ -440,9 +461,15 @@ export class ExtensionHost {
     prompt: string,
     images: ImageContent[] | undefined,
     systemPrompt: string,
-  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string }> {
+    promptOptions: () => BuildSystemPromptOptions,
+  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string; sections?: Record<string, string> }> {
     if (!this.runner.hasHandlers("before_agent_start")) return { messages: [] };
-    const result = await this.runner.emitBeforeAgentStart(prompt, images, systemPrompt);
+    const base = promptOptions();
+    const systemPromptOptions = extensionPromptOptions(base);
+    const result = await this.runner.emitBeforeAgentStart(prompt, images, systemPrompt, {
+      systemPromptOptions,
+      render: (options) => renderPromptOptions(options, base.documentation),
+    });
     const messages = result.messages.map((m) =>
       ({
         role: "custom",
@@ -453,7 +480,7 @@ export class ExtensionHost {
         timestamp: Date.now(),
       }) as unknown as AgentMessage
     );
-    return { messages, ...(result.systemPrompt !== undefined ? { systemPrompt: result.systemPrompt } : {}) };
+    return { messages, ...promptForRun(systemPromptOptions, base) };
   }
 
   /** Runs `session_shutdown` handlers (`reason`: quit, or the replacement that ends the session). */

@@ -10,7 +10,7 @@ import type { SettingsManager } from "../config/settings_manager.ts";
 import { DEFAULT_TOOL_NAMES } from "../config/settings_manager_extras.ts";
 import { getDocumentationPaths } from "../resources/documentation.ts";
 import type { DefaultResourceLoader } from "../resources/resource_loader.ts";
-import { buildSystemPromptSections } from "../resources/system_prompt.ts";
+import { type BuildSystemPromptOptions, buildSystemPromptSections } from "../resources/system_prompt.ts";
 import { getSystemMessageText } from "../session/system_message.ts";
 import type { BashSessionEnvironment } from "../tools/bash.ts";
 import { createAllTools } from "../tools/index.ts";
@@ -67,6 +67,43 @@ export function buildToolSet(
 }
 
 /**
+ * The inputs of the system prompt for the active tools and the loaded resources (1.6.0's base
+ * `systemPromptOptions`: what `before_agent_start` handlers and `ctx.getSystemPromptOptions()` see).
+ */
+export function sessionSystemPromptOptions(
+  registry: Map<string, SessionTool>,
+  toolNames: string[],
+  loader: DefaultResourceLoader,
+  cwd: string,
+  extraSections?: Record<string, string>,
+): BuildSystemPromptOptions {
+  const snippets: Record<string, string> = {};
+  const toolGuidelines: Record<string, string[]> = {};
+  for (const name of toolNames) {
+    const tool = registry.get(name);
+    const snippet = tool?.promptSnippet?.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
+    if (snippet) snippets[name] = snippet;
+    const own = new Set((tool?.promptGuidelines ?? []).map((g) => g.trim()).filter((g) => g.length > 0));
+    if (own.size > 0) toolGuidelines[name] = [...own];
+  }
+  const append = loader.getAppendSystemPrompt();
+  return {
+    customPrompt: loader.getSystemPrompt(),
+    selectedTools: toolNames,
+    hiddenTools: [],
+    toolSnippets: snippets,
+    toolGuidelines,
+    promptGuidelines: [],
+    appendSystemPrompt: append.length > 0 ? append.join("\n\n") : "",
+    sections: { ...extraSections },
+    cwd,
+    contextFiles: loader.getAgentsFiles().agentsFiles,
+    skills: loader.getSkills().skills,
+    documentation: getDocumentationPaths(),
+  };
+}
+
+/**
  * The system prompt for the active tools and the loaded resources: its named sections (what the
  * session's `system` messages record) and the text they make (what the provider is sent).
  */
@@ -77,27 +114,8 @@ export function buildSessionSystemPrompt(
   cwd: string,
   extraSections?: Record<string, string>,
 ): { sections: Record<string, string>; text: string } {
-  const snippets: Record<string, string> = {};
-  const guidelines: string[] = [];
-  for (const name of toolNames) {
-    const tool = registry.get(name);
-    const snippet = tool?.promptSnippet?.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
-    if (snippet) snippets[name] = snippet;
-    const own = new Set((tool?.promptGuidelines ?? []).map((g) => g.trim()).filter((g) => g.length > 0));
-    guidelines.push(...own);
-  }
-  const append = loader.getAppendSystemPrompt();
-  const sections = buildSystemPromptSections({
-    customPrompt: loader.getSystemPrompt(),
-    selectedTools: toolNames,
-    toolSnippets: snippets,
-    promptGuidelines: guidelines,
-    appendSystemPrompt: append.length > 0 ? append.join("\n\n") : undefined,
-    cwd,
-    contextFiles: loader.getAgentsFiles().agentsFiles,
-    skills: loader.getSkills().skills,
-    documentation: getDocumentationPaths(),
-    ...(extraSections ? { sections: extraSections } : {}),
-  });
+  const sections = buildSystemPromptSections(
+    sessionSystemPromptOptions(registry, toolNames, loader, cwd, extraSections),
+  );
   return { sections, text: getSystemMessageText({ content: "", sections }) };
 }

@@ -21,7 +21,7 @@ import { NODE_BUILTINS } from "./node_builtins.ts";
 import { resolvePackageImport } from "./package_import.ts";
 
 /** Bump when the output format changes, so old cache entries are not reused. */
-const BUILD_FORMAT = "2";
+const BUILD_FORMAT = "3";
 
 /** The result of building (or finding in the cache) one extension. */
 export interface BuiltExtension {
@@ -235,6 +235,12 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
       }
       const edits: SpecifierEdit[] = [];
       for (const entry of imports) {
+        // `import.meta` names the source file, not the cached copy: extensions find files next to
+        // themselves with it (1.6.0's dynamic-resources example).
+        if (entry.d === -2) {
+          edits.push({ s: entry.s, e: entry.e, to: { kind: "meta" }, dynamic: false });
+          continue;
+        }
         const specifier = entry.n;
         if (specifier === undefined) continue; // a computed dynamic import: left as written
         const clause = entry.d === -1 ? code.slice(entry.ss, entry.s) : undefined;
@@ -265,7 +271,7 @@ async function coldBuild(entryPath: string, cacheDir: string, manifestPath: stri
   const shimDir = join(cacheDir, "shims");
   for (const [index, file] of files.entries()) {
     const { code, edits } = pieces.get(file)!;
-    let out = "";
+    let out = edits.some((edit) => edit.to.kind === "meta") ? importMetaDeclaration(file) : "";
     let last = 0;
     for (const edit of edits) {
       const target = targetUrl(edit.to, files, shimDir);
@@ -315,7 +321,17 @@ interface SpecifierEdit {
 type Edit =
   | { kind: "host"; request: HostImport }
   | { kind: "node"; name: string }
-  | { kind: "local"; path: string; dependency?: boolean };
+  | { kind: "local"; path: string; dependency?: boolean }
+  | { kind: "meta" };
+
+/** The name `import.meta` is rewritten to, and its declaration (on the first line: stack lines stay). */
+const IMPORT_META = "__piImportMeta";
+function importMetaDeclaration(file: string): string {
+  const own = `url: ${JSON.stringify(toFileUrl(file))}, filename: ${JSON.stringify(file)}, dirname: ${
+    JSON.stringify(dirname(file))
+  }`;
+  return `const ${IMPORT_META} = { ...import.meta, ${own} }; `;
+}
 
 function classify(
   file: string,
@@ -417,6 +433,7 @@ function clauseTokens(clause: string): string[] | undefined {
 
 function targetUrl(edit: Edit, files: readonly string[], shimDir: string): string {
   if (edit.kind === "node") return edit.name;
+  if (edit.kind === "meta") return IMPORT_META;
   if (edit.kind === "host") return toFileUrl(join(shimDir, shimFileName(edit.request)));
   return `./${outputName(files.indexOf(edit.path), edit.path)}`;
 }

@@ -53,6 +53,21 @@ export interface BeforeAgentStartResult {
   systemPrompt?: string;
 }
 
+/** The system prompt's inputs as `before_agent_start` hands them out, and how to render them. */
+export interface SystemPromptOptionsView {
+  /** 1.6.0's `systemPromptOptions`: handlers edit it in place. */
+  systemPromptOptions: Record<string, unknown>;
+  /** The prompt text the options make now. */
+  render(options: Record<string, unknown>): string;
+}
+
+/** The paths `resources_discover` handlers returned, each with the extension that returned it. */
+export interface DiscoveredResourcePaths {
+  skillPaths: { path: string; extensionPath: string }[];
+  promptPaths: { path: string; extensionPath: string }[];
+  themePaths: { path: string; extensionPath: string }[];
+}
+
 /** Runs the handlers of a set of loaded extensions. */
 export class ExtensionRunner {
   readonly extensions: readonly LoadedExtension[];
@@ -274,31 +289,63 @@ export class ExtensionRunner {
       : { action: "continue" };
   }
 
-  /** `before_agent_start`: messages accumulate, the last `systemPrompt` wins. */
+  /**
+   * `before_agent_start`: messages accumulate, the last `systemPrompt` wins. With `prompt`
+   * options (1.6.0's `systemPromptOptions`), handlers see and edit that object in place,
+   * `event.systemPrompt` renders it as it is now, and a returned `systemPrompt` becomes its
+   * `forceSystemPrompt`.
+   */
   async emitBeforeAgentStart(
     prompt: string,
     images: ImageContent[] | undefined,
     systemPrompt: string,
+    options?: SystemPromptOptionsView,
   ): Promise<BeforeAgentStartResult> {
     const ctx = this.#context();
     const result: BeforeAgentStartResult = { messages: [] };
     let current = systemPrompt;
+    const render = () => options ? options.render(options.systemPromptOptions) : current;
     for (const { ext, handler } of this.#handlers("before_agent_start")) {
       try {
-        const returned = await handler(
-          { type: "before_agent_start", prompt, images, systemPrompt: current },
-          { ...ctx, getSystemPrompt: () => current },
-        ) as { message?: BeforeAgentStartResult["messages"][number]; systemPrompt?: string } | undefined;
+        const event: Record<string, unknown> = { type: "before_agent_start", prompt, images };
+        Object.defineProperty(event, "systemPrompt", { get: render, enumerable: true });
+        if (options) event.systemPromptOptions = options.systemPromptOptions;
+        const returned = await handler(event, { ...ctx, getSystemPrompt: render }) as
+          | { message?: BeforeAgentStartResult["messages"][number]; systemPrompt?: string }
+          | undefined;
         if (returned?.message) result.messages.push(returned.message);
         if (returned?.systemPrompt !== undefined) {
           current = returned.systemPrompt;
           result.systemPrompt = current;
+          if (options) options.systemPromptOptions.forceSystemPrompt = current;
         }
       } catch (error) {
         this.#report(ext, "before_agent_start", error);
       }
     }
     return result;
+  }
+
+  /**
+   * `resources_discover` (`reason` startup or reload): the skill, prompt template and theme
+   * paths every handler returned, in load order, each with the extension that named it.
+   */
+  async emitResourcesDiscover(cwd: string, reason: "startup" | "reload"): Promise<DiscoveredResourcePaths> {
+    const ctx = this.#context();
+    const found: DiscoveredResourcePaths = { skillPaths: [], promptPaths: [], themePaths: [] };
+    for (const { ext, handler } of this.#handlers("resources_discover")) {
+      try {
+        const returned = await handler({ type: "resources_discover", cwd, reason }, ctx) as
+          | Partial<Record<keyof DiscoveredResourcePaths, string[]>>
+          | undefined;
+        for (const key of ["skillPaths", "promptPaths", "themePaths"] as const) {
+          for (const path of returned?.[key] ?? []) found[key].push({ path, extensionPath: ext.path });
+        }
+      } catch (error) {
+        this.#report(ext, "resources_discover", error);
+      }
+    }
+    return found;
   }
 
   /**

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "3744efa86433";
+export const DOCUMENTATION_HASH = "1170667b1e29";

@@ -71,6 +71,24 @@ export interface ResourceLoaderOptions {
   homeDir?: string;
 }
 
+/** A path an extension returned from `resources_discover`, with the provenance its resources get. */
+export interface ExtensionResourcePath {
+  /** The file or folder, as the extension gave it (relative ones resolve against the cwd). */
+  path: string;
+  /** `source` is `extension:<name>`, `scope` temporary, `origin` top-level, `baseDir` the extension's folder. */
+  metadata: Omit<SourceInfo, "path">;
+}
+
+/** What `resources_discover` handlers returned, all extensions together. */
+export interface ExtensionResourcePaths {
+  /** Skill files (`SKILL.md`, a `.md` file) and folders of skills. */
+  skillPaths: ExtensionResourcePath[];
+  /** Prompt template files and folders. */
+  promptPaths: ExtensionResourcePath[];
+  /** Theme files and folders (the interactive mode's themes). */
+  themePaths: ExtensionResourcePath[];
+}
+
 const NO_SETTINGS: ResourceSettingsSource = { getGlobalSettings: () => ({}), getProjectSettings: () => ({}) };
 
 /** Loads and holds the resources of one session. Call `reload()` before reading. */
@@ -90,6 +108,11 @@ export class DefaultResourceLoader {
   #appendSystemPrompt: string[] = [];
   #systemPromptSource?: string;
   #appendSystemPromptSources: string[] = [];
+  // What the last reload() found, kept so extendResources() can add to it (1.6.0's lastSkillPaths …).
+  #skillPaths: string[] = [];
+  #promptPaths: string[] = [];
+  #metadata = new Map<string, ResolvedResource>();
+  #extensionPaths: ExtensionResourcePaths = { skillPaths: [], promptPaths: [], themePaths: [] };
 
   /** Prepares a loader; `reload()` reads the resources. */
   constructor(options: ResourceLoaderOptions) {
@@ -162,6 +185,38 @@ export class DefaultResourceLoader {
     }
   }
 
+  /** Theme files and folders extensions added with `resources_discover` since the last `reload()`. */
+  getExtensionThemePaths(): ExtensionResourcePath[] {
+    return this.#extensionPaths.themePaths;
+  }
+
+  /**
+   * Adds the skill, prompt template and theme paths extensions returned from `resources_discover`
+   * (after those already found, as in 1.6.0) and loads skills and templates again; `reload()`
+   * forgets them, and extensions are asked again after it.
+   */
+  async extendResources(paths: Partial<ExtensionResourcePaths>): Promise<void> {
+    const resolved = (list: ExtensionResourcePath[] | undefined) =>
+      (list ?? []).map((entry) => ({ ...entry, path: resolveResourcePath(entry.path, this.cwd) }));
+    const skills = resolved(paths.skillPaths);
+    const prompts = resolved(paths.promptPaths);
+    const themes = resolved(paths.themePaths);
+    if (skills.length > 0 || prompts.length > 0) await loadResourceDeps();
+    this.#extensionPaths = {
+      skillPaths: [...this.#extensionPaths.skillPaths, ...skills],
+      promptPaths: [...this.#extensionPaths.promptPaths, ...prompts],
+      themePaths: [...this.#extensionPaths.themePaths, ...themes],
+    };
+    if (skills.length > 0) {
+      this.#skillPaths = this.#merge(this.#skillPaths, skills.map((e) => e.path));
+      this.#loadSkills(this.#skillPaths);
+    }
+    if (prompts.length > 0) {
+      this.#promptPaths = this.#merge(this.#promptPaths, prompts.map((e) => e.path));
+      this.#loadPrompts(this.#promptPaths);
+    }
+  }
+
   /** Re-reads settings and every resource. */
   async reload(): Promise<void> {
     await this.#settings.reload?.();
@@ -191,12 +246,37 @@ export class DefaultResourceLoader {
       if (!metadata.has(r.path)) metadata.set(r.path, r);
     }
     const enabled = (list: ResolvedResource[]) => list.filter((r) => r.enabled).map((r) => r.path);
-
-    const extraSkills = o.additionalSkillPaths ?? [];
-    const skillPaths = this.#merge(
+    this.#metadata = metadata;
+    this.#extensionPaths = { skillPaths: [], promptPaths: [], themePaths: [] };
+    this.#skillPaths = this.#merge(
       [...enabled(temporary.skills), ...(o.noSkills ? [] : enabled(resolved.skills))],
-      extraSkills,
+      o.additionalSkillPaths ?? [],
     );
+    this.#loadSkills(this.#skillPaths);
+    this.#promptPaths = this.#merge(
+      [...enabled(temporary.prompts), ...(o.noPromptTemplates ? [] : enabled(resolved.prompts))],
+      o.additionalPromptTemplatePaths ?? [],
+    );
+    this.#loadPrompts(this.#promptPaths);
+
+    this.#agentsFiles = o.noContextFiles
+      ? []
+      : loadProjectContextFiles({ cwd: this.cwd, agentDir: this.agentDir, warn });
+    const systemSource = o.systemPrompt ?? this.#discover("SYSTEM.md", projectTrusted);
+    this.#systemPrompt = readPromptInput(systemSource, "system prompt", warn);
+    // As in 1.6.0: a value naming an existing file is a file (the start-up listing shows it).
+    this.#systemPromptSource = systemSource && existsSync(systemSource) ? resolve(systemSource) : undefined;
+    const appendSources = o.appendSystemPrompt ??
+      [this.#discover("APPEND_SYSTEM.md", projectTrusted)].filter((s): s is string => !!s);
+    this.#appendSystemPrompt = appendSources
+      .map((s) => readPromptInput(s, "append system prompt", warn))
+      .filter((s): s is string => s !== undefined);
+    this.#appendSystemPromptSources = appendSources.filter((s) => existsSync(s)).map((s) => resolve(s));
+  }
+
+  /** Loads the skills of `skillPaths` (with the `--skill` paths' "does not exist" diagnostics). */
+  #loadSkills(skillPaths: string[]): void {
+    const o = this.#options;
     if (o.noSkills && skillPaths.length === 0) {
       this.#skills = [];
       this.#skillDiagnostics = [];
@@ -209,21 +289,20 @@ export class DefaultResourceLoader {
       });
       this.#skills = result.skills.map((s) => ({
         ...s,
-        sourceInfo: this.#sourceInfo(s.filePath, metadata) ?? s.sourceInfo,
+        sourceInfo: this.#sourceInfo(s.filePath, "skillPaths") ?? s.sourceInfo,
       }));
       this.#skillDiagnostics = result.diagnostics;
     }
-    for (const p of extraSkills) {
+    for (const p of o.additionalSkillPaths ?? []) {
       if (!existsSync(p) && !this.#skillDiagnostics.some((d) => d.path === p)) {
         this.#skillDiagnostics.push({ type: "error", message: "Skill path does not exist", path: p });
       }
     }
+  }
 
-    const extraPrompts = o.additionalPromptTemplatePaths ?? [];
-    const promptPaths = this.#merge(
-      [...enabled(temporary.prompts), ...(o.noPromptTemplates ? [] : enabled(resolved.prompts))],
-      extraPrompts,
-    );
+  /** Loads the prompt templates of `promptPaths`; the first of a name wins, later ones are collisions. */
+  #loadPrompts(promptPaths: string[]): void {
+    const o = this.#options;
     this.#prompts = [];
     this.#promptDiagnostics = [];
     if (!(o.noPromptTemplates && promptPaths.length === 0)) {
@@ -233,10 +312,9 @@ export class DefaultResourceLoader {
         promptPaths,
         includeDefaults: false,
       });
-      const all = loaded.templates;
       this.#promptDiagnostics.push(...loaded.diagnostics);
       const byName = new Map<string, PromptTemplate>();
-      for (const t of all) {
+      for (const t of loaded.templates) {
         const winner = byName.get(t.name);
         if (winner) {
           this.#promptDiagnostics.push({
@@ -254,10 +332,10 @@ export class DefaultResourceLoader {
       }
       this.#prompts = [...byName.values()].map((t) => ({
         ...t,
-        sourceInfo: this.#sourceInfo(t.filePath, metadata) ?? t.sourceInfo,
+        sourceInfo: this.#sourceInfo(t.filePath, "promptPaths") ?? t.sourceInfo,
       }));
     }
-    for (const p of extraPrompts) {
+    for (const p of o.additionalPromptTemplatePaths ?? []) {
       if (!existsSync(p) && !this.#promptDiagnostics.some((d) => d.path === p)) {
         this.#promptDiagnostics.push({
           type: "error",
@@ -266,20 +344,6 @@ export class DefaultResourceLoader {
         });
       }
     }
-
-    this.#agentsFiles = o.noContextFiles
-      ? []
-      : loadProjectContextFiles({ cwd: this.cwd, agentDir: this.agentDir, warn });
-    const systemSource = o.systemPrompt ?? this.#discover("SYSTEM.md", projectTrusted);
-    this.#systemPrompt = readPromptInput(systemSource, "system prompt", warn);
-    // As in 1.6.0: a value naming an existing file is a file (the start-up listing shows it).
-    this.#systemPromptSource = systemSource && existsSync(systemSource) ? resolve(systemSource) : undefined;
-    const appendSources = o.appendSystemPrompt ??
-      [this.#discover("APPEND_SYSTEM.md", projectTrusted)].filter((s): s is string => !!s);
-    this.#appendSystemPrompt = appendSources
-      .map((s) => readPromptInput(s, "append system prompt", warn))
-      .filter((s): s is string => s !== undefined);
-    this.#appendSystemPromptSources = appendSources.filter((s) => existsSync(s)).map((s) => resolve(s));
   }
 
   /** The project's file (when the project is trusted), else the agent dir's. */
@@ -303,7 +367,12 @@ export class DefaultResourceLoader {
     return out;
   }
 
-  #sourceInfo(path: string, metadata: Map<string, ResolvedResource>): SourceInfo | undefined {
+  /** Provenance of a loaded file: the extension that added its path first, else the resolved resource's. */
+  #sourceInfo(path: string, kind: "skillPaths" | "promptPaths"): SourceInfo | undefined {
+    for (const entry of this.#extensionPaths[kind]) {
+      if (entry.path === path || isUnderPath(path, entry.path)) return { ...entry.metadata, path };
+    }
+    const metadata = this.#metadata;
     const exact = metadata.get(path);
     if (exact) return { path, ...exact.metadata };
     for (const [source, r] of metadata) {

@@ -51,6 +51,7 @@ const SAME = [
   "permission-gate.ts",
   "pirate.ts",
   "preset.ts",
+  "prompt-customizer.ts",
   "project-trust.ts",
   "protected-paths.ts",
   "provider-payload.ts",
@@ -88,7 +89,6 @@ export const NOT_COMPARED: Record<string, string> = {
     "whether bash's stderr line about a missing ~/.profile is captured varies run to run, in 1.6.0 too",
   "notify.ts":
     "writes a terminal notification to process.stdout, which 1.6.0 redirects to stderr in print/JSON mode",
-  "prompt-customizer.ts": "uses systemPromptOptions of before_agent_start, not implemented yet",
   "ssh.ts": "spreads the built-in tools: ours carry their prompt guidelines, 1.6.0's createXTool do not",
 };
 

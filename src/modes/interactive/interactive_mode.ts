@@ -41,7 +41,7 @@ import { showModelScopeNotice } from "./model_scope_notice.ts";
 import { TuiExtensionUI } from "./extension_ui_tui.ts";
 import { loadTheme, type Theme } from "./theme.ts";
 import type { ThemeController } from "./theme_controller.ts";
-import { setUpThemes, type ThemeRunOptions, type ThemeSetup } from "./theme_setup.ts";
+import { extensionThemeFiles, setUpThemes, type ThemeRunOptions, type ThemeSetup } from "./theme_setup.ts";
 import { getAgentDir } from "../../config/paths.ts";
 import { tmuxKeyboardWarning } from "./tmux_check.ts";
 import { addProjectTrustWarning } from "./startup_trust_prompt.ts";
@@ -80,6 +80,8 @@ export interface InteractiveModeOptions {
       sessionControl: SessionControl;
       /** `ctx.shutdown()`: pi ends now when idle, else once the run settles (1.6.0). */
       shutdown(): void;
+      /** A command's `ctx.reload()`: `/reload`, with its box and status line (1.6.0). */
+      reload(): Promise<void>;
     },
   ) => Promise<void> | void;
 }
@@ -285,11 +287,18 @@ export class InteractiveApp implements CommandHost {
       ui: this.#extensionUI.context(),
       onError: (error) => this.#extensionUI.showError(error),
       sessionControl: tuiSessionControl(this),
+      reload: async () => (await import("./reload_command.ts")).runReloadCommand(this),
       shutdown: () => {
         this.#shutdownRequested = true;
         if (this.session.isIdle) void this.shutdown(0);
       },
     });
+    // Themes the extensions added (resources_discover) are offered like the run's own.
+    this.themes?.setExtensionThemes(extensionThemeFiles(
+      this.session.resourceLoader.getExtensionThemePaths().map((entry) => entry.path),
+      this.session.cwd,
+      this.options.themes?.agentDir ?? getAgentDir(),
+    ));
     // The session's built-in services (MCP) tell the user in the chat, as 1.6.0's ctx.ui.notify.
     const notices = this.#extensionUI.context();
     attachSessionNotices(this.session, (message, level) => notices.notify(message, level));

@@ -63,6 +63,8 @@ export class ThemeController {
   /** Called after the colours changed (the app re-renders). */
   onChange: () => void = () => {};
   readonly #files = new Map<string, ThemeFile>();
+  /** Themes extensions added (`resources_discover`): after the run's own, and kept by /reload's rescan. */
+  #extensionFiles: readonly ThemeFile[] = [];
   readonly #agentDir?: string;
   readonly #terminal: TerminalColorState;
   #ui?: TerminalColorSource;
@@ -200,12 +202,24 @@ export class ThemeController {
     const found = this.#reloadFiles?.();
     if (found) {
       this.#files.clear();
-      for (const file of found.themes) {
+      for (const file of [...found.themes, ...this.#extensionFiles]) {
         if (!this.#files.has(file.json.name)) this.#files.set(file.json.name, file);
       }
       this.#diagnostics = found.diagnostics;
     }
     return this.applySetting(this.#chosen ?? saved, false);
+  }
+
+  /**
+   * The themes extensions added for the current session (replacing those of the previous one); a
+   * name the run's own themes already have keeps theirs, as 1.6.0 merges extension paths last.
+   */
+  setExtensionThemes(files: readonly ThemeFile[]): void {
+    for (const file of this.#extensionFiles) {
+      if (this.#files.get(file.json.name) === file) this.#files.delete(file.json.name);
+    }
+    this.#extensionFiles = files;
+    for (const file of files) if (!this.#files.has(file.json.name)) this.#files.set(file.json.name, file);
   }
 
   /** The theme name a setting picks here (its light or dark half for a pair). */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SettingsManager } from "../../config/settings_manager.ts";
-import { loadThemeFiles, type ThemeDiagnostic } from "../../resources/themes/theme_files.ts";
+import { loadThemeFiles, type ThemeDiagnostic, type ThemeFile } from "../../resources/themes/theme_files.ts";
 import type { Theme } from "./theme.ts";
 import { ThemeController } from "./theme_controller.ts";
 
@@ -47,6 +47,12 @@ async function packageThemePaths(
   await loadResourceDeps();
   const resolved = resolvePackageResources({ cwd, agentDir, globalPackages, projectPackages });
   return resolved.themes.filter((r) => r.enabled).map((r) => r.path);
+}
+
+/** The theme files of the paths extensions returned from `resources_discover` (files or folders). */
+export function extensionThemeFiles(paths: readonly string[], cwd: string, agentDir: string): ThemeFile[] {
+  if (paths.length === 0) return [];
+  return loadThemeFiles({ cwd, agentDir, projectTrusted: false, cliPaths: paths, noThemes: true }).themes;
 }
 
 /** Styles of {@link formatThemeDiagnostics}: plain text unless a theme is given. */
