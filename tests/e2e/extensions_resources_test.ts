@@ -13,6 +13,16 @@ import { startInteractiveScenario } from "../support/interactive_scenario.ts";
 const EXTENSION = fixture("ours/resources/index.ts");
 const LOG = "resources-events.log";
 const TIMEOUT = 60_000;
+/** The fixture's log of a run whose command called `ctx.reload()`, up to the old handler's last line. */
+const RELOADED = [
+  "session_start startup",
+  "resources_discover startup",
+  "reload requested",
+  "session_shutdown reload",
+  "session_start reload",
+  "resources_discover reload",
+  "reload returned",
+];
 const ANSWER = [{ content: [{ type: "text" as const, text: "Done." }] }];
 
 /** The `<name>…</name>` section of a system prompt, if it has one. */
@@ -137,16 +147,7 @@ async function reloadOverRpc(reference: boolean): Promise<{ log: string; command
 
 Deno.test("EXT-RES-04 ctx.reload() from a command in RPC mode: shutdown and start with reason reload, resources discovered again, as in 1.6.0", async () => {
   const ours = await reloadOverRpc(false);
-  assertEquals(ours.log.split("\n"), [
-    "session_start startup",
-    "resources_discover startup",
-    "reload requested",
-    "session_shutdown reload",
-    "session_start reload",
-    "resources_discover reload",
-    "reload returned",
-    "",
-  ]);
+  assertEquals(ours.log.split("\n"), [...RELOADED, ""]);
   assertEquals(ours.commands.sort(), ["fixture-template", "reload-now", "skill:fixture-skill"]);
   requireReference();
   const ref = await reloadOverRpc(true);
@@ -184,17 +185,7 @@ Deno.test("EXT-RES-05 interactive mode: an added theme is offered and can be cho
   const ours = await interactiveRun(false);
   assertEquals(ours.notice, "fixture-theme offered: true, chosen: true");
   assertEquals(ours.status, "Reloaded keybindings, extensions, skills, prompts, themes, and context files");
-  assertEquals(ours.log.split("\n"), [
-    "session_start startup",
-    "resources_discover startup",
-    "reload requested",
-    "session_shutdown reload",
-    "session_start reload",
-    "resources_discover reload",
-    "reload returned",
-    "session_shutdown quit",
-    "",
-  ]);
+  assertEquals(ours.log.split("\n"), [...RELOADED, "session_shutdown quit", ""]);
   assertEquals(ours, await interactiveRun(true));
 });
 
@@ -203,13 +194,7 @@ Deno.test("EXT-RES-06 ctx.reload() from a command in print mode reloads the same
   const ours = await runExtensionCase(c);
   assertEquals(ours.code, 0, ours.stderr.join("\n"));
   assertEquals(ours.files[LOG]?.split("\n"), [
-    "session_start startup",
-    "resources_discover startup",
-    "reload requested",
-    "session_shutdown reload",
-    "session_start reload",
-    "resources_discover reload",
-    "reload returned",
+    ...RELOADED,
     "session_shutdown quit",
     "",
   ]);
