@@ -175,10 +175,18 @@ export function loadInWorker(options: WorkerLoadOptions): Promise<LoadedExtensio
 
   const handlerProxy = (handlerId: number): ExtensionHandler => async (event, ctx) => {
     const result = await call({ type: "call", kind: "handler", handlerId, event }, ctx);
-    // Handlers may edit `event.input` (tool_call) and `event.messages` (context) in place.
-    if (event.type === "tool_call" && isRecord(event.input) && isRecord(result.input)) {
-      for (const key of Object.keys(event.input)) delete event.input[key];
-      Object.assign(event.input, result.input);
+    // Handlers may edit `event.input` (tool_call), `event.headers` (before_provider_headers) and
+    // `event.messages` (context) in place.
+    const edited = event.type === "tool_call"
+      ? "input"
+      : event.type === "before_provider_headers"
+      ? "headers"
+      : "";
+    const target = edited ? event[edited] : undefined;
+    const copy = edited ? result[edited as "input" | "headers"] : undefined;
+    if (isRecord(target) && isRecord(copy)) {
+      for (const key of Object.keys(target)) delete target[key];
+      Object.assign(target, copy);
     }
     if (result.messages && Array.isArray(event.messages)) {
       event.messages.splice(0, Infinity, ...result.messages);

@@ -177,6 +177,7 @@ async function call(message: Extract<HostToWorker, { type: "call" }>): Promise<v
         ok: true,
         value,
         ...(event.type === "tool_call" ? { input: event.input } : {}),
+        ...(event.type === "before_provider_headers" ? { headers: event.headers } : {}),
         ...(edited ? { messages: event.messages as unknown[] } : {}),
       });
     } else if (message.kind === "tool") {

@@ -89,6 +89,8 @@ export type WorkerToHost =
     input?: unknown;
     /** `event.messages` after a `context` handler that edited the list in place. */
     messages?: unknown[];
+    /** `event.headers` after a `before_provider_headers` handler (handlers edit them in place). */
+    headers?: unknown;
   }
   | { type: "update"; id: number; partial: unknown }
   /** Fire-and-forget actions: `pi.sendMessage`, `ctx.ui.notify`, `ctx.abort` … */
