@@ -79,6 +79,16 @@ export type {
   ModelAuth,
   ModelRuntimeAuthOverrides,
 } from "./src/config/model_runtime.ts";
+// Virtual models (pi 1.6.0): catalog entries whose route picks a physical model for each request.
+export { VIRTUAL_MODEL_STATE_ENTRY } from "./src/config/virtual_models.ts";
+export type {
+  ModelRoute,
+  ModelRouteReason,
+  ModelRouteRequest,
+  ResolveRouteOptions,
+  VirtualModelDefinition,
+  VirtualModelStateData,
+} from "./src/config/virtual_models.ts";
 export type {
   OAuthAuthInfo,
   OAuthCredentials,

@@ -191,14 +191,19 @@ export type StreamFn = (
 
 /** One request about to be sent, as `prepareRequest` sees it. */
 export interface AgentRequest {
+  /** The context the request is built from. */
   context: AgentContext;
+  /** The run's model (the selection). */
   model: Model;
+  /** The run's thinking level. */
   thinkingLevel: AgentThinkingLevel;
 }
 
 /** What `prepareRequest` may change for one request. */
 export interface AgentRequestUpdate {
+  /** Model for this request only. */
   model?: Model;
+  /** Thinking level for this request only. */
   thinkingLevel?: AgentThinkingLevel;
 }
 

@@ -20,8 +20,11 @@ export const VIRTUAL_MODEL_STATE_ENTRY = "pi.virtual-model-state";
 
 /** Data of a `pi.virtual-model-state` custom entry. */
 export interface VirtualModelStateData<TState = unknown> {
+  /** Provider of the virtual model. */
   provider: string;
+  /** Id of the virtual model. */
   modelId: string;
+  /** What the router returned. */
   state: TState;
 }
 
@@ -39,6 +42,7 @@ export interface ModelRouteRequest<TState = unknown> {
   model: Model;
   /** The selected thinking level; its meaning is up to the router. */
   thinkingLevel: ModelThinkingLevel;
+  /** Why the request is made. */
   reason: ModelRouteReason;
   /** Physical model and thinking level of the latest successful response in `messages`. */
   previous?: { model: Model; thinkingLevel?: ModelThinkingLevel };
@@ -48,12 +52,15 @@ export interface ModelRouteRequest<TState = unknown> {
   state?: TState;
   /** The conversation of this request. */
   messages: readonly Message[];
+  /** Abort signal of the request. */
   signal?: AbortSignal;
 }
 
 /** The physical model and thinking level a router picked for one request. */
 export interface ModelRoute<TState = unknown> {
+  /** A physical catalog model whose provider has credentials. */
   model: Model;
+  /** Thinking level for the request; clamped to the model. */
   thinkingLevel: ModelThinkingLevel;
   /** New router state; undefined or `request.state` itself keeps the current one. Must be JSON. */
   state?: TState;
@@ -65,11 +72,13 @@ export interface VirtualModelDefinition<TState = unknown> {
   provider: string;
   /** Model id; must not be a physical model's id of `provider`. */
   id: string;
+  /** Display name. */
   name: string;
   /** Thinking levels offered for selection; `["off"]` by default. */
   thinkingLevels?: readonly ModelThinkingLevel[];
-  /** Limits shown before the first response; unset means unknown (0). */
+  /** Context window shown before the first response; unset means unknown (0). */
   contextWindow?: number;
+  /** Output limit shown before the first response; unset means unknown (0). */
   maxTokens?: number;
   /** Input types offered for selection; text and images by default. */
   input?: ("text" | "image")[];
@@ -79,8 +88,11 @@ export interface VirtualModelDefinition<TState = unknown> {
 
 /** Options of {@link VirtualModels.resolve}. */
 export interface ResolveRouteOptions {
+  /** Why the request is made. */
   reason: ModelRouteReason;
+  /** The selected thinking level. */
   thinkingLevel: ModelThinkingLevel;
+  /** Abort signal of the request. */
   signal?: AbortSignal;
   /** For `retry`: the failed response (its model may be physical or, when routing failed, virtual). */
   failed?: AssistantMessage;
