@@ -34,6 +34,7 @@ import { bindProviderEvents, boundaryDispatcher } from "./extension_events.ts";
 import { bindExtensionProviders } from "./extension_providers.ts";
 import type { SourceInfo } from "../resources/source_info.ts";
 import type { AgentSessionRuntimeHooks } from "./session_runtime.ts";
+import type { BeforeTreeResult, NavigateTreeHooks } from "./session_tree.ts";
 import type { BuildSystemPromptOptions } from "../resources/system_prompt.ts";
 import {
   discoverExtensionResources,
@@ -253,6 +254,7 @@ export class ExtensionHost {
         control: () => this.#sessionControl,
         mode: () => this.#mode,
         replacedContext: (session) => replacedContextOf(session),
+        treeHooks: () => this.treeHooks(),
       })),
     );
     return Object.defineProperties(
@@ -494,6 +496,25 @@ export class ExtensionHost {
       reason,
       ...(targetSessionFile === undefined ? {} : { targetSessionFile }),
     });
+  }
+
+  /**
+   * `session_before_tree` (may cancel, supply the summary, or change instructions and label) and
+   * `session_tree` around a move in the session tree, as 1.6.0 emits them for `/tree` and
+   * `ctx.navigateTree()`.
+   */
+  treeHooks(): NavigateTreeHooks {
+    return {
+      onBeforeTree: async (preparation, signal) => {
+        if (!this.runner.hasHandlers("session_before_tree")) return undefined;
+        return await this.runner.emit({ type: "session_before_tree", preparation, signal }) as
+          | BeforeTreeResult
+          | undefined;
+      },
+      onTree: async (event) => {
+        await this.runner.emit({ type: "session_tree", ...event });
+      },
+    };
   }
 
   /**

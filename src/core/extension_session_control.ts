@@ -9,7 +9,7 @@
  */
 import type { ImageContent } from "../ai/types.ts";
 import type { AgentSession } from "./agent_session.ts";
-import type { NavigateTreeOptions } from "./session_tree.ts";
+import type { NavigateTreeHooks, NavigateTreeOptions } from "./session_tree.ts";
 
 /** What a `ctx` or `pi` captured before a session replacement throws when used after it (1.6.0's words). */
 export const STALE_EXTENSION_CONTEXT =
@@ -107,6 +107,8 @@ export interface CommandContextHost {
   mode(): string;
   /** The replacement session's fresh context, for `withSession`. */
   replacedContext(session: AgentSession): unknown;
+  /** `session_before_tree` / `session_tree` for `navigateTree()`. */
+  treeHooks(): NavigateTreeHooks;
 }
 
 /** The members a command's `ctx` has beyond a handler's (1.6.0's `ExtensionCommandContext`). */
@@ -157,7 +159,7 @@ export function commandContextMembers(host: CommandContextHost): Record<string, 
       };
       const navigate = host.control().navigateTree;
       if (navigate) return await navigate(targetId, tree);
-      const result = await host.session().navigateTree(targetId, tree);
+      const result = await host.session().navigateTree(targetId, { ...tree, hooks: host.treeHooks() });
       return { cancelled: result.cancelled };
     },
   };

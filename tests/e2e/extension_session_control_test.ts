@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
+import { sessionFilesOf } from "../support/agent_env.ts";
 import { requireReferenceCli } from "../support/spawn_pi.ts";
 import { comparableRpc, fixture, MODEL, runExtensionCase, startRpc } from "./extensions_harness.ts";
 import { makeNormalizer, packageDirs } from "./scenario.ts";
@@ -34,20 +35,6 @@ function runNormalizer(root: string, named: Record<string, string>): (value: unk
     return value;
   };
   return (value) => base(strings(value));
-}
-
-/** Every session file of the run, by path. */
-async function sessionPaths(agentDir: string): Promise<string[]> {
-  const files: string[] = [];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(dir)) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory) await walk(path);
-      else if (entry.name.endsWith(".jsonl")) files.push(path);
-    }
-  };
-  await walk(join(agentDir, "sessions"));
-  return files;
 }
 
 /** A session file's lines, normalised on their own (ids from `$ID1`, label targets as positions). */
@@ -105,7 +92,7 @@ async function observe(reference: boolean) {
     ]);
     clearTimeout(timer);
     const named = { [first]: "$FIRST", [afterNew]: "$NEW", [afterFork]: "$FORK" };
-    const files = await sessionPaths(rpc.agentDir);
+    const files = await sessionFilesOf(rpc.agentDir);
     const header = async (path: string) =>
       (await sessionLines(path, rpc.root, named))[0] as { parentSession?: string };
     return {
@@ -191,18 +178,22 @@ Deno.test("EXT-SES-01 RPC: a command's ctx.newSession() with parentSession, setu
   assertEquals(ours.requests[1], ["user: Context from before", "user: kickoff"]);
 });
 
-Deno.test("EXT-SES-02 RPC: ctx.navigateTree() moves the leaf and labels the target; a missing entry rejects, as in pi 1.6.0", async () => {
+Deno.test("EXT-SES-02 RPC: ctx.navigateTree() moves the leaf and labels the target, through session_before_tree (relabels, cancels) and session_tree; a missing entry rejects, as in pi 1.6.0", async () => {
   const [ours, reference] = await both();
   assertEquals(section(ours.log, "navigateTree", "session_shutdown fork"), [
+    "navigateTree event: session_before_tree label=checkpoint summary=false abandoned=3 common=true",
+    "navigateTree event: session_tree moved=true summary=false",
     "navigateTree cancelled=false moved=true leafIsTarget=false",
     "missing target: Entry no-such-entry not found",
+    "navigateTree event: session_before_tree label=cancel-me summary=false abandoned=1 common=true",
+    "navigateTree again cancelled=true",
   ]);
   assertEquals(
     section(ours.log, "navigateTree", "session_shutdown fork"),
     section(reference.log, "navigateTree", "session_shutdown fork"),
   );
   // Appended where the leaf moved: the target's parent ($ID2, the thinking-level entry), naming the
-  // target (entry #3 of the file, the setup message).
+  // target (entry #3 of the file, the setup message), with the label session_before_tree gave.
   const label = ours.newFile?.find((l) => (l as { type: string }).type === "label");
   assertEquals(label, {
     type: "label",
@@ -210,7 +201,7 @@ Deno.test("EXT-SES-02 RPC: ctx.navigateTree() moves the leaf and labels the targ
     parentId: "$ID2",
     timestamp: "$TS",
     targetId: "#3",
-    label: "checkpoint",
+    label: "renamed",
   });
 });
 
@@ -267,7 +258,7 @@ async function printRun(mode: string[], reference: boolean) {
     // parent, and the messages.
     inspect: async (cwd) => {
       const files = await Promise.all(
-        (await sessionPaths(join(cwd, "..", "agent"))).map(async (path) => {
+        (await sessionFilesOf(join(cwd, "..", "agent"))).map(async (path) => {
           const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
           return {
             parent: typeof lines[0].parentSession === "string",

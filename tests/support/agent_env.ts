@@ -45,6 +45,22 @@ function baseUrlFor(api: FakeApi, serverUrl: string): string {
   }
 }
 
+/** The session files under `agentDir`'s `sessions` folder (any depth), sorted by path. */
+export async function sessionFilesOf(agentDir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string) => {
+    try {
+      for await (const entry of Deno.readDir(dir)) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory) await walk(path);
+        else if (entry.name.endsWith(".jsonl")) out.push(path);
+      }
+    } catch { /* no sessions yet */ }
+  };
+  await walk(join(agentDir, "sessions"));
+  return out.sort();
+}
+
 /**
  * Creates the folders and a models.json for `serverUrl`; `settings` goes to the agent dir's
  * settings.json. The root is a new folder in `tempBase` (default: the system temp folder).
@@ -100,20 +116,7 @@ export async function createAgentEnv(
     agentDir,
     cwd,
     env,
-    async sessionFiles() {
-      const out: string[] = [];
-      const walk = async (dir: string) => {
-        try {
-          for await (const entry of Deno.readDir(dir)) {
-            const path = join(dir, entry.name);
-            if (entry.isDirectory) await walk(path);
-            else if (entry.name.endsWith(".jsonl")) out.push(path);
-          }
-        } catch { /* no sessions yet */ }
-      };
-      await walk(join(agentDir, "sessions"));
-      return out.sort();
-    },
+    sessionFiles: () => sessionFilesOf(agentDir),
     cleanup: () => removeSettledTree(root),
   };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { AgentSession } from "../../core/agent_session.ts";
+import { extensionHostOf } from "../../core/extension_host.ts";
 import {
   type ReplacingRuntime,
   runtimeSessionControl,
@@ -49,7 +50,8 @@ export function tuiSessionControl(app: SessionTuiHost): SessionControl {
       return result;
     },
     navigateTree: async (targetId, options) => {
-      const result = await app.session.navigateTree(targetId, options);
+      const hooks = extensionHostOf(app.session)?.treeHooks();
+      const result = await app.session.navigateTree(targetId, { ...options, hooks });
       if (result.cancelled) return { cancelled: true };
       app.redrawChat();
       if (result.editorText && !app.editor.getText().trim()) app.editor.setText(result.editorText);

@@ -9,6 +9,7 @@
  * @module
  */
 import type { AgentSession } from "../../core/agent_session.ts";
+import { extensionHostOf } from "../../core/extension_host.ts";
 import { type Container, Spacer, type TUI } from "../../tui/mod.ts";
 import { toBase64 } from "../../util/bytes.ts";
 import type { AppEditor } from "./app_editor.ts";
@@ -176,7 +177,9 @@ async function navigate(app: TreeHost, entryId: string): Promise<void> {
     app.requestRender();
   }
   try {
-    const result = await session.navigateTree(entryId, { summarize, customInstructions });
+    // Extensions hear the move (session_before_tree may cancel it or supply the summary; session_tree).
+    const hooks = extensionHostOf(session)?.treeHooks();
+    const result = await session.navigateTree(entryId, { summarize, customInstructions, hooks });
     if (result.aborted) {
       status(app, "Branch summarization cancelled");
       return showTreeSelector(app, entryId);
