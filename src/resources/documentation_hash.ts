@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "ccf323708194";
+export const DOCUMENTATION_HASH = "540ac2d27318";
