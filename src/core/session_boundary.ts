@@ -11,7 +11,7 @@
 import type { AgentMessage } from "../agent/types.ts";
 import type { AssistantMessage, ToolResultMessage } from "../ai/types.ts";
 import { estimateProjectedContextTokens } from "../compaction/token_estimate.ts";
-import type { ActivityOutcome, BoundaryDraft, BoundaryOutcome } from "../extensions/event_results.ts";
+import type { ActivityOutcome, BoundaryDraft } from "../extensions/event_results.ts";
 import { buildSessionProjection } from "../session/context.ts";
 import { checkContextEdit } from "../session/context_edit.ts";
 import type { ContextEditReplacement, SessionEntry } from "../session/entries.ts";
