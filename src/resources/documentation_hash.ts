@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "540ac2d27318";
+export const DOCUMENTATION_HASH = "1554c4dcaf30";
