@@ -3,8 +3,8 @@
  * (tests/fixtures/extensions/ours/providers.ts) registers providers whose models point at the fake provider
  * server; each case runs it with our `pi` and with pi 1.6.0 the same way and compares what a user sees: exit
  * code, stdout, stderr, the requests the server received (path, model, the headers the config decides) and
- * auth.json. Registrations made while extensions load apply before `--model` and `--list-models` are
- * resolved; later ones take effect at once.
+ * auth.json (and, for RPC, the records a client sees). Registrations made while extensions load apply before
+ * `--model` and `--list-models` are resolved; later ones take effect at once.
  */
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
@@ -12,7 +12,7 @@ import { createAgentEnv } from "../support/agent_env.ts";
 import { startFakeProvider } from "../support/fake_provider/mod.ts";
 import { spawnPi } from "../support/spawn_pi.ts";
 import { requireReference } from "../../scripts/reference/locate.ts";
-import { fixture } from "./extensions_harness.ts";
+import { fixture, startRpc } from "./extensions_harness.ts";
 
 const EXTENSION = fixture("ours/providers.ts");
 /** Request headers a provider config decides (the SDKs' own headers differ between ours and 1.6.0). */
@@ -211,4 +211,48 @@ Deno.test("EXT-PROV-08 1.6.0's custom-provider-gitlab-duo example loads and list
   );
   assertEquals(rows.length, 10);
   assertEquals(rows[1], "gitlab-duo claude-haiku-4-5-20251001");
+});
+
+/** RPC `get_available_models` (provider/id baseUrl, the fake server's address masked) and `set_model` to one. */
+async function rpcModels(reference: boolean): Promise<unknown[]> {
+  const session = await startRpc(
+    ["-e", EXTENSION, "--model", "fake-openai/test-model"],
+    [],
+    reference,
+    (env) => {
+      env.env.PROVIDER_CASE = "new";
+      env.env.PROXY_KEY = "proxy-secret";
+      return Promise.resolve();
+    },
+  );
+  try {
+    await session.send({ id: "models", type: "get_available_models" });
+    const models = await session.waitFor((r) => r.id === "models", "get_available_models");
+    await session.send({ id: "set", type: "set_model", provider: "my-proxy", modelId: "proxy-model" });
+    const set = await session.waitFor((r) => r.id === "set", "set_model");
+    const listed = (models.data as { models: { provider: string; id: string; baseUrl: string }[] }).models
+      .map((m) => `${m.provider}/${m.id} ${m.baseUrl.replace(/127\.0\.0\.1:\d+/, "<fake>")}`);
+    return [listed, set.success, (set.data as { id?: string } | undefined)?.id];
+  } finally {
+    await session.close();
+  }
+}
+
+Deno.test("EXT-PROV-12 RPC lists an extension's models and switches to one, as 1.6.0", async () => {
+  requireReference();
+  const ours = await rpcModels(false);
+  assertEquals(ours, await rpcModels(true));
+  assertEquals(ours, [
+    [
+      "fake-anthropic/test-model http://<fake>",
+      "fake-openai/test-model http://<fake>/v1",
+      "fake-responses/test-model http://<fake>/v1",
+      "fake-google/test-model http://<fake>/v1beta",
+      "my-proxy/proxy-model http://<fake>/v1",
+      "my-proxy/proxy-image http://<fake>/v1",
+      "cmd-proxy/cmd-model http://<fake>/v1",
+    ],
+    true,
+    "proxy-model",
+  ]);
 });
