@@ -353,7 +353,7 @@ export class ExtensionRunner {
    * new list (or edit theirs in place); `system` messages keep their places.
    */
   async emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
-    if (!this.hasHandlers("context")) return messages;
+    if (!this.hasHandlers("context") && !this.hasHandlers("context_with_system")) return messages;
     const ctx = this.#context();
     let current = structuredClone(messages);
     for (const { ext, handler } of this.#handlers("context")) {
@@ -377,6 +377,35 @@ export class ExtensionRunner {
         current = [...leading, ...replacement];
       } catch (error) {
         this.#report(ext, "context", error);
+      }
+    }
+    return this.#contextWithSystem(current, ctx);
+  }
+
+  /**
+   * `context_with_system`, after `context`: handlers see the whole transcript, `system` messages
+   * included, and what they return is sent as it is. Dropping the leading `system` message (the
+   * prompt and tool declarations) is reported but honoured, as 1.6.0 does.
+   */
+  async #contextWithSystem(messages: AgentMessage[], ctx: ExtensionContext): Promise<AgentMessage[]> {
+    let current = messages;
+    for (const { ext, handler } of this.#handlers("context_with_system")) {
+      try {
+        const hadSystem = current[0]?.role === "system";
+        const returned = await handler({ type: "context_with_system", messages: current }, ctx) as
+          | { messages?: AgentMessage[] }
+          | undefined;
+        current = returned?.messages ?? current;
+        if (hadSystem && current[0]?.role !== "system") {
+          this.emitError({
+            extensionPath: ext.path,
+            event: "context_with_system",
+            error:
+              "Handler removed the leading system message; the request has no prompt or initial tool declarations. Keep it at index 0 or replace a dropped prefix with getCurrentSystemMessage().",
+          });
+        }
+      } catch (error) {
+        this.#report(ext, "context_with_system", error);
       }
     }
     return current;
