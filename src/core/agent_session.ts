@@ -202,6 +202,7 @@ export class AgentSession {
       modelRuntime: this.modelRuntime,
       getBranch: () => this.sessionManager.getBranch(),
       appendCustomEntry: (customType, data) => this.appendCustomEntry(customType, data),
+      takeFailedResponse: () => this.#retrier.takeFailed(),
     });
     const tools = buildToolSet({
       ...config,

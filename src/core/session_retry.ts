@@ -20,6 +20,8 @@ export class SessionRetrier {
   #promise?: Promise<void>;
   #resolve?: () => void;
   #abort?: AbortController;
+  /** The reply the scheduled retry replaces (see {@link takeFailed}). */
+  #failed?: AssistantMessage;
 
   constructor(session: SessionHost) {
     this.#session = session;
@@ -109,9 +111,20 @@ export class SessionRetrier {
       return false;
     }
     this.#abort = undefined;
+    this.#failed = message;
     // After the current run has unwound (this runs inside its agent_end handling).
     setTimeout(() => void session.agent.continue().catch(() => {}), 0);
     return true;
+  }
+
+  /**
+   * The failed reply the scheduled retry replaces, once: a virtual model's router is told about it
+   * (`reason: "retry"`, `failed`); undefined when no retry is under way.
+   */
+  takeFailed(): AssistantMessage | undefined {
+    const failed = this.#failed;
+    this.#failed = undefined;
+    return this.isRetrying ? failed : undefined;
   }
 
   /** Ends the retries with the failed reply as the outcome (`auto_retry_end` only after a retry). */

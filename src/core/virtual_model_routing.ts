@@ -27,6 +27,8 @@ export interface VirtualModelRouterDeps {
   getBranch(): readonly SessionEntry[];
   /** Appends a custom entry and tells the session's listeners. */
   appendCustomEntry(customType: string, data: unknown): void;
+  /** The failed reply an automatic retry replaces, taken once per retry. */
+  takeFailedResponse?: () => AssistantMessage | undefined;
 }
 
 /** The latest router state a session branch keeps for one virtual model. */
@@ -82,13 +84,15 @@ export function virtualModelRouter(
     const { agent } = deps;
     const model = agent.state.model;
     if (!isVirtualModel(model)) return undefined;
+    const failed = deps.takeFailedResponse?.();
     const messages = request.context.messages;
     const state = getVirtualModelState(deps.getBranch(), model.provider, model.id);
     const route = await deps.modelRuntime.resolveModel(model, await agent.convertToLlm(messages), {
-      reason: routeReason(messages),
+      reason: failed ? "retry" : routeReason(messages),
       thinkingLevel: agent.state.thinkingLevel,
       signal,
       state,
+      ...(failed ? { failed } : {}),
     });
     if (route.state !== undefined && route.state !== state) {
       const data: VirtualModelStateData = { provider: model.provider, modelId: model.id, state: route.state };

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "45c359aa1bf7";
+export const DOCUMENTATION_HASH = "9551f4fd9b4d";

@@ -156,3 +156,33 @@ Deno.test("EXT-VM-05 -c resumes the virtual selection from model_change, not the
   assertEquals(ours.wire, ["/v1/messages", "/v1/chat/completions"]);
   assertEquals(ours.lines, ref.lines);
 });
+
+Deno.test("EXT-VM-06 an automatic retry is routed with reason retry and the failed reply, as in 1.6.0", async () => {
+  const c: ExtensionCase = {
+    args: ["--mode", "json", "--model", "v/x", ...ROUTER, "a hard question"],
+    settings: { retry: { baseDelayMs: 1 } },
+    turns: [
+      { fault: { kind: "http", status: 503, message: "overloaded", retryAfter: 0 } },
+      { content: [{ type: "text", text: "Done." }] },
+    ],
+  };
+  const [ours, ref] = await both(c);
+  assertEquals(ours.code, 0, ours.stderr.join("\n"));
+  assertEquals(ours.wire, ["/v1/messages test-model", "/v1/messages test-model"]);
+  const states = modelLines(ours).filter((line) => typeof line === "object");
+  assertEquals(states.map((s) => (s as Record<string, { state: unknown }>)["pi.virtual-model-state"].state), [
+    { provider: "fake-anthropic", reason: "user" },
+    {
+      provider: "fake-anthropic",
+      reason: "retry",
+      failed: '503 {"type":"error","error":{"type":"api_error","message":"overloaded"}}',
+    },
+  ]);
+  // The context_edit's target is a raw entry id, which the normaliser leaves alone.
+  const withoutTarget = (run: ExtensionRun) =>
+    run.session.map((line) => {
+      const { targetId: _, ...rest } = line as Record<string, unknown>;
+      return rest;
+    });
+  assertEquals(withoutTarget(ours), withoutTarget(ref));
+});
