@@ -610,6 +610,8 @@ export class AgentSession {
         ...(start?.messages ?? []),
       ];
       this.#pendingNextTurn = [];
+      // Tools chosen in `systemPromptOptions.selectedTools` stay active, as 1.6.0's tool loadout.
+      if (start?.selectedTools) this.setActiveToolsByName(start.selectedTools);
       // An extension's `systemPrompt` applies to this run only.
       this.agent.state.systemPrompt = start?.systemPrompt ?? this.#baseSystemPrompt;
       return this.#withSystemUpdate(messages, start?.sections);

@@ -161,5 +161,12 @@ export interface SessionExtensionHooks {
     images: ImageContent[] | undefined,
     systemPrompt: string,
     systemPromptOptions: () => BuildSystemPromptOptions,
-  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string; sections?: Record<string, string> }>;
+  ): Promise<
+    {
+      messages: AgentMessage[];
+      systemPrompt?: string;
+      sections?: Record<string, string>;
+      selectedTools?: string[];
+    }
+  >;
 }

@@ -464,10 +464,18 @@ export class ExtensionHost {
     images: ImageContent[] | undefined,
     systemPrompt: string,
     promptOptions: () => BuildSystemPromptOptions,
-  ): Promise<{ messages: AgentMessage[]; systemPrompt?: string; sections?: Record<string, string> }> {
+  ): Promise<
+    {
+      messages: AgentMessage[];
+      systemPrompt?: string;
+      sections?: Record<string, string>;
+      selectedTools?: string[];
+    }
+  > {
     if (!this.runner.hasHandlers("before_agent_start")) return { messages: [] };
     const base = promptOptions();
     const systemPromptOptions = extensionPromptOptions(base);
+    const toolsBefore = base.selectedTools ?? [];
     const result = await this.runner.emitBeforeAgentStart(prompt, images, systemPrompt, {
       systemPromptOptions,
       render: (options) => renderPromptOptions(options, base.documentation),
@@ -482,7 +490,17 @@ export class ExtensionHost {
         timestamp: Date.now(),
       }) as unknown as AgentMessage
     );
-    return { messages, ...promptForRun(systemPromptOptions, base) };
+    // An edit of selectedTools wins; else the live tools do (a handler's pi.setActiveTools()), as 1.6.0.
+    const tools = systemPromptOptions.selectedTools as string[];
+    const edited = tools.length !== toolsBefore.length || tools.some((name, i) => name !== toolsBefore[i]);
+    if (!edited) systemPromptOptions.selectedTools = this.#current().getActiveToolNames();
+    // The hidden declarations are the session's to decide (1.6.0 sets them back too).
+    systemPromptOptions.hiddenTools = [...(base.hiddenTools ?? [])];
+    return {
+      messages,
+      ...(edited ? { selectedTools: [...tools] } : {}),
+      ...promptForRun(systemPromptOptions, promptOptions()),
+    };
   }
 
   /** Runs `session_shutdown` handlers (`reason`: quit, or the replacement that ends the session). */

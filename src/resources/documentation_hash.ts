@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "9551f4fd9b4d";
+export const DOCUMENTATION_HASH = "1c86d33111a4";

@@ -222,3 +222,27 @@ Deno.test("EXT-RES-07 1.6.0's dynamic-resources example finds its own files (imp
   assertEquals(ours.requests, ref.requests);
   assertEquals(section(ours.systemPrompts[0], "skills"), section(ref.systemPrompts[0], "skills"));
 });
+
+/** The tool names the session's `system` messages declared, in order. */
+function declaredTools(session: unknown[]): string[] {
+  return session.flatMap((entry) => {
+    const message = (entry as { message?: { role?: string; toolsAdded?: { name: string }[] } }).message;
+    return message?.role === "system" ? (message.toolsAdded ?? []).map((tool) => tool.name) : [];
+  });
+}
+
+Deno.test("EXT-RES-08 an edit of systemPromptOptions.selectedTools gives the run those tools and their prompt, as in 1.6.0", async () => {
+  const c = {
+    args: ["-p", "-ne", ...MODEL, "-e", fixture("ours/resources/tools-edit.ts"), "hello"],
+    turns: ANSWER,
+  };
+  const ours = await runExtensionCase(c);
+  assertEquals(ours.code, 0, ours.stderr.join("\n"));
+  assertEquals(declaredTools(ours.session), ["read", "bash"]);
+  const tools = section(ours.systemPrompts[0], "tools");
+  assert(tools?.includes("- bash:") && !tools.includes("- edit:"), ours.systemPrompts[0]);
+  const ref = await runExtensionCase(c, true);
+  assertEquals(declaredTools(ours.session), declaredTools(ref.session));
+  assertEquals(tools, section(ref.systemPrompts[0], "tools"));
+  assertEquals(section(ours.systemPrompts[0], "rules"), section(ref.systemPrompts[0], "rules"));
+});
