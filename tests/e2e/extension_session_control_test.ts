@@ -1,5 +1,5 @@
 /**
- * EXT-SES (issue 16): an extension command drives 1.6.0's session control — `ctx.newSession()` with
+ * EXT-SES (EXT-06 of reference-features.md, issue 16): an extension command drives 1.6.0's session control — `ctx.newSession()` with
  * `setup` and `withSession`, `ctx.navigateTree()`, `ctx.fork()` (a clone), `ctx.switchSession()` and
  * `ctx.shutdown()` — over RPC, with ours and with pi 1.6.0 run the same way. Compared: the extension's
  * log (what `withSession` saw, the stale-context error of a captured `ctx` and `pi`), the session files

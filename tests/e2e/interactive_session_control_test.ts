@@ -1,5 +1,5 @@
 /**
- * EXT-SES-07 (issue 16): an extension command's session control in the interactive mode, in tmux,
+ * EXT-SES-07 (EXT-06 of reference-features.md, issue 16): an extension command's session control in the interactive mode, in tmux,
  * with ours and with pi 1.6.0 loading the same extension: `ctx.newSession()` with `withSession` (the
  * chat shows the new session and the kickoff's reply), `ctx.fork()` at an entry ("Forked to new
  * session") and `ctx.shutdown()`, which ends pi with exit code 0. The extension's log (what each step
