@@ -55,7 +55,9 @@ async function run(reference: boolean): Promise<string[]> {
     const step = async (act: () => Promise<void>, ready: (frame: string) => boolean, what: string) => {
       await act();
       const screen = await s.pane.waitFor((t) => ready(managerFrame(t)), TIMEOUT, what);
-      frames.push(s.normalized(managerFrame(screen)));
+      // The frame once drawing has stopped (tmux may show a frame half redrawn), if it still qualifies.
+      const settled = await s.pane.settle(500, 5_000);
+      frames.push(s.normalized(managerFrame(ready(managerFrame(settled)) ? settled : screen)));
     };
     await step(
       () => s.pane.command("/mcp"),
