@@ -5,9 +5,10 @@
  *
  * @module
  */
-import type { AgentMessage } from "../agent/types.ts";
+import type { AgentMessage, AgentThinkingLevel } from "../agent/types.ts";
 import { isContextOverflow } from "../ai/overflow.ts";
-import type { AssistantMessage } from "../ai/types.ts";
+import type { AssistantMessage, Model } from "../ai/types.ts";
+import { isVirtualModel } from "../config/virtual_models.ts";
 import { getLatestCompactionEntry } from "../session/context.ts";
 import type { SessionHost } from "./session_host.ts";
 import type { CompactionReason, CompactionResult } from "./agent_session_types.ts";
@@ -101,8 +102,7 @@ export class SessionCompactor {
     }
   }
 
-  async #auth(): Promise<{ apiKey: string; headers?: Record<string, string> }> {
-    const model = this.#session.model;
+  async #auth(model: Model | undefined): Promise<{ apiKey: string; headers?: Record<string, string> }> {
     if (!model) throw new Error(formatNoModelSelectedMessage());
     const auth = await this.#session.modelRegistry.getApiKeyAndHeaders(model);
     if (!auth.ok) {
@@ -112,6 +112,25 @@ export class SessionCompactor {
     }
     if (!auth.apiKey) throw new Error(formatNoApiKeyFoundMessage(model.provider));
     return { apiKey: auth.apiKey, headers: auth.headers };
+  }
+
+  /**
+   * The model and thinking level a summary is made with: the session's, or for a virtual model the
+   * one its router picks for a `direct` request (1.6.0 routes before sizing the summary).
+   */
+  async #summaryModel(
+    signal: AbortSignal,
+  ): Promise<{ model: Model | undefined; thinkingLevel: AgentThinkingLevel }> {
+    const session = this.#session;
+    const model = session.model;
+    if (!model || !isVirtualModel(model)) return { model, thinkingLevel: session.thinkingLevel };
+    const messages = await session.agent.convertToLlm(session.agent.state.messages);
+    const route = await session.modelRegistry.resolveVirtualModel(model, messages, {
+      reason: "direct",
+      thinkingLevel: session.thinkingLevel,
+      signal,
+    });
+    return { model: route.model, thinkingLevel: route.thinkingLevel as AgentThinkingLevel };
   }
 
   /**
@@ -125,17 +144,19 @@ export class SessionCompactor {
     reason: CompactionReason,
   ): Promise<CompactionResult> {
     const session = this.#session;
-    const { apiKey, headers } = await this.#auth();
+    const { model, thinkingLevel } = await this.#summaryModel(signal);
+    if (!model) throw new Error(formatNoModelSelectedMessage());
+    const { apiKey, headers } = await this.#auth(model);
     const { compact } = await loadCompaction();
     const { retry, callbacks } = summarizationRetry(session, { source: "compaction", reason });
     return compact(
       preparation,
-      session.model!,
+      model,
       apiKey,
       headers,
       customInstructions,
       signal,
-      session.thinkingLevel,
+      thinkingLevel,
       // The agent's stream function, as 1.6.0 passes it: the summary request gets the same
       // request settings as a turn (`httpIdleTimeoutMs`, `retry.provider`).
       session.agent.streamFn,
@@ -217,7 +238,7 @@ export class SessionCompactor {
     const settings = session.settingsManager.getCompactionSettings(session.model);
     if (!settings.enabled) return;
     if (skipAborted && message.stopReason === "aborted") return;
-    const model = session.model;
+    const model = this.#limitsModel(message);
     const contextWindow = model?.contextWindow ?? 0;
     const sameModel = !!model && message.provider === model.provider && message.model === model.id;
     const compaction = getLatestCompactionEntry(session.sessionManager.getBranch());
@@ -256,7 +277,21 @@ export class SessionCompactor {
     } else {
       contextTokens = calculateContextTokens(message.usage);
     }
-    if (shouldCompact(contextTokens, contextWindow, settings)) await this.#auto("threshold", false);
+    // An unknown window (a virtual model before any response) never asks for a compaction.
+    if (contextWindow > 0 && shouldCompact(contextTokens, contextWindow, settings)) {
+      await this.#auto("threshold", false);
+    }
+  }
+
+  /**
+   * The model whose limits apply after `message`: the session's, or under a virtual selection the
+   * physical model that produced the message (1.6.0), else the virtual model's declared limits.
+   */
+  #limitsModel(message: AssistantMessage): Model | undefined {
+    const model = this.#session.model;
+    if (!model || !isVirtualModel(model)) return model;
+    const routed = this.#session.modelRegistry.find(message.provider, message.model);
+    return routed && !isVirtualModel(routed) ? routed : model;
   }
 
   /**
@@ -271,7 +306,8 @@ export class SessionCompactor {
     if (!settings.enabled || !model || this.isCompacting) return false;
     if (message.stopReason === "error" || message.stopReason === "aborted") return false;
     const tokens = calculateContextTokens(message.usage);
-    if (!shouldCompact(tokens, model.contextWindow ?? 0, settings)) return false;
+    const contextWindow = this.#limitsModel(message)?.contextWindow ?? 0;
+    if (contextWindow <= 0 || !shouldCompact(tokens, contextWindow, settings)) return false;
     return await this.#auto("threshold", false, true);
   }
 

@@ -6,10 +6,16 @@
  * router state, assistant messages naming the physical one — must equal 1.6.0's.
  */
 import { assertEquals } from "../support/assert.ts";
-import { createAgentEnv } from "../support/agent_env.ts";
+import { createAgentEnv, sessionFilesOf } from "../support/agent_env.ts";
 import { type ScriptedTurn, startFakeProvider } from "../support/fake_provider/mod.ts";
 import { spawnPi, useReferenceFixtures } from "../support/spawn_pi.ts";
-import { type ExtensionCase, type ExtensionRun, fixture, runExtensionCase } from "./extensions_harness.ts";
+import {
+  type ExtensionCase,
+  type ExtensionRun,
+  fixture,
+  runExtensionCase,
+  startRpc,
+} from "./extensions_harness.ts";
 import { makeNormalizer, packageDirs } from "./scenario.ts";
 
 const ROUTER = ["-e", fixture("ours/virtual-router.ts")];
@@ -185,4 +191,55 @@ Deno.test("EXT-VM-06 an automatic retry is routed with reason retry and the fail
       return rest;
     });
   assertEquals(withoutTarget(ours), withoutTarget(ref));
+});
+
+/** Two prompts under v/x over RPC, then `compact`: the answer, the session lines and the request texts. */
+async function compacted(reference: boolean) {
+  const rpc = await startRpc(
+    ["--model", "v/x", ...ROUTER],
+    [
+      { content: [{ type: "text", text: "Answer." }] },
+      { content: [{ type: "text", text: "Second answer." }] },
+      { content: [{ type: "text", text: "## Goal\nSummary text." }] },
+      { content: [{ type: "text", text: "## Prefix\nPrefix text." }] },
+    ],
+    reference,
+    async (env) => {
+      // Keep almost nothing, so that there is something to summarise.
+      await Deno.writeTextFile(
+        `${env.agentDir}/settings.json`,
+        JSON.stringify({ compaction: { keepRecentTokens: 1 } }),
+      );
+    },
+  );
+  try {
+    const ends = () => rpc.records.filter((r) => r.type === "agent_end").length;
+    await rpc.send({ id: "1", type: "prompt", message: "a hard question" });
+    await rpc.waitFor(() => ends() === 1, "first agent_end");
+    await rpc.send({ id: "2", type: "prompt", message: "another easy one" });
+    await rpc.waitFor(() => ends() === 2, "second agent_end");
+    await rpc.send({ id: "3", type: "compact" });
+    const answer = await rpc.waitFor((r) => r.type === "response" && r.id === "3", "compact response");
+    const [file] = await sessionFilesOf(rpc.agentDir);
+    const normalize = makeNormalizer(rpc.root, packageDirs());
+    const lines = (await Deno.readTextFile(file)).split("\n").filter((l) => l).slice(1)
+      .map((l) => normalize(JSON.parse(l)));
+    const { estimatedTokensAfter: _, ...data } = answer.data as Record<string, unknown>;
+    return { success: answer.success, data: normalize(data), lines, requests: rpc.requests() };
+  } finally {
+    await rpc.close();
+  }
+}
+
+Deno.test("EXT-VM-07 a compaction summary under v/x is routed (reason direct) and no threshold compaction runs on the unknown window", async () => {
+  assertEquals(useReferenceFixtures(), false, "this test compares with the live reference 1.6.0");
+  const ours = await compacted(false);
+  const ref = await compacted(true);
+  assertEquals(ours.success, true);
+  assertEquals((ours.data as { summary: string }).summary.startsWith("## Goal\nSummary text."), true);
+  // Four requests: the two prompts, then the summary and the split turn's prefix, with no compaction between.
+  assertEquals(ours.requests.length, 4);
+  assertEquals(ours.data, ref.data);
+  assertEquals(ours.lines, ref.lines);
+  assertEquals(ours.requests, ref.requests);
 });
