@@ -339,7 +339,6 @@ export class ModelRegistry {
   }
 
   /** Whether the provider has credentials (auth storage or a configured key). */
-  /** Whether the provider has credentials (auth storage or a configured key). */
   private hasProviderAuth(provider: string): boolean {
     return this.authStorage.hasAuth(provider) ||
       this.providerRequestConfigs.get(provider)?.apiKey !== undefined;

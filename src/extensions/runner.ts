@@ -19,13 +19,15 @@ import type {
   ExtensionToolDefinition,
   LoadedExtension,
 } from "./types.ts";
+import type { BoundaryDraft, BoundaryOutcome, UserBashResult } from "./event_results.ts";
 import {
-  type BoundaryDraft,
-  type BoundaryOutcome,
-  INVALID_USER_BASH_RESULT,
-  isUserBashResult,
-  type UserBashResult,
-} from "./event_results.ts";
+  dispatchBeforeProviderHeaders,
+  dispatchBeforeProviderRequest,
+  dispatchBoundary,
+  dispatchContext,
+  dispatchUserBash,
+  type HandlerDispatch,
+} from "./runner_dispatch.ts";
 
 /** `tool_call`'s combined result: `block` stops the call with `reason`. */
 export interface ToolCallResult {
@@ -350,97 +352,27 @@ export class ExtensionRunner {
 
   /**
    * `context`: handlers see the conversation without `system` messages, on a copy, and return a
-   * new list (or edit theirs in place); `system` messages keep their places.
+   * new list (or edit theirs in place); `system` messages keep their places. Then
+   * `context_with_system` sees the whole transcript.
    */
-  async emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
-    if (!this.hasHandlers("context") && !this.hasHandlers("context_with_system")) return messages;
-    const ctx = this.#context();
-    let current = structuredClone(messages);
-    for (const { ext, handler } of this.#handlers("context")) {
-      try {
-        const visible = current.filter((m) => m.role !== "system");
-        const snapshot = visible.slice();
-        const returned = await handler({ type: "context", messages: visible }, ctx) as
-          | { messages?: AgentMessage[] }
-          | undefined;
-        const replacement = returned?.messages ??
-          (visible.length === snapshot.length && visible.every((m, i) => m === snapshot[i])
-            ? undefined
-            : visible);
-        if (!replacement) continue;
-        // The leading system messages stay first; the handler's list replaces the rest.
-        const leading: AgentMessage[] = [];
-        for (const m of current) {
-          if (m.role !== "system") break;
-          leading.push(m);
-        }
-        current = [...leading, ...replacement];
-      } catch (error) {
-        this.#report(ext, "context", error);
-      }
+  emitContext(messages: AgentMessage[]): Promise<AgentMessage[]> {
+    if (!this.hasHandlers("context") && !this.hasHandlers("context_with_system")) {
+      return Promise.resolve(messages);
     }
-    return this.#contextWithSystem(current, ctx);
+    return dispatchContext(this.#dispatch(), messages);
   }
 
-  /**
-   * `context_with_system`, after `context`: handlers see the whole transcript, `system` messages
-   * included, and what they return is sent as it is. Dropping the leading `system` message (the
-   * prompt and tool declarations) is reported but honoured, as 1.6.0 does.
-   */
-  async #contextWithSystem(messages: AgentMessage[], ctx: ExtensionContext): Promise<AgentMessage[]> {
-    let current = messages;
-    for (const { ext, handler } of this.#handlers("context_with_system")) {
-      try {
-        const hadSystem = current[0]?.role === "system";
-        const returned = await handler({ type: "context_with_system", messages: current }, ctx) as
-          | { messages?: AgentMessage[] }
-          | undefined;
-        current = returned?.messages ?? current;
-        if (hadSystem && current[0]?.role !== "system") {
-          this.emitError({
-            extensionPath: ext.path,
-            event: "context_with_system",
-            error:
-              "Handler removed the leading system message; the request has no prompt or initial tool declarations. Keep it at index 0 or replace a dropped prefix with getCurrentSystemMessage().",
-          });
-        }
-      } catch (error) {
-        this.#report(ext, "context_with_system", error);
-      }
-    }
-    return current;
-  }
   /**
    * `before_provider_request`: each handler sees the payload as the previous one left it; a
    * returned value other than undefined replaces it for later handlers and for the request.
    */
-  async emitBeforeProviderRequest(payload: unknown): Promise<unknown> {
-    const ctx = this.#context();
-    let current = payload;
-    for (const { ext, handler } of this.#handlers("before_provider_request")) {
-      try {
-        const returned = await handler({ type: "before_provider_request", payload: current }, ctx);
-        if (returned !== undefined) current = returned;
-      } catch (error) {
-        this.#report(ext, "before_provider_request", error);
-      }
-    }
-    return current;
+  emitBeforeProviderRequest(payload: unknown): Promise<unknown> {
+    return dispatchBeforeProviderRequest(this.#dispatch(), payload);
   }
 
   /** `before_provider_headers`: handlers edit `headers` in place (null deletes); results are ignored. */
-  async emitBeforeProviderHeaders(
-    headers: Record<string, string | null>,
-  ): Promise<Record<string, string | null>> {
-    const ctx = this.#context();
-    for (const { ext, handler } of this.#handlers("before_provider_headers")) {
-      try {
-        await handler({ type: "before_provider_headers", headers }, ctx);
-      } catch (error) {
-        this.#report(ext, "before_provider_headers", error);
-      }
-    }
-    return headers;
+  emitBeforeProviderHeaders(headers: Record<string, string | null>): Promise<Record<string, string | null>> {
+    return dispatchBeforeProviderHeaders(this.#dispatch(), headers);
   }
 
   /**
@@ -448,22 +380,10 @@ export class ExtensionRunner {
    * does: a throwing handler, or one returning something invalid, is reported and its error
    * thrown, so the command does not run.
    */
-  async emitUserBash(event: { command: string; excludeFromContext: boolean; cwd: string }): Promise<
+  emitUserBash(event: { command: string; excludeFromContext: boolean; cwd: string }): Promise<
     UserBashResult | undefined
   > {
-    const ctx = this.#context();
-    for (const { ext, handler } of this.#handlers("user_bash")) {
-      try {
-        const returned = await handler({ type: "user_bash", ...event }, ctx);
-        if (returned === undefined) continue;
-        if (!isUserBashResult(returned)) throw new Error(INVALID_USER_BASH_RESULT);
-        return returned;
-      } catch (error) {
-        this.#report(ext, "user_bash", error);
-        throw error;
-      }
-    }
-    return undefined;
+    return dispatchUserBash(this.#dispatch(), event);
   }
 
   /**
@@ -471,40 +391,20 @@ export class ExtensionRunner {
    * so far and the context rebuilt from them; a returned `entries` or `continue` replaces that
    * field. Entries the context cannot be built from make the whole proposal invalid (reported).
    */
-  async emitBoundary<C>(
+  emitBoundary<C>(
     baseEvent: Record<string, unknown> & { type: "turn_end" | "agent_before_settle" },
     buildContext: (entries: BoundaryDraft[]) => C | Promise<C>,
   ): Promise<BoundaryOutcome<C>> {
-    const ctx = this.#context();
-    let entries: BoundaryDraft[] = [];
-    let proceed = false;
-    let context = await buildContext(entries);
-    let valid = true;
-    for (const { ext, handler } of this.#handlers(baseEvent.type)) {
-      try {
-        const returned = await handler({ ...baseEvent, entries, continue: proceed, context }, ctx) as
-          | { entries?: BoundaryDraft[]; continue?: boolean }
-          | undefined;
-        if (returned?.entries !== undefined) entries = returned.entries;
-        if (returned?.continue !== undefined) proceed = returned.continue;
-      } catch (error) {
-        this.#report(ext, baseEvent.type, error);
-      }
-      try {
-        context = await buildContext(entries);
-        valid = true;
-      } catch (error) {
-        valid = false;
-        this.emitError({
-          extensionPath: ext.path,
-          event: baseEvent.type,
-          error: `Invalid boundary entries: ${error instanceof Error ? error.message : String(error)}`,
-          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
-        });
-      }
-    }
-    return valid
-      ? { entries, continue: proceed, context, valid }
-      : { entries: [], continue: false, context, valid };
+    return dispatchBoundary(this.#dispatch(), baseEvent, buildContext);
+  }
+
+  /** What the dispatch functions of runner_dispatch.ts need of this runner. */
+  #dispatch(): HandlerDispatch {
+    return {
+      context: this.#context(),
+      handlers: (event) => this.#handlers(event),
+      report: (ext, event, error) => this.#report(ext, event, error),
+      emitError: (error) => this.emitError(error),
+    };
   }
 }

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "113ba762dc3b";
+export const DOCUMENTATION_HASH = "64bc7f459624";
