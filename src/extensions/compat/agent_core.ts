@@ -5,3 +5,4 @@
  */
 export * from "../../agent/mod.ts";
 export { runToolCall } from "../../agent/tool_execution.ts";
+export { DEFAULT_AGENT_IDENTITY } from "./agent_core_identity.ts";

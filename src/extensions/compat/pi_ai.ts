@@ -166,3 +166,10 @@ export {
 } from "./pi_ai_faux_messages.ts";
 export { registerBuiltInApiProviders, resetApiProviders } from "./pi_ai_api_registry.ts";
 export { parseToolCallArguments } from "./pi_ai_tool_arguments.ts";
+export {
+  type JsonChange,
+  type JsonPathSegment,
+  type JsonValue,
+  StreamingJsonParser,
+} from "./pi_ai_streaming_json.ts";
+export { ToolCallArgumentsStream } from "./pi_ai_tool_arguments_stream.ts";
