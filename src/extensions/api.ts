@@ -179,8 +179,15 @@ export function createExtensionAPI(
     unregisterVirtualModel(provider: string, id: string): void {
       runtime.virtualModels?.unregister(provider, id);
     },
-    registerMessageRenderer(_customType: string, _renderer: unknown): void {},
-    registerEntryRenderer(_customType: string, _renderer: unknown): void {},
+    registerMessageRenderer(customType: string, renderer: unknown): void {
+      // Drawn by the interactive mode (src/modes/interactive/extension_renderers.ts).
+      const holder = extension as unknown as { messageRenderers?: Map<string, unknown> };
+      (holder.messageRenderers ??= new Map()).set(customType, renderer);
+    },
+    registerEntryRenderer(customType: string, renderer: unknown): void {
+      const holder = extension as unknown as { entryRenderers?: Map<string, unknown> };
+      (holder.entryRenderers ??= new Map()).set(customType, renderer);
+    },
     registerToolRenderer(_resolver: unknown): void {},
     sendMessage(...args: Parameters<ExtensionHostActions["sendMessage"]>): void {
       actions(runtime).sendMessage(...args);

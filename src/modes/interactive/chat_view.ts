@@ -13,13 +13,18 @@ import type {
   BashExecutionMessage,
   BranchSummaryMessage,
   CompactionSummaryMessage,
+  CustomMessage,
 } from "../../session/messages.ts";
+import type { CustomEntry } from "../../session/entries.ts";
 import { type Component, Container, Spacer, Text, TruncatedText, type TUI } from "../../tui/mod.ts";
 import { APP_KEYS } from "./app_keys.ts";
 import { BashExecutionView } from "./bash_execution.ts";
 import { BranchSummaryView } from "./branch_summary.ts";
 import { AssistantMessageView, HIDDEN_THINKING_LABEL, UserMessageView } from "./chat_messages.ts";
 import { CompactionSummaryView } from "./compaction_summary.ts";
+import { CustomEntryView } from "./custom_entry_view.ts";
+import { CustomMessageView } from "./custom_message_view.ts";
+import { type ExtensionRenderers, NO_RENDERERS } from "./extension_renderers.ts";
 import { keyDisplayText } from "./hotkeys.ts";
 import type { Theme } from "./theme.ts";
 import { ToolExecutionView } from "./tool_execution.ts";
@@ -41,6 +46,8 @@ export class ChatView {
   /** `!` commands run while a reply streamed: shown below the chat until the run settles. */
   #pendingBash: BashExecutionView[] = [];
   #queued: [readonly string[], readonly string[]] = [[], []];
+  /** The renderers extensions registered; the app sets it. */
+  renderers: ExtensionRenderers = NO_RENDERERS;
 
   /** A chat drawn with `theme`; `hideThinking` as the hideThinkingBlock setting. */
   constructor(
@@ -62,7 +69,8 @@ export class ChatView {
     for (const child of [...this.chat.children, ...this.#pendingBash]) {
       if (
         child instanceof ToolExecutionView || child instanceof BashExecutionView ||
-        child instanceof CompactionSummaryView || child instanceof BranchSummaryView
+        child instanceof CompactionSummaryView || child instanceof BranchSummaryView ||
+        child instanceof CustomMessageView || child instanceof CustomEntryView
       ) {
         child.setExpanded(expanded);
       }
@@ -150,10 +158,38 @@ export class ChatView {
     this.chat.addChild(new UserMessageView(text, this.theme));
   }
 
+  /** A custom message an extension sent to be shown (`display: true`). */
+  #addCustom(message: CustomMessage): void {
+    if (!message.display) return;
+    const view = new CustomMessageView(this.theme, message, this.renderers.message(message.customType));
+    view.setExpanded(this.#expanded);
+    this.chat.addChild(view);
+  }
+
+  /** A custom entry an extension appended, when a renderer draws it; above a streaming reply. */
+  #addEntry(entry: CustomEntry): boolean {
+    const renderer = this.renderers.entry(entry.customType);
+    if (!renderer) return false;
+    const view = new CustomEntryView(this.theme, entry, renderer);
+    view.setExpanded(this.#expanded);
+    if (!view.hasContent) return false;
+    const at = this.#streaming ? this.chat.children.indexOf(this.#streaming) : -1;
+    if (at >= 0) this.chat.children.splice(at, 0, view);
+    else this.chat.addChild(view);
+    return true;
+  }
+
   #toolView(id: string, name: string, args: unknown): ToolExecutionView {
     let view = this.#tools.get(id);
     if (!view) {
-      view = new ToolExecutionView(this.theme, name, args, this.paths);
+      const renderers = this.renderers.tool(name);
+      view = new ToolExecutionView(
+        this.theme,
+        name,
+        args,
+        this.paths,
+        renderers ? { renderers, toolCallId: id } : undefined,
+      );
       view.onTick = () => this.onChange();
       view.setExpanded(this.#expanded);
       this.chat.addChild(view);
@@ -184,6 +220,10 @@ export class ChatView {
         this.#tools.clear();
         return false;
       case "message_start":
+        if (event.message.role === "custom") {
+          this.#addCustom(event.message as CustomMessage);
+          return true;
+        }
         if (event.message.role === "user") {
           this.#addUser(event.message);
           return true;
@@ -216,11 +256,16 @@ export class ChatView {
           this.#tools.clear();
         } else {
           // The calls' arguments are final: an edit computes the diff it will make (1.6.0).
-          for (const view of this.#tools.values()) view.previewEdit(this.onChange);
+          for (const view of this.#tools.values()) {
+            view.setArgsComplete();
+            view.previewEdit(this.onChange);
+          }
         }
         this.#streaming = undefined;
         return true;
       }
+      case "entry_appended":
+        return event.entry.type === "custom" && this.#addEntry(event.entry as CustomEntry);
       case "tool_execution_start":
         this.#toolView(event.toolCallId, event.toolName, event.args).markStarted();
         return true;
@@ -265,6 +310,7 @@ export class ChatView {
     }
     for (const m of messages) {
       if (m.role === "user") this.#addUser(m);
+      if (m.role === "custom") this.#addCustom(m as CustomMessage);
       if (m.role === "bashExecution") this.#addStoredBash(m as BashExecutionMessage, ui);
       if (m.role === "compactionSummary") this.addCompactionSummary(m as CompactionSummaryMessage);
       if (m.role === "branchSummary") {

@@ -32,6 +32,7 @@ import type { AppKeybindings } from "./keybindings_app.ts";
 import { BashExecutionView } from "./bash_execution.ts";
 import { ChatView } from "./chat_view.ts";
 import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
+import { extensionRenderers } from "./extension_renderers.ts";
 import { Footer, readGitBranch } from "./footer.ts";
 import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
@@ -145,6 +146,7 @@ export class InteractiveApp implements CommandHost {
       home: Deno.env.get("HOME"),
     });
     this.chat.onChange = () => this.ui.requestRender();
+    this.chat.renderers = extensionRenderers(() => this.extensions());
     this.chat.abortText = () => {
       const attempts = this.session.retryAttempt;
       return attempts > 0

@@ -4,6 +4,7 @@
  * app.tools.expand key expands every tool row. `bash` shows `$ command`, the last lines of its
  * output and how long it took, as pi 1.6.0 does; read, write and edit use 1.6.0's renderers
  * (tool_renderers.ts); other tools show `name key=value…` and the first lines of their output.
+ * An extension tool with `renderCall`/`renderResult` is drawn by them (tool_custom_render.ts).
  *
  * @module
  */
@@ -13,6 +14,8 @@ import { keyText } from "./app_keys.ts";
 import { TailRows } from "./bash_execution.ts";
 import { formatSize, previewEditsDiff } from "../../core/tool_display.ts";
 import type { Theme } from "./theme.ts";
+import type { ToolRenderers } from "./extension_renderers.ts";
+import { CustomToolRendering } from "./tool_custom_render.ts";
 import {
   editCall,
   editResultError,
@@ -88,6 +91,11 @@ export class ToolExecutionView extends Container {
   #expanded = false;
   #startedAt?: number;
   #durationMs?: number;
+  #argsComplete = false;
+  /** The tool's own renderers, when its extension gave any. */
+  #custom?: CustomToolRendering;
+  /** With `renderShell: "self"`: the tool's components, bare. */
+  #self?: Container;
 
   #preview?: { diff: string } | { error: string };
   #ticker?: ReturnType<typeof setInterval>;
@@ -96,18 +104,29 @@ export class ToolExecutionView extends Container {
   #previewRequested = false;
   readonly #editFailure = new Container();
 
-  /** A row for a call of `toolName` with `args` so far; paths show relative to `paths`. */
+  /**
+   * A row for a call of `toolName` with `args` so far; paths show relative to `paths`. `custom`:
+   * the tool's own renderers (an extension tool) and the call's id.
+   */
   constructor(
     private readonly theme: Theme,
     readonly toolName: string,
     args: unknown,
     private readonly paths: RenderPaths = { cwd: Deno.cwd() },
+    custom?: { renderers: ToolRenderers; toolCallId: string },
   ) {
     super();
     this.#args = args;
     this.addChild(new Spacer(1));
     this.#box = new Box(1, 1, (t) => this.theme.bg(this.#background(), t));
-    this.addChild(this.#box);
+    if (custom && (custom.renderers.renderCall || custom.renderers.renderResult)) {
+      this.#custom = new CustomToolRendering(custom.renderers, theme, custom.toolCallId, paths.cwd, () => {
+        this.#rebuild();
+        this.onTick();
+      });
+      if (this.#custom.selfShell) this.#self = new Container();
+    }
+    this.addChild(this.#self ?? this.#box);
     // edit draws its own box (1.6.0's "self" shell); a failure its preview did not tell goes below.
     if (toolName === "edit") this.addChild(this.#editFailure);
     this.#rebuild();
@@ -133,6 +152,19 @@ export class ToolExecutionView extends Container {
   /** The tool started running. */
   markStarted(now = performance.now()): void {
     this.#startedAt ??= now;
+    if (this.#custom) this.#rebuild();
+  }
+
+  /** The call's arguments are final (its message ended). */
+  setArgsComplete(): void {
+    this.#argsComplete = true;
+    if (this.#custom) this.#rebuild();
+  }
+
+  /** A self-drawn row the tool left empty takes no rows, not even the blank one above it. */
+  override render(width: number): readonly string[] {
+    if (this.#self && this.#self.render(width).length === 0) return [];
+    return super.render(width);
   }
 
   /** A partial (`partial`) or final result; `durationMs` from the agent when known. */
@@ -325,6 +357,27 @@ export class ToolExecutionView extends Container {
   #rebuild(): void {
     const theme = this.theme;
     this.#box.clear();
+    if (this.#custom) {
+      const into = this.#self ?? this.#box;
+      into.clear();
+      this.#custom.fill(into, {
+        args: this.#args,
+        result: this.#result,
+        isError: this.#isError,
+        isPartial: this.#partial,
+        expanded: this.#expanded,
+        executionStarted: this.#startedAt !== undefined,
+        argsComplete: this.#argsComplete,
+        durationMs: this.#durationMs,
+      }, {
+        call: () => formatToolCall(theme, this.toolName, this.#args, this.#expanded),
+        output: () => {
+          const output = textOutput(this.#result).trim();
+          return output ? output.split("\n") : [];
+        },
+      });
+      return;
+    }
     if (this.#rebuildBuiltin()) return;
     const output = textOutput(this.#result).trim();
     const styled = output ? output.split("\n").map((line) => theme.fg("toolOutput", line)) : [];
