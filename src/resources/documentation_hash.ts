@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "7f370ae0c334";
+export const DOCUMENTATION_HASH = "c1299f3ab83e";

@@ -5,7 +5,7 @@
  * messages sent with `display: true` (a type without a renderer, or whose renderer throws or
  * returns nothing, gets the default `[type]` box), and `pi.registerEntryRenderer` draws entries
  * appended with `pi.appendEntry` (nothing when it returns nothing, an error line when it throws).
- * The same keys run in our `pi` and in pi 1.6.0
+ * A session reopened with `-c` draws them the same way. The same keys run in our `pi` and in pi 1.6.0
  * (which loads the same file) in tmux panes of the same size; the chat must be the same.
  */
 import { assert, assertEquals } from "../support/assert.ts";
@@ -129,15 +129,21 @@ async function runScript(reference: boolean): Promise<string[]> {
     const screens = await collectScreens(s, STEPS, TIMEOUTS);
     await s.pane.command("/quit");
     await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after exit");
+    // The session reopened (-c): the same renderers draw the stored messages and entries.
+    await s.pane.command(`clear; ${s.piCommand(["-c", "-e", extension])}`);
+    await s.pane.waitFor((t) => t.includes("entry renderer failed"), TIMEOUTS.start, "the reopened session");
+    screens.push(s.normalized(await s.pane.settle(500, 5_000)));
+    await s.pane.command("/quit");
+    await s.pane.waitFor((t) => /\$ ?$/.test(t), TIMEOUTS.step, "the shell after the second exit");
     return screens.slice(1).map(chatOf);
   } finally {
     await s.close();
   }
 }
 
-Deno.test("EXT-RENDER-01..04: tool renderCall/renderResult (default and self shell, throwing renderers), message and entry renderers draw the chat as in pi 1.6.0", async () => {
+Deno.test("EXT-RENDER-01..05: tool renderCall/renderResult (default and self shell, throwing renderers), message and entry renderers draw the chat as in pi 1.6.0", async () => {
   const ours = await runScript(false);
-  const [tools, messages, expanded] = ours;
+  const [tools, messages, expanded, reopened] = ours;
   // EXT-RENDER-01: the tool's components in its row; collapsed, then expanded.
   assert(tools.includes("\n Weather for Paris\n ☀ Paris 21° partial=false error=false args=Paris\n"), tools);
   assert(
@@ -159,8 +165,11 @@ Deno.test("EXT-RENDER-01..04: tool renderCall/renderResult (default and self she
     cards,
   );
   assert(expanded.includes("\n Status entry n=3 (expanded)\n"), expanded);
+  // EXT-RENDER-05: a reopened session draws the same rows, collapsed.
+  assertEquals(reopened, messages);
   const reference = await runScript(true);
-  const found = STEPS.slice(1).flatMap((step, i) => screenDifferences(step.name, ours[i], reference[i]));
+  const names = [...STEPS.slice(1).map((step) => step.name), "reopened"];
+  const found = names.flatMap((name, i) => screenDifferences(name, ours[i], reference[i]));
   if (found.length > 0) {
     console.log(ours.join("\n=====\n"));
     throw new Error(`chat differs from pi 1.6.0's:\n${found.join("\n")}`);

@@ -302,38 +302,54 @@ export class ChatView {
     this.addCompactionSummary(summary);
   }
 
-  /** Draws the stored messages of a session (resume, continue); `ui` runs spinners. */
-  renderMessages(messages: readonly AgentMessage[], ui: TUI): void {
+  /**
+   * Draws the stored messages of a session (resume, continue); `ui` runs spinners. `entries`: the
+   * custom entries to draw after a message (the `undefined` key: before the first one).
+   */
+  renderMessages(
+    messages: readonly AgentMessage[],
+    ui: TUI,
+    entries?: ReadonlyMap<AgentMessage | undefined, readonly CustomEntry[]>,
+  ): void {
+    const drawEntries = (after: AgentMessage | undefined) => {
+      for (const entry of entries?.get(after) ?? []) this.#addEntry(entry);
+    };
+    drawEntries(undefined);
     const results = new Map<string, ToolResultMessage>();
     for (const m of messages) {
       if (m.role === "toolResult") results.set((m as ToolResultMessage).toolCallId, m as ToolResultMessage);
     }
     for (const m of messages) {
-      if (m.role === "user") this.#addUser(m);
-      if (m.role === "custom") this.#addCustom(m as CustomMessage);
-      if (m.role === "bashExecution") this.#addStoredBash(m as BashExecutionMessage, ui);
-      if (m.role === "compactionSummary") this.addCompactionSummary(m as CompactionSummaryMessage);
-      if (m.role === "branchSummary") {
-        const view = new BranchSummaryView(this.theme, (m as BranchSummaryMessage).summary);
-        view.setExpanded(this.#expanded);
-        this.addBlock(view);
-      }
-      if (m.role !== "assistant") continue;
-      const reply = m as AssistantMessage;
-      const view = new AssistantMessageView(this.theme, this.#hideThinking, this.#hiddenLabel);
-      view.update(reply);
-      this.chat.addChild(view);
-      for (const block of reply.content) {
-        if (block.type !== "toolCall") continue;
-        const tool = this.#toolView(block.id, block.name, block.arguments);
-        const result = results.get(block.id);
-        if (result) {
-          const asResult: AgentToolResult = { content: result.content, details: result.details };
-          tool.updateResult(asResult, result.isError);
-        }
-      }
-      this.#tools.clear();
+      this.#renderStored(m, results, ui);
+      drawEntries(m);
     }
+  }
+
+  #renderStored(m: AgentMessage, results: ReadonlyMap<string, ToolResultMessage>, ui: TUI): void {
+    if (m.role === "user") this.#addUser(m);
+    if (m.role === "custom") this.#addCustom(m as CustomMessage);
+    if (m.role === "bashExecution") this.#addStoredBash(m as BashExecutionMessage, ui);
+    if (m.role === "compactionSummary") this.addCompactionSummary(m as CompactionSummaryMessage);
+    if (m.role === "branchSummary") {
+      const view = new BranchSummaryView(this.theme, (m as BranchSummaryMessage).summary);
+      view.setExpanded(this.#expanded);
+      this.addBlock(view);
+    }
+    if (m.role !== "assistant") return;
+    const reply = m as AssistantMessage;
+    const view = new AssistantMessageView(this.theme, this.#hideThinking, this.#hiddenLabel);
+    view.update(reply);
+    this.chat.addChild(view);
+    for (const block of reply.content) {
+      if (block.type !== "toolCall") continue;
+      const tool = this.#toolView(block.id, block.name, block.arguments);
+      const result = results.get(block.id);
+      if (result) {
+        const asResult: AgentToolResult = { content: result.content, details: result.details };
+        tool.updateResult(asResult, result.isError);
+      }
+    }
+    this.#tools.clear();
   }
 
   /** A compaction's summary (collapsed unless tool output is expanded). */

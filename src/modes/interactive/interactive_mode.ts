@@ -33,6 +33,7 @@ import { BashExecutionView } from "./bash_execution.ts";
 import { ChatView } from "./chat_view.ts";
 import { type CommandHost, SlashCommandRunner } from "./command_runner.ts";
 import { extensionRenderers } from "./extension_renderers.ts";
+import { customEntriesByMessage } from "./stored_custom_entries.ts";
 import { Footer, readGitBranch } from "./footer.ts";
 import { StartupHeader } from "./header.ts";
 import { createScreen, type TuiMode } from "./screen.ts";
@@ -245,7 +246,13 @@ export class InteractiveApp implements CommandHost {
 
   /** The session's messages, and how often it was compacted (start-up, after /new and /fork). */
   #renderInitialMessages(): void {
-    this.chat.renderMessages(this.session.messages, this.ui);
+    const manager = this.session.sessionManager;
+    const messages = this.session.messages;
+    this.chat.renderMessages(
+      messages,
+      this.ui,
+      customEntriesByMessage(manager.getEntries(), manager.getLeafId(), messages),
+    );
     addProjectTrustWarning(
       this.chat.chat,
       this.theme,
