@@ -205,6 +205,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
       () => import("./compat/pi_ai_tool_arguments.ts"),
       () => import("./compat/pi_ai_streaming_json.ts"),
       () => import("./compat/pi_ai_tool_arguments_stream.ts"),
+      () => import("./compat/pi_ai_faux_provider.ts"),
     ],
     names: {
       ANTHROPIC_API_KEY_ENV: 24,
@@ -244,6 +245,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
       contentText: 10,
       createAssistantMessageDiagnostic: 26,
       createAssistantMessageEventStream: 2,
+      createFauxCore: 39,
       createInitialSystemMessage: 32,
       declarationsEqual: 14,
       defaultProviderAuthContext: 30,
@@ -306,6 +308,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
       piMessagesApi: 33,
       registerApiProvider: 3,
       registerBuiltInApiProviders: 35,
+      registerFauxProvider: 39,
       registerSessionResourceCleanup: 13,
       renderSystemMessageUpdate: 32,
       repairJson: 9,

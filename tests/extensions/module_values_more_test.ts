@@ -1,7 +1,8 @@
 /**
  * More behaviour of the values extensions import from pi's modules (issue 16, export conformance):
  * the cases of tests/fixtures/extensions/module_exports/value_cases_more.mjs — pi-ai's
- * `StreamingJsonParser` and `ToolCallArgumentsStream`, pi-agent-core's `DEFAULT_AGENT_IDENTITY` —
+ * `StreamingJsonParser`, `ToolCallArgumentsStream`, `createFauxCore` and `registerFauxProvider`
+ * (events, usage estimates, deferred replies), pi-agent-core's `DEFAULT_AGENT_IDENTITY` —
  * run against what an extension gets here must give the results 1.6.0 gives under Node
  * (reference_values_more.json, captured by capture_reference_values_more.mjs in that folder; when
  * the reference is installed the test re-captures and compares).
@@ -18,7 +19,7 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/extensions/module_exports/",
 const EXPECTED_PATH = join(FIXTURES, "reference_values_more.json");
 const CAPTURE = join(FIXTURES, "capture_reference_values_more.mjs");
 
-type Cases = (modules: Record<"ai" | "agent", ModuleNamespace>) => Record<string, unknown>;
+type Cases = (modules: Record<"ai" | "agent", ModuleNamespace>) => Promise<Record<string, unknown>>;
 
 /** What an extension's `import * as m from name` gets. */
 async function hostModule(name: string): Promise<ModuleNamespace> {
@@ -28,10 +29,12 @@ async function hostModule(name: string): Promise<ModuleNamespace> {
 }
 
 const { runCases } = await import(join(FIXTURES, "value_cases_more.mjs")) as { runCases: Cases };
-const ours = JSON.parse(JSON.stringify(runCases({
-  ai: await hostModule("@earendil-works/pi-ai"),
-  agent: await hostModule("@earendil-works/pi-agent-core"),
-}))) as Record<string, Record<string, unknown>>;
+const ours = JSON.parse(JSON.stringify(
+  await runCases({
+    ai: await hostModule("@earendil-works/pi-ai"),
+    agent: await hostModule("@earendil-works/pi-agent-core"),
+  }),
+)) as Record<string, Record<string, unknown>>;
 const expected = JSON.parse(Deno.readTextFileSync(EXPECTED_PATH)) as Record<string, Record<string, unknown>>;
 
 for (const [module, cases] of Object.entries(expected)) {

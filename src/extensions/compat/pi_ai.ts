@@ -173,3 +173,11 @@ export {
   StreamingJsonParser,
 } from "./pi_ai_streaming_json.ts";
 export { ToolCallArgumentsStream } from "./pi_ai_tool_arguments_stream.ts";
+export {
+  createFauxCore,
+  type FauxModelDefinition,
+  type FauxProviderOptions,
+  type FauxResponseStep,
+  type FauxState,
+  registerFauxProvider,
+} from "./pi_ai_faux_provider.ts";
