@@ -14,11 +14,12 @@ import { startInteractiveScenario } from "../support/interactive_scenario.ts";
 import { collectScreens, screenDifferences, type ScriptStep } from "../support/interactive_script.ts";
 
 const TIMEOUTS = { start: 90_000, step: 30_000 };
-const SIZE = { width: 100, height: 70 };
+const SIZE = { width: 100, height: 90 };
 
 /** The extension both pis load. */
 const RENDER_EXTENSION = `
 import { Text } from "@earendil-works/pi-tui";
+import { existsSync } from "node:fs";
 
 const params = { type: "object", properties: { city: { type: "string" } } };
 
@@ -42,6 +43,25 @@ export default function (pi) {
         0,
         0,
       ),
+  });
+  pi.registerTool({
+    name: "slow",
+    label: "Slow",
+    description: "Reports progress, then waits for release.flag",
+    parameters: params,
+    execute: async (_id, _args, _signal, onUpdate) => {
+      onUpdate({ content: [{ type: "text", text: "halfway" }], details: {} });
+      while (!existsSync("release.flag")) await new Promise((resolve) => setTimeout(resolve, 50));
+      return { content: [{ type: "text", text: "finished" }], details: {} };
+    },
+    renderCall: (_args, theme, context) =>
+      new Text(
+        theme.bold("Slow job") + " started=" + context.executionStarted + " complete=" + context.argsComplete,
+        0,
+        0,
+      ),
+    renderResult: (result, options) =>
+      new Text((options.isPartial ? "working: " : "done: ") + result.content[0].text, 0, 0),
   });
   pi.registerTool({
     name: "broken",
@@ -91,6 +111,7 @@ const call = (name: string, args: Record<string, unknown>): ScriptedTurn => ({
 });
 
 const TURNS: ScriptedTurn[] = [
+  call("slow", {}),
   call("weather", { city: "Paris" }),
   call("broken", { city: "Oslo" }),
   call("framed", { city: "Rome" }),
@@ -99,7 +120,12 @@ const TURNS: ScriptedTurn[] = [
 
 const STEPS: ScriptStep[] = [
   { name: "start-up", act: async () => {}, ready: (t) => t.includes("(auto)") },
-  { name: "tools", act: (s) => s.pane.command("go"), ready: (t) => t.includes(" All done.") },
+  { name: "partial", act: (s) => s.pane.command("go"), ready: (t) => t.includes("working: halfway") },
+  {
+    name: "tools",
+    act: (s) => Deno.writeTextFile(`${s.agent.cwd}/release.flag`, ""),
+    ready: (t) => t.includes(" All done."),
+  },
   {
     name: "messages",
     act: (s) => s.pane.command("/cards"),
@@ -143,8 +169,11 @@ async function runScript(reference: boolean): Promise<string[]> {
 
 Deno.test("EXT-RENDER-01..05: tool renderCall/renderResult (default and self shell, throwing renderers), message and entry renderers draw the chat as in pi 1.6.0", async () => {
   const ours = await runScript(false);
-  const [tools, messages, expanded, reopened] = ours;
-  // EXT-RENDER-01: the tool's components in its row; collapsed, then expanded.
+  const [partial, tools, messages, expanded, reopened] = ours;
+  // EXT-RENDER-01: the tool's components in its row: a partial result while it runs, the final one,
+  // collapsed, then expanded.
+  assert(partial.includes("\n Slow job started=true complete=true\n working: halfway\n"), partial);
+  assert(tools.includes("\n Slow job started=true complete=true\n done: finished\n"), tools);
   assert(tools.includes("\n Weather for Paris\n ☀ Paris 21° partial=false error=false args=Paris\n"), tools);
   assert(
     expanded.includes("\n ☀ Paris 21°\n sunny\n warm\n calm partial=false error=false args=Paris\n"),
@@ -165,8 +194,12 @@ Deno.test("EXT-RENDER-01..05: tool renderCall/renderResult (default and self she
     cards,
   );
   assert(expanded.includes("\n Status entry n=3 (expanded)\n"), expanded);
-  // EXT-RENDER-05: a reopened session draws the same rows, collapsed.
-  assertEquals(reopened, messages);
+  // EXT-RENDER-05: a reopened session draws the same rows, collapsed; its calls' renderers are told
+  // that nothing started in this run (as 1.6.0 tells them).
+  assertEquals(
+    reopened,
+    messages.replace("Slow job started=true complete=true", "Slow job started=false complete=false"),
+  );
   const reference = await runScript(true);
   const names = [...STEPS.slice(1).map((step) => step.name), "reopened"];
   const found = names.flatMap((name, i) => screenDifferences(name, ours[i], reference[i]));
