@@ -2,7 +2,8 @@
  * More behaviour of the values extensions import from pi's modules (issue 16, export conformance):
  * the cases of tests/fixtures/extensions/module_exports/value_cases_more.mjs — pi-ai's
  * `StreamingJsonParser`, `ToolCallArgumentsStream`, `createFauxCore` and `registerFauxProvider`
- * (events, usage estimates, deferred replies), pi-agent-core's `DEFAULT_AGENT_IDENTITY` —
+ * (events, usage estimates, deferred replies), pi-agent-core's `DEFAULT_AGENT_IDENTITY`,
+ * typebox's `CanComposite` —
  * run against what an extension gets here must give the results 1.6.0 gives under Node
  * (reference_values_more.json, captured by capture_reference_values_more.mjs in that folder; when
  * the reference is installed the test re-captures and compares).
@@ -19,7 +20,9 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/extensions/module_exports/",
 const EXPECTED_PATH = join(FIXTURES, "reference_values_more.json");
 const CAPTURE = join(FIXTURES, "capture_reference_values_more.mjs");
 
-type Cases = (modules: Record<"ai" | "agent", ModuleNamespace>) => Promise<Record<string, unknown>>;
+type Cases = (
+  modules: Record<"ai" | "agent" | "typebox", ModuleNamespace>,
+) => Promise<Record<string, unknown>>;
 
 /** What an extension's `import * as m from name` gets. */
 async function hostModule(name: string): Promise<ModuleNamespace> {
@@ -33,6 +36,7 @@ const ours = JSON.parse(JSON.stringify(
   await runCases({
     ai: await hostModule("@earendil-works/pi-ai"),
     agent: await hostModule("@earendil-works/pi-agent-core"),
+    typebox: await hostModule("typebox"),
   }),
 )) as Record<string, Record<string, unknown>>;
 const expected = JSON.parse(Deno.readTextFileSync(EXPECTED_PATH)) as Record<string, Record<string, unknown>>;

@@ -6,3 +6,4 @@
  */
 export * from "npm:typebox@1.4.3";
 export { default } from "npm:typebox@1.4.3";
+export { CanComposite } from "./typebox_can_composite.ts";
