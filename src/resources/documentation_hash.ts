@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "c1299f3ab83e";
+export const DOCUMENTATION_HASH = "b04d6608637c";
