@@ -1,7 +1,7 @@
 /**
  * 1.6.0 pi-ai's builders of scripted replies for tests (its "faux" provider's message helpers):
  * text, thinking and tool-call blocks and a whole assistant message attributed to the faux model.
- * The faux provider itself is not available here.
+ * The faux provider that streams them is pi_ai_faux_provider.ts.
  *
  * @module
  */
