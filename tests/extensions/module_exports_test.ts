@@ -17,7 +17,7 @@
  * is installed), every value they declare that our module exports must have a type assignable to
  * theirs (`deno check` of a generated file, as tests/tui/exports_test.ts does for pi-tui). The other
  * declarations import pi-ai's model and message types, which pull in pi-schema and the provider
- * SDKs' types; they are not type-checked here yet.
+ * SDKs' types: module_types_test.ts checks every value against them when the reference is installed.
  *
  * `deno run -A tests/extensions/module_exports_test.ts` prints present/missing counts per name.
  *
