@@ -7,7 +7,7 @@
  */
 import type { ProviderConfigInput } from "../config/model_registry.ts";
 import type { ExtensionError } from "./types.ts";
-import { normalizeContext } from "./compat/pi_ai_transcript.ts";
+import { normalizeContext } from "./transcript_context.ts";
 
 /** Where registrations go once the run's models exist (src/core binds the model registry, or a session). */
 export interface ProviderRegistrationTarget {

@@ -7,7 +7,7 @@
  * @module
  */
 import { contentText } from "../../ai/content_text.ts";
-import type { Message, Tool } from "../../ai/types.ts";
+import type { Tool } from "../../ai/types.ts";
 import {
   declarationsEqual,
   getCurrentSystemMessage,
@@ -15,41 +15,19 @@ import {
   type SystemMessage,
 } from "../../session/system_message.ts";
 
-/** A message of a transcript: a chat message or a system message. */
-export type TranscriptMessage = Message | SystemMessage;
-
-/** A request context whose prompt and tools travel as system messages. */
-export interface TranscriptContext {
-  /** The messages, a leading system message first when there is a prompt or tools. */
-  messages: TranscriptMessage[];
-}
+export {
+  createInitialSystemMessage,
+  normalizeContext,
+  type TranscriptContext,
+  type TranscriptMessage,
+} from "../transcript_context.ts";
+import type { TranscriptContext, TranscriptMessage } from "../transcript_context.ts";
 
 /** How an API takes tool declarations: in place as changes, as additions only, or not at all. */
 export type TranscriptToolSupport = "changes" | "additions" | "none";
 
 function isSystem(message: { role: string }): message is SystemMessage {
   return message.role === "system";
-}
-
-/** The leading system message for a prompt and tools; undefined when both are empty. */
-export function createInitialSystemMessage(systemPrompt?: string, tools?: Tool[]): SystemMessage | undefined {
-  const hasPrompt = systemPrompt !== undefined && systemPrompt.length > 0;
-  const hasTools = tools !== undefined && tools.length > 0;
-  if (!hasPrompt && !hasTools) return undefined;
-  return {
-    role: "system",
-    content: systemPrompt ?? "",
-    ...(hasTools ? { toolsAdded: tools } : {}),
-    timestamp: 0,
-  };
-}
-
-/** A context's `systemPrompt` and `tools` folded into a leading system message. */
-export function normalizeContext(
-  context: { systemPrompt?: string; tools?: Tool[]; messages: TranscriptMessage[] },
-): TranscriptContext {
-  const initial = createInitialSystemMessage(context.systemPrompt, context.tools);
-  return { messages: initial ? [initial, ...context.messages] : context.messages };
 }
 
 /** The transcript's leading system message, if it starts with one. */
