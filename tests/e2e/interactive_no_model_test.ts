@@ -21,8 +21,8 @@ const TIMEOUTS = { start: 90_000, step: 30_000 };
 const SIZE = { width: 100, height: 30 };
 
 /** A scenario whose agent folder has no models.json and no default model: no model has a key. */
-async function withoutModels(reference: boolean): Promise<InteractiveScenario> {
-  const s = await startInteractiveScenario([], { reference, ...SIZE });
+async function withoutModels(reference: boolean, size = SIZE): Promise<InteractiveScenario> {
+  const s = await startInteractiveScenario([], { reference, ...size });
   await Deno.remove(join(s.agent.agentDir, "models.json"));
   await Deno.writeTextFile(join(s.agent.agentDir, "settings.json"), "{}");
   return s;
@@ -35,7 +35,9 @@ function maskDocs(screen: string): string {
 
 Deno.test("INT-NO-MODEL-01 CLI-24 start-up without a usable model: the 'No models available' warning in the chat and 'unknown' in the footer, as pi 1.6.0 shows them", async () => {
   const run = async (reference: boolean) => {
-    const s = await withoutModels(reference);
+    // Wide enough that the documentation paths in the warning never wrap: their length depends on
+    // where the repository and the reference are (a fresh clone under /tmp wrapped them at 100).
+    const s = await withoutModels(reference, { width: 250, height: 30 });
     try {
       await s.pane.command(`clear; ${s.piCommand()}`);
       await s.pane.waitFor((t) => t.includes("(auto)"), TIMEOUTS.start, "start-up");
