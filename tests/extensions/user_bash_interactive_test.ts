@@ -30,10 +30,12 @@ const STEPS: ScriptStep[] = [
   {
     name: "blocked by a throwing handler",
     act: (s) => s.pane.command("!explode"),
-    // The error wraps at the pane width; 1.6.0 prints the handler's stack after it (which may push the
-    // message itself off the screen).
+    // The error wraps at the pane width; 1.6.0 prints the handler's stack after it, which may push the
+    // message off the screen. Its frames' paths (the reference's install folder) wrap anywhere, so the
+    // stack is told by a file name with all whitespace taken out.
     ready: (t) =>
-      t.replace(/\s+/g, " ").includes("user_bash handler exploded") || t.includes("handleTerminalInput"),
+      t.replace(/\s+/g, " ").includes("user_bash handler exploded") ||
+      /pi-tui\/dist\/[a-z-]+\.js:\d+/.test(t.replace(/\s+/g, "")),
   },
   { name: "prompt", act: (s) => s.pane.command("what ran?"), ready: (t) => t.includes(" Seen.") },
 ];
