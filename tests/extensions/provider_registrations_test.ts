@@ -11,7 +11,7 @@ import { ExtensionProviderRegistrations } from "../../src/extensions/provider_re
 import type { ProviderConfigInput } from "../../src/config/model_registry.ts";
 import { loadExtensions } from "../../src/extensions/loader.ts";
 import { ExtensionRunner } from "../../src/extensions/runner.ts";
-import type { ExtensionContext } from "../../src/extensions/types.ts";
+import { bareExtensionContext } from "../support/extension_context.ts";
 
 Deno.test("EXT-PROV-10 queued registrations: in order, unregister drops queued ones, refused ones are extension errors", () => {
   const registrations = new ExtensionProviderRegistrations();
@@ -74,22 +74,7 @@ Deno.test("EXT-PROV-11 an extension in a Worker is told pi.registerProvider() is
     });
     assertEquals(loaded.errors, []);
     // What the Worker is sent with a call: a snapshot of the session's context.
-    const ctx: ExtensionContext = {
-      ui: {} as ExtensionContext["ui"],
-      hasUI: false,
-      cwd: dir,
-      sessionManager: undefined,
-      modelRegistry: undefined,
-      model: undefined,
-      isIdle: () => true,
-      signal: undefined,
-      abort: () => {},
-      hasPendingMessages: () => false,
-      shutdown: () => {},
-      getContextUsage: () => undefined,
-      compact: () => {},
-      getSystemPrompt: () => "",
-    };
+    const ctx = bareExtensionContext(dir, { getSystemPrompt: () => "" });
     const runner = new ExtensionRunner(loaded.extensions, () => ctx);
     assertEquals(await runner.command("errors")!.handler("", ctx), [
       "pi.registerProvider() is not available to an extension running in a Worker yet",

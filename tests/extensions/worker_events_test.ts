@@ -9,6 +9,7 @@ import { assertEquals, assertRejects } from "../support/assert.ts";
 import { loadExtensions } from "../../src/extensions/loader.ts";
 import { ExtensionRunner } from "../../src/extensions/runner.ts";
 import type { ExtensionContext, ExtensionError } from "../../src/extensions/types.ts";
+import { bareExtensionContext } from "../support/extension_context.ts";
 
 const EXTENSION = `
 export default function (pi) {
@@ -30,22 +31,7 @@ export default function (pi) {
 }
 `;
 
-const ctx = (cwd: string): ExtensionContext => ({
-  ui: {} as ExtensionContext["ui"],
-  hasUI: false,
-  cwd,
-  sessionManager: undefined,
-  modelRegistry: undefined,
-  model: undefined,
-  isIdle: () => true,
-  signal: undefined,
-  abort: () => {},
-  hasPendingMessages: () => false,
-  shutdown: () => {},
-  getContextUsage: () => undefined,
-  compact: () => {},
-  getSystemPrompt: () => "base",
-});
+const ctx = (cwd: string): ExtensionContext => bareExtensionContext(cwd);
 
 Deno.test("EXT-EVT-07 a Worker-hosted extension edits headers in place, replaces the payload, answers user_bash and proposes boundary entries; a backend it lends cannot cross and blocks the command", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pi_worker_events_" });

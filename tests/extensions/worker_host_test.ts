@@ -13,6 +13,7 @@ import {
   parseExtensionPermissions,
   workerPermissions,
 } from "../../src/extensions/worker_host_permissions.ts";
+import { bareExtensionContext } from "../support/extension_context.ts";
 
 const EXTENSION = `
 import { Type } from "@earendil-works/pi-ai";
@@ -48,22 +49,7 @@ export default function (pi) {
 }
 `;
 
-const ctx = (cwd: string): ExtensionContext => ({
-  ui: {} as ExtensionContext["ui"],
-  hasUI: false,
-  cwd,
-  sessionManager: undefined,
-  modelRegistry: undefined,
-  model: undefined,
-  isIdle: () => true,
-  signal: undefined,
-  abort: () => {},
-  hasPendingMessages: () => false,
-  shutdown: () => {},
-  getContextUsage: () => undefined,
-  compact: () => {},
-  getSystemPrompt: () => "base",
-});
+const ctx = (cwd: string): ExtensionContext => bareExtensionContext(cwd);
 
 async function withPackage(
   permissions: unknown,
