@@ -7,6 +7,11 @@
  * twice. The shim names the checkout's folder, so after moving the checkout run
  * `deno task install` again in its new place; until then the command says so and exits 1.
  *
+ * Under a sandbox profile (`--sandbox read-only|project`, or `"sandbox"` in settings.json) the
+ * command starts Deno with the profile's permission flags itself when pi recorded them for the
+ * same inputs before, so a confined run is one process (src/cli/sandbox_plan_cache.ts explains the
+ * cache and how pi checks what it was started with). The shim is POSIX sh using only coreutils.
+ *
  * Usage: `deno run -A scripts/install.ts [--root DIR] [--name NAME]`
  * (default root: `$DENO_INSTALL_ROOT`, else `~/.deno`; the command goes into `<root>/bin`).
  *
@@ -21,6 +26,16 @@ import { readPiTask } from "./release/pi_task.ts";
  */
 const RUN_FLAGS = (await readPiTask()).flags.filter((flag) => flag !== "--quiet");
 
+/** The same flags without the permissions, which a cached sandbox plan supplies instead. */
+const CONFINED_RUN_FLAGS = RUN_FLAGS.filter((flag) => !/^(-A|--allow-|--deny-|--no-prompt$)/.test(flag));
+
+/** The first arguments that run a subcommand, which never runs confined (src/cli/sandbox.ts). */
+const SUBCOMMANDS = "auth|install|remove|uninstall|update|list|config|mcp";
+
+/** The permission flags a cached plan may hold (src/config/sandbox_profile.ts writes no others). */
+const PLAN_FLAG_PATTERNS =
+  "--no-prompt|--allow-env|--allow-sys|--allow-read=?*|--allow-write=?*|--allow-net=?*|--allow-run=?*|--deny-write=?*";
+
 function option(name: string): string | undefined {
   const at = Deno.args.indexOf(name);
   return at >= 0 ? Deno.args[at + 1] : undefined;
@@ -31,7 +46,12 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The shim's text: runs main.ts of `repo`, or says the checkout is gone. */
+/**
+ * The shim's text: runs main.ts of `repo`, or says the checkout is gone. Under a sandbox profile it
+ * looks up the plan pi recorded for this folder, profile, environment and settings (the entry's
+ * name hashes them all, so changing any of them is a miss) and execs Deno confined with it, telling
+ * pi which plan it used; pi checks it against its current plan before it does anything.
+ */
 export function shimText(repo: string): string {
   const q = shellQuote(repo);
   return `#!/bin/sh
@@ -41,6 +61,58 @@ repo=${q}
 if [ ! -f "$repo/main.ts" ] || [ ! -f "$repo/deno.json" ]; then
   echo "pi: the checkout at $repo is gone (moved or deleted): run 'deno task install' in its new place" >&2
   exit 1
+fi
+# Sandbox profiles (docs/security.md): start Deno with the permissions pi recorded for the same
+# inputs, in one process; pi checks them against its current plan and stops on any difference.
+agent=\${PI_CODING_AGENT_DIR:-\${HOME-}/.pi/agent}
+case $agent in "~") agent=\${HOME-} ;; "~/"*) agent=\${HOME-}/\${agent#"~/"} ;; esac
+plans=$agent/sandbox-plans
+sandbox= launcher=1 prev=
+case \${1-} in ${SUBCOMMANDS}) launcher= ;; esac
+for arg in "$@"; do
+  case $prev in --sandbox) sandbox=$arg ;; esac
+  case $arg in --session|--fork|--session-dir) launcher= ;; esac
+  prev=$arg
+done
+[ "$sandbox" = full ] && launcher=
+if [ -n "$launcher" ]; then
+  PI_SANDBOX_LAUNCHER=1
+  export PI_SANDBOX_LAUNCHER
+fi
+if [ -n "$launcher" ] && { [ -n "$sandbox" ] || [ -d "$plans" ]; }; then
+  bwrap= nl='
+'
+  set -f
+  IFS=:
+  for dir in \${PATH-}; do
+    if [ -n "$dir" ] && [ -f "$dir/bwrap" ] && [ -x "$dir/bwrap" ]; then bwrap=$dir/bwrap; break; fi
+  done
+  unset IFS
+  name=$({ printf '%s\\n' 'pi sandbox plan 1' "$repo" "$(pwd -P)" "$sandbox" "\${HOME-}" \\
+    "\${PI_CODING_AGENT_DIR-}" "\${PI_CODING_AGENT_SESSION_DIR-}" "\${TMPDIR-}" "\${TMP-}" "\${TEMP-}" "$bwrap"
+    sha256sum -- "$agent/settings.json" "$agent/models.json" 2>/dev/null; } | sha256sum) || name=
+  name=\${name%% *}
+  plan=$plans/$name
+  stale=$agent/cache/sandbox-plans/$name.stale
+  if [ -e "$stale" ]; then rm -f -- "$plan" "$stale"; fi
+  if [ -n "$name" ] && [ -f "$plan" ]; then
+    flags= ok=1
+    while IFS= read -r line; do
+      case $line in ${PLAN_FLAG_PATTERNS}) ;; *) ok= ;; esac
+      flags=$flags$line$nl
+    done <"$plan"
+    if [ -n "$ok" ] && [ -n "$flags" ]; then
+      PI_SANDBOX_FLAGS=\${flags%"$nl"} PI_SANDBOX_PLAN_FILE=$plan
+      export PI_SANDBOX_FLAGS PI_SANDBOX_PLAN_FILE
+      IFS=$nl
+      exec deno run ${
+    CONFINED_RUN_FLAGS.join(" ")
+  } --config "$repo/deno.json" $PI_SANDBOX_FLAGS "$repo/main.ts" "$@"
+    fi
+    rm -f -- "$plan"
+  fi
+  set +f
+  [ -n "$name" ] && PI_SANDBOX_PLAN_FILE=$plan && export PI_SANDBOX_PLAN_FILE
 fi
 exec deno run ${RUN_FLAGS.join(" ")} --config "$repo/deno.json" "$repo/main.ts" "$@"
 `;

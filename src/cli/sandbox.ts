@@ -5,13 +5,18 @@
  * recognises itself (the `PI_SANDBOX` variable its parent set, and write access that is not
  * global) and tells the tools (src/tools/sandbox_state.ts), so the runtime enforces the profile.
  *
+ * The installed `pi` launcher can skip the second process: it starts Deno with the flags an earlier
+ * run recorded (src/cli/sandbox_plan_cache.ts), and this pi goes on only when they are exactly the
+ * flags of its current plan.
+ *
  * A compiled pi cannot do this: `deno compile` bakes the permissions into the binary, and the
  * binary's arguments all go to pi, so it is refused there with a clear message (docs/security.md).
  *
  * @module
  */
 import { readEnv } from "../util/env.ts";
-import { existsSync } from "../util/fs.ts";
+import { existsSync, writeAllSync } from "../util/fs.ts";
+import { red } from "../util/style.ts";
 import { tmpDir } from "../util/os.ts";
 import { delimiter, dirname, fileUrlToPath, join, resolve } from "../util/path.ts";
 import { expandTildePath, getAgentDir, resolveSessionDir } from "../config/paths.ts";
@@ -26,6 +31,13 @@ import {
 } from "../config/sandbox_profile.ts";
 import { setToolSandbox, type ToolSandbox } from "../tools/sandbox_state.ts";
 import { CliExit } from "./cli_error.ts";
+import {
+  clearLaunchEnv,
+  type LaunchedPlan,
+  launchedPlan,
+  markPlanStale,
+  recordPlan,
+} from "./sandbox_plan_cache.ts";
 
 /** The variable through which the unconfined pi hands the confinement to the confined one. */
 export const SANDBOX_ENV = "PI_SANDBOX";
@@ -54,7 +66,11 @@ export async function applySandbox(
 ): Promise<number | undefined> {
   const setting = readSetting(globalSettings, ctx.agentDir);
   const profile = ctx.flag ?? setting.profile ?? "full";
-  if (profile === "full") return undefined;
+  const launched = readEnv(SANDBOX_ENV) === undefined ? launchedPlan() : undefined;
+  if (profile === "full") {
+    if (launched) planMismatch(ctx.agentDir, launched);
+    return undefined;
+  }
   const inherited = inheritedSandbox();
   if (inherited?.profile === profile) {
     setToolSandbox(inherited);
@@ -114,6 +130,16 @@ export async function applySandbox(
     writable: [ctx.cwd, tempDir, ...extraWrite],
     bwrap,
   };
+  if (launched) {
+    // Started confined by the launcher: go on only under exactly the current plan's flags.
+    if (launched.flags !== flags.join("\n") || !confinedProcess()) planMismatch(ctx.agentDir, launched);
+    clearLaunchEnv();
+    setToolSandbox(tools);
+    // What a re-run child gets from its parent: the main flow (and pi run by bash) see it.
+    Deno.env.set(SANDBOX_ENV, JSON.stringify(tools));
+    return undefined;
+  }
+  recordPlan(ctx.agentDir, flags);
   const config = join(codeDir, "deno.json");
   const denoArgs = [
     "run",
@@ -135,28 +161,43 @@ export async function applySandbox(
  * confined process.
  */
 export async function confineEarly(argv: readonly string[]): Promise<number | undefined> {
+  try {
+    return await confineBeforeMainFlow(argv);
+  } catch (error) {
+    // Reported as the main flow reports its early stops: the message alone, no stack.
+    if (!(error instanceof CliExit)) throw error;
+    if (error.message) writeAllSync(Deno.stderr, `${error.isError ? red(error.message) : error.message}\n`);
+    return error.exitCode;
+  }
+}
+
+async function confineBeforeMainFlow(argv: readonly string[]): Promise<number | undefined> {
   if (readEnv(SANDBOX_ENV) !== undefined) return undefined;
-  if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) return undefined;
   const agentDir = getAgentDir();
+  // Started under a cached plan: whatever would run this pi unconfined is a mismatch.
+  const launched = launchedPlan();
+  const unconfined = (): undefined => launched ? planMismatch(agentDir, launched) : undefined;
+  if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) return unconfined();
   let globalSettings: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(stripJsonComments(Deno.readTextFileSync(join(agentDir, "settings.json"))));
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) globalSettings = parsed;
-    else return undefined;
+    else return unconfined();
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) return undefined;
+    if (!(error instanceof Deno.errors.NotFound)) return unconfined();
   }
-  if (!argv.includes("--sandbox") && globalSettings.sandbox === undefined) return undefined;
+  if (!argv.includes("--sandbox") && globalSettings.sandbox === undefined) return unconfined();
   const { parseArgs } = await import("./args.ts");
   const args = parseArgs(argv);
+  // The main flow reports the argument error and stops before it does anything else.
   if (args.diagnostics.some((d) => d.type === "error")) return undefined;
   let setting: SandboxSetting;
   try {
     setting = parseSandboxSetting(globalSettings.sandbox, join(agentDir, "settings.json"));
   } catch {
-    return undefined;
+    return unconfined();
   }
-  if ((args.sandbox ?? setting.profile ?? "full") === "full") return undefined;
+  if (!launched && (args.sandbox ?? setting.profile ?? "full") === "full") return undefined;
   const sessionDir = typeof globalSettings.sessionDir === "string" ? globalSettings.sessionDir : undefined;
   return await applySandbox({
     flag: args.sandbox,
@@ -203,6 +244,26 @@ function inheritedSandbox(): ToolSandbox | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Stops a run the launcher started under a cached plan that is not this run's: the settings, the
+ * folders or the entry changed (or someone edited it). Nothing has run yet; the launcher drops the
+ * entry at the next start, which then takes the normal way.
+ */
+function planMismatch(agentDir: string, launched: LaunchedPlan): never {
+  const file = markPlanStale(agentDir, launched);
+  throw new CliExit(
+    `Error: the sandbox plan the pi launcher started this run with (${file}) is not the current ` +
+      "one (settings, folders or the file changed); nothing ran. Run the command again: the " +
+      "launcher drops the plan (or delete the file).",
+  );
+}
+
+/** Whether Deno withholds global read, write, network and run access from this process. */
+function confinedProcess(): boolean {
+  const names = ["read", "write", "net", "run"] as const;
+  return names.every((name) => Deno.permissions.querySync({ name }).state !== "granted");
 }
 
 /** Whether `folder` is `path` or one of its ancestors. */

@@ -96,7 +96,16 @@ export interface SandboxPlan {
   write: string[];
   net: string[];
   run: string[];
+  /** Folders no write may reach even inside a granted one (Deno's deny flags win over allow flags). */
+  denyWrite: string[];
 }
+
+/**
+ * The agent dir's folder where the installed `pi` launcher keeps the plans it starts confined runs
+ * with (src/cli/sandbox_plan_cache.ts). Every confined run is denied writing it: a run that could
+ * change a plan could choose the permissions of the next one.
+ */
+export const SANDBOX_PLANS_DIR = "sandbox-plans";
 
 function unique(values: string[]): string[] {
   return [...new Set(values.filter((v) => v.length > 0))];
@@ -110,7 +119,8 @@ function unique(values: string[]): string[] {
  *   pi reads its settings under; runs nothing.
  * - `project`: as read-only, and writes the project and the temp folder too; runs only bubblewrap.
  *
- * Both reach only the provider hosts and `allowNet`. The agent dir's `settings.json`, `auth.json`,
+ * Both reach only the provider hosts and `allowNet`, and neither writes the launcher's cached plans
+ * ({@link SANDBOX_PLANS_DIR}). The agent dir's `settings.json`, `auth.json`,
  * `models.json` and extension folders stay unwritable: a confined model that could change them
  * would run unconfined code at the next plain start.
  */
@@ -146,6 +156,7 @@ export function sandboxPlan(
     write,
     net: unique([...places.providerHosts, ...setting.allowNet]),
     run: profile === "project" && places.bwrap ? [places.bwrap] : [],
+    denyWrite: [`${places.agentDir}/${SANDBOX_PLANS_DIR}`],
   };
 }
 
@@ -155,18 +166,19 @@ export function sandboxPlan(
  */
 export function sandboxDenoFlags(plan: SandboxPlan): string[] {
   const flags = ["--no-prompt", "--allow-env", "--allow-sys"];
-  const grant = (name: string, values: string[]) => {
+  const flag = (name: string, values: string[]) => {
     if (values.length === 0) return;
     // Deno separates the entries of one flag with commas and has no escape for them.
     const bad = values.find((value) => value.includes(","));
     if (bad !== undefined) {
       throw new Error(`cannot confine pi with the path or host "${bad}": it contains a comma`);
     }
-    flags.push(`--allow-${name}=${values.join(",")}`);
+    flags.push(`--${name}=${values.join(",")}`);
   };
-  grant("read", plan.read);
-  grant("write", plan.write);
-  grant("net", plan.net);
-  grant("run", plan.run);
+  flag("allow-read", plan.read);
+  flag("allow-write", plan.write);
+  flag("allow-net", plan.net);
+  flag("allow-run", plan.run);
+  flag("deny-write", plan.denyWrite);
   return flags;
 }

@@ -61,6 +61,8 @@ Deno.test("sandbox read-only: reads project, agent dir, code and temp; writes se
     "--allow-read=/w/proj,/h/.pi/agent,/h/.pi/agent/sessions,/tmp,/opt/pi,/data",
     `--allow-write=/h/.pi/agent/sessions,/h/.pi/agent/cache,${LOCKS.join(",")}`,
     "--allow-net=api.anthropic.com,127.0.0.1:4000,example.com",
+    // The installed launcher's cached plans (src/cli/sandbox_plan_cache.ts): never writable.
+    "--deny-write=/h/.pi/agent/sandbox-plans",
   ]);
 });
 
@@ -75,6 +77,7 @@ Deno.test("sandbox project: also writes the project, temp and allowWrite; runs o
     "/out",
   ]);
   assertEquals(plan.run, ["/usr/bin/bwrap"]);
+  assertEquals(plan.denyWrite, ["/h/.pi/agent/sandbox-plans"]);
   assertEquals(sandboxPlan("project", { ...PLACES, bwrap: undefined }, SETTING, (p) => p).run, []);
 });
 
