@@ -121,6 +121,38 @@ Deno.test("CM-SBX-04 tool calls cross as JSON; a call still running when the scr
   assertEquals(seen?.aborted, true);
 });
 
+Deno.test("CM-SBX-04 a call that finished before the script ended keeps its signal unaborted (an MCP call would send its server a cancellation)", async () => {
+  const signals: AbortSignal[] = [];
+  const result = await run(
+    `let n = 0; for (let i = 0; i < 3; i++) n += await tools.echo({ i }); await Promise.all([tools.echo({ i: 3 }), tools.echo({ i: 4 })]); tools.slow({}); return n;`,
+    {
+      tools: [
+        {
+          name: "echo",
+          jsName: "echo",
+          description: "",
+          call: (args, signal) => {
+            signals.push(signal);
+            return (args as { i: number }).i;
+          },
+        },
+        {
+          name: "slow",
+          jsName: "slow",
+          description: "",
+          call: (_args, signal) => {
+            signals.push(signal);
+            return new Promise(() => {});
+          },
+        },
+      ],
+    },
+  );
+  assertEquals(result.ok ? result.value : result.error, 3);
+  // Five finished echo calls, then the slow one still running when the script returned.
+  assertEquals(signals.map((signal) => signal.aborted), [false, false, false, false, false, true]);
+});
+
 Deno.test("CM-SBX-05 output items in order, store writes, and a thrown error with its line", async () => {
   const ok = await run(`text("a"); console.log("b", 1); store("k", [1]); store("x", undefined); return 5;`, {
     store: { x: "2" },

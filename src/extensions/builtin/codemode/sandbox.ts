@@ -171,7 +171,10 @@ export function runInSandbox(options: SandboxOptions, pool?: SandboxPool): Promi
     return Promise.resolve({ ok: false, output, error: abortError(options.signal) });
   }
   const worker = pool ? pool.take() : startWorker();
-  const calls = new AbortController();
+  // Each call has its own controller, dropped when it settles: when the script ends only the calls
+  // still running are aborted (1.6.0). One controller shared by all calls aborted the finished ones
+  // too, and an MCP call's abort sends its server `notifications/cancelled`, one per call made.
+  const running = new Set<AbortController>();
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const globals = new Map(options.globals.map((global) => [global.name, global]));
   return new Promise<SandboxResult>((resolve) => {
@@ -184,7 +187,9 @@ export function runInSandbox(options: SandboxOptions, pool?: SandboxPool): Promi
       options.signal?.removeEventListener("abort", onAbort);
       worker.terminate();
       // Calls still running when the script ends are cancelled (1.6.0).
-      calls.abort(new Error("The script ended"));
+      const reason = new Error("The script ended");
+      for (const call of running) call.abort(reason);
+      running.clear();
       resolve(result);
       // The next script's worker starts once this result is on its way to the model.
       pool?.prewarmSoon();
@@ -200,9 +205,11 @@ export function runInSandbox(options: SandboxOptions, pool?: SandboxPool): Promi
     }
     const answer = async (id: unknown, handler: SandboxHandler | undefined, name: string, args: unknown) => {
       let reply: Record<string, unknown>;
+      const call = new AbortController();
+      running.add(call);
       try {
         if (!handler) throw new Error(`Unknown tool or global: ${name}`);
-        const value = await handler(parseJson(args), calls.signal);
+        const value = await handler(parseJson(args), call.signal);
         reply = {
           type: "settle",
           id,
@@ -218,6 +225,7 @@ export function runInSandbox(options: SandboxOptions, pool?: SandboxPool): Promi
           properties: extraProperties(error),
         };
       }
+      running.delete(call);
       if (!settled) worker.postMessage(reply);
     };
     worker.onmessage = (event: MessageEvent) => {
