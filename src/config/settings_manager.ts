@@ -44,7 +44,12 @@ const TREE_FILTER_MODES: TreeFilterMode[] = ["default", "no-tools", "user-only",
 
 /** Settings with defaults, merged from the global and project files. */
 export class SettingsManager extends SettingsManagerExtras {
-  private constructor(storage: SettingsStorage, options: SettingsManagerOptions = {}) {
+  // The defaults only give the constructor 1.6.0's declared shape (`private constructor()`); our
+  // factories always pass the storage.
+  private constructor(
+    storage: SettingsStorage = new InMemorySettingsStorage(),
+    options: SettingsManagerOptions = {},
+  ) {
     super(storage, options.projectTrusted ?? true);
   }
 

@@ -206,8 +206,8 @@ export interface Settings {
   // 1.6.0 additions.
   /** Keep the prompt cache warm while streaming or idle. */
   cacheWarming?: CacheWarmingMode;
-  /** Code mode: on or off, and its inline output budget. */
-  codemode?: { mode?: "on" | "off"; inlineBudget?: number };
+  /** Code mode: `on`, or `only` (tools reached only through the script), and its inline output budget. */
+  codemode?: { mode?: "on" | "only"; inlineBudget?: number };
   /** Global only: what to do with a project that has protected files and no saved decision. */
   defaultProjectTrust?: "ask" | "always" | "never";
   /** Tools enabled at start-up: plain names replace the defaults, `+name`/`-name` modify them. */
@@ -230,10 +230,10 @@ export interface Settings {
   externalEditor?: string;
   /** Proxy for outgoing HTTP requests. */
   httpProxy?: string;
-  /** How long an HTTP connection may stay idle, in milliseconds. */
-  httpIdleTimeoutMs?: number | string;
-  /** How long a WebSocket may take to connect, in milliseconds. */
-  websocketConnectTimeoutMs?: number | string;
+  /** How long an HTTP connection may stay idle, in milliseconds (`"disabled"`: no limit). */
+  httpIdleTimeoutMs?: number | "disabled";
+  /** How long a WebSocket may take to connect, in milliseconds (`"disabled"`: no limit). */
+  websocketConnectTimeoutMs?: number | "disabled";
   /** Command and arguments `pi update` runs to update pi itself (agent-dir settings only). */
   selfUpdateCommand?: string[];
   /** Where `/share` uploads sessions. */

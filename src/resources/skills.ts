@@ -42,7 +42,12 @@ export interface ResourceDiagnostic {
   /** The file concerned. */
   path?: string;
   /** The two resources with the same name, and which one won. */
-  collision?: { resourceType: string; name: string; winnerPath: string; loserPath: string };
+  collision?: {
+    resourceType: "extension" | "skill" | "prompt" | "theme";
+    name: string;
+    winnerPath: string;
+    loserPath: string;
+  };
 }
 
 /** Skills and the problems met loading them. */

@@ -35,7 +35,7 @@ export interface ReadOperations {
   /** The file's bytes. */
   readFile: (absolutePath: string) => Promise<Uint8Array>;
   /** Optional chunked reading; text reads then keep only the shown lines in memory. */
-  createReadStream?: (absolutePath: string) => AsyncIterable<Uint8Array>;
+  createReadStream?: (absolutePath: string, options: { signal?: AbortSignal }) => AsyncIterable<Uint8Array>;
   /** Throws when the file is missing or unreadable. */
   access: (absolutePath: string) => Promise<void>;
   /** MIME type of a supported image, or null/undefined for anything read as text. */
@@ -210,7 +210,12 @@ export function createReadTool(
         // Streamed when possible, so only the shown lines are kept in memory.
         const lines = await import("./read_lines.ts");
         const selected = ops.createReadStream && lines.isStreamableRange(offset, limit)
-          ? await lines.selectLinesFromStream(ops.createReadStream(absolutePath), startLine, limit, signal)
+          ? await lines.selectLinesFromStream(
+            ops.createReadStream(absolutePath, { signal }),
+            startLine,
+            limit,
+            signal,
+          )
           : lines.selectLinesFromBuffer(await ops.readFile(absolutePath), startLine, limit);
         const result = formatText(selected, path, offset, limit);
         const content: TextContent[] = [{ type: "text", text: result.text }];

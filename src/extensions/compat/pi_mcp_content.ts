@@ -7,6 +7,12 @@
  */
 import { limitContent, type McpContentBlock, type ModelContent, plainBlock } from "../builtin/mcp/content.ts";
 
+/**
+ * A content block of a `CallToolResult` as 1.6.0 types it (a closed union of interfaces, which has
+ * no index signature): only `type` is required to read it; `plainBlock` looks at the rest.
+ */
+export type McpResultBlock = { type: string };
+
 /** Provider tool names are limited to 64 characters of `[A-Za-z0-9_-]`. */
 const MAX_TOOL_NAME_LENGTH = 64;
 
@@ -31,9 +37,9 @@ export function createMcpToolName(
  * `structuredContent` as its JSON.
  */
 export function toLlmContent(
-  result: { content?: McpContentBlock[]; structuredContent?: unknown },
+  result: { content?: readonly McpResultBlock[]; structuredContent?: unknown },
 ): ModelContent[] {
-  const content = (result.content ?? []).map(plainBlock);
+  const content = (result.content ?? []).map((block) => plainBlock(block as McpContentBlock));
   if (content.length === 0 && result.structuredContent !== undefined) {
     content.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) });
   }

@@ -9,12 +9,12 @@
 /** The newest MCP protocol version. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
 /** The protocol versions 1.6.0's client accepts from a server, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS: string[] = [
+export const SUPPORTED_PROTOCOL_VERSIONS = [
   LATEST_PROTOCOL_VERSION,
   "2025-06-18",
   "2025-03-26",
   "2024-11-05",
-];
+] as const;
 
 /** JSON-RPC 2.0's standard error codes. */
 export const JSON_RPC_ERROR_CODES = {
@@ -50,9 +50,9 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 /** An error a server answered with (a JSON-RPC error), or an invalid message. */
 export class McpError extends Error {
   /** The JSON-RPC error code. */
-  code: number;
-  /** The error's data. */
-  data?: unknown;
+  readonly code: number;
+  /** The error's data (`undefined` when none was given). */
+  readonly data: unknown;
 
   /** An error with JSON-RPC `code`, `message` and optional `data`. */
   constructor(code: number, message: string, data?: unknown) {
