@@ -32,15 +32,18 @@ import {
 import { setToolSandbox, type ToolSandbox } from "../tools/sandbox_state.ts";
 import { CliExit } from "./cli_error.ts";
 import {
-  clearLaunchEnv,
   type LaunchedPlan,
   launchedPlan,
   markPlanStale,
   recordPlan,
+  takeLaunchEnv,
 } from "./sandbox_plan_cache.ts";
 
 /** The variable through which the unconfined pi hands the confinement to the confined one. */
 export const SANDBOX_ENV = "PI_SANDBOX";
+
+/** Whether this process checked the cached plan the launcher started it with (and took it). */
+let launchVerified = false;
 
 /** What {@link applySandbox} needs of the run. */
 export interface SandboxRunContext {
@@ -66,12 +69,13 @@ export async function applySandbox(
 ): Promise<number | undefined> {
   const setting = readSetting(globalSettings, ctx.agentDir);
   const profile = ctx.flag ?? setting.profile ?? "full";
-  const launched = readEnv(SANDBOX_ENV) === undefined ? launchedPlan() : undefined;
+  // A cached plan is checked even when PI_SANDBOX says "confined": only the check may accept it.
+  const launched = launchVerified ? undefined : launchedPlan();
   if (profile === "full") {
     if (launched) planMismatch(ctx.agentDir, launched);
     return undefined;
   }
-  const inherited = inheritedSandbox();
+  const inherited = launched ? undefined : inheritedSandbox();
   if (inherited?.profile === profile) {
     setToolSandbox(inherited);
     return undefined;
@@ -133,7 +137,7 @@ export async function applySandbox(
   if (launched) {
     // Started confined by the launcher: go on only under exactly the current plan's flags.
     if (launched.flags !== flags.join("\n") || !confinedProcess()) planMismatch(ctx.agentDir, launched);
-    clearLaunchEnv();
+    launchVerified = true;
     setToolSandbox(tools);
     // What a re-run child gets from its parent: the main flow (and pi run by bash) see it.
     Deno.env.set(SANDBOX_ENV, JSON.stringify(tools));
@@ -172,10 +176,11 @@ export async function confineEarly(argv: readonly string[]): Promise<number | un
 }
 
 async function confineBeforeMainFlow(argv: readonly string[]): Promise<number | undefined> {
-  if (readEnv(SANDBOX_ENV) !== undefined) return undefined;
-  const agentDir = getAgentDir();
+  takeLaunchEnv();
   // Started under a cached plan: whatever would run this pi unconfined is a mismatch.
   const launched = launchedPlan();
+  if (readEnv(SANDBOX_ENV) !== undefined && !launched) return undefined;
+  const agentDir = getAgentDir();
   const unconfined = (): undefined => launched ? planMismatch(agentDir, launched) : undefined;
   if (argv[0] !== undefined && SUBCOMMANDS.has(argv[0])) return unconfined();
   let globalSettings: Record<string, unknown> = {};

@@ -44,16 +44,35 @@ export interface LaunchedPlan {
   file: string;
 }
 
-/** The cached plan the launcher started this process with, if it did. */
-export function launchedPlan(): LaunchedPlan | undefined {
-  const flags = readEnv(PLAN_FLAGS_ENV);
-  if (flags === undefined) return undefined;
-  return { flags, file: readEnv(PLAN_FILE_ENV) ?? "" };
+/** What the launcher said to this process, read once. */
+interface LaunchEnv {
+  launcher: boolean;
+  file?: string;
+  flags?: string;
 }
 
-/** Removes the launcher's variables, so that no process this one starts sees them. */
-export function clearLaunchEnv(): void {
+let launchEnv: LaunchEnv | undefined;
+
+/**
+ * Reads the launcher's variables once and removes them from the environment, so that nothing this
+ * process starts (a re-run, a pi that bash runs elsewhere) mistakes them for its own. Called first
+ * thing by the CLI (src/cli/sandbox.ts).
+ */
+export function takeLaunchEnv(): LaunchEnv {
+  if (launchEnv) return launchEnv;
+  launchEnv = {
+    launcher: readEnv(LAUNCHER_ENV) === "1",
+    file: readEnv(PLAN_FILE_ENV),
+    flags: readEnv(PLAN_FLAGS_ENV),
+  };
   for (const name of [LAUNCHER_ENV, PLAN_FILE_ENV, PLAN_FLAGS_ENV]) Deno.env.delete(name);
+  return launchEnv;
+}
+
+/** The cached plan the launcher started this process with, if it did. */
+export function launchedPlan(): LaunchedPlan | undefined {
+  const { flags, file } = takeLaunchEnv();
+  return flags === undefined ? undefined : { flags, file: file ?? "" };
 }
 
 /** The entry file the launcher asked for, when it is `<agentDir>/sandbox-plans/<64 hex digits>`. */
@@ -70,10 +89,9 @@ function planFileIn(agentDir: string, file: string | undefined): string | undefi
  * A failure only costs the next start its speed, so it is ignored.
  */
 export function recordPlan(agentDir: string, flags: readonly string[]): void {
-  const wanted = readEnv(LAUNCHER_ENV) === "1";
-  const file = planFileIn(agentDir, readEnv(PLAN_FILE_ENV));
-  clearLaunchEnv();
-  if (!wanted) return;
+  const launch = takeLaunchEnv();
+  const file = planFileIn(agentDir, launch.file);
+  if (!launch.launcher) return;
   const dir = resolve(agentDir, SANDBOX_PLANS_DIR);
   try {
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -208,7 +208,6 @@ Deno.test("sandbox launcher: the second --sandbox read-only start is one Deno pr
     assertEquals(second.results.get("w3")?.isError, true);
     assert(!await exists(join(s.env.cwd, "new.txt")));
     assert(!await exists(join(s.outside, "evil.txt")));
-    // The launcher's own variables stop at pi: nothing pi starts sees them.
     assertEquals(await s.plans(), [plan]);
   });
 });
@@ -303,11 +302,22 @@ Deno.test("sandbox launcher: changed settings make a new plan; the old one is no
     assertEquals(next.children, [], "one process under the new plan");
     assertEquals(next.results.get("w")?.isError, false);
 
-    // Without the setting, pi runs as `full` and no plan is looked at.
+    // Without the setting, pi runs as `full` (no plan is recorded for these inputs).
     await Deno.writeTextFile(join(s.env.agentDir, "settings.json"), "{}");
     await Deno.remove(join(s.env.cwd, "new.txt"));
-    const full = await s.run([], write());
-    assertEquals(full.children, []);
+    const full = await s.run([], [
+      ...write(),
+      {
+        type: "toolCall",
+        id: "env",
+        name: "bash",
+        arguments: {
+          command: 'echo "[${PI_SANDBOX_LAUNCHER-}${PI_SANDBOX_PLAN_FILE-}${PI_SANDBOX_FLAGS-}]"',
+        },
+      },
+    ]);
     assertEquals(full.results.get("w")?.isError, false);
+    // The launcher's variables stop at pi: nothing pi starts sees them.
+    assertEquals(full.results.get("env"), { text: "[]\n", isError: false });
   });
 });
