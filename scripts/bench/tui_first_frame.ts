@@ -17,8 +17,11 @@
  * shorten (the empty program's wall), so the budget of issue 19 ("loading the kit and drawing a
  * first frame < 60 ms") is judged on the in-process figure of the bundled kit.
  *
- * Usage: deno run -A scripts/bench/tui_first_frame.ts [rounds] [--kit=<a src/tui folder>]
- * (`--kit` measures another copy of the kit, e.g. an older commit's, for before/after figures.)
+ * Usage: deno run -A scripts/bench/tui_first_frame.ts [rounds] [--kit=<a src/tui folder>] [--base=<a src/tui folder>]
+ * (`--kit` measures another copy of the kit instead of this one; `--base` adds another copy's source, bundled
+ * and core variants to the same alternated rounds, e.g. an older commit's from `git worktree add` or
+ * `git archive <commit> src/tui src/util | tar -x -C <dir>`, for before/after figures under the same load;
+ * `--no-reference` leaves pi-tui out.)
  *
  * @module
  */
@@ -82,6 +85,7 @@ interface Variant {
 
 const positional = Deno.args.filter((arg) => !arg.startsWith("--"));
 const kitArg = Deno.args.find((arg) => arg.startsWith("--kit="))?.slice("--kit=".length);
+const baseArg = Deno.args.find((arg) => arg.startsWith("--base="))?.slice("--base=".length);
 const rounds = Number(positional[0] ?? 15);
 const config = new URL("../../deno.json", import.meta.url).pathname;
 const kit = kitArg
@@ -99,39 +103,52 @@ try {
     Deno.writeTextFileSync(`${dir}/${file}`, `${imports}\n${FRAME}\n${denoReport}`);
     return `${dir}/${file}`;
   };
-  const modUrl = new URL("mod.ts", kit).href;
-  add(
-    "ours, source (src/tui/mod.ts)",
-    Deno.execPath(),
-    denoRun(child("ours.ts", `import * as T from ${JSON.stringify(modUrl)};`)),
-  );
+  /** The three forms of one copy of the kit: from source, bundled, and the core alone. */
+  const addKit = async (label: string, prefix: string, kitUrl: URL) => {
+    const modUrl = new URL("mod.ts", kitUrl).href;
+    add(
+      `${label}, source (src/tui/mod.ts)`,
+      Deno.execPath(),
+      denoRun(child(`${prefix}ours.ts`, `import * as T from ${JSON.stringify(modUrl)};`)),
+    );
 
-  const bundle = `${dir}/tui_bundle.js`;
-  const built = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", "--config", config, "--output", bundle, new URL("mod.ts", kit).pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!built.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(built.stderr)}`);
-  const bundleKb = Deno.statSync(bundle).size / 1024;
-  add(
-    `ours, bundled (deno bundle of mod.ts, ${bundleKb.toFixed(0)} KB)`,
-    Deno.execPath(),
-    ["run", "-A", "--no-prompt", "--no-config", child("bundled.js", `import * as T from "./tui_bundle.js";`)],
-  );
+    const bundle = `${dir}/${prefix}tui_bundle.js`;
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: ["bundle", "--quiet", "--config", config, "--output", bundle, new URL("mod.ts", kitUrl).pathname],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!built.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(built.stderr)}`);
+    const bundleKb = Deno.statSync(bundle).size / 1024;
+    add(
+      `${label}, bundled (deno bundle of mod.ts, ${bundleKb.toFixed(0)} KB)`,
+      Deno.execPath(),
+      [
+        "run",
+        "-A",
+        "--no-prompt",
+        "--no-config",
+        child(`${prefix}bundled.js`, `import * as T from "./${prefix}tui_bundle.js";`),
+      ],
+    );
 
-  // The core alone: the renderer and the text utilities the frame uses, without the components.
-  const coreUrl = (file: string) => JSON.stringify(new URL(file, kit).href);
-  add(
-    "ours, core only, source (tui_main_screen.ts + utils.ts)",
-    Deno.execPath(),
-    denoRun(child(
-      "core.ts",
-      `import { TuiMainScreen } from ${coreUrl("tui_main_screen.ts")};\n` +
-        `import { truncateToWidth, wrapTextWithAnsi } from ${coreUrl("utils.ts")};\n` +
-        `const T = { TuiMainScreen, truncateToWidth, wrapTextWithAnsi };`,
-    )),
-  );
+    // The core alone: the renderer and the text utilities the frame uses, without the components (from their
+    // own modules: utils.ts, pi-tui's utils module, also builds its character-class values as it loads).
+    const coreUrl = (file: string) => JSON.stringify(new URL(file, kitUrl).href);
+    add(
+      `${label}, core only, source (tui_main_screen.ts + utils_wrap.ts + utils_slice.ts)`,
+      Deno.execPath(),
+      denoRun(child(
+        `${prefix}core.ts`,
+        `import { TuiMainScreen } from ${coreUrl("tui_main_screen.ts")};\n` +
+          `import { wrapTextWithAnsi } from ${coreUrl("utils_wrap.ts")};\n` +
+          `import { truncateToWidth } from ${coreUrl("utils_slice.ts")};\n` +
+          `const T = { TuiMainScreen, truncateToWidth, wrapTextWithAnsi };`,
+      )),
+    );
+  };
+  await addKit("ours", "", kit);
+  if (baseArg) await addKit("base", "base_", new URL(`file://${await Deno.realPath(baseArg)}/`));
 
   // An empty Deno program: its in-process figures are the runtime's, its wall time the floor.
   const empty = `${dir}/empty.ts`;
@@ -141,7 +158,7 @@ try {
   );
   add("empty Deno program", Deno.execPath(), ["run", "-A", "--no-prompt", "--no-config", empty]);
 
-  const ref = findReference();
+  const ref = Deno.args.includes("--no-reference") ? undefined : findReference();
   if (ref) {
     const index = `${ref.nodeModules}/@earendil-works/pi-tui/dist/index.js`;
     const theirs = `${dir}/theirs.mjs`;
@@ -174,6 +191,16 @@ try {
         med(v.samples, "frameMs").toFixed(1)
       } ms (${med(v.samples, "cpuMs").toFixed(1)} ms CPU); ${v.samples[0].bytes} chars written`,
     );
+  }
+  if (baseArg) {
+    for (let i = 0; i < 3; i++) {
+      const [ours, base] = [variants[i], variants[i + 3]];
+      const ratio = (key: keyof Sample) => (med(ours.samples, key) / med(base.samples, key)).toFixed(2);
+      console.log(
+        `${ours.name.split(", ").slice(1).join(", ")}: ours/base first frame ${ratio("frameMs")}×, ` +
+          `CPU ${ratio("cpuMs")}×, wall ${ratio("wallMs")}×`,
+      );
+    }
   }
   const bundled = variants[1];
   const frame = med(bundled.samples, "frameMs");

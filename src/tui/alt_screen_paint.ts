@@ -9,7 +9,7 @@ import type { ScrollView } from "./components/scroll_view.ts";
 import { getScrollbarGeometry, getScrollViewBox, type LayoutFrame } from "./layout.ts";
 import { isImageLine } from "./terminal_image.ts";
 import { compositeTuiLine } from "./tui_overlay_layout.ts";
-import { extractAnsiCode, sliceByColumn, truncateToWidth, visibleWidth } from "./utils.ts";
+import { extractAnsiCode, sliceByColumn, truncateToWidth, visibleWidth } from "./utils_text.ts";
 
 /** Styles the text of a match; escape sequences inside it are passed through unstyled. */
 function styleMatchText(text: string, style: (text: string) => string): string {

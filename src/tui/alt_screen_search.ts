@@ -7,7 +7,7 @@
 import { Input } from "./components/input.ts";
 import { getKeybindings } from "./keybindings.ts";
 import type { Component, Focusable } from "./tui_component.ts";
-import { getGraphemeSegmenter, stripTerminalSequences, truncateToWidth, visibleWidth } from "./utils.ts";
+import { getGraphemeSegmenter, stripTerminalSequences, truncateToWidth, visibleWidth } from "./utils_text.ts";
 
 /** A run of matched cells on one content row. */
 export interface AltScreenSearchSegment {

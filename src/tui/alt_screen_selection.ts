@@ -16,7 +16,7 @@ import {
   sliceByColumn,
   stripTerminalSequences,
   visibleWidth,
-} from "./utils.ts";
+} from "./utils_text.ts";
 
 /** A selection end. `boundary` marks an end that lies between cells (a word's end) rather than on one. */
 export interface SelectionPoint {

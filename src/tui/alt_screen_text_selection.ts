@@ -21,7 +21,7 @@ import type { ScrollView } from "./components/scroll_view.ts";
 import { getScrollViewBox, getScrollViewsAt, type LayoutBox, type LayoutFrame } from "./layout.ts";
 import type { Terminal } from "./terminal_interface.ts";
 import type { TuiMouseEvent } from "./tui_component.ts";
-import { getOsc8LinkAtColumn } from "./utils.ts";
+import { getOsc8LinkAtColumn } from "./utils_text.ts";
 
 const DOUBLE_CLICK_INTERVAL_MS = 500;
 const AUTO_SCROLL_INTERVAL_MS = 50;

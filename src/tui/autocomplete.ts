@@ -230,7 +230,7 @@ export class CombinedAutocompleteProvider implements AutocompleteProvider {
     const last = findLastDelimiter(text);
     const prefix = stripLeadingWrappers(last === -1 ? text : text.slice(last + 1));
     if (force || prefix.includes("/") || prefix.startsWith(".") || prefix.startsWith("~/")) return prefix;
-    return prefix === "" && text !== "" && tokenStartRegex.test(text) ? prefix : null;
+    return prefix === "" && text !== "" && tokenStartRegex().test(text) ? prefix : null;
   }
 
   /** For "dir/que": the existing directory to search in, the query in it, and the shown base. */

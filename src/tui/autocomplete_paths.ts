@@ -6,12 +6,15 @@
  *
  * @module
  */
-import { autocompleteBoundaryRegex, autocompleteSeparatorRegex } from "./utils.ts";
+import { autocompleteBoundaryRegex, autocompleteSeparatorRegex } from "./utils_chars.ts";
 
 /** Characters that end a path token. */
 const PATH_DELIMITERS = new Set([" ", "\t", '"', "'", "="]);
-/** Text ending where a token may begin (start, whitespace or CJK punctuation). */
-export const tokenStartRegex = new RegExp(`${autocompleteBoundaryRegex.source}$`, "u");
+let tokenStart: RegExp | undefined;
+/** Text ending where a token may begin (start, whitespace or CJK punctuation); built on first use. */
+export function tokenStartRegex(): RegExp {
+  return tokenStart ??= new RegExp(`${autocompleteBoundaryRegex().source}$`, "u");
+}
 /** Opening wrappers that may precede a path in prose, mapped to their closers. */
 const PATH_WRAPPERS: Record<string, string> = { "(": ")", "[": "]", "{": "}", "<": ">", "`": "`" };
 
@@ -41,7 +44,7 @@ export function findLastDelimiter(text: string): number {
   let index = 0;
   for (const ch of text) {
     index += ch.length;
-    if (PATH_DELIMITERS.has(ch) || autocompleteSeparatorRegex.test(ch)) last = index - 1;
+    if (PATH_DELIMITERS.has(ch) || autocompleteSeparatorRegex().test(ch)) last = index - 1;
   }
   return last;
 }
@@ -75,7 +78,7 @@ function findUnclosedQuoteStart(text: string): number | null {
 function isTokenStart(text: string, index: number): boolean {
   let start = index;
   while (start > 0 && PATH_WRAPPERS[text[start - 1]]) start--;
-  return PATH_DELIMITERS.has(text[start - 1] ?? "") || tokenStartRegex.test(text.slice(0, start));
+  return PATH_DELIMITERS.has(text[start - 1] ?? "") || tokenStartRegex().test(text.slice(0, start));
 }
 
 /** The open quoted token at the end of the text (`"my fi` or `@"my fi`), if it starts a token. */
@@ -112,7 +115,7 @@ export function buildCompletionValue(
   options: { isAtPrefix: boolean; isQuotedPrefix: boolean },
 ): string {
   const at = options.isAtPrefix ? "@" : "";
-  if (!options.isQuotedPrefix && !autocompleteSeparatorRegex.test(path)) return `${at}${path}`;
+  if (!options.isQuotedPrefix && !autocompleteSeparatorRegex().test(path)) return `${at}${path}`;
   return `${at}"${path}"`;
 }
 

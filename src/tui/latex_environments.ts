@@ -5,7 +5,7 @@
  * @module
  */
 import { KEPT_SPACE, type LayoutNode } from "./latex_layout.ts";
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 
 /** What an environment needs from the parser that met it. */
 export interface EnvironmentHost {

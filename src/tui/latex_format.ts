@@ -41,13 +41,15 @@ export function scriptText(value: string, kind: ScriptKind): string {
   return `${marker}(${tight})`;
 }
 
-const PLAIN_OPERAND = /^[\p{L}\p{N}.]+$/u;
+// Built on first use: V8 expands \p{L} into a range table when a regex is created.
+let plainOperand: RegExp | undefined;
+const isPlainOperand = (text: string) => (plainOperand ??= /^[\p{L}\p{N}.]+$/u).test(text);
 
 /** `a/b`, with a numerator that is not a plain word or number, or a longer non-numeric denominator, in brackets. */
 export function inlineFraction(numerator: string, denominator: string): string {
   const top = numerator.trim();
   const bottom = denominator.trim();
-  const plainTop = PLAIN_OPERAND.test(top);
+  const plainTop = isPlainOperand(top);
   const plainBottom = /^[\p{N}.]+$/u.test(bottom) || Array.from(bottom).length === 1;
   return `${plainTop ? top : `(${top})`}/${plainBottom ? bottom : `(${bottom})`}`;
 }
@@ -55,5 +57,5 @@ export function inlineFraction(numerator: string, denominator: string): string {
 /** `√x` for a plain word or number, `√(…)` otherwise; `symbol` is the root sign (∛, ∜ for cube and fourth roots). */
 export function rootText(value: string, symbol = "√"): string {
   const operand = value.trim();
-  return PLAIN_OPERAND.test(operand) ? symbol + operand : `${symbol}(${operand})`;
+  return isPlainOperand(operand) ? symbol + operand : `${symbol}(${operand})`;
 }

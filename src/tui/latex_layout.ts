@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 
 /** Opens a layout marker. */
 export const MARKER_OPEN = "\u{f0000}";
@@ -22,8 +22,14 @@ export const OPERATOR_CLOSE = "\u{f0005}";
 const MARKERS = /\u{f0000}(\d+)\u{f0001}/gu;
 /** A marker at the very end of a string; group 1 is its node index. */
 export const MARKER_AT_END = /\u{f0000}(\d+)\u{f0001}$/u;
-const OPERATOR_AFTER_WORD = /(?<=[\p{L}\p{N})\]}\u{f0001}])\u{f0004}/gu;
-const OPERATOR_BEFORE_WORD = /\u{f0005}(?=[\p{L}\p{N}√\u{f0000}])/gu;
+// Letter and number classes, built on first use (V8 expands \p{L} into a range table when a regex is created,
+// which loading the kit should not pay for).
+let operatorSpacing: { afterWord: RegExp; beforeWord: RegExp } | undefined;
+const operatorSpacingRegexes = () =>
+  operatorSpacing ??= {
+    afterWord: /(?<=[\p{L}\p{N})\]}\u{f0001}])\u{f0004}/gu,
+    beforeWord: /\u{f0005}(?=[\p{L}\p{N}√\u{f0000}])/gu,
+  };
 
 /** A stacked piece of display math that a marker stands for. */
 export type LayoutNode =
@@ -43,10 +49,11 @@ export function markerFor(index: number): string {
  * empty first and last lines dropped.
  */
 export function tidyOutput(value: string): string {
+  const { afterWord, beforeWord } = operatorSpacingRegexes();
   const spaced = value
-    .replace(OPERATOR_AFTER_WORD, " ")
+    .replace(afterWord, " ")
     .replaceAll(OPERATOR_OPEN, "")
-    .replace(OPERATOR_BEFORE_WORD, " ")
+    .replace(beforeWord, " ")
     .replaceAll(OPERATOR_CLOSE, "");
   const lines = spaced.split("\n").map((line) => line.replace(/[ \t]+/g, " ").trim());
   const last = lines.length - 1;

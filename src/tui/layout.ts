@@ -19,7 +19,7 @@ import {
 import { paintLayoutBox } from "./layout_paint.ts";
 import type { LayoutBox, LayoutFrame, LayoutRect, LayoutRenderCache } from "./layout_types.ts";
 import { type Component, CURSOR_MARKER } from "./tui_component.ts";
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 
 export type {
   LayoutBox,

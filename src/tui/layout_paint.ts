@@ -18,7 +18,7 @@ import {
   getGraphemeCellRange,
   sliceByColumn,
   visibleWidth,
-} from "./utils.ts";
+} from "./utils_text.ts";
 
 /** OSC 133 prompt-zone marks at a line's start: meaningful to a transcript, not to a painted screen. */
 // deno-lint-ignore no-control-regex

@@ -15,7 +15,7 @@ export {
   truncateToWidth,
   visibleWidth,
   wrapTextWithAnsi,
-} from "./utils.ts";
+} from "./utils_text.ts";
 
 // --- keys, keybindings, stdin (keys*.ts, keybindings.ts, stdin_buffer.ts) ---
 export {

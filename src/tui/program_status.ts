@@ -8,7 +8,7 @@
  * @module
  */
 import { toBase64 } from "../util/bytes.ts";
-import { replaceControlCharacters } from "./utils.ts";
+import { replaceControlCharacters } from "./utils_text.ts";
 
 /** One status report. */
 export interface ProgramStatus {

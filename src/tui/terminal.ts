@@ -36,7 +36,7 @@ import {
   stdoutWrite,
 } from "./terminal_process_io.ts";
 import { StdinReader } from "./terminal_stdin.ts";
-import { replaceControlCharacters } from "./utils.ts";
+import { replaceControlCharacters } from "./utils_text.ts";
 
 export type { Terminal } from "./terminal_interface.ts";
 export { refreshTerminalDimensions } from "./terminal_process_io.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 
 const KITTY_PREFIX = "\x1b_G";
 const ITERM2_PREFIX = "\x1b]1337;File=";

@@ -46,4 +46,4 @@ export {
 } from "./tui_types.ts";
 export { compositeTuiLine } from "./tui_overlay_layout.ts";
 export { TuiBase } from "./tui_base.ts";
-export { visibleWidth } from "./utils.ts";
+export { visibleWidth } from "./utils_text.ts";

@@ -61,7 +61,7 @@ import {
   VIEWPORT_TUI,
   type ViewportTUI,
 } from "./tui_types.ts";
-import { sliceByColumn, visibleWidth } from "./utils.ts";
+import { sliceByColumn, visibleWidth } from "./utils_text.ts";
 import { WheelScrollAccelerator, type WheelScrollLines } from "./wheel_scroll.ts";
 
 export type { TuiAltScreenOptions } from "./alt_screen_options.ts";

@@ -8,7 +8,7 @@
 import { isImageLine } from "./terminal_image.ts";
 import { CURSOR_MARKER, FAKE_CURSOR_END, FAKE_CURSOR_START } from "./tui_component.ts";
 import { hideImagesUnderOverlay, SEGMENT_RESET } from "./tui_overlay_layout.ts";
-import { normalizeTerminalOutput, sliceByColumn, visibleWidth } from "./utils.ts";
+import { normalizeTerminalOutput, sliceByColumn, visibleWidth } from "./utils_text.ts";
 
 // CURSOR_MARKER + FAKE_CURSOR_START + text + FAKE_CURSOR_END; a line cut right after the cursor cell loses the end.
 // deno-lint-ignore no-control-regex

@@ -18,7 +18,7 @@ import {
   getKittyImageReservedRows,
 } from "./tui_main_screen_output.ts";
 import type { TUI, TuiStopOptions } from "./tui_types.ts";
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 import { readEnv } from "../util/env.ts";
 import { dumpRender, logFullRender, overwideLineMessage, writeCrashLog } from "./tui_main_screen_debug.ts";
 

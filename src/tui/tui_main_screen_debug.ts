@@ -9,7 +9,7 @@
 import { readEnv } from "../util/env.ts";
 import { tmpDir } from "../util/os.ts";
 import { dirname, join } from "../util/path.ts";
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 
 function writeLog(path: string, text: string, append: boolean): void {
   Deno.mkdirSync(dirname(path), { recursive: true });

@@ -5,7 +5,7 @@
  * @module
  */
 import { deleteKittyImage, isImageLine } from "./terminal_image.ts";
-import { visibleWidth } from "./utils.ts";
+import { visibleWidth } from "./utils_text.ts";
 
 const MAX_RENDER_WRITE_CHARS = 1024 * 1024;
 const KITTY_SEQUENCE_PREFIX = "\x1b_G";

@@ -12,7 +12,7 @@ import {
   stripImageSequences,
 } from "./terminal_image.ts";
 import type { OverlayAnchor, OverlayOptions, SizeValue } from "./tui_types.ts";
-import { extractSegments, sliceByColumn, sliceWithWidth, visibleWidth } from "./utils.ts";
+import { extractSegments, sliceByColumn, sliceWithWidth, visibleWidth } from "./utils_text.ts";
 
 /** Ends every style and hyperlink, so nothing leaks between a line's segments or into the next line. */
 export const SEGMENT_RESET = "\x1b[0m\x1b]8;;\x07";

@@ -53,7 +53,8 @@ function isTerminalSpacingMarks(text: string): boolean {
 // Built on first use: creating this set of strings costs V8 4–25 ms even before it runs, which a
 // first frame without a multi-code-point emoji should not pay.
 let rgiEmoji: RegExp | undefined;
-const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
+// Also on first use, as every property class: a frame of plain text never needs it.
+let emojiPresentation: RegExp | undefined;
 
 /** Whether every code unit of `str` is printable ASCII (0x20–0x7e): one cell per unit. */
 export function isPrintableAscii(str: string): boolean {
@@ -87,7 +88,7 @@ function mayBeEmoji(cluster: string): boolean {
 function isEmoji(cluster: string): boolean {
   const single = cluster.length === 1 || (cluster.length === 2 && cluster.codePointAt(0)! > 0xffff);
   return single
-    ? EMOJI_PRESENTATION.test(cluster)
+    ? (emojiPresentation ??= /^\p{Emoji_Presentation}$/u).test(cluster)
     : (rgiEmoji ??= new RegExp("^\\p{RGI_Emoji}$", "v")).test(cluster);
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { ansiCodeLength, collectAnsiCodes, textRunEnd } from "./utils_ansi.ts";
-import { cjkBreakRegex } from "./utils_chars.ts";
+import { isCjkBreak } from "./utils_chars.ts";
 import { StyleState } from "./utils_style.ts";
 import { graphemesOf, graphemeWidth, isPrintableAscii, visibleWidth } from "./utils_width.ts";
 
@@ -54,7 +54,7 @@ function tokenize(line: string): string[] {
     const ascii = isPrintableAscii(run);
     for (const cluster of ascii ? run : graphemesOf(run)) {
       const isSpace = cluster === " ";
-      if (!ascii && !isSpace && cjkBreakRegex.test(cluster)) {
+      if (!ascii && !isSpace && isCjkBreak(cluster)) {
         if (current) tokens.push(current);
         current = "";
         tokens.push(pending + cluster);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Component } from "../tui_component.ts";
-import { truncateToWidth } from "../utils.ts";
+import { truncateToWidth } from "../utils_text.ts";
 
 const DEFAULT_DURATION_MS = 1000;
 

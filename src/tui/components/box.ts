@@ -12,7 +12,7 @@ import {
   type TuiMouseDispatchResult,
   type TuiMouseEvent,
 } from "../tui_component.ts";
-import { flattenLines, visibleWidth } from "../utils.ts";
+import { flattenLines, visibleWidth } from "../utils_text.ts";
 
 /** What the last render produced, and from what. */
 interface BoxCache {

@@ -7,12 +7,8 @@
  */
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions } from "../autocomplete.ts";
 import type { KeybindingsManager } from "../keybindings.ts";
-import {
-  autocompleteBoundaryRegex,
-  autocompleteSeparatorRegex,
-  cjkBreakRegex,
-  isWhitespaceChar,
-} from "../utils.ts";
+import { autocompleteBoundaryRegex, autocompleteSeparatorRegex, isCjkBreak } from "../utils_chars.ts";
+import { isWhitespaceChar } from "../utils_text.ts";
 import type { EditorModel } from "./editor_model.ts";
 import { SelectList, type SelectListLayoutOptions, type SelectListTheme } from "./select_list.ts";
 
@@ -33,9 +29,9 @@ const ATTACHMENT_DEBOUNCE_MS = 20;
 const DEFAULT_TRIGGER_CHARACTERS = ["@", "#"];
 
 // An unquoted completion runs to whitespace or CJK punctuation; a quoted path may hold either.
-const UNQUOTED_SUFFIX = `(?:(?!${autocompleteSeparatorRegex.source}).)*`;
+const unquotedSuffix = () => `(?:(?!${autocompleteSeparatorRegex().source}).)*`;
 // A trigger may be wrapped in prose: "(@src/foo" or "`@src/foo".
-const TOKEN_START = `${autocompleteBoundaryRegex.source}[([{<\`]*`;
+const tokenStart = () => `${autocompleteBoundaryRegex().source}[([{<\`]*`;
 
 function escapeClass(value: string): string {
   return value.replace(/[\\^$.*+?()[\]{}|-]/g, "\\$&");
@@ -43,13 +39,17 @@ function escapeClass(value: string): string {
 
 /** Text before the cursor that ends in a trigger token (`@"quoted`, or a trigger char and a word). */
 function triggerPattern(chars: readonly string[]): RegExp {
-  return new RegExp(`${TOKEN_START}(?:@"[^"]*|[${chars.map(escapeClass).join("")}]${UNQUOTED_SUFFIX})$`, "u");
+  return new RegExp(
+    `${tokenStart()}(?:@"[^"]*|[${chars.map(escapeClass).join("")}]${unquotedSuffix()})$`,
+    "u",
+  );
 }
 
 /** The trigger tokens whose requests are debounced: `@` paths and provider-added triggers. */
 function debouncePattern(chars: readonly string[]): RegExp {
   const others = chars.filter((c) => c !== "@").map(escapeClass).join("");
-  return new RegExp(`${TOKEN_START}(?:@(?:"[^"]*|${UNQUOTED_SUFFIX})|[${others}]${UNQUOTED_SUFFIX})$`, "u");
+  const suffix = unquotedSuffix();
+  return new RegExp(`${tokenStart()}(?:@(?:"[^"]*|${suffix})|[${others}]${suffix})$`, "u");
 }
 
 /** How a request was asked for: Tab (explicit), and whether file completion is forced. */
@@ -142,7 +142,7 @@ export class EditorAutocomplete {
       this.request({ force: false, explicitTab: false });
     } else if (this.triggerCharacters.includes(char)) {
       if (this.triggerPattern.test(before)) this.request({ force: false, explicitTab: false });
-    } else if (/[a-zA-Z0-9.\-_]/.test(char) || cjkBreakRegex.test(char)) {
+    } else if (/[a-zA-Z0-9.\-_]/.test(char) || isCjkBreak(char)) {
       this.retrigger(before);
     }
   }

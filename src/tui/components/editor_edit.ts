@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isWhitespaceChar } from "../utils.ts";
+import { isWhitespaceChar } from "../utils_text.ts";
 import type { EditorModel } from "./editor_model.ts";
 import { normalizeEditorText } from "./editor_model.ts";
 import { isLargePaste, PASTE_MARKER_SINGLE, pasteMarkerFor, removePasteAndRenumber } from "./editor_paste.ts";

@@ -7,7 +7,7 @@
  */
 import { KillRing } from "../kill_ring.ts";
 import { UndoStack } from "../undo_stack.ts";
-import { getGraphemeSegmenter, getWordSegmenter } from "../utils.ts";
+import { getGraphemeSegmenter, getWordSegmenter } from "../utils_text.ts";
 import { segmentWithMarkers } from "./editor_paste.ts";
 import { type LineChunker, WrapCache } from "./editor_wrap.ts";
 

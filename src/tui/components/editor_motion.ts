@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { visibleWidth } from "../utils.ts";
+import { visibleWidth } from "../utils_text.ts";
 import { findWordBackward, findWordForward } from "../word_navigation.ts";
 import type { EditorModel } from "./editor_model.ts";
 import { isPasteMarker } from "./editor_paste.ts";

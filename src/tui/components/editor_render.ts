@@ -6,7 +6,7 @@
  * @module
  */
 import { CURSOR_MARKER, renderFakeCursor } from "../tui_component.ts";
-import { sliceByColumn, visibleWidth } from "../utils.ts";
+import { sliceByColumn, visibleWidth } from "../utils_text.ts";
 import type { LayoutLine } from "./editor_wrap.ts";
 
 /** A horizontal border that names how many lines are hidden beyond it, centred when it fits. */

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { cjkBreakRegex, getGraphemeSegmenter, isWhitespaceChar, visibleWidth } from "../utils.ts";
+import { isCjkBreak } from "../utils_chars.ts";
+import { getGraphemeSegmenter, isWhitespaceChar, visibleWidth } from "../utils_text.ts";
 import { isPasteMarker } from "./editor_paste.ts";
 
 /**
@@ -117,7 +118,7 @@ function isPrintableAscii(g: string): boolean {
 
 /** Whether a grapheme allows a line break beside it as CJK text does. */
 function isCjk(g: string): boolean {
-  return !isPrintableAscii(g) && cjkBreakRegex.test(g);
+  return !isPrintableAscii(g) && isCjkBreak(g);
 }
 
 /** Whether a segment holds more than one grapheme (a merged paste marker). */

@@ -4,7 +4,7 @@
  * @module
  */
 import { compositeTuiLine } from "../tui_overlay_layout.ts";
-import { visibleWidth } from "../utils.ts";
+import { visibleWidth } from "../utils_text.ts";
 import {
   allocateStackSizes,
   Stack,

@@ -19,7 +19,7 @@ import {
   renderImage,
 } from "../terminal_image.ts";
 import type { Component } from "../tui_component.ts";
-import { truncateToWidth } from "../utils.ts";
+import { truncateToWidth } from "../utils_text.ts";
 
 /**
  * Converts base64 image data to base64 PNG data, or returns null if it cannot.

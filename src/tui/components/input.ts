@@ -23,7 +23,7 @@ import {
   sliceByColumn,
   truncateToWidth,
   visibleWidth,
-} from "../utils.ts";
+} from "../utils_text.ts";
 import { findWordBackward, findWordForward } from "../word_navigation.ts";
 
 /** Options of an Input. */

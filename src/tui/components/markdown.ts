@@ -12,7 +12,7 @@
 import type { Token } from "npm:marked@18.0.11";
 import { isImageLine } from "../terminal_image.ts";
 import type { Component } from "../tui_component.ts";
-import { applyBackgroundToLine, flattenLines, visibleWidth, wrapTextWithAnsi } from "../utils.ts";
+import { applyBackgroundToLine, flattenLines, visibleWidth, wrapTextWithAnsi } from "../utils_text.ts";
 import { renderBlockToken } from "./markdown_blocks.ts";
 import { IncrementalLexer, type LexedDocument } from "./markdown_document.ts";
 import {

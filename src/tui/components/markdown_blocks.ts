@@ -7,7 +7,7 @@
  */
 import type { Token, Tokens } from "npm:marked@18.0.11";
 import { renderLatex } from "../latex.ts";
-import { visibleWidth, wrapTextWithAnsi } from "../utils.ts";
+import { visibleWidth, wrapTextWithAnsi } from "../utils_text.ts";
 import { renderInline } from "./markdown_inline.ts";
 import { type LatexBlockToken, stripHtmlComments } from "./markdown_lexer.ts";
 import { renderTable } from "./markdown_table.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import { Marked, type Token, Tokenizer, type Tokens, type TokensList } from "npm:marked@18.0.11";
-import markedCjkFriendly from "npm:marked-cjk-friendly@0.1.2";
-import { cjkPunctuationRegex } from "../utils.ts";
+import { cjkPunctuationRegex } from "../utils_chars.ts";
+import { cjkFriendlyEmStrong } from "./markdown_cjk_emphasis.ts";
 
 /** An inline `$…$`, `$$…$$`, `\(…\)` or `\[…\]` formula; pending while its closing delimiter has not arrived. */
 export interface LatexToken {
@@ -33,7 +33,7 @@ class PiTokenizer extends Tokenizer {
   override url(src: string): Tokens.Link | undefined {
     const token = super.url(src);
     if (!token) return undefined;
-    const cut = token.raw.search(cjkPunctuationRegex);
+    const cut = token.raw.search(cjkPunctuationRegex());
     return cut < 0 ? token : super.url(token.raw.slice(0, cut));
   }
 
@@ -151,7 +151,7 @@ function markedInstance(): Marked {
   const instance = new Marked();
   instance.setOptions({ tokenizer: new PiTokenizer() });
   instance.use({
-    tokenizer: { emStrong: markedCjkFriendly().tokenizer?.emStrong },
+    tokenizer: { emStrong: cjkFriendlyEmStrong },
     extensions: [
       {
         name: "latexBlock",

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Tokens } from "npm:marked@18.0.11";
-import { visibleWidth, wrapTextWithAnsi } from "../utils.ts";
+import { visibleWidth, wrapTextWithAnsi } from "../utils_text.ts";
 import { renderInline } from "./markdown_inline.ts";
 import type { InlineStyle, MarkdownContext } from "./markdown_theme.ts";
 

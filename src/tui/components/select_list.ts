@@ -6,7 +6,7 @@
  */
 import { getKeybindings, getSelectPageIndex } from "../keybindings.ts";
 import type { Component, TuiMouseEvent, TuiMouseEventResult } from "../tui_component.ts";
-import { truncateToWidth, visibleWidth } from "../utils.ts";
+import { truncateToWidth, visibleWidth } from "../utils_text.ts";
 
 /** One entry of a {@link SelectList}: `label` is shown (falling back to `value` when empty). */
 export interface SelectItem {

@@ -7,7 +7,7 @@
 import { fuzzyFilter } from "../fuzzy.ts";
 import { getKeybindings, getSelectPageIndex } from "../keybindings.ts";
 import type { Component, TuiMouseEvent, TuiMouseEventResult } from "../tui_component.ts";
-import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "../utils.ts";
+import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "../utils_text.ts";
 import { Input } from "./input.ts";
 import { selectWindowStart } from "./select_list.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Component } from "../tui_component.ts";
-import { applyBackgroundToLine, flattenLines, visibleWidth, wrapTextWithAnsi } from "../utils.ts";
+import { applyBackgroundToLine, flattenLines, visibleWidth, wrapTextWithAnsi } from "../utils_text.ts";
 
 /** A tab is drawn as three spaces (terminals would jump to the next tab stop instead). */
 const TAB_AS_SPACES = "   ";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Component } from "../tui_component.ts";
-import { truncateToWidth, visibleWidth } from "../utils.ts";
+import { truncateToWidth, visibleWidth } from "../utils_text.ts";
 
 /** One row of text (up to its first newline), truncated with an ellipsis and padded to the width. */
 export class TruncatedText implements Component {
