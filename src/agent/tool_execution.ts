@@ -6,6 +6,7 @@
  * @module
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/types.ts";
+import { quickValidatedArguments } from "../ai/validation_quick.ts";
 import type { AgentContext, AgentEventSink, AgentLoopConfig, AgentTool, AgentToolResult } from "./types.ts";
 
 /** The outcome of a batch: result messages in call order, and whether the loop should stop. */
@@ -154,9 +155,10 @@ async function prepare(
         call = { ...toolCall, arguments: prepared as ToolCall["arguments"] };
       }
     }
-    // The validator (and its schema compiler) loads with the first tool call, not at start-up.
-    const { validateToolArguments } = await import("../ai/validation.ts");
-    const args = validateToolArguments(tool, call);
+    // Arguments that plainly fit a simple schema need no validator; it (and its schema compiler)
+    // loads with the first call that does, not at start-up.
+    const args = quickValidatedArguments(tool.parameters, call.arguments) ??
+      (await import("../ai/validation.ts")).validateToolArguments(tool, call);
     if (config.beforeToolCall) {
       const verdict = await config.beforeToolCall({ assistantMessage, toolCall, args, context }, signal);
       if (signal?.aborted) return { kind: "immediate", result: errorResult(ABORTED), isError: true };

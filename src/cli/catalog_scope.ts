@@ -1,8 +1,10 @@
 /**
- * Which built-in providers' model data a CLI run loads (see src/ai/model_catalog.ts). A one-shot run
- * (`-p`, `--mode json`) that names its model as `provider/id` or with `--provider` loads only the
- * providers that could match; everything else — no `--model`, a bare id, `--models`, `--list-models`,
- * a resumed or forked session, RPC — loads the whole catalog, as before.
+ * Which built-in providers' model data a CLI run loads (see src/ai/model_catalog.ts). A `-p`,
+ * `--mode json` or `--mode rpc` run that names its model as `provider/id` or with `--provider` loads
+ * only the providers that could match; everything else — no `--model`, a bare id, `--models`,
+ * `--list-models`, a resumed or forked session, the interactive mode — loads the whole catalog. RPC
+ * loads the rest before the first command that lists, searches or switches models or sessions
+ * (src/modes/rpc/rpc_mode.ts), and at once when extensions are loaded.
  *
  * @module
  */
@@ -13,8 +15,8 @@ import type { CliArgs } from "./args.ts";
 
 /** The built-in providers to load first, or undefined for all of them. */
 export function catalogScope(args: CliArgs): string[] | undefined {
-  const oneShot = args.print === true || args.mode === "json";
-  if (!oneShot || !args.model || args.listModels !== undefined || args.models) return undefined;
+  const scoped = args.print === true || args.mode === "json" || args.mode === "rpc";
+  if (!scoped || !args.model || args.listModels !== undefined || args.models) return undefined;
   // A session that is continued brings its own model, which may be of any provider.
   if (args.continue || args.resume || args.session || args.sessionId || args.fork) return undefined;
   const builtIns = new Set(builtinProviders());

@@ -118,7 +118,11 @@ export function runtimeFactory(
       for (const warning of temporary.warnings) io.stderr(`${yellow(`Warning: ${warning}`)}\n`);
     }
     // The first runtime loads only the built-in providers the flags can resolve to (start-up time).
-    const scope = first ? undefined : catalogScope(parsed);
+    const later = first !== undefined;
+    // A resumed session's model (its last model_change or answer) scopes the catalog without --model.
+    const existing = options.sessionManager.buildSessionContext();
+    const sessionModel = existing.messages.length > 0 ? existing.model : null;
+    const scope = later ? undefined : catalogScope(parsed, sessionModel);
     const services = await createAgentSessionServices({
       cwd: options.cwd,
       agentDir: options.agentDir,
@@ -186,7 +190,13 @@ export function runtimeFactory(
       });
     }
     const patterns = parsed.models ?? services.settingsManager.getEnabledModels();
-    if ((patterns && patterns.length > 0) || !scopeResolvesModel(parsed, services.modelRegistry)) {
+    // RPC serves more than one prompt: extensions may read ctx.modelRegistry at any time, and a later
+    // session may restore any model, so those see the whole catalog from the start.
+    const rpcNeedsAll = run.appMode === "rpc" && (extensions !== undefined || later);
+    if (
+      (patterns && patterns.length > 0) || rpcNeedsAll ||
+      !scopeResolvesModel(parsed, services.modelRegistry, sessionModel)
+    ) {
       // Scopes search every model, and so does a --model the loaded providers cannot settle.
       await services.modelRuntime.loadAllBuiltinModels();
     }

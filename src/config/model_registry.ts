@@ -13,7 +13,7 @@ import type { Api, Context, Message, Model, SimpleStreamOptions } from "../ai/ty
 import type { AuthStatus, AuthStorage } from "./auth_storage.ts";
 import { readCatalogOverlays, withCatalogOverlay } from "./model_catalog_cache.ts";
 import { applyModelOverride, mergeCompat } from "./model_overrides.ts";
-import type { ModelOverride, ModelsConfig, ProviderCompat } from "./models_json.ts";
+import type { ModelOverride, ModelsConfig, ModelsJsonResult, ProviderCompat } from "./models_json.ts";
 import { readModelsJson } from "./models_json.ts";
 import { type OAuthProviderInterface, registerOAuthProvider, resetOAuthProviders } from "./oauth_registry.ts";
 import { getAgentDir } from "./paths.ts";
@@ -128,6 +128,10 @@ export class ModelRegistry {
   private loadError: string | undefined = undefined;
   /** Built-in providers that models.json configures, whose data was not loaded at the last load. */
   private unloadedNamedProviders: string[] = [];
+  /** What the last load read from disk, which {@link refreshBuiltins} uses again. */
+  private lastReads: { modelsJson?: ModelsJsonResult; overlays?: Map<string, Model[]> } = {};
+  /** Set while {@link refreshBuiltins} reloads: the files are not read again. */
+  private reuseReads = false;
   /** Virtual models (extensions' `pi.registerVirtualModel`), kept apart from the physical catalog. */
   private readonly virtualModels = new VirtualModels({
     find: (provider, id) => this.models.find((m) => m.provider === provider && m.id === id),
@@ -167,6 +171,22 @@ export class ModelRegistry {
   }
 
   /**
+   * {@link refresh} after more built-in providers' data was loaded (`loadBuiltinModels`), with the
+   * models.json and cached catalogs of the last load rather than the files as they are now: the list
+   * is the one the whole catalog would have given at that load (RPC loads the rest of the catalog at
+   * the first command that needs it, and pi 1.6.0 reads these files once at start-up).
+   * @internal
+   */
+  refreshBuiltins(): void {
+    this.reuseReads = true;
+    try {
+      this.refresh();
+    } finally {
+      this.reuseReads = false;
+    }
+  }
+
+  /**
    * Built-in providers that models.json configures but whose catalog data is not loaded yet (the CLI
    * loads only what a run needs); load them with `loadBuiltinModels` and {@link refresh}.
    * @internal
@@ -201,7 +221,10 @@ export class ModelRegistry {
     modelOverrides: Map<string, Map<string, ModelOverride>>,
   ): Model[] {
     // Catalogs cached by `pi update --models` extend the built-in data (model_catalog_cache.ts).
-    const cached = this.modelsJsonPath ? readCatalogOverlays(dirname(this.modelsJsonPath)) : undefined;
+    const cached = this.modelsJsonPath
+      ? (this.reuseReads && this.lastReads.overlays) ||
+        (this.lastReads.overlays = readCatalogOverlays(dirname(this.modelsJsonPath)))
+      : undefined;
     // Only the providers whose data is loaded (see src/ai/model_catalog.ts).
     return builtinProviders().flatMap((provider) => {
       const providerOverride = overrides.get(provider);
@@ -236,7 +259,8 @@ export class ModelRegistry {
   /** Reads models.json; problems are kept as the load error rather than thrown. */
   private loadCustomModels(path: string): CustomModelsResult {
     const builtIns = new Set(builtinProviders());
-    const { config, error } = readModelsJson(path, builtIns);
+    const { config, error } = (this.reuseReads && this.lastReads.modelsJson) ||
+      (this.lastReads.modelsJson = readModelsJson(path, builtIns));
     this.unloadedNamedProviders = config
       ? Object.keys(config.providers).filter((p) => builtIns.has(p) && !loadedBuiltinModels(p))
       : [];

@@ -189,8 +189,9 @@ export class ModelRuntime {
   async loadAllBuiltinModels(): Promise<void> {
     if (!this.#partialCatalog) return;
     await loadBuiltinModels();
+    if (!this.#partialCatalog) return; // Another caller finished meanwhile.
     this.#partialCatalog = false;
-    this.modelRegistry.refresh();
+    this.modelRegistry.refreshBuiltins();
   }
 
   /** A runtime over a registry already built (the CLI builds one per working folder). */

@@ -72,7 +72,9 @@ export async function readJsonlLines(
     const text = bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
     for (const line of splitter.push(text)) onLine(line);
   };
-  if (source instanceof ReadableStream) {
+  // Not `instanceof ReadableStream`: the first use of that global loads Deno's streams code (several
+  // ms), which reading stdin directly never needs.
+  if ("getReader" in source) {
     const reader = source.getReader();
     try {
       while (true) {

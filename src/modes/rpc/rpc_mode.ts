@@ -58,6 +58,38 @@ export interface RpcModeOptions {
 /** Commands that interrupt in-flight work and therefore are not queued. */
 const IMMEDIATE = new Set(["abort", "abort_bash", "abort_retry"]);
 
+/**
+ * Commands that read only the session's own model, never the model list: they run on the part of the
+ * catalog the CLI loaded at start-up (src/cli/catalog_scope.ts). Any other command (listing, setting
+ * or cycling models, replacing the session, compacting, exporting) first loads the whole catalog.
+ */
+const CATALOG_FREE = new Set([
+  "prompt",
+  "steer",
+  "follow_up",
+  "abort",
+  "clear_queue",
+  "get_state",
+  "set_thinking_level",
+  "cycle_thinking_level",
+  "get_available_thinking_levels",
+  "set_steering_mode",
+  "set_follow_up_mode",
+  "set_auto_compaction",
+  "set_auto_retry",
+  "abort_retry",
+  "bash",
+  "abort_bash",
+  "get_session_stats",
+  "get_fork_messages",
+  "get_entries",
+  "get_tree",
+  "get_last_assistant_text",
+  "set_session_name",
+  "get_messages",
+  "get_commands",
+]);
+
 const HANDLERS = {
   ...promptingHandlers,
   ...stateHandlers,
@@ -133,6 +165,7 @@ export async function runRpcMode(
     const handler = HANDLERS[command.type];
     let result;
     try {
+      if (!CATALOG_FREE.has(command.type)) await ctx.session.modelRuntime.loadAllBuiltinModels();
       result = await handler(command, ctx);
     } catch (error) {
       ctx.rebind();

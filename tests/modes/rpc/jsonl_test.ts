@@ -60,3 +60,32 @@ Deno.test("RPC-01 a 5 MB line arriving in small chunks is split once and intact"
   // Quadratic rescanning would take many seconds here.
   assertEquals(performance.now() - started < 5000, true);
 });
+
+Deno.test("RPC-01 reading a byte reader never touches the ReadableStream global (its first use loads Deno's streams code)", async () => {
+  const original = Object.getOwnPropertyDescriptor(globalThis, "ReadableStream")!;
+  let touched = 0;
+  Object.defineProperty(globalThis, "ReadableStream", {
+    configurable: true,
+    get() {
+      touched++;
+      return original.value ?? original.get?.call(globalThis);
+    },
+  });
+  try {
+    const chunks = [new TextEncoder().encode('{"a":1}\n{"b":2}\n')];
+    const reader = {
+      read(buffer: Uint8Array): Promise<number | null> {
+        const chunk = chunks.shift();
+        if (!chunk) return Promise.resolve(null);
+        buffer.set(chunk);
+        return Promise.resolve(chunk.length);
+      },
+    };
+    const lines: string[] = [];
+    await readJsonlLines(reader, (line) => lines.push(line));
+    assertEquals(lines, ['{"a":1}', '{"b":2}']);
+    assertEquals(touched, 0);
+  } finally {
+    Object.defineProperty(globalThis, "ReadableStream", original);
+  }
+});
