@@ -230,11 +230,19 @@ export class KeybindingsManager {
   }
 }
 
+/**
+ * A keybindings manager as callers see it: the public methods only. Our class's `private` state
+ * makes it nominal, so a parameter typed with the class would refuse a manager typed against
+ * 1.6.0's declarations (which an extension passes); parameters take this instead.
+ */
+export type KeybindingsLike = Pick<KeybindingsManager, keyof KeybindingsManager>;
+
 let current: KeybindingsManager | undefined;
 
 /** Makes `keybindings` the manager every component consults. */
-export function setKeybindings(keybindings: KeybindingsManager): void {
-  current = keybindings;
+export function setKeybindings(keybindings: KeybindingsLike): void {
+  // Components call only the public methods, which is all a KeybindingsLike must have.
+  current = keybindings as KeybindingsManager;
 }
 
 /** The manager components consult; the kit's defaults until setKeybindings is called. */
@@ -249,7 +257,7 @@ export function getKeybindings(): KeybindingsManager {
  * an empty list, so callers must still check that the list has items before selecting.
  */
 export function getSelectPageIndex(
-  keybindings: KeybindingsManager,
+  keybindings: KeybindingsLike,
   data: string,
   selectedIndex: number,
   itemCount: number,

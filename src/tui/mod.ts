@@ -27,6 +27,7 @@ export {
   type KeybindingDefinitions,
   type Keybindings,
   type KeybindingsConfig,
+  type KeybindingsLike,
   KeybindingsManager,
   setKeybindings,
   TUI_KEYBINDINGS,

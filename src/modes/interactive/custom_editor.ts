@@ -10,7 +10,7 @@ import {
   type EditorOptions,
   type EditorTheme,
   getKeybindings,
-  type KeybindingsManager,
+  type KeybindingsLike,
   type TUI,
 } from "../../tui/mod.ts";
 import { AppEditor } from "./app_editor.ts";
@@ -21,7 +21,7 @@ export type CustomEditorOptions = EditorOptions;
 /** The prompt editor with the app's key actions, as extensions construct it. */
 export class CustomEditor extends AppEditor {
   /** The keybindings the editor was made with (1.6.0 exposes them to subclasses). */
-  readonly keybindings: KeybindingsManager;
+  readonly keybindings: KeybindingsLike;
   /** The image-paste key; the app's handler is copied in when the editor replaces the built-in one. */
   onPasteImage?: () => void;
 
@@ -29,7 +29,7 @@ export class CustomEditor extends AppEditor {
   constructor(
     tui: TUI,
     theme: EditorTheme,
-    keybindings: KeybindingsManager = getKeybindings(),
+    keybindings: KeybindingsLike = getKeybindings(),
     options?: CustomEditorOptions,
   ) {
     super(tui, theme);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { KeybindingsManager, TUI } from "../../tui/mod.ts";
+import type { KeybindingsLike, TUI } from "../../tui/mod.ts";
 import {
   type DialogOptions,
   ExtensionEditorDialog,
@@ -48,7 +48,7 @@ export class ExtensionEditorComponent extends ExtensionEditorDialog {
   /** An editor under `title` holding `prefill`; the keybindings are the app's installed ones. */
   constructor(
     tui: TUI,
-    _keybindings: KeybindingsManager,
+    _keybindings: KeybindingsLike,
     title: string,
     prefill: string | undefined,
     onSubmit: (value: string) => void,
