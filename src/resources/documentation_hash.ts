@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "b04d6608637c";
+export const DOCUMENTATION_HASH = "b72ac4c95655";

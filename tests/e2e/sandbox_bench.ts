@@ -5,6 +5,9 @@
  * Prints the medians of wall time and of CPU time (GNU time, /usr/bin/time, counts the confined
  * child too) and their ratios to `full`.
  *
+ * This is the cost without the installed launcher (`deno run … main.ts`, two processes); through
+ * the launcher, which starts a recorded plan in one process, see scripts/bench/sandbox_overhead.ts.
+ *
  * Run: `deno run -A tests/e2e/sandbox_bench.ts [rounds]` (default 10). Not a test: its figures
  * go into docs/performance.md.
  *
