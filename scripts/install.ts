@@ -90,7 +90,7 @@ if [ -n "$launcher" ] && { [ -n "$sandbox" ] || [ -d "$plans" ]; }; then
   unset IFS
   name=$({ printf '%s\\n' 'pi sandbox plan 1' "$repo" "$(pwd -P)" "$sandbox" "\${HOME-}" \\
     "\${PI_CODING_AGENT_DIR-}" "\${PI_CODING_AGENT_SESSION_DIR-}" "\${TMPDIR-}" "\${TMP-}" "\${TEMP-}" "$bwrap"
-    sha256sum -- "$agent/settings.json" "$agent/models.json" 2>/dev/null; } | sha256sum) || name=
+    sha256sum -- "$agent/settings.json" "$agent/models.json" 2>/dev/null; } | sha256sum 2>/dev/null) || name=
   name=\${name%% *}
   plan=$plans/$name
   stale=$agent/cache/sandbox-plans/$name.stale
