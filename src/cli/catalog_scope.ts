@@ -6,19 +6,36 @@
  * loads the rest before the first command that lists, searches or switches models or sessions
  * (src/modes/rpc/rpc_mode.ts), and at once when extensions are loaded.
  *
+ * A resumed or forked session does not widen the scope (whatever the list above says): `--model` wins over the session's model, and a `-p` or
+ * `--mode json` resume without `--model` loads only the provider of the model it restores (checked
+ * by {@link scopeResolvesModel}; anything else loads the whole catalog).
+ *
  * @module
  */
 import { builtinProviders, providersWithSlashId } from "../ai/model_catalog.ts";
 import { findExactModelReferenceMatch } from "../config/model_resolver.ts";
 import type { ModelRegistry } from "../config/model_registry.ts";
+import { isVirtualModel } from "../config/virtual_models.ts";
 import type { CliArgs } from "./args.ts";
 
-/** The built-in providers to load first, or undefined for all of them. */
-export function catalogScope(args: CliArgs): string[] | undefined {
+/** The model a resumed session restores (its context's model), when the session has messages. */
+export interface SessionModelRef {
+  provider: string;
+  modelId: string;
+}
+
+/**
+ * The built-in providers to load first, or undefined for all of them. `sessionModel`: the model of
+ * the resumed session, when it has messages.
+ */
+export function catalogScope(args: CliArgs, sessionModel?: SessionModelRef | null): string[] | undefined {
   const scoped = args.print === true || args.mode === "json" || args.mode === "rpc";
-  if (!scoped || !args.model || args.listModels !== undefined || args.models) return undefined;
-  // A session that is continued brings its own model, which may be of any provider.
-  if (args.continue || args.resume || args.session || args.sessionId || args.fork) return undefined;
+  if (!scoped || args.listModels !== undefined || args.models) return undefined;
+  if (!args.model) {
+    // Without --model a resumed one-shot run restores the session's model (sdk.ts): its provider.
+    if (!sessionModel || args.provider || args.mode === "rpc") return undefined;
+    return builtinProviders().includes(sessionModel.provider) ? [sessionModel.provider] : [];
+  }
   const builtIns = new Set(builtinProviders());
   if (args.provider) {
     const named = args.provider.toLowerCase();
@@ -39,10 +56,20 @@ export function catalogScope(args: CliArgs): string[] | undefined {
  * Whether the providers loaded for {@link catalogScope} resolve `--model` exactly as the whole catalog
  * would: `--provider` names a provider that has models, or the text is an exact `provider/id` or id
  * whose every candidate is loaded. Otherwise (fuzzy matches, a `:level` suffix, not found) the caller
- * loads everything and resolves again.
+ * loads everything and resolves again. Without `--model`: whether `sessionModel` restores.
  */
-export function scopeResolvesModel(args: CliArgs, registry: ModelRegistry): boolean {
-  if (!args.model) return false;
+export function scopeResolvesModel(
+  args: CliArgs,
+  registry: ModelRegistry,
+  sessionModel?: SessionModelRef | null,
+): boolean {
+  if (!args.model) {
+    // The session's model restores as sdk.ts does it: known and with credentials, and no virtual
+    // model whose routing may pick another one (otherwise sdk.ts falls back to any model).
+    if (!sessionModel || args.provider || registry.getAll().some(isVirtualModel)) return false;
+    const restored = registry.find(sessionModel.provider, sessionModel.modelId);
+    return restored !== undefined && registry.hasConfiguredAuth(restored);
+  }
   const models = registry.getAll();
   if (args.provider) {
     const named = args.provider.toLowerCase();
