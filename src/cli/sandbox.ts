@@ -162,7 +162,8 @@ export async function applySandbox(
  * choose a confining profile, re-runs pi confined and resolves its exit code. Anything unusual
  * (an argument error, settings that do not parse, a bad profile) resolves undefined, and the main
  * flow reports it through {@link applySandbox}, which also records the confinement in the
- * confined process.
+ * confined process. Started by the launcher under a recorded plan, this is where pi checks the plan
+ * before anything else runs; whatever would leave such a run unconfined stops it instead.
  */
 export async function confineEarly(argv: readonly string[]): Promise<number | undefined> {
   try {
