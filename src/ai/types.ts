@@ -5,6 +5,22 @@
  *
  * @module
  */
+import type { ModelCompat } from "./compat_types.ts";
+
+export type {
+  AnthropicAllowedFallbackModel,
+  AnthropicMessagesCompat,
+  BedrockCompat,
+  ChatTemplateKwargValue,
+  MistralConversationsCompat,
+  ModelCompat,
+  OpenAICompletionsCompat,
+  OpenAIResponsesCompat,
+  OpenRouterRouting,
+  SessionAffinityFormat,
+  ThinkingTokenBudgetField,
+  VercelGatewayRouting,
+} from "./compat_types.ts";
 
 /** APIs with a built-in implementation. */
 export type KnownApi =
@@ -106,6 +122,9 @@ export interface ProviderResponse {
   headers: Record<string, string>;
 }
 
+/** Request headers of a call: a `null` value removes the provider's default header of that name. */
+export type ProviderHeaders = Record<string, string | null>;
+
 /** Options understood by every provider's `stream` function. */
 export interface StreamOptions {
   /** Sampling temperature, when the model accepts one. */
@@ -143,8 +162,8 @@ export interface StreamOptions {
    * events (pi-ai 1.x). The data belongs to the provider code: read it, do not change it.
    */
   onProviderStreamEvent?: (data: unknown, model: Model) => void | Promise<void>;
-  /** Extra HTTP headers, merged over the provider's defaults. */
-  headers?: Record<string, string>;
+  /** Extra HTTP headers, merged over the provider's defaults; `null` removes a default header. */
+  headers?: ProviderHeaders;
   /** Request timeout in milliseconds. */
   timeoutMs?: number;
   /** Client-side retries of a failed request (none unless set). */
@@ -267,6 +286,12 @@ export interface UserMessage {
   timestamp: number;
 }
 
+/** A JSON value (pi-ai 1.6.0's `JsonValue`). */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;
+
+/** A JSON object (pi-ai 1.6.0's `JsonObject`). */
+export type JsonObject = { [key: string]: JsonValue };
+
 /** A diagnostic attached to an assistant message by a provider (e.g. a recovered parse problem). */
 export interface AssistantMessageDiagnostic {
   /** Kind of diagnostic (e.g. `anthropic_strict_tools_fallback`). */
@@ -275,8 +300,8 @@ export interface AssistantMessageDiagnostic {
   timestamp: number;
   /** The error that led to it, when one did. */
   error?: { name?: string; message: string; code?: string | number };
-  /** Further facts specific to the diagnostic. */
-  details?: Record<string, unknown>;
+  /** Further facts specific to the diagnostic (JSON, as it is stored in the session). */
+  details?: JsonObject;
 }
 
 /** A message produced by a model. */
@@ -372,14 +397,17 @@ export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 /** A JSON Schema object (as TypeBox produces and providers send). */
 export type JsonSchema = Record<string, unknown>;
 
-/** A tool as the model sees it. */
-export interface Tool {
+/**
+ * A tool as the model sees it. `TParameters` is the type of its JSON schema (a TypeBox schema, or
+ * any JSON Schema object), generic as in pi-ai 1.6.0 so that tools typed against it fit.
+ */
+export interface Tool<TParameters extends object = object> {
   /** Name the model calls the tool by. */
   name: string;
   /** What the tool does, for the model. */
   description: string;
   /** JSON schema of the arguments. */
-  parameters: JsonSchema;
+  parameters: TParameters;
   /**
    * Constrain the model's arguments to the schema where the server supports strict tools
    * (`prefer`), or fail where it does not (`require`); pi 1.6.0's read, bash, edit and write prefer it.
@@ -415,74 +443,16 @@ export type AssistantMessageEvent =
   | { type: "done"; reason: DoneReason; message: AssistantMessage }
   | { type: "error"; reason: "aborted" | "error"; error: AssistantMessage };
 
-/** Switches for OpenAI-compatible Chat Completions servers; unset ones are detected from the URL. */
-export interface OpenAICompletionsCompat {
-  /** Whether the server accepts `store`. */
-  supportsStore?: boolean;
-  /** Whether the server accepts the `developer` role for the system prompt. */
-  supportsDeveloperRole?: boolean;
-  /** Whether the server accepts `reasoning_effort`. */
-  supportsReasoningEffort?: boolean;
-  /** Whether the server reports usage in the stream (`stream_options.include_usage`). */
-  supportsUsageInStreaming?: boolean;
-  /** False for servers that never send `finish_reason` (the content decides the stop reason). */
-  supportsFinishReason?: boolean;
-  /** Which field carries the output token limit. */
-  maxTokensField?: "max_completion_tokens" | "max_tokens";
-  /** Whether tool results must carry the tool's `name`. */
-  requiresToolResultName?: boolean;
-  /** Whether an assistant message must follow tool results before a user message. */
-  requiresAssistantAfterToolResult?: boolean;
-  /** Send `tools: []` when the history has tool calls but no tools are offered. */
-  requiresToolsWithToolHistory?: boolean;
-  /** Whether earlier thinking must be sent back as plain text. */
-  requiresThinkingAsText?: boolean;
-  /** Whether assistant messages must carry `reasoning_content`. */
-  requiresReasoningContentOnAssistantMessages?: boolean;
-  /** How reasoning is requested and returned by this server. */
-  thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
-  /** OpenRouter provider-routing preferences sent as `provider`. */
-  openRouterRouting?: Record<string, unknown>;
-  /** Vercel AI Gateway routing preferences. */
-  vercelGatewayRouting?: { only?: string[]; order?: string[] };
-  /** Whether Z.ai's `tool_stream` is turned on. */
-  zaiToolStream?: boolean;
-  /** Whether tools may be declared with `strict: true`. */
-  supportsStrictMode?: boolean;
-  /** Cache-control markers in the Anthropic style, for proxies that pass them on. */
-  cacheControlFormat?: "anthropic";
-  /** Whether to send the session id as affinity headers. */
-  sendSessionAffinityHeaders?: boolean;
-  /** Which session headers: OpenRouter's `x-session-id`, or OpenAI's `session_id` and friends. */
-  sessionAffinityFormat?: "openrouter" | "openai";
-  /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
-  supportsLongCacheRetention?: boolean;
-}
-
-/** Switches for OpenAI Responses servers. */
-export interface OpenAIResponsesCompat {
-  /** Which session headers: OpenRouter's `x-session-id`, or OpenAI's `session-id` (1.x). */
-  sessionAffinityFormat?: "openrouter" | "openai";
-  /** Removed in pi 1.x (use `sessionAffinityFormat`); ignored. */
-  sendSessionIdHeader?: boolean;
-  /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
-  supportsLongCacheRetention?: boolean;
-}
-
-/** Switches for Anthropic Messages-compatible servers. */
-export interface AnthropicMessagesCompat {
-  /** The model thinks adaptively (an effort, no token budget). */
-  forceAdaptiveThinking?: boolean;
-  /** Send the session id as an affinity header (default: OpenRouter only). */
-  sendSessionAffinityHeaders?: boolean;
-  /** Which affinity header: OpenRouter's `x-session-id`, else `x-session-affinity`. */
-  sessionAffinityFormat?: "openrouter" | "openai";
-  /** Whether tool arguments may stream eagerly (fine-grained tool streaming). */
-  supportsEagerToolInputStreaming?: boolean;
-  /** Whether the server offers the long prompt-cache retention (`cacheRetention: "long"`). */
-  supportsLongCacheRetention?: boolean;
-  /** Whether the server takes strict tool schemas (the catalog's Claude models say so; default false). */
-  supportsStrictTools?: boolean;
+/** Request and image-size limits of a provider, as pi-ai 1.6.0's catalog carries them. */
+export interface ModelInputLimits {
+  /** Largest request body in bytes. */
+  maxRequestBytes?: number;
+  /** Image limits: how to shrink images and how many a message or request may carry. */
+  images?: {
+    resize?: { maxWidth?: number; maxHeight?: number; maxBytes?: number; jpegQuality?: number };
+    maxPerMessage?: number;
+    maxPerRequest?: number;
+  };
 }
 
 /** Per-million-token prices in dollars. */
@@ -535,14 +505,14 @@ export interface Model<TApi extends Api = Api> {
   maxTokens: number;
   /** Extra HTTP headers sent with every request to this model. */
   headers?: Record<string, string>;
-  /** API-specific compatibility switches (see the *Compat interfaces). */
-  compat?: OpenAICompletionsCompat | OpenAIResponsesCompat | AnthropicMessagesCompat;
+  /** API-specific compatibility switches (see the *Compat interfaces), typed per wire API as in pi-ai 1.6.0. */
+  compat?: ModelCompat<TApi>;
   /** Catalog models are "chat"; absent means chat too. */
   type?: "chat";
   /** Prompt-cache lifetimes in seconds per retention tier. */
   promptCache?: { short?: number; long?: number };
   /** Request and image-size limits of the provider (carried over from the catalog). */
-  inputLimits?: Record<string, unknown>;
+  inputLimits?: ModelInputLimits;
   /** Default sampling parameters merged into OpenAI-compatible request bodies. */
   samplingParams?: Record<string, unknown>;
   /** Sampling parameters per thinking level. */

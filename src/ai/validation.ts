@@ -179,13 +179,15 @@ export function validateToolCall(tools: Tool[], toolCall: ToolCall): Record<stri
  * every problem and echoes what the model sent, so it can correct itself.
  */
 export function validateToolArguments(tool: Tool, toolCall: ToolCall): Record<string, unknown> {
-  const args = dropOptionalNulls(structuredClone(toolCall.arguments), tool.parameters) as Json;
+  // A tool's parameters are a JSON Schema object (pi-ai 1.6.0 types them as any object).
+  const schema = tool.parameters as JsonSchema;
+  const args = dropOptionalNulls(structuredClone(toolCall.arguments), schema) as Json;
   // deno-lint-ignore no-explicit-any
   Value.Convert(tool.parameters as any, args);
-  const validator = validatorFor(tool.parameters);
+  const validator = validatorFor(schema);
   const isTypeBox = Object.getOwnPropertySymbols(tool.parameters).includes(TYPEBOX_KIND);
   if (!isTypeBox) {
-    const coerced = coerce(args, tool.parameters);
+    const coerced = coerce(args, schema);
     if (coerced !== args) {
       if (isRecord(coerced)) {
         for (const key of Object.keys(args)) delete args[key];

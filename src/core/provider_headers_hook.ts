@@ -24,10 +24,10 @@ export function setProviderHeadersHook(agent: Agent, hook: ProviderHeadersHook |
 /** Applies `agent`'s header hook, if any, to a copy of `headers`. */
 export async function transformProviderHeaders(
   agent: Agent,
-  headers: Record<string, string> | undefined,
-): Promise<Record<string, string> | undefined> {
+  headers: Record<string, string | null> | undefined,
+): Promise<Record<string, string | null> | undefined> {
   const hook = hooks.get(agent);
   if (!hook) return headers;
   // Null values go on to the provider, whose header merge drops them (1.6.0's contract).
-  return await hook({ ...headers }) as Record<string, string>;
+  return await hook({ ...headers });
 }

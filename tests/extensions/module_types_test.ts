@@ -169,12 +169,15 @@ async function copyDeclarations(from: string, to: string): Promise<void> {
   }
 }
 
-/** Drops `private`/`protected` members of declared classes (a member may span lines up to its `;`). */
+/**
+ * Drops `private`/`protected` members of declared classes (a member may span lines up to its `;`),
+ * and the `#private;` marker TypeScript emits for a class with ES private fields (`#x`).
+ */
 function withoutNonPublicMembers(dts: string): string {
   const out: string[] = [];
   let skipping = false;
   for (const line of dts.split("\n")) {
-    if (!skipping && /^\s+(private|protected)\b/.test(line)) skipping = true;
+    if (!skipping && /^\s+(private\b|protected\b|#private;)/.test(line)) skipping = true;
     if (!skipping) out.push(line);
     else if (/;\s*$/.test(line)) skipping = false;
   }

@@ -58,7 +58,7 @@ export function anthropicEndpoint(
   context: Context,
   apiKey: string,
   interleavedThinking: boolean,
-  extraHeaders?: Record<string, string>,
+  extraHeaders?: Record<string, string | null>,
   sessionId?: string,
 ): AnthropicEndpoint {
   const betas: string[] = [];

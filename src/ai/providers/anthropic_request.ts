@@ -55,7 +55,16 @@ type Json = Record<string, unknown>;
 
 /** Compat switches with their defaults filled in (no affinity format means `x-session-affinity`). */
 export type ResolvedAnthropicCompat =
-  & Required<Omit<AnthropicMessagesCompat, "sessionAffinityFormat">>
+  & Required<
+    Pick<
+      AnthropicMessagesCompat,
+      | "sendSessionAffinityHeaders"
+      | "supportsEagerToolInputStreaming"
+      | "supportsLongCacheRetention"
+      | "forceAdaptiveThinking"
+      | "supportsStrictTools"
+    >
+  >
   & Pick<AnthropicMessagesCompat, "sessionAffinityFormat">;
 
 /** Compat switches with their defaults filled in. */

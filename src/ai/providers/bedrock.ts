@@ -17,7 +17,14 @@ import {
   clampMaxTokensToContext,
   clampReasoning,
 } from "../simple_options.ts";
-import type { AssistantMessage, CacheRetention, Context, Model, SimpleStreamOptions } from "../types.ts";
+import type {
+  AssistantMessage,
+  CacheRetention,
+  Context,
+  JsonObject,
+  Model,
+  SimpleStreamOptions,
+} from "../types.ts";
 import { profileRegion, resolveBedrockAuth } from "./bedrock_credentials.ts";
 import { readEventStream } from "./bedrock_eventstream.ts";
 import { bodyChunks, flushRedacted, handleEvent, type OpenBlock } from "./bedrock_events.ts";
@@ -185,7 +192,7 @@ async function run(
       ? "Request was aborted"
       : formatBedrockError(error);
     if (!options.signal?.aborted && error instanceof BedrockServiceError) {
-      const details: Record<string, unknown> = {};
+      const details: JsonObject = {};
       if (error.status !== undefined) details.status = error.status;
       details.errorCode = error.code;
       if (error.requestId) details.requestId = error.requestId;

@@ -58,7 +58,9 @@ async function sendRequest(
 ): Promise<Response> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [key, value] of Object.entries({ ...model.headers, ...options.headers })) {
-    if (!isReservedHeader(key)) headers[key.toLowerCase()] = value;
+    if (isReservedHeader(key)) continue;
+    if (value === null) delete headers[key.toLowerCase()]; // 1.6.0: null drops a default header
+    else headers[key.toLowerCase()] = value;
   }
   let sendHeaders: Record<string, string>;
   if (auth.kind === "bearer") sendHeaders = { ...headers, authorization: `Bearer ${auth.token}` };

@@ -138,11 +138,16 @@ async function send(
     : await target.resolve(model, params);
   const { url, secrets } = request;
   const headers = new Headers({ "content-type": "application/json" });
+  // 1.6.0: a null header value drops that header, the target's defaults included.
+  const dropped = new Set<string>();
   for (const [key, value] of Object.entries({ ...model.headers, ...options?.headers })) {
-    headers.set(key, value);
+    if (value === null) {
+      headers.delete(key);
+      dropped.add(key.toLowerCase());
+    } else headers.set(key, value);
   }
   for (const [key, value] of Object.entries(request.headers)) {
-    if (!headers.has(key)) headers.set(key, value);
+    if (!headers.has(key) && !dropped.has(key.toLowerCase())) headers.set(key, value);
   }
   const body = JSON.stringify(toWireBody(params));
   return withProviderRetries(async () => {

@@ -8,9 +8,24 @@
  */
 import type { Model, OpenAICompletionsCompat } from "../types.ts";
 
-/** Every compat switch with a value. */
+/** The switches this build applies; the others pi-ai 1.6.0 declares are accepted and ignored. */
+type AppliedCompletionsCompat = Omit<
+  OpenAICompletionsCompat,
+  | "requiresNonNullAssistantContent"
+  | "chatTemplateKwargs"
+  | "chatTemplateArgs"
+  | "thinkingTokenBudgetField"
+  | "supportsThinkingTokenBudget"
+  | "supportsOpenAIGrammarTools"
+  | "supportsMidConvoSystemMessages"
+  | "supportsMidConvoToolAdditions"
+  | "promptCacheKeyMode"
+  | "vllmPriority"
+>;
+
+/** Every applied compat switch with a value. */
 export type ResolvedCompletionsCompat =
-  & Required<Omit<OpenAICompletionsCompat, "cacheControlFormat" | "sessionAffinityFormat">>
+  & Required<Omit<AppliedCompletionsCompat, "cacheControlFormat" | "sessionAffinityFormat">>
   & Pick<OpenAICompletionsCompat, "cacheControlFormat" | "sessionAffinityFormat">;
 
 /** The switches known servers need, detected from provider and base URL (provider first). */

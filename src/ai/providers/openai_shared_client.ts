@@ -54,7 +54,7 @@ export interface OpenAIHeaderInput {
   context: Context;
   apiKey: string;
   /** Per-request headers from the caller; they win over everything else. */
-  optionsHeaders?: Record<string, string>;
+  optionsHeaders?: Record<string, string | null>;
   /** Session headers the provider decided to send. */
   sessionHeaders?: Record<string, string>;
 }
@@ -63,7 +63,7 @@ export interface OpenAIHeaderInput {
 export function buildOpenAIHeaders(input: OpenAIHeaderInput): Record<string, string | null> {
   const { model, context, apiKey } = input;
   const headers: Record<string, string | null> = { Authorization: `Bearer ${apiKey}` };
-  const extra: Record<string, string> = { ...model.headers };
+  const extra: Record<string, string | null> = { ...model.headers };
   if (model.provider === "github-copilot") Object.assign(extra, copilotDynamicHeaders(context.messages));
   Object.assign(extra, input.sessionHeaders, input.optionsHeaders);
   if (model.provider === "cloudflare-ai-gateway") {

@@ -15,6 +15,7 @@ import { createOutputMessage, errorToMessage, redactSecrets } from "../provider_
 import type {
   CacheRetention,
   Context,
+  JsonObject,
   Model,
   SimpleStreamOptions,
   StreamOptions,
@@ -193,7 +194,7 @@ function failure(model: Model, error: unknown, aborted: boolean) {
       type: "pi_messages_response_failure",
       timestamp: Date.now(),
       error: { name: error.name, message: error.message, code: error.code },
-      details: error.details,
+      details: error.details as JsonObject | undefined, // parsed from the JSON error body
     }];
   }
   return message;

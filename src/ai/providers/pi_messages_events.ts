@@ -10,6 +10,7 @@ import { parseStreamingJson } from "../json_parse.ts";
 import type {
   AssistantMessage,
   AssistantMessageEvent,
+  JsonObject,
   TextContent,
   ThinkingContent,
   ToolCall,
@@ -89,7 +90,7 @@ export function createPiMessagesConverter(
       partial.diagnostics = [...partial.diagnostics ?? [], {
         type: "pi_messages_rewrite",
         timestamp: Date.now(),
-        details: { ...event.rewrite as Record<string, unknown> },
+        details: { ...event.rewrite as JsonObject },
       }];
     }
   };

@@ -147,7 +147,7 @@ export function resolveStrictTool(
   if (!config || config.type !== "json_schema") return undefined;
   if (supportsStrict) {
     try {
-      makeStrictJsonSchema(tool.parameters, unsupported);
+      makeStrictJsonSchema(tool.parameters as JsonSchema, unsupported);
       return true;
     } catch (error) {
       if (!(error instanceof NotStrictCompatible)) throw error;
@@ -167,7 +167,9 @@ export function resolveStrictTool(
 
 /** The schema to declare: the strict form when the tool is sent strict. */
 export function toolParameters(tool: Tool, strict: boolean | undefined): JsonSchema {
-  return strict === true ? makeStrictJsonSchema(tool.parameters) : tool.parameters;
+  // A tool's parameters are a JSON Schema object (pi-ai 1.6.0 types them as any object).
+  const schema = tool.parameters as JsonSchema;
+  return strict === true ? makeStrictJsonSchema(schema) : schema;
 }
 
 /**

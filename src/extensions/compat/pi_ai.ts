@@ -92,7 +92,14 @@ export {
   ModelsError,
   type ModelsErrorCode,
 } from "./pi_ai_diagnostics.ts";
-export { getModelType, hasApi, isModelType, type ModelType } from "./pi_ai_model_type.ts";
+export {
+  type AnyModel,
+  getModelType,
+  hasApi,
+  isModelType,
+  type ModelType,
+  type ModelTypeMap,
+} from "./pi_ai_model_type.ts";
 export {
   type ClientAttribution,
   type ClientIdentity,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AssistantMessage, AssistantMessageDiagnostic } from "../../ai/types.ts";
+import type { AssistantMessageDiagnostic, JsonObject } from "../../ai/types.ts";
 
 /** A thrown value as diagnostic data (the stack kept when it is an Error). */
 export interface DiagnosticError {
@@ -42,14 +42,14 @@ export function extractDiagnosticError(error: unknown): DiagnosticError {
 export function createAssistantMessageDiagnostic(
   type: string,
   error: unknown,
-  details?: Record<string, unknown>,
+  details?: JsonObject,
 ): AssistantMessageDiagnostic {
   return { type, timestamp: Date.now(), error: extractDiagnosticError(error), details };
 }
 
 /** Adds `diagnostic` to the message's diagnostics (a new array, so earlier copies stay as they were). */
-export function appendAssistantMessageDiagnostic(
-  message: AssistantMessage,
+export function appendAssistantMessageDiagnostic<T extends { diagnostics?: AssistantMessageDiagnostic[] }>(
+  message: T,
   diagnostic: AssistantMessageDiagnostic,
 ): void {
   message.diagnostics = [...(message.diagnostics ?? []), diagnostic];

@@ -12,4 +12,11 @@ export { modelsAreEqual } from "../../ai/model_equality.ts";
 export { clampThinkingLevel, getSupportedThinkingLevels } from "../../ai/thinking.ts";
 export type { Api, Model, ModelThinkingLevel, Usage } from "../../ai/types.ts";
 export { ModelsError, type ModelsErrorCode } from "./pi_ai_diagnostics.ts";
-export { getModelType, hasApi, isModelType, type ModelType } from "./pi_ai_model_type.ts";
+export {
+  type AnyModel,
+  getModelType,
+  hasApi,
+  isModelType,
+  type ModelType,
+  type ModelTypeMap,
+} from "./pi_ai_model_type.ts";

@@ -13,6 +13,7 @@ import {
   getCurrentSystemMessage,
   getCurrentTools,
   type SystemMessage,
+  type TranscriptMessages,
 } from "../../session/system_message.ts";
 
 export {
@@ -21,7 +22,7 @@ export {
   type TranscriptContext,
   type TranscriptMessage,
 } from "../transcript_context.ts";
-import type { TranscriptContext, TranscriptMessage } from "../transcript_context.ts";
+import type { TranscriptContext } from "../transcript_context.ts";
 
 /** How an API takes tool declarations: in place as changes, as additions only, or not at all. */
 export type TranscriptToolSupport = "changes" | "additions" | "none";
@@ -31,13 +32,13 @@ function isSystem(message: { role: string }): message is SystemMessage {
 }
 
 /** The transcript's leading system message, if it starts with one. */
-export function getInitialSystemMessage(messages: readonly TranscriptMessage[]): SystemMessage | undefined {
+export function getInitialSystemMessage(messages: TranscriptMessages): SystemMessage | undefined {
   const first = messages[0];
   return first && isSystem(first) ? first : undefined;
 }
 
 /** The messages without the leading system message (for APIs carrying the prompt apart). */
-export function withoutInitialSystemMessage<T extends TranscriptMessage>(messages: T[]): T[] {
+export function withoutInitialSystemMessage<T extends { role: string }>(messages: T[]): T[] {
   return getInitialSystemMessage(messages) ? messages.slice(1) : messages;
 }
 
@@ -51,13 +52,13 @@ export function collapseSystemMessages(context: TranscriptContext): TranscriptCo
 /** The transcript as it is when the model takes mid-conversation system messages, else collapsed. */
 export function resolveTranscript(
   context: TranscriptContext,
-  supportsMidConvoSystemMessages: boolean,
+  supportsMidConvoSystemMessages: boolean | undefined,
 ): TranscriptContext {
   return supportsMidConvoSystemMessages ? context : collapseSystemMessages(context);
 }
 
 /** Every tool the transcript declares, the last definition of each name, in first-declaration order. */
-export function getDeclaredTools(messages: readonly TranscriptMessage[]): Tool[] {
+export function getDeclaredTools(messages: TranscriptMessages): Tool[] {
   const definitions = new Map<string, Tool>();
   for (const message of messages) {
     if (!isSystem(message)) continue;
@@ -67,7 +68,7 @@ export function getDeclaredTools(messages: readonly TranscriptMessage[]): Tool[]
 }
 
 /** Whether a tool name was declared twice with different definitions (deprecated in 1.6.0). */
-export function hasToolRedefinitions(messages: readonly TranscriptMessage[]): boolean {
+export function hasToolRedefinitions(messages: TranscriptMessages): boolean {
   const declared = new Map<string, Tool>();
   for (const message of messages) {
     if (!isSystem(message)) continue;
@@ -96,7 +97,7 @@ function lastNonAdditiveChange(systemMessages: readonly SystemMessage[]): number
 }
 
 /** Whether the tool history removes or redeclares a tool (which an additions-only API cannot replay). */
-export function hasNonAdditiveToolChanges(messages: readonly TranscriptMessage[]): boolean {
+export function hasNonAdditiveToolChanges(messages: TranscriptMessages): boolean {
   return lastNonAdditiveChange(messages.filter(isSystem)) >= 0;
 }
 
@@ -107,7 +108,7 @@ export function hasNonAdditiveToolChanges(messages: readonly TranscriptMessage[]
  * current tools.
  */
 export function resolveTranscriptTools(
-  messages: readonly TranscriptMessage[],
+  messages: TranscriptMessages,
   support: TranscriptToolSupport,
 ): { requestTools: Tool[]; foldedSystemMessages: number } {
   const systemMessages = messages.filter(isSystem);
