@@ -1,17 +1,20 @@
 /**
  * Did a change make us slower? `pi --version` and `pi -p "hi"` (one text turn against the fake
- * provider) for three programs in one run, round-robin: ours at this checkout, ours at an older
+ * provider) — and with `--cases`, also `tools` (`-p` whose model writes a file, reads it back and
+ * answers: 3 requests) and `rpc` (spawn, 200 sequential `get_state`, end of input) — for three
+ * programs in one run, round-robin: ours at this checkout, ours at an older
  * checkout (`--base DIR`, e.g. a `git worktree` of the commit before the change, with its
  * `deno install` done), and the reference. Medians of wall time, CPU time and peak RSS; on a
  * shared machine only the ratios mean something.
  *
- * Usage: deno run -A scripts/bench/against_base.ts --base DIR [rounds]
+ * Usage: deno run -A scripts/bench/against_base.ts --base DIR [rounds] [--cases version,print,tools,rpc]
  *
  * @module
  */
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
 import { type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
+import { RpcClient } from "../../src/modes/rpc/rpc_client.ts";
 
 const baseIndex = Deno.args.indexOf("--base");
 if (baseIndex < 0 || !Deno.args[baseIndex + 1]) {
@@ -20,6 +23,8 @@ if (baseIndex < 0 || !Deno.args[baseIndex + 1]) {
 }
 const baseDir = Deno.args[baseIndex + 1].replace(/\/$/, "");
 const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && Deno.args[i - 1] !== "--base") ?? 11);
+const casesIndex = Deno.args.indexOf("--cases");
+const cases = new Set(casesIndex >= 0 ? Deno.args[casesIndex + 1].split(",") : ["version", "print"]);
 
 const server = await startFakeProvider();
 const env = await createAgentEnv(server.url);
@@ -49,11 +54,53 @@ const programs: Record<string, (args: string[]) => string[]> = {
   reference: (args) => [...referenceCommand(), ...args],
 };
 
-async function sample(cmd: string[], turn: boolean): Promise<CpuSample> {
-  if (turn) server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
+type Case = "version" | "print" | "tools" | "rpc";
+
+let toolRun = 0;
+async function sample(cmd: string[], kind: Case): Promise<CpuSample> {
+  if (kind === "rpc") return await rpcSample(cmd);
+  const before = server.requests.length;
+  if (kind === "print") server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
+  if (kind === "tools") {
+    const path = `note-${toolRun++}.txt`;
+    server.push(
+      { content: [{ type: "toolCall", name: "write", arguments: { path, content: "alpha\nbeta\n" } }] },
+      { content: [{ type: "toolCall", name: "read", arguments: { path } }] },
+      { content: [{ type: "text", text: "The file says alpha and beta." }] },
+    );
+  }
   const result = await timeWithCpu(cmd, { env: childEnv, cwd: env.cwd });
   if (result.code !== 0) throw new Error(`${cmd.slice(0, 4).join(" ")} … exited with ${result.code}`);
+  if (kind === "tools" && server.requests.length - before !== 3) {
+    throw new Error("the tool run did not send 3 requests");
+  }
   return result;
+}
+
+/** Spawn, 200 sequential `get_state`, end of input; CPU and RSS through GNU time. */
+async function rpcSample(cmd: string[]): Promise<CpuSample> {
+  const stats = await Deno.makeTempFile({ prefix: "pi-bench-rpc-" });
+  const client = new RpcClient({
+    command: ["/usr/bin/time", "-o", stats, "-f", "%M %U %S", ...cmd],
+    cwd: env.cwd,
+    env: childEnv,
+    provider: FAKE_PROVIDERS["anthropic-messages"],
+    model: FAKE_MODEL_ID,
+  });
+  const start = performance.now();
+  await client.start();
+  try {
+    for (let i = 0; i < 200; i++) await client.getState();
+  } catch (error) {
+    await client.stop();
+    throw error;
+  }
+  const code = await client.endInput();
+  const ms = performance.now() - start;
+  if (code !== 0) throw new Error(`${cmd.slice(0, 2).join(" ")} … RPC exited with ${code}`);
+  const [rss, user, system] = (await Deno.readTextFile(stats)).trim().split(/\s+/).slice(-3).map(Number);
+  await Deno.remove(stats);
+  return { ms, code: 0, maxRssKb: rss, cpuMs: (user + system) * 1000 };
 }
 
 function summary(samples: CpuSample[]): { ms: number; cpu: number; mib: number } {
@@ -65,13 +112,13 @@ function summary(samples: CpuSample[]): { ms: number; cpu: number; mib: number }
 }
 
 try {
-  for (
-    const [label, args, turn] of [["--version", ["--version"], false], [
-      "-p one turn",
-      promptArgs,
-      true,
-    ]] as const
-  ) {
+  const all: [string, string[], Case][] = [
+    ["--version", ["--version"], "version"],
+    ["-p one turn", promptArgs, "print"],
+    ["-p write → read → answer", [...promptArgs.slice(0, -1), "write then read a note"], "tools"],
+    ["RPC spawn + 200 get_state", [], "rpc"],
+  ];
+  for (const [label, args, turn] of all.filter(([, , kind]) => cases.has(kind))) {
     const samples: Record<string, CpuSample[]> = { head: [], base: [], reference: [] };
     for (const name of Object.keys(programs)) await sample(programs[name]([...args]), turn); // warm-up
     for (let i = 0; i < rounds; i++) {

@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "38bc899a7ca0";
+export const DOCUMENTATION_HASH = "e585e2c897ce";
