@@ -90,8 +90,11 @@ export type AgentToolCall = ToolCall;
 
 /** What the agent loop works on: the transcript, the system prompt and the tools. */
 export interface AgentContext {
-  /** The system prompt of the run. */
-  systemPrompt: string;
+  /**
+   * The system prompt of the run. Optional as in 1.6.0, whose context has none (its prompt travels
+   * as `system` messages in `messages`); without one the loop sends none.
+   */
+  systemPrompt?: string;
   /** The transcript so far. */
   messages: AgentMessage[];
   /** Tools the model may call. */

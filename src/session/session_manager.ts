@@ -306,6 +306,15 @@ export class SessionManager {
     this.writtenCount = this.fileEntries.length;
   }
 
+  /**
+   * 1.6.0's public persistence step, which its `_appendEntry` calls after adding `entry`: writes
+   * what is pending (here every entry not yet on disk, `entry` among them), under the same rule as
+   * {@link flush}.
+   */
+  _persist(_entry: SessionEntry): void {
+    this.flush();
+  }
+
   /** Adds an entry as the new leaf and writes it; a failed write takes the entry back. */
   private appendEntry(entry: SessionEntry): void {
     const previous = { leafId: this.leafId, hasConversation: this.hasConversation };

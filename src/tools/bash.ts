@@ -34,8 +34,8 @@ export interface BashSpawnContext {
   command: string;
   /** Folder the command runs in. */
   cwd: string;
-  /** The command's complete environment. */
-  env: Record<string, string>;
+  /** The command's complete environment (Node's `process.env` shape, as 1.6.0 types it). */
+  env: Record<string, string | undefined>;
 }
 
 /** Adjusts command, folder or environment right before execution. */

@@ -121,7 +121,8 @@ export interface BashOperations {
       onData: (data: Uint8Array) => void;
       signal?: AbortSignal;
       timeout?: number;
-      env?: Record<string, string>;
+      /** The command's environment (Node's `process.env` shape: unset names may be `undefined`). */
+      env?: Record<string, string | undefined>;
     },
   ) => Promise<{ exitCode: number | null }>;
 }
@@ -199,6 +200,13 @@ async function pump(stream: ReadableStream<Uint8Array>, onData: (d: Uint8Array) 
   }
 }
 
+/** `env` without its `undefined` values (a spawned process gets only set variables). */
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
 /**
  * The default backend: spawns the shell detached (own process group), streams stdout and
  * stderr as they arrive, and kills the whole group on timeout or abort.
@@ -211,7 +219,7 @@ export function createLocalBashOperations(options?: { shellPath?: string }): Bas
         throw new Error(`Working directory does not exist: ${cwd}\nCannot execute bash commands.`);
       }
       // Under a --sandbox profile: through bubblewrap, or refused (sandbox_state.ts).
-      const spawn = sandboxedCommand(shell, [...args, command], cwd, env ?? getShellEnv());
+      const spawn = sandboxedCommand(shell, [...args, command], cwd, env ? definedEnv(env) : getShellEnv());
       const child = new Deno.Command(spawn.program, {
         args: spawn.args,
         cwd,

@@ -114,7 +114,7 @@ Deno.test("BASH-01 schema, description and prompt snippet equal the reference", 
 
 Deno.test("BASH-01 exposeSessionEnvironment false passes no session variables", async () => {
   const command = 'echo "[${PI_SESSION_ID-none}|${PI_MODEL-none}]"';
-  const seen: Record<string, string>[] = [];
+  const seen: Record<string, string | undefined>[] = [];
   const tool = createBashTool("/tmp", {
     exposeSessionEnvironment: false,
     sessionEnvironment: () => ({ sessionId: "s", provider: "p", model: "m" }),
