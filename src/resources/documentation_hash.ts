@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "e585e2c897ce";
+export const DOCUMENTATION_HASH = "c2632548b542";
