@@ -8,6 +8,7 @@
  * @module
  */
 import { readEnv } from "../util/env.ts";
+import { settleExitWork } from "../util/exit_work.ts";
 import { getAgentDir, isTruthyEnvFlag, resolveSessionDir } from "../config/paths.ts";
 import { applyHttpProxySetting } from "../config/http_proxy.ts";
 import { SettingsManager } from "../config/settings_manager.ts";
@@ -336,7 +337,7 @@ async function runMode(
   if (run.appMode === "rpc") {
     const { runRpcMode } = await import("../modes/rpc/rpc_mode.ts");
     const runtime = new AgentSessionRuntime(session, services, createRuntime);
-    return await runRpcMode(runtime, {
+    const code = await runRpcMode(runtime, {
       // As 1.6.0's RPC mode: dialogs over the extension UI sub-protocol, errors as records.
       onSession: async (current, rpc) => {
         const extensions = extensionHostOf(current);
@@ -357,6 +358,9 @@ async function runMode(
         });
       },
     });
+    // What the session still closes (MCP servers) ends before pi does.
+    await settleExitWork();
+    return code;
   }
   if (run.appMode === "interactive") {
     const { runInteractiveMode } = await import("../modes/interactive/interactive_mode.ts");
@@ -407,5 +411,7 @@ async function runMode(
   } finally {
     // `session_shutdown` handlers run as the run ends (1.6.0: when the runtime is disposed).
     await extensionHostOf(runtime.session)?.shutdown();
+    // What the session still closes (MCP servers) ends before pi does.
+    await settleExitWork();
   }
 }

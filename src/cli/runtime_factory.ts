@@ -258,6 +258,9 @@ export function runtimeFactory(
         projectTrusted,
         // The interactive mode has /mcp, which the attention report names (1.6.0's TUI wording).
         mcpCommand: run.appMode === "interactive",
+        // Outside the TUI, servers without direct tools start once the first reply is in (or a
+        // script needs them): their start would only compete with the first request.
+        deferConnections: run.appMode !== "interactive",
         toolFlags: { tools: parsed.tools, excludeTools: parsed.excludeTools, noTools: parsed.noTools },
         toolSearch: isBuiltinEnabled(
           "tool-search",

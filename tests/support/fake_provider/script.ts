@@ -63,6 +63,8 @@ export interface ScriptedTurn {
   fault?: ScriptedFault;
   /** Delay before each chunk, in ms. */
   chunkDelayMs?: number;
+  /** Delay before the response headers, in ms (nothing of the reply has arrived meanwhile). */
+  headersDelayMs?: number;
   /** Text and argument deltas are split into pieces of this many characters (default 8). */
   deltaSize?: number;
 }

@@ -159,6 +159,8 @@ export async function startFakeProvider(turns: ScriptedTurn[] = []): Promise<Fak
       } else ending = fault.kind;
     }
 
+    // A model that takes long before anything arrives (the request is out, no reply yet).
+    if (turn.headersDelayMs) await delay(turn.headersDelayMs);
     res.writeHead(200, {
       "content-type": encoder.contentType ?? "text/event-stream",
       "cache-control": "no-cache",

@@ -14,9 +14,11 @@
  */
 import type { AgentTool } from "../../../agent/types.ts";
 import { toolNameMatcher } from "../../../tools/tool_name_matcher.ts";
+import { holdExit } from "../../../util/exit_work.ts";
 import { join } from "../../../util/path.ts";
 import { getMcpToolExposure, loadMcpConfig, type McpExposure, type McpServerEntry } from "./config.ts";
 import type { McpServerConnection } from "./connection.ts";
+import { ConnectGate } from "./connect_gate.ts";
 import { McpServerLog } from "./log.ts";
 import { updateMcpServerConfig } from "./config_edit.ts";
 import type { McpServerRegistry } from "../../mcp_servers.ts";
@@ -41,6 +43,8 @@ import {
 } from "../codemode/tool.ts";
 
 const DEFAULT_STARTUP_WAIT_MS = 10_000;
+/** How long into the first reply deferred servers start if it is still streaming. */
+const REPLY_STREAMING_MS = 1_000;
 
 /** What MCP needs of a session. */
 export interface McpSessionTarget {
@@ -66,6 +70,8 @@ export interface McpSessionTarget {
   };
   /** Appends a custom entry (codemode's `codemode-store`). */
   appendCustomEntry(customType: string, data?: unknown): void;
+  /** Session events; the first reply's `message_start` opens the gate of deferred connections. */
+  subscribe(listener: (event: { type: string; message?: { role?: string } }) => void): () => void;
 }
 
 /** Options of {@link startSessionMcp}. */
@@ -86,6 +92,12 @@ export interface SessionMcpOptions {
   codemode?: boolean;
   /** Servers extensions registered; they connect beside the `mcp.json` ones, which win a shared name. */
   registry?: McpServerRegistry;
+  /**
+   * Whether servers without `direct` tools start only once the first reply begins or something needs
+   * them (print, JSON and RPC mode: nothing about them is needed before the first request, and
+   * their start would compete with it). Default false: every server starts at once (the TUI).
+   */
+  deferConnections?: boolean;
 }
 
 /** The tool flags of a run. */
@@ -174,6 +186,12 @@ export class SessionMcp {
   #listeners = new Set<() => void>();
   /** Names the `mcp.json` files define: a registered server of the same name is ignored. */
   #configured: Set<string>;
+  /** What connections of servers without direct tools wait for (see `deferConnections`). */
+  #gate: ConnectGate;
+  /** The MCP client module, imported when the first server starts (the SDK loads only then). */
+  #runtime: Promise<typeof import("./connection.ts")> | undefined;
+  /** Set by {@link close}: a connection that would start after it must not spawn anything. */
+  #closed = false;
 
   constructor(target: McpSessionTarget, options: SessionMcpOptions) {
     this.#target = target;
@@ -191,6 +209,7 @@ export class SessionMcp {
     this.#log = new McpServerLog(join(options.agentDir, "mcp.log"));
     this.#allowed = mcpToolAllowed(options.toolFlags);
     this.#exists = mcpToolExists(options.toolFlags);
+    this.#gate = options.deferConnections ? new ConnectGate() : ConnectGate.opened();
   }
 
   /** The registered servers `mcp.json` does not shadow, as entries. */
@@ -222,8 +241,7 @@ export class SessionMcp {
     this.servers.push(...added);
     this.#emitChange();
     await Promise.all(removed.map((server) => server.connection?.close()));
-    const runtime = import("./connection.ts");
-    await Promise.all(added.filter(isEnabled).map((server) => this.#startConnection(server, runtime)));
+    await Promise.all(added.filter(isEnabled).map((server) => this.#startConnection(server)));
     this.#syncResourceTools();
   }
 
@@ -234,15 +252,15 @@ export class SessionMcp {
     this.#updateSection();
     this.#activateDiscovery();
     this.#target.addPromptPreparer(() => this.#beforePrompt());
-    this.#target.addDisposer(() => void this.close());
+    // pi exits only once the servers are closed (1.6.0 waits for them too): none is left behind.
+    this.#target.addDisposer(() => holdExit(this.close()));
     const enabled = this.servers.filter(isEnabled);
     if (enabled.length === 0) {
       this.#reportProblems();
       return;
     }
-    // The MCP client (and the SDK) load only now, so runs without servers never pay for them.
-    const runtime = import("./connection.ts");
-    this.#pending = Promise.all(enabled.map((server) => this.#startConnection(server, runtime)))
+    if (!this.#gate.isOpen) this.#openGateWithFirstReply();
+    this.#pending = Promise.all(enabled.map((server) => this.#startConnection(server)))
       .then(() => this.#reportProblems())
       .catch((error) => {
         this.#options.notify(
@@ -252,14 +270,50 @@ export class SessionMcp {
       });
   }
 
-  /** Resolves when every start-up connection attempt settled. */
+  /**
+   * Deferred servers start once the first request is out and answered: when its reply ended, or
+   * {@link REPLY_STREAMING_MS} into a reply still streaming (a script being written), whichever
+   * comes first. A short reply is handled before the MCP SDK loads (its evaluation holds the main
+   * thread for a few hundred ms, and the servers' own start takes the CPU); a long one hides both.
+   * A `-p` run whose one reply needs no server ends before anything was spawned.
+   */
+  #openGateWithFirstReply(): void {
+    let timer: number | undefined;
+    const open = () => {
+      off();
+      clearTimeout(timer);
+      this.#gate.open();
+    };
+    const off = this.#target.subscribe((event) => {
+      if (event.type === "message_start" && event.message?.role === "assistant" && timer === undefined) {
+        // Deno's timer id (the SDK's Node types declare another return type).
+        timer = setTimeout(open, REPLY_STREAMING_MS) as unknown as number;
+        // Waiting for it must not keep pi running.
+        Deno.unrefTimer(timer);
+      }
+      if (event.type === "message_end" && event.message?.role === "assistant") open();
+    });
+    this.#target.addDisposer(() => {
+      off();
+      clearTimeout(timer);
+    });
+  }
+
+  /** Resolves when every start-up connection attempt settled (starting the deferred ones). */
   settled(): Promise<void> {
+    this.#gate.open();
     return this.#pending;
   }
 
-  #startConnection(server: ServerState, runtime: Promise<typeof import("./connection.ts")>): Promise<void> {
+  #startConnection(server: ServerState): Promise<void> {
     const ready = (async () => {
-      const { McpServerConnection, McpOAuthCredentialStore } = await runtime;
+      // Direct tools are declared in the first request, which waits for them: those start at once.
+      if (!configuredExposures(server.entry).has("direct") && !(await this.#gate.passed())) return;
+      if (this.#closed) return;
+      // The MCP client (and the SDK) load only now, so runs without servers never pay for them.
+      this.#runtime ??= import("./connection.ts");
+      const { McpServerConnection, McpOAuthCredentialStore } = await this.#runtime;
+      if (this.#closed) return;
       const connection = new McpServerConnection({
         entry: server.entry,
         cwd: this.#target.cwd,
@@ -414,13 +468,14 @@ export class SessionMcp {
 
   /** Resolves when the servers a codemode script of `reach` may call connected or failed. */
   async #readyFor(reach: ScriptReach): Promise<void> {
-    await Promise.all(
-      this.servers.flatMap((server) =>
-        isEnabled(server) && server.ready && reachesNamespace(reach, mcpNamespace(server.entry.name))
-          ? [server.ready]
-          : []
-      ),
+    const reached = this.servers.flatMap((server) =>
+      isEnabled(server) && server.ready && reachesNamespace(reach, mcpNamespace(server.entry.name))
+        ? [server.ready]
+        : []
     );
+    // A script that names a server needs it now, even before the first reply began.
+    if (reached.length > 0) this.#gate.open();
+    await Promise.all(reached);
   }
 
   /** A server's namespace as tool search and codemode see it. */
@@ -593,8 +648,10 @@ export class SessionMcp {
     );
   }
 
-  /** Closes every connection (stdio servers are stopped). */
+  /** Closes every connection (stdio servers are stopped); servers still waiting to start never start. */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#gate.shut();
     await Promise.all(this.servers.map((server) => server.connection?.close()));
   }
 
@@ -617,7 +674,7 @@ export class SessionMcp {
       return undefined;
     }
     this.#emitChange();
-    await this.#startConnection(server, import("./connection.ts")).catch(() => undefined);
+    await this.#startConnection(server).catch(() => undefined);
     this.#syncResourceTools();
     return undefined;
   }
