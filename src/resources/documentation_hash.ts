@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "c2632548b542";
+export const DOCUMENTATION_HASH = "2ac10434f711";
