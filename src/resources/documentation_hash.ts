@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "2ac10434f711";
+export const DOCUMENTATION_HASH = "3ef5ac68dc37";
