@@ -8,11 +8,13 @@
  * warm-up wrote (every later resume: only the index and the appended part are read).
  *
  * Usage: deno run -A scripts/bench/session_resume.ts [rounds] [--mb 50] [--ours-only] [--ref-only]
- *        [--profile DIR] [--ref-timeout SECONDS]
+ *        [--profile DIR] [--ref-timeout SECONDS] [--base DIR]
  *
  * `--profile DIR` writes a V8 CPU profile of each of our runs into DIR (`deno run --cpu-prof`).
  * `--deno-flag F` (repeatable) adds F to our `deno run` flags, after pi's own (to try V8 flags).
  * `--ref-timeout S` ends a reference run after S seconds (default 600; it is reported as failed).
+ * `--base DIR` also runs an older checkout (e.g. a `git worktree` of the commit before a change, with
+ * its `deno install` done) in every round, with the index and as the floor: an A/B within one run.
  *
  * `--mb N` scales the session (50 → ≈50 MB, 13,800 messages; 500 → ≈500 MB, 138,000 messages).
  * The load average (/proc/loadavg) is printed before and after: the machine may be shared.
@@ -37,6 +39,7 @@ const profileDir = flagValue("--profile");
 const oursOnly = Deno.args.includes("--ours-only") || profileDir !== undefined;
 const refOnly = Deno.args.includes("--ref-only");
 const refTimeout = Number(flagValue("--ref-timeout") ?? 600);
+const baseDir = flagValue("--base")?.replace(/\/$/, "");
 const main = new URL("../../main.ts", import.meta.url).pathname;
 
 const server = await startFakeProvider();
@@ -105,6 +108,22 @@ const floorArgs = ["--no-session", ...piArgs.filter((a) => a !== "-c")];
 const oursFloor = () =>
   run("ours (no session)", [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...floorArgs]);
 
+/** The older checkout's pi (`--base`), with its own deno.json. */
+const baseCmd = (args: string[]) =>
+  baseDir
+    ? [
+      Deno.execPath(),
+      "run",
+      ...piRunFlags(),
+      "--config",
+      `${baseDir}/deno.json`,
+      `${baseDir}/main.ts`,
+      ...args,
+    ]
+    : [];
+const baseWarm = () => run("base (warm)", baseCmd(piArgs), true);
+const baseFloor = () => run("base (no session)", baseCmd(floorArgs));
+
 const report = reportSamples;
 
 try {
@@ -116,14 +135,31 @@ try {
   const warm: CpuSample[] = [];
   const b: CpuSample[] = [];
   const floor: CpuSample[] = [];
+  const bWarm: CpuSample[] = [];
+  const bFloor: CpuSample[] = [];
   if (!refOnly) await oursCold();
   if (!refOnly) await oursWarm();
   if (!oursOnly) await ref();
+  if (baseDir) await baseWarm();
   for (let i = 0; i < rounds; i++) {
     if (!refOnly) cold.push(await oursCold());
     if (!refOnly) warm.push(await oursWarm());
     if (!oursOnly) b.push(await ref());
     if (!refOnly) floor.push(await oursFloor());
+    if (baseDir) bWarm.push(await baseWarm());
+    if (baseDir) bFloor.push(await baseFloor());
+  }
+  if (baseDir) {
+    const bw = report(`base ${baseDir}, with index`, bWarm);
+    const bf = report(`base ${baseDir}, -p hi --no-session`, bFloor);
+    const w = report("ours, with index (again, for the A/B)", warm);
+    const f = report("ours, -p hi --no-session (again)", floor);
+    console.log(
+      `A/B with index: ours/base wall ${(w.ms / bw.ms).toFixed(2)}, CPU ${(w.cpu / bw.cpu).toFixed(2)}; ` +
+        `above the floor: ours ${(w.cpu - f.cpu).toFixed(0)} ms CPU, base ${
+          (bw.cpu - bf.cpu).toFixed(0)
+        } ms CPU`,
+    );
   }
   if (!refOnly) report("ours, -p hi --no-session (the floor: start-up and one turn)", floor);
   const c = refOnly ? undefined : report("ours, no index (first resume)", cold);

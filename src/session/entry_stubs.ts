@@ -60,12 +60,18 @@ const MESSAGE_LAYOUT = JSON.stringify([["type", "id", "parentId", "timestamp", "
 /** On the getter of a stub's `message`: the StubFile it belongs to. */
 const FILE = Symbol("stub file");
 
+/** The StubFile made last (see {@link messageRole}); weak, so a session switched away is freed. */
+let latestFile: WeakRef<StubFile> | undefined;
+
 /**
  * The `role` of a message entry's message, without reading its line or making its stub when it
  * was not asked for yet (walking a long branch for roles then costs nothing per entry);
  * undefined when the entry has no message object.
  */
 export function messageRole(entry: { message?: unknown }): string | undefined {
+  // The newest file's stubs (a resume's) answer from their slot, without a descriptor lookup.
+  const quick = latestFile?.deref()?.quickRole(entry);
+  if (quick !== undefined) return quick;
   const descriptor = Object.getOwnPropertyDescriptor(entry, "message");
   const file = descriptor?.get && (descriptor.get as unknown as Record<symbol, unknown>)[FILE];
   if (file instanceof StubFile) return file.roleOf(entry);
@@ -130,13 +136,20 @@ export class StubFile {
   readonly #slot = Symbol("entry stub");
   /** The `message` accessor of this file's stubs (its getter names the file, see {@link messageRole}). */
   readonly #messageAccessor: PropertyDescriptor;
+  /** Slots whose `message` accessor has been replaced by a value (made or assigned). */
+  readonly #messageReplaced = new Set<number>();
+  /** The descriptor of a stub's slot, its value set for each stub made. */
+  readonly #slotDescriptor = { value: 0, writable: false, enumerable: false, configurable: false };
 
   constructor(path: string, source: DeferredSource) {
     this.path = path;
     this.source = source;
     const slotKey = this.#slot;
+    const replaced = this.#messageReplaced;
     const make = (stub: Record<string | symbol, unknown>) => {
-      const message = this.#messageStub(stub[slotKey] as number);
+      const slot = stub[slotKey] as number;
+      const message = this.#messageStub(slot);
+      replaced.add(slot);
       setData(stub as Record<string, unknown>, "message", message);
       return message;
     };
@@ -146,11 +159,23 @@ export class StubFile {
       get(this: Record<string | symbol, unknown>) {
         return make(this);
       },
-      set(this: Record<string, unknown>, value: unknown) {
-        setData(this, "message", value);
+      set(this: Record<string | symbol, unknown>, value: unknown) {
+        replaced.add(this[slotKey] as number);
+        setData(this as Record<string, unknown>, "message", value);
       },
     };
     Object.defineProperty(this.#messageAccessor.get, FILE, { value: this });
+    latestFile = new WeakRef(this);
+  }
+
+  /**
+   * The kept role of `entry` when it is a message stub of this file whose `message` was neither
+   * made nor assigned yet; undefined when that cannot be told this way (then ask the entry).
+   */
+  quickRole(entry: object): string | undefined {
+    const slot = (entry as Record<symbol, unknown>)[this.#slot];
+    if (typeof slot !== "number" || this.#messageReplaced.has(slot)) return undefined;
+    return this.shapes[slot]?.message ? this.roles[slot] : undefined;
   }
 
   /** The role kept for a message stub of this file. */
@@ -251,14 +276,17 @@ export class StubFile {
       return value as unknown as FileEntry;
     }
     const message = value.message as Record<string, unknown> | undefined;
-    const kept: KeptValues = {
-      type: value.type as string,
-      id: value.id as string,
-      parentId: value.parentId as string | null | undefined,
-      timestamp: value.timestamp as string | undefined,
-      role: shape.message ? message!.role as string : undefined,
-    };
-    return this.stub(offset, length, line, shape, kept);
+    return this.stub(
+      offset,
+      length,
+      line,
+      shape,
+      value.type as string,
+      value.id as string,
+      value.parentId as string | null | undefined,
+      value.timestamp as string | undefined,
+      shape.message ? message!.role as string : undefined,
+    );
   }
 
   /** Records an entry kept whole (from a session index). */
@@ -277,25 +305,42 @@ export class StubFile {
     return slot;
   }
 
-  /** Makes the stub of a line with `shape` and its kept values. */
-  stub(offset: number, length: number, line: number, shape: Shape, kept: KeptValues): FileEntry {
-    const slot = this.#push(offset, length, line, shape, kept.role);
+  /**
+   * Makes the stub of a line with `shape` and its kept values (positional: a resume makes one per
+   * entry, and an object of them each would be garbage at once).
+   */
+  stub(
+    offset: number,
+    length: number,
+    line: number,
+    shape: Shape,
+    type: string,
+    id: string,
+    parentId: string | null | undefined,
+    timestamp: string | undefined,
+    role: string | undefined,
+  ): FileEntry {
+    const slot = this.#push(offset, length, line, shape, role);
+    // One descriptor object serves every stub's slot (defineProperty reads it at once).
+    const slotDescriptor = this.#slotDescriptor;
+    slotDescriptor.value = slot;
     let out: Record<string, unknown>;
     if (shape.literal) {
       // pi's own message layout: a literal is the cheapest way to make it (most entries).
-      out = { type: kept.type, id: kept.id, parentId: kept.parentId, timestamp: kept.timestamp };
-      Object.defineProperty(out, this.#slot, { value: slot });
+      out = { type, id, parentId, timestamp };
+      Object.defineProperty(out, this.#slot, slotDescriptor);
       Object.defineProperty(out, "message", this.#messageAccessor);
     } else {
       out = {};
       // The slot first: from here on the hidden classes are this file's own.
-      Object.defineProperty(out, this.#slot, { value: slot });
+      Object.defineProperty(out, this.#slot, slotDescriptor);
       const { keys, kinds } = shape;
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
         const kind = kinds[i];
-        if (kind === KEPT) out[key] = kept[key as "type" | "id" | "parentId" | "timestamp"];
-        else if (kind === MESSAGE) Object.defineProperty(out, key, this.#messageAccessor);
+        if (kind === KEPT) {
+          out[key] = key === "type" ? type : key === "id" ? id : key === "parentId" ? parentId : timestamp;
+        } else if (kind === MESSAGE) Object.defineProperty(out, key, this.#messageAccessor);
         else Object.defineProperty(out, key, this.#entryAccessor(key));
       }
     }

@@ -134,11 +134,24 @@ function readCheck(file: Deno.FsFile, size: number): string[] | null {
   return out;
 }
 
-/** FNV-1a over the 32-bit words of `bytes` (its length a multiple of 4). */
+/**
+ * FNV-1a over the 32-bit words of `bytes` (its length a multiple of 4). Unrolled by four: it runs
+ * once per resume over about 1 MB, mostly before V8 has optimised it.
+ */
 function hashWords(bytes: Uint8Array): number {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+  const n = words.length;
+  const end4 = n - (n & 3);
   let h = 0x811c9dc5;
-  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i], 0x01000193);
+  let i = 0;
+  while (i < end4) {
+    h = Math.imul(h ^ words[i], 0x01000193);
+    h = Math.imul(h ^ words[i + 1], 0x01000193);
+    h = Math.imul(h ^ words[i + 2], 0x01000193);
+    h = Math.imul(h ^ words[i + 3], 0x01000193);
+    i += 4;
+  }
+  for (; i < n; i++) h = Math.imul(h ^ words[i], 0x01000193);
   return h >>> 0;
 }
 
@@ -305,13 +318,17 @@ function decodeIndex(
     ) {
       return null;
     }
-    entries[i] = stubs.stub(offsets[i], lengths[i], lines[i], shape, {
+    entries[i] = stubs.stub(
+      offsets[i],
+      lengths[i],
+      lines[i],
+      shape,
       type,
-      id: ids[i]!,
+      ids[i]!,
       parentId,
-      timestamp: timestamps[i],
+      timestamps[i],
       role,
-    });
+    );
   }
   return { meta, entries };
 }

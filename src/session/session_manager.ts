@@ -554,9 +554,31 @@ export class SessionManager {
     if (c && c.leafId === leafId && c.count === this.byId.size && c.generation === this.generation) {
       return c.path;
     }
-    const path = pathToRoot(this.byId.get(leafId), this.byId);
+    const path = (c && c.generation === this.generation && this.extendedPath(c, leafId)) ||
+      pathToRoot(this.byId.get(leafId), this.byId);
     this.pathCache = { leafId, count: this.byId.size, generation: this.generation, path };
     return path;
+  }
+
+  /**
+   * The cached path extended to `leafId` when the leaf descends from the cached leaf through entries
+   * appended since (the usual case: a turn appends to the leaf), else undefined. Entries never
+   * change once added, so the cached part still holds.
+   */
+  private extendedPath(
+    c: { leafId: string; count: number; path: SessionEntry[] },
+    leafId: string,
+  ): SessionEntry[] | undefined {
+    const added = this.byId.size - c.count;
+    if (added <= 0) return undefined;
+    const tail: SessionEntry[] = [];
+    let current = this.byId.get(leafId);
+    while (current && tail.length < added) {
+      tail.push(current);
+      if (current.parentId === c.leafId) return c.path.concat(tail.reverse());
+      current = current.parentId ? this.byId.get(current.parentId) : undefined;
+    }
+    return undefined;
   }
 
   /** The compaction-aware entries of the current branch (see context.ts), for context and rendering. */

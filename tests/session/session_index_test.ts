@@ -354,3 +354,25 @@ Deno.test("SES-08 issue 12: a session file replaced after a resume: a stub's fir
     );
   });
 });
+
+Deno.test("SES-08 issue 12: messageRole of a resumed stub follows its message once it is made or assigned", async () => {
+  await inTempDir(async (dir) => {
+    const path = join(dir, "big.jsonl");
+    await bigSession(path);
+    readSessionFileIndexed(path, SHALLOW);
+    const warm = readSessionFileIndexed(path, SHALLOW);
+    strictEqual(warm.stats.index, "used");
+    const entries = warm.entries as unknown as Record<string, unknown>[];
+    const users = entries.filter((e) => e.type === "message" && messageRole(e) === "user");
+    const [assigned, made, untouched] = users;
+    assigned.message = { role: "assistant", content: [] };
+    strictEqual(messageRole(assigned), "assistant");
+    strictEqual((made.message as { role: string }).role, "user");
+    (made.message as { role: string }).role = "custom";
+    strictEqual(messageRole(made), "custom");
+    strictEqual(messageRole(untouched), "user");
+    // A copy is not a stub: its role is its message's.
+    strictEqual(messageRole({ ...untouched }), "user");
+    strictEqual(messageRole({ message: { role: "toolResult" } }), "toolResult");
+  });
+});

@@ -244,3 +244,31 @@ Deno.test("SES-16 findById finds an exact session id from headers, only the cwd'
     assertEquals(SessionManager.findById("/tmp/a", "other-id", dir), undefined);
     assertEquals(a.usesDefaultSessionDir(), false);
   }));
+
+Deno.test("SES-11 the branch after appends, after branch() to an older entry and across a reset equals a walk from the leaf", () => {
+  const sm = SessionManager.inMemory("/p");
+  const walk = () => {
+    const out: string[] = [];
+    for (let e = sm.getLeafEntry(); e; e = e.parentId ? sm.getEntry(e.parentId) : undefined) {
+      out.unshift(e.id);
+    }
+    return out;
+  };
+  const ids = (): string[] => sm.getBranch().map((e) => e.id);
+  const first = sm.appendMessage(userMessage("one"));
+  sm.appendMessage(assistantMessage("two"));
+  assertEquals(ids(), walk());
+  sm.appendMessage(userMessage("three"));
+  sm.appendThinkingLevelChange("high");
+  assertEquals(ids(), walk());
+  sm.branch(first);
+  assertEquals(ids(), [first]);
+  sm.appendMessage(assistantMessage("other"));
+  sm.appendMessage(userMessage("four"));
+  assertEquals(ids(), walk());
+  assertEquals(ids().length, 3);
+  sm.resetLeaf();
+  sm.appendMessage(userMessage("root again"));
+  assertEquals(ids(), walk());
+  assertEquals(ids().length, 1);
+});
