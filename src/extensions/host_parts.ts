@@ -152,7 +152,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
       parseSkillBlock: 37,
       prepareBranchEntries: 27,
       readStoredCredential: 30,
-      resizeImage: 13,
+      resizeImage: 41,
       sanitizeBinaryOutput: 8,
       serializeConversation: 17,
       sessionEntryToContextMessages: 21,
@@ -345,7 +345,7 @@ export const HOST_PARTS: Readonly<Record<string, HostParts>> = {
   },
   "@earendil-works/pi-tui": {
     parts: [
-      () => import("../tui/utils.ts"),
+      () => import("../tui/utils_text.ts"),
       () => import("../tui/keybindings.ts"),
       () => import("../tui/keys.ts"),
       () => import("../tui/stdin_buffer.ts"),

@@ -128,3 +128,39 @@ Deno.test("EXT-MODULES pi-coding-agent's convertToPng gives 1.6.0's PNG bytes (u
   });
   assertEquals(await convertToPng("AAAA", "image/jpeg"), null);
 });
+
+Deno.test("EXT-MODULES pi-coding-agent's resizeImage takes 1.6.0's (bytes, mimeType, options) and gives its results", async () => {
+  const coding = await hostModule("@earendil-works/pi-coding-agent");
+  const resizeImage = coding.resizeImage as (
+    bytes: Uint8Array,
+    mimeType: string,
+    options?: { maxWidth?: number; maxHeight?: number },
+  ) => Promise<Record<string, unknown> | null>;
+  const files = fileURLToPath(new URL("../fixtures/tools/read/files/", import.meta.url));
+  const summary = async (name: string) => {
+    const result = await resizeImage(Deno.readFileSync(join(files, name)), "image/jpeg", {
+      maxWidth: 10,
+      maxHeight: 10,
+    });
+    return result && { ...result, data: (result.data as string).length };
+  };
+  // What 1.6.0's resizeImage returns for the same calls (base64 data as its length).
+  assertEquals(await summary("image.jpg"), {
+    data: 852,
+    mimeType: "image/jpeg",
+    originalWidth: 4,
+    originalHeight: 3,
+    width: 4,
+    height: 3,
+    wasResized: false,
+  });
+  assertEquals(await summary("rotated_small.jpg"), {
+    data: 340,
+    mimeType: "image/png",
+    originalWidth: 20,
+    originalHeight: 30,
+    width: 7,
+    height: 10,
+    wasResized: true,
+  });
+});

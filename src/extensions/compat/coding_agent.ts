@@ -58,7 +58,8 @@ export { createEventBus, generateSummary, parseSkillBlock } from "./coding_agent
 export { generateUnifiedPatch } from "./coding_agent_patch.ts";
 export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./coding_agent_paths.ts";
 export { getLanguageFromPath } from "./coding_agent_language.ts";
-export { convertToPng } from "./coding_agent_image.ts";
+// 1.6.0's resizeImage takes bytes; this one shadows the read tool's (base64) from tools/mod.ts.
+export { convertToPng, resizeImage } from "./coding_agent_image.ts";
 export {
   createBashToolDefinition,
   createEditToolDefinition,
