@@ -398,6 +398,14 @@ export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 export type JsonSchema = Record<string, unknown>;
 
 /**
+ * Provider-side constrained sampling of a tool's arguments: the JSON schema (`strict`, which the
+ * providers apply), or a grammar per format (OpenAI's Lark or regex; carried, sent by pi-messages).
+ */
+export type ConstrainedSamplingConfig =
+  | { type: "json_schema"; strict: "prefer" | "require" }
+  | { type: "grammar"; variants: Partial<Record<"openai_lark" | "openai_regex", string>> };
+
+/**
  * A tool as the model sees it. `TParameters` is the type of its JSON schema (a TypeBox schema, or
  * any JSON Schema object), generic as in pi-ai 1.6.0 so that tools typed against it fit.
  */
@@ -412,7 +420,7 @@ export interface Tool<TParameters extends object = object> {
    * Constrain the model's arguments to the schema where the server supports strict tools
    * (`prefer`), or fail where it does not (`require`); pi 1.6.0's read, bash, edit and write prefer it.
    */
-  constrainedSampling?: { type: "json_schema"; strict: "prefer" | "require" };
+  constrainedSampling?: false | ConstrainedSamplingConfig;
 }
 
 /** Everything a request carries besides options. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonSchema } from "../ai/types.ts";
+import type { ConstrainedSamplingConfig, JsonSchema } from "../ai/types.ts";
 import type { AgentTool } from "../agent/types.ts";
 
 /** Constrained sampling of tool arguments: `prefer` uses strict mode where the provider has it. */
@@ -21,8 +21,8 @@ export interface ConstrainedSampling {
 export interface ToolDeclarations {
   /** JSON schema of the tool's `structuredContent`. */
   outputSchema?: JsonSchema;
-  /** How providers should constrain the arguments. */
-  constrainedSampling?: ConstrainedSampling;
+  /** How providers should constrain the arguments (any of pi-ai's configs, as a `Tool` carries them). */
+  constrainedSampling?: false | ConstrainedSamplingConfig;
 }
 
 /** What read, bash, edit and write declare in 1.6.0. */

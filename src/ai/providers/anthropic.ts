@@ -29,6 +29,7 @@ import {
   hasExceededStrictToolLimits,
   isStrictToolLimitError,
   markStrictToolLimitsExceeded,
+  prefersStrictArguments,
 } from "./strict_tools.ts";
 import {
   type AnthropicEffort,
@@ -215,7 +216,7 @@ async function run(
       cacheRetention,
     }, disablePreferredStrict);
     const preferStrict = ((params as { tools?: { strict?: boolean }[] }).tools ?? []).some((tool, i) =>
-      tool.strict === true && context.tools?.[i]?.constrainedSampling?.strict === "prefer"
+      tool.strict === true && prefersStrictArguments(context.tools?.[i])
     );
     const replaced = await options?.onPayload?.(params, model);
     if (replaced !== undefined) params = replaced;

@@ -7,7 +7,7 @@
 import { readEnv } from "../../util/env.ts";
 import { sanitizeSurrogates } from "../sanitize_unicode.ts";
 import { transformMessages } from "../transform_messages.ts";
-import { resolveStrictTool, toolParameters } from "./strict_tools.ts";
+import { prefersStrictArguments, resolveStrictTool, toolParameters } from "./strict_tools.ts";
 import type {
   AnthropicMessagesCompat,
   CacheRetention,
@@ -295,7 +295,7 @@ export function convertTools(
   const compat = anthropicCompat(model);
   return tools.map((tool, index) => {
     // After Claude refused the strict tools for its limits, tools that only prefer strict go without.
-    const strict = disablePreferredStrict && tool.constrainedSampling?.strict === "prefer"
+    const strict = disablePreferredStrict && prefersStrictArguments(tool)
       ? undefined
       : resolveStrictTool(tool, compat.supportsStrictTools, isStrictUnsupportedKeyword);
     const schema = toolParameters(tool, strict) as {

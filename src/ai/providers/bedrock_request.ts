@@ -23,7 +23,7 @@ import type {
   ToolResultMessage,
 } from "../types.ts";
 import { normalizeToolCallId } from "./anthropic_request.ts";
-import { resolveStrictTool, toolParameters } from "./strict_tools.ts";
+import { prefersStrictArguments, resolveStrictTool, toolParameters } from "./strict_tools.ts";
 
 /** Options of the bedrock-converse-stream `stream` beyond the common ones (pi-ai 1.6.0's `BedrockOptions`). */
 export interface BedrockOptions {
@@ -298,8 +298,7 @@ export function buildBedrockToolConfig(
   }
   let hasPreferredStrictTools = false;
   const specs = tools.map((tool) => {
-    const preferred = tool.constrainedSampling?.type === "json_schema" &&
-      tool.constrainedSampling.strict === "prefer";
+    const preferred = prefersStrictArguments(tool);
     const strict = disablePreferredStrict && preferred ? undefined : resolveStrictTool(tool, supportsStrict);
     if (strict === true && preferred) hasPreferredStrictTools = true;
     return {

@@ -165,6 +165,12 @@ export function resolveStrictTool(
   return undefined;
 }
 
+/** Whether the tool asks for JSON-schema constrained sampling only where the provider has it ("prefer"). */
+export function prefersStrictArguments(tool: Pick<Tool, "constrainedSampling"> | undefined): boolean {
+  const config = tool?.constrainedSampling;
+  return !!config && config.type === "json_schema" && config.strict === "prefer";
+}
+
 /** The schema to declare: the strict form when the tool is sent strict. */
 export function toolParameters(tool: Tool, strict: boolean | undefined): JsonSchema {
   // A tool's parameters are a JSON Schema object (pi-ai 1.6.0 types them as any object).

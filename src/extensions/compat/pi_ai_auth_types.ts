@@ -10,8 +10,8 @@
 export interface ModelAuth {
   /** API key or bearer token. */
   apiKey?: string;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
+  /** Extra request headers; `null` removes a default header (pi-ai 1.6.0's ProviderHeaders). */
+  headers?: Record<string, string | null>;
   /** A base URL the credential dictates. */
   baseUrl?: string;
 }
