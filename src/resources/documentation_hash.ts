@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "93f7cb23e8a4";
+export const DOCUMENTATION_HASH = "cfb80a9f074a";
