@@ -42,7 +42,9 @@ Deno.test("CLI-15 -c -p without --model: the scope settles it only when the sess
   const withKey = ModelRegistry.inMemory(AuthStorage.inMemory({ anthropic: { type: "api_key", key: "k" } }));
   assertEquals(scopeResolvesModel(args, withKey, SONNET), true);
   // Without credentials sdk.ts falls back to another model: everything must be loaded.
-  const noKey = ModelRegistry.inMemory(AuthStorage.inMemory({}, { env: {} }));
+  const noKey = ModelRegistry.inMemory(
+    AuthStorage.inMemory({}, { env: { ANTHROPIC_API_KEY: "", ANTHROPIC_OAUTH_TOKEN: "" } }),
+  );
   assertEquals(scopeResolvesModel(args, noKey, SONNET), false);
   assertEquals(scopeResolvesModel(args, withKey, { provider: "anthropic", modelId: "no-such-model" }), false);
   assertEquals(scopeResolvesModel(args, withKey, null), false);
