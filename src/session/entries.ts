@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ImageContent, TextContent, Usage } from "../ai/types.ts";
+import type { ImageContent, TextContent, ThinkingContent, ToolCall, Usage } from "../ai/types.ts";
 import type { AgentMessage } from "./messages.ts";
 import type { SystemMessage } from "./system_message.ts";
 
@@ -118,8 +118,8 @@ export interface BranchSummaryEntry<T = unknown> extends SessionEntryBase {
 
 /** New content for an edited entry: a string, or blocks as the target's role allows. */
 export interface ContextEditReplacement {
-  /** The new content. */
-  content: string | (TextContent | ImageContent)[];
+  /** The new content: a message's content of any role (1.6.0's `ContextEditableContent`). */
+  content: string | (TextContent | ImageContent)[] | (TextContent | ThinkingContent | ToolCall)[];
 }
 
 /**

@@ -70,8 +70,8 @@ export interface BranchSummaryMessage {
   role: "branchSummary";
   /** Summary of the abandoned branch. */
   summary: string;
-  /** Id of the entry the branch left from. */
-  fromId: string;
+  /** Id of the entry the branch left from (`null` in 1.6.0's type: from before the first entry). */
+  fromId: string | null;
   /** Unix time in milliseconds. */
   timestamp: number;
 }

@@ -388,7 +388,7 @@ export class SessionManager {
    */
   appendCompaction<T = unknown>(
     summary: string,
-    firstKeptEntryId: string | undefined,
+    firstKeptEntryId: string | null | undefined,
     tokensBefore: number,
     details?: T,
     fromHook?: boolean,
