@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/types.ts";
+import type { AssistantMessage, JsonValue, ToolCall, ToolResultMessage } from "../ai/types.ts";
 import { quickValidatedArguments } from "../ai/validation_quick.ts";
 import type { AgentContext, AgentEventSink, AgentLoopConfig, AgentTool, AgentToolResult } from "./types.ts";
 
@@ -231,7 +231,8 @@ async function finalize(
       }, signal);
       if (after) {
         // Structured content not replaced along with the content may no longer match it.
-        const structuredContent = after.structuredContent ??
+        // A hook's structured content is its own data, JSON as 1.6.0 types it.
+        const structuredContent = (after.structuredContent as JsonValue | undefined) ??
           (after.content ? undefined : result.structuredContent);
         const { structuredContent: _old, ...rest } = result;
         result = {

@@ -10,6 +10,7 @@ import type {
   Context,
   ImageContent,
   JsonSchema,
+  JsonValue,
   Message,
   Model,
   NestedToolCalls,
@@ -32,7 +33,7 @@ export interface AgentToolResult<TDetails = any> {
    * The result as data (a tool's `outputSchema` shape), carried on `tool_execution_end` for
    * clients; the model sees `content`.
    */
-  structuredContent?: unknown;
+  structuredContent?: JsonValue;
   /** Marks a returned (not thrown) result as a failure. */
   isError?: boolean;
   /** When every call of a batch sets this, the loop stops instead of asking the model again. */

@@ -63,7 +63,7 @@ export interface BashSessionEnvironment {
 }
 
 /** The result as data, for programmatic callers (`structuredContent`). */
-export interface BashStructuredContent {
+export type BashStructuredContent = {
   /** Combined stdout and stderr; head and tail only past 1 MiB. */
   output: string;
   /** Whether `output` was cut (past 1 MiB). */
@@ -74,7 +74,7 @@ export interface BashStructuredContent {
   exit_code: number;
   /** Run time, to a tenth of a second. */
   wall_time_seconds: number;
-}
+};
 
 /** Options of {@link createBashTool}, named as in the reference SDK. */
 export interface BashToolOptions {

@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { Agent, type AgentOptions } from "../../src/agent/agent.ts";
 import type { AgentEvent, AgentTool } from "../../src/agent/types.ts";
-import type { AssistantMessage, ToolResultMessage } from "../../src/ai/types.ts";
+import type { AssistantMessage, JsonValue, ToolResultMessage } from "../../src/ai/types.ts";
 import { FAUX_MODEL, type FauxReply, fauxStream } from "../support/faux_stream.ts";
 
 type Json = Record<string, unknown>;
@@ -24,7 +24,11 @@ function tool(
     parameters: { type: "object", properties: {} },
     execute: async (_id, _params, signal) => {
       const structured = await run(signal);
-      return { content: [{ type: "text", text: `${name} ran` }], details: {}, structuredContent: structured };
+      return {
+        content: [{ type: "text", text: `${name} ran` }],
+        details: {},
+        structuredContent: structured as JsonValue,
+      };
     },
     ...extra,
   };

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ImageContent, TextContent } from "../../../ai/types.ts";
+import type { ImageContent, JsonObject, TextContent } from "../../../ai/types.ts";
 import { formatSize } from "../../../tools/truncate.ts";
 import { tmpDir } from "../../../util/os.ts";
 import { join } from "../../../util/path.ts";
@@ -226,8 +226,8 @@ export async function limitContent(
 export interface ConvertedMcpResult {
   content: ModelContent[];
   details: { server: string; tool: string; fullOutputPath?: string };
-  /** The whole result without `_meta` (what codemode scripts get). */
-  structuredContent: Record<string, unknown>;
+  /** The whole result without `_meta` (what codemode scripts get); parsed JSON from the server. */
+  structuredContent: JsonObject;
   isError?: true;
 }
 
@@ -255,7 +255,7 @@ export async function convertMcpResult(
   return {
     content,
     details: { server, tool, ...(fullOutputPath ? { fullOutputPath } : {}) },
-    structuredContent: scriptResult,
+    structuredContent: scriptResult as JsonObject,
     ...(result.isError ? { isError: true as const } : {}),
   };
 }

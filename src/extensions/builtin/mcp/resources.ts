@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { JsonValue } from "../../../ai/types.ts";
 import type { AgentTool, AgentToolResult } from "../../../agent/types.ts";
 import { limitContent, type McpContentBlock, saveToTempFile, toModelContent } from "./content.ts";
 import type { McpListItem, McpListPage, McpServerConnection } from "./connection.ts";
@@ -72,7 +73,7 @@ async function jsonResult(
   return {
     content,
     details: { server: server ?? "", tool, ...(fullOutputPath ? { fullOutputPath } : {}) },
-    structuredContent: payload,
+    structuredContent: payload as JsonValue, // a server's parsed JSON
   };
 }
 
