@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "8cc1f7d6f7b9";
+export const DOCUMENTATION_HASH = "8573a9cc5d58";
