@@ -13,8 +13,15 @@
  */
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
-import { RpcClient } from "../../src/modes/rpc/rpc_client.ts";
+import {
+  checkoutCommand,
+  type CpuSample,
+  median,
+  piRunFlags,
+  referenceCommand,
+  rpcGetStateSample,
+  timeWithCpu,
+} from "./common.ts";
 
 const baseIndex = Deno.args.indexOf("--base");
 if (baseIndex < 0 || !Deno.args[baseIndex + 1]) {
@@ -42,15 +49,7 @@ const programs: Record<string, (args: string[]) => string[]> = {
     new URL("../../main.ts", import.meta.url).pathname,
     ...args,
   ],
-  base: (args) => [
-    Deno.execPath(),
-    "run",
-    ...piRunFlags(),
-    "--config",
-    `${baseDir}/deno.json`,
-    `${baseDir}/main.ts`,
-    ...args,
-  ],
+  base: (args) => checkoutCommand(baseDir, args),
   reference: (args) => [...referenceCommand(), ...args],
 };
 
@@ -58,7 +57,7 @@ type Case = "version" | "print" | "tools" | "rpc";
 
 let toolRun = 0;
 async function sample(cmd: string[], kind: Case): Promise<CpuSample> {
-  if (kind === "rpc") return await rpcSample(cmd);
+  if (kind === "rpc") return await rpcGetStateSample(cmd, { cwd: env.cwd, env: childEnv, count: 200 });
   const before = server.requests.length;
   if (kind === "print") server.push({ content: [{ type: "text", text: "Hello! How can I help?" }] });
   if (kind === "tools") {
@@ -75,32 +74,6 @@ async function sample(cmd: string[], kind: Case): Promise<CpuSample> {
     throw new Error("the tool run did not send 3 requests");
   }
   return result;
-}
-
-/** Spawn, 200 sequential `get_state`, end of input; CPU and RSS through GNU time. */
-async function rpcSample(cmd: string[]): Promise<CpuSample> {
-  const stats = await Deno.makeTempFile({ prefix: "pi-bench-rpc-" });
-  const client = new RpcClient({
-    command: ["/usr/bin/time", "-o", stats, "-f", "%M %U %S", ...cmd],
-    cwd: env.cwd,
-    env: childEnv,
-    provider: FAKE_PROVIDERS["anthropic-messages"],
-    model: FAKE_MODEL_ID,
-  });
-  const start = performance.now();
-  await client.start();
-  try {
-    for (let i = 0; i < 200; i++) await client.getState();
-  } catch (error) {
-    await client.stop();
-    throw error;
-  }
-  const code = await client.endInput();
-  const ms = performance.now() - start;
-  if (code !== 0) throw new Error(`${cmd.slice(0, 2).join(" ")} … RPC exited with ${code}`);
-  const [rss, user, system] = (await Deno.readTextFile(stats)).trim().split(/\s+/).slice(-3).map(Number);
-  await Deno.remove(stats);
-  return { ms, code: 0, maxRssKb: rss, cpuMs: (user + system) * 1000 };
 }
 
 function summary(samples: CpuSample[]): { ms: number; cpu: number; mib: number } {

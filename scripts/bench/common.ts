@@ -6,6 +6,8 @@
  */
 import { requireReference } from "../reference/locate.ts";
 import { parsePiTask } from "../release/pi_task.ts";
+import { RpcClient } from "../../src/modes/rpc/rpc_client.ts";
+import { FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 
 /** One timed command run: wall time in ms and peak RSS in KiB (from GNU time when available). */
 export interface RunSample {
@@ -143,4 +145,45 @@ export function reportSamples(label: string, samples: CpuSample[]): SampleSummar
       (failed ? ` (${failed} of ${samples.length} runs failed)` : ""),
   );
   return { ms, cpu, rss };
+}
+
+/**
+ * Ours at another checkout `dir` (a `git worktree` of an older commit, its `deno install` done), run as
+ * the pi task runs main.ts, with that checkout's deno.json.
+ */
+export function checkoutCommand(dir: string, args: string[]): string[] {
+  return [Deno.execPath(), "run", ...piRunFlags(), "--config", `${dir}/deno.json`, `${dir}/main.ts`, ...args];
+}
+
+/**
+ * An RPC process: spawn `cmd`, `count` sequential `get_state`, end of input; CPU and RSS through GNU
+ * time, wall time from spawn to exit.
+ */
+export async function rpcGetStateSample(
+  cmd: string[],
+  options: { cwd: string; env: Record<string, string>; count: number },
+): Promise<CpuSample> {
+  const stats = await Deno.makeTempFile({ prefix: "pi-bench-rpc-" });
+  const client = new RpcClient({
+    command: ["/usr/bin/time", "-o", stats, "-f", "%M %U %S", ...cmd],
+    cwd: options.cwd,
+    env: options.env,
+    provider: FAKE_PROVIDERS["anthropic-messages"],
+    model: FAKE_MODEL_ID,
+  });
+  const start = performance.now();
+  await client.start();
+  try {
+    for (let i = 0; i < options.count; i++) await client.getState();
+  } catch (error) {
+    await client.stop();
+    throw error;
+  }
+  // Closing stdin lets pi exit by itself, so GNU time (killed, it would report nothing) writes its figures.
+  const code = await client.endInput();
+  const ms = performance.now() - start;
+  if (code !== 0) throw new Error(`${cmd.slice(0, 2).join(" ")} … RPC exited with ${code}`);
+  const [rss, user, system] = (await Deno.readTextFile(stats)).trim().split(/\s+/).slice(-3).map(Number);
+  await Deno.remove(stats);
+  return { ms, code: 0, maxRssKb: rss, cpuMs: (user + system) * 1000 };
 }

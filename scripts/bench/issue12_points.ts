@@ -16,8 +16,14 @@
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
 import { startBulkSseServer } from "../../tests/e2e/json_deltas_server.ts";
-import { RpcClient } from "../../src/modes/rpc/rpc_client.ts";
-import { type CpuSample, median, piRunFlags, referenceCommand, timeWithCpu } from "./common.ts";
+import {
+  type CpuSample,
+  median,
+  piRunFlags,
+  referenceCommand,
+  rpcGetStateSample,
+  timeWithCpu,
+} from "./common.ts";
 
 const rounds = Number(Deno.args.find((a, i) => /^\d+$/.test(a) && !Deno.args[i - 1]?.startsWith("--")) ?? 5);
 const onlyIndex = Deno.args.indexOf("--only");
@@ -81,33 +87,6 @@ async function toolTurns(cmd: string[]): Promise<CpuSample> {
   const sample = await drained([...cmd, "-p", "--model", anthropic, "write then read a note"], 10);
   if (scripted.requests.length - before !== 3) throw new Error("the tool run did not send 3 requests");
   return sample;
-}
-
-/** An RPC process: spawn, 200 sequential `get_state`, stop; CPU and RSS through GNU time. */
-async function rpcRun(cmd: string[]): Promise<CpuSample> {
-  const stats = await Deno.makeTempFile({ prefix: "pi-bench-rpc-" });
-  const client = new RpcClient({
-    command: ["/usr/bin/time", "-o", stats, "-f", "%M %U %S", ...cmd],
-    cwd: env.cwd,
-    env: childEnv,
-    provider: FAKE_PROVIDERS["anthropic-messages"],
-    model: FAKE_MODEL_ID,
-  });
-  const start = performance.now();
-  await client.start();
-  try {
-    for (let i = 0; i < GET_STATES; i++) await client.getState();
-  } catch (error) {
-    await client.stop();
-    throw error;
-  }
-  // Closing stdin lets pi exit by itself, so GNU time (killed, it would report nothing) writes its figures.
-  const code = await client.endInput();
-  const ms = performance.now() - start;
-  if (code !== 0) throw new Error(`${cmd.slice(0, 2).join(" ")} … RPC exited with ${code}`);
-  const [rss, user, system] = (await Deno.readTextFile(stats)).trim().split(/\s+/).slice(-3).map(Number);
-  await Deno.remove(stats);
-  return { ms, code: 0, maxRssKb: rss, cpuMs: (user + system) * 1000 };
 }
 
 const FLOOR_READER = `const r = await fetch(Deno.args[0], { method: "POST", body: "{}" });
@@ -219,8 +198,8 @@ const cases: Case[] = [
   {
     name: "rpc",
     label: `RPC: spawn, ${GET_STATES} sequential \`get_state\`, stop`,
-    ours: () => rpcRun(oursCmd),
-    ref: () => rpcRun(refCmd),
+    ours: () => rpcGetStateSample(oursCmd, { cwd: env.cwd, env: childEnv, count: GET_STATES }),
+    ref: () => rpcGetStateSample(refCmd, { cwd: env.cwd, env: childEnv, count: GET_STATES }),
   },
 ].filter((c) => !only || only.has(c.name));
 

@@ -18,7 +18,7 @@
  */
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
-import { median, piRunFlags, referenceCommand } from "./common.ts";
+import { checkoutCommand, median, referenceCommand } from "./common.ts";
 
 const exposureIndex = Deno.args.indexOf("--exposure");
 const exposure = exposureIndex >= 0 ? Deno.args[exposureIndex + 1] : "codemode";
@@ -103,11 +103,7 @@ async function run(cmd: string[], withMcp = true): Promise<StartSample> {
 }
 
 /** Ours at checkout `dir`, run as the pi task runs main.ts (this checkout, or `--base DIR`). */
-const checkout = (dir: string, withMcp = true) => () =>
-  run(
-    [Deno.execPath(), "run", ...piRunFlags(), "--config", `${dir}/deno.json`, `${dir}/main.ts`, ...piArgs],
-    withMcp,
-  );
+const checkout = (dir: string, withMcp = true) => () => run(checkoutCommand(dir, piArgs), withMcp);
 const here = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const ours = checkout(here);
 const ref = () => run([...referenceCommand(), ...piArgs]);

@@ -25,7 +25,14 @@ import { join } from "node:path";
 import { createAgentEnv, FAKE_MODEL_ID, FAKE_PROVIDERS } from "../../tests/support/agent_env.ts";
 import { startFakeProvider } from "../../tests/support/fake_provider/mod.ts";
 import { encodeCwd } from "../../src/session/paths.ts";
-import { type CpuSample, piRunFlags, referenceCommand, reportSamples, timeWithCpu } from "./common.ts";
+import {
+  checkoutCommand,
+  type CpuSample,
+  piRunFlags,
+  referenceCommand,
+  reportSamples,
+  timeWithCpu,
+} from "./common.ts";
 import { writeBigSession } from "./session_gen.ts";
 
 function flagValue(name: string): string | undefined {
@@ -109,18 +116,7 @@ const oursFloor = () =>
   run("ours (no session)", [Deno.execPath(), "run", ...piRunFlags(), ...profileFlags, main, ...floorArgs]);
 
 /** The older checkout's pi (`--base`), with its own deno.json. */
-const baseCmd = (args: string[]) =>
-  baseDir
-    ? [
-      Deno.execPath(),
-      "run",
-      ...piRunFlags(),
-      "--config",
-      `${baseDir}/deno.json`,
-      `${baseDir}/main.ts`,
-      ...args,
-    ]
-    : [];
+const baseCmd = (args: string[]) => baseDir ? checkoutCommand(baseDir, args) : [];
 const baseWarm = () => run("base (warm)", baseCmd(piArgs), true);
 const baseFloor = () => run("base (no session)", baseCmd(floorArgs));
 
