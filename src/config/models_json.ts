@@ -5,46 +5,13 @@
  * @module
  */
 
+import type { ModelInputLimits, OpenRouterRouting, VercelGatewayRouting } from "../ai/types.ts";
 import { describeJsonError } from "./json_error.ts";
 import { stripJsonComments } from "./jsonc.ts";
 import { formatSchemaErrors, isModelsConfigShape, modelsConfigSchemaErrors } from "./models_json_validate.ts";
 
-/** Latency/throughput cutoffs by percentile for OpenRouter provider routing. */
-export interface PercentileCutoffs {
-  p50?: number;
-  p75?: number;
-  p90?: number;
-  p99?: number;
-}
-
-/** OpenRouter `provider` routing preferences, passed through to the request. */
-export interface OpenRouterRouting {
-  allow_fallbacks?: boolean;
-  require_parameters?: boolean;
-  data_collection?: "deny" | "allow";
-  zdr?: boolean;
-  enforce_distillable_text?: boolean;
-  order?: string[];
-  only?: string[];
-  ignore?: string[];
-  quantizations?: string[];
-  sort?: string | { by?: string; partition?: string | null };
-  max_price?: {
-    prompt?: number | string;
-    completion?: number | string;
-    image?: number | string;
-    audio?: number | string;
-    request?: number | string;
-  };
-  preferred_min_throughput?: number | PercentileCutoffs;
-  preferred_max_latency?: number | PercentileCutoffs;
-}
-
-/** Vercel AI Gateway provider routing preferences. */
-export interface VercelGatewayRouting {
-  only?: string[];
-  order?: string[];
-}
+// models.json carries these exactly as pi-ai's model catalog declares them.
+export type { ModelInputLimits, OpenRouterRouting, VercelGatewayRouting };
 
 /** Maps pi's thinking levels to provider values; `null` marks a level as unsupported. */
 export interface ThinkingLevelMap {
@@ -136,16 +103,6 @@ export interface ModelCostConfig {
     cacheRead: number;
     cacheWrite: number;
   }[];
-}
-
-/** Request and image limits of a model. */
-export interface ModelInputLimits {
-  maxRequestBytes?: number;
-  images?: {
-    resize?: { maxWidth?: number; maxHeight?: number; maxBytes?: number; jpegQuality?: number };
-    maxPerMessage?: number;
-    maxPerRequest?: number;
-  };
 }
 
 /** Per-model changes to a built-in model. */
