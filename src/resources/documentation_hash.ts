@@ -6,4 +6,4 @@
  */
 
 /** Content hash of `DOCUMENTATION_FILES`. */
-export const DOCUMENTATION_HASH = "8573a9cc5d58";
+export const DOCUMENTATION_HASH = "f993e0d1febf";
