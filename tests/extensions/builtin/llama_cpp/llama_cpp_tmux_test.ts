@@ -40,6 +40,14 @@ async function startWithRouter(reference: boolean, serverUrl: string, configure 
   return { agent, pane };
 }
 
+/**
+ * Waits for pi's footer: the catalog can be cached before pi has made the terminal raw, and keys typed then
+ * reach it as one cooked line whose Enter is a line feed, which the editor does not submit.
+ */
+async function piReady(pane: TmuxPane): Promise<void> {
+  await pane.waitFor((t) => t.includes("/200k"), STEP, "pi's first frame");
+}
+
 /** The `llama.cpp` entry of models-store.json once written, with the time and the URL masked. */
 async function storedCatalog(agentDir: string, serverUrl: string): Promise<unknown> {
   const path = join(agentDir, "models-store.json");
@@ -102,6 +110,7 @@ Deno.test("LLAMA-CPP-08 /llama lists the router's models, loads one (asking abou
   const { agent, pane } = await startWithRouter(false, server.url);
   try {
     await storedCatalog(agent.agentDir, server.url);
+    await piReady(pane);
     await pane.command("/llama");
     let screen = await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
     const list = screen.split("\n").slice(
@@ -313,6 +322,7 @@ Deno.test("LLAMA-CPP-12 /llama's Download model…: a Hugging Face search, the q
       `clear; ${shellQuote(Deno.execPath())} run --quiet --allow-all --no-prompt ${shellQuote(MAIN_TS)}`,
     );
     await storedCatalog(agent.agentDir, server.url);
+    await piReady(pane);
     await pane.command("/llama");
     await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
     await pane.keys("Down", "Down", "Enter");
@@ -358,6 +368,7 @@ Deno.test("LLAMA-CPP-13 a load shows its progress; Escape asks whether to stop, 
   const { agent, pane } = await startWithRouter(false, server.url);
   try {
     await storedCatalog(agent.agentDir, server.url);
+    await piReady(pane);
     await pane.command("/llama");
     await pane.waitFor((t) => t.includes("Download model…"), STEP, "the model list");
     await pane.keys("Down", "Down", "Enter");
